@@ -1,0 +1,274 @@
+#include "options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OPT_INT, OPT_DOUBLE, OPT_STRING, OPT_FLAG, OPT_CHOICE, OPT_TRANSFER } opt_kind;
+
+typedef struct opt_def {
+    const char *name;
+    char short_name;
+    opt_kind kind;
+    unsigned commands;
+    size_t offset;            /* into ht_options */
+    double min, max;          /* numeric range */
+    const char *choices;      /* OPT_CHOICE: '|'-separated names, value = index */
+    const char *metavar;
+    const char *help;         /* the default is appended from options_default() */
+} opt_def;
+
+#define OFF(field) offsetof(ht_options, field)
+#define TM HT_CMD_ALL
+static const opt_def OPTIONS[] = {
+    {"bins", 0, OPT_INT, TM, OFF(tm.bins), HT_MIN_BINS, HT_MAX_BINS, NULL, "N",
+     "histogram bins over the luminance range"},
+    {"lmin", 0, OPT_DOUBLE, TM, OFF(tm.lmin), 1e-30, 1e30, NULL, "CD",
+     "lower end of the world luminance range in cd/m^2 (with --lmax; default: automatic)"},
+    {"lmax", 0, OPT_DOUBLE, TM, OFF(tm.lmax), 1e-30, 1e30, NULL, "CD",
+     "upper end of the world luminance range in cd/m^2 (with --lmin; default: automatic)"},
+    {"ldmax", 0, OPT_DOUBLE, TM, OFF(tm.ldmax), 1e-3, 1e6, NULL, "CD",
+     "display white, cd/m^2"},
+    {"drange", 0, OPT_DOUBLE, TM, OFF(tm.drange), 1.001, 1e6, NULL, "R",
+     "display dynamic range Ldmax/Ldmin"},
+    {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, "none|linear", "KIND",
+     "histogram ceiling: linear (Ward '97) or none (plain equalisation)"},
+    {"transfer", 0, OPT_TRANSFER, TM, OFF(tm.transfer), 0, 0, NULL, "srgb|gamma[:G]",
+     "display encoding: the sRGB curve or a plain gamma (G default 2.2)"},
+    {"scale", 0, OPT_DOUBLE, TM, OFF(tm.scale), 1e-30, 1e30, NULL, "S",
+     "cd/m^2 per image unit"},
+    {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(backend), 0, 0, "gpu|cpu",
+     "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
+    {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
+     "output PNG (one input) or directory (several inputs)"},
+    {"json", 0, OPT_FLAG, HT_CMD_STATS, OFF(json), 0, 0, NULL, NULL, "print one JSON object"},
+    {"msaa", 0, OPT_INT, HT_CMD_VIEW, OFF(msaa), 1, 8, NULL, "N",
+     "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
+    {"continuous", 0, OPT_FLAG, HT_CMD_VIEW, OFF(continuous), 0, 0, NULL, NULL,
+     "redraw every vsync instead of on events (for measuring)"},
+    {"no-overlay", 0, OPT_FLAG, HT_CMD_VIEW, OFF(no_overlay), 0, 0, NULL, NULL,
+     "start with the histogram overlay hidden"},
+    {"keys", 0, OPT_STRING, HT_CMD_VIEW, OFF(keys), 0, 0, NULL, "KEYS",
+     "test hook: key names, space-separated, replayed after the first frame"},
+    {"screenshot", 0, OPT_STRING, HT_CMD_VIEW, OFF(screenshot), 0, 0, NULL, "FILE",
+     "test hook: save the window's pixels as PNG after --frames frames, then exit"},
+    {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N",
+     "frames to draw before --screenshot"},
+    {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
+};
+#undef TM
+#undef OFF
+#define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+void options_default(ht_options *o)
+{
+    memset(o, 0, sizeof *o);
+    tonemap_params_default(&o->tm);
+    o->backend = HT_BACKEND_GPU;
+    o->msaa = 4;
+    o->frames = 3;
+}
+
+static bool choice_index(const char *choices, const char *value, int *index)
+{
+    size_t len = strlen(value);
+    int i = 0;
+    for (const char *c = choices; *c; i++) {
+        const char *end = strchr(c, '|');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        if (n == len && strncmp(c, value, n) == 0) {
+            *index = i;
+            return true;
+        }
+        c += n + (end ? 1 : 0);
+    }
+    return false;
+}
+
+static bool parse_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+static bool set_value(const opt_def *d, const char *value, ht_options *o, char *err,
+                      size_t errlen)
+{
+    char *field = (char *)o + d->offset;
+    double v;
+    int idx;
+    switch (d->kind) {
+    case OPT_INT:
+        if (!parse_double(value, &v) || v != floor(v) || v < d->min || v > d->max) {
+            snprintf(err, errlen, "--%s: '%s' is not an integer in %g..%g", d->name, value,
+                     d->min, d->max);
+            return false;
+        }
+        *(int *)field = (int)v;
+        return true;
+    case OPT_DOUBLE:
+        if (!parse_double(value, &v) || v < d->min || v > d->max) {
+            snprintf(err, errlen, "--%s: '%s' is not a number in %g..%g", d->name, value,
+                     d->min, d->max);
+            return false;
+        }
+        *(double *)field = v;
+        return true;
+    case OPT_STRING:
+        *(const char **)field = value;
+        return true;
+    case OPT_CHOICE:
+        if (!choice_index(d->choices, value, &idx)) {
+            snprintf(err, errlen, "--%s: '%s' is not one of %s", d->name, value, d->choices);
+            return false;
+        }
+        *(int *)field = idx;
+        return true;
+    case OPT_TRANSFER:
+        if (strcmp(value, "srgb") == 0) {
+            o->tm.transfer = HT_TRANSFER_SRGB;
+            return true;
+        }
+        if (strncmp(value, "gamma", 5) == 0 && (value[5] == '\0' || value[5] == ':')) {
+            double g = 2.2;
+            if (value[5] == ':' && (!parse_double(value + 6, &g) || g < 0.1 || g > 10)) {
+                snprintf(err, errlen, "--transfer: gamma '%s' is not a number in 0.1..10",
+                         value + 6);
+                return false;
+            }
+            o->tm.transfer = HT_TRANSFER_GAMMA;
+            o->tm.gamma = g;
+            return true;
+        }
+        snprintf(err, errlen, "--transfer: '%s' is not srgb, gamma or gamma:G", value);
+        return false;
+    case OPT_FLAG:
+        break;
+    }
+    return false;
+}
+
+static const opt_def *find_option(const char *arg, unsigned command, const char **value)
+{
+    *value = NULL;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &OPTIONS[i];
+        if (!(d->commands & command))
+            continue;
+        if (arg[1] != '-') {
+            if (d->short_name && arg[1] == d->short_name && arg[2] == '\0')
+                return d;
+            continue;
+        }
+        size_t n = strlen(d->name);
+        if (strncmp(arg + 2, d->name, n) == 0 && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
+            if (arg[2 + n] == '=')
+                *value = arg + 3 + n;
+            return d;
+        }
+    }
+    return NULL;
+}
+
+bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
+                   int *npos, char *err, size_t errlen)
+{
+    bool only_positional = false;
+    *npos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_positional || arg[0] != '-' || arg[1] == '\0') {
+            pos[(*npos)++] = argv[i];
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_positional = true;
+            continue;
+        }
+        const char *value;
+        const opt_def *d = find_option(arg, command, &value);
+        if (!d) {
+            snprintf(err, errlen, "%s: unknown option (see --help)", arg);
+            return false;
+        }
+        if (d->kind == OPT_FLAG) {
+            if (value) {
+                snprintf(err, errlen, "--%s takes no value", d->name);
+                return false;
+            }
+            *(bool *)((char *)o + d->offset) = true;
+            continue;
+        }
+        if (!value) {
+            if (i + 1 >= argc) {
+                snprintf(err, errlen, "%s needs a value (%s)", arg, d->metavar);
+                return false;
+            }
+            value = argv[++i];
+        }
+        if (!set_value(d, value, o, err, errlen))
+            return false;
+    }
+    if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
+        snprintf(err, errlen, "--lmin and --lmax go together");
+        return false;
+    }
+    if (o->tm.lmin > 0 && o->tm.lmin >= o->tm.lmax) {
+        snprintf(err, errlen, "--lmin (%g) must be below --lmax (%g)", o->tm.lmin, o->tm.lmax);
+        return false;
+    }
+    return true;
+}
+
+static void default_text(const opt_def *d, const ht_options *def, char *buf, size_t len)
+{
+    const char *field = (const char *)def + d->offset;
+    buf[0] = '\0';
+    switch (d->kind) {
+    case OPT_INT:
+        snprintf(buf, len, "%d", *(const int *)field);
+        break;
+    case OPT_DOUBLE:
+        if (*(const double *)field > 0)
+            snprintf(buf, len, "%g", *(const double *)field);
+        break;
+    case OPT_CHOICE: {
+        int idx = *(const int *)field;
+        const char *c = d->choices;
+        for (int i = 0; i < idx && c; i++) {
+            c = strchr(c, '|');
+            c = c ? c + 1 : NULL;
+        }
+        if (c)
+            snprintf(buf, len, "%.*s", (int)strcspn(c, "|"), c);
+        break;
+    }
+    case OPT_TRANSFER:
+        snprintf(buf, len, "srgb");
+        break;
+    case OPT_STRING:
+    case OPT_FLAG:
+        break;
+    }
+}
+
+void options_print_help(FILE *f, unsigned command)
+{
+    ht_options def;
+    options_default(&def);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &OPTIONS[i];
+        if (!(d->commands & command))
+            continue;
+        char left[64], dflt[32];
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s", d->short_name ? "-" : "",
+                 d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ", d->name,
+                 d->metavar ? " " : "", d->metavar ? d->metavar : "");
+        default_text(d, &def, dflt, sizeof dflt);
+        fprintf(f, "  %-30s %s%s%s%s\n", d->short_name ? left : left + 1, d->help,
+                dflt[0] ? " (default " : "", dflt, dflt[0] ? ")" : "");
+    }
+}

@@ -1,0 +1,48 @@
+/* Command-line options: one table (options.c) drives parsing, --help and the README section. */
+#ifndef HT_OPTIONS_H
+#define HT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tonemap.h"
+
+/* Commands, as a bit mask: which options each one takes. */
+enum {
+    HT_CMD_VIEW = 1u << 0,
+    HT_CMD_EXPORT = 1u << 1,
+    HT_CMD_STATS = 1u << 2,
+    HT_CMD_BENCH = 1u << 3,
+    HT_CMD_ALL = 0xFu,
+};
+
+enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1 };
+
+typedef struct ht_options {
+    tonemap_params tm;
+    int backend;              /* HT_BACKEND_* */
+    const char *output;       /* export: -o FILE or DIR */
+    bool json;                /* stats: JSON output */
+    int msaa;                 /* viewer: samples per pixel */
+    bool continuous;          /* viewer: redraw every vsync */
+    bool no_overlay;          /* viewer: start with the overlay hidden */
+    const char *keys;         /* viewer test hook: keys replayed after the first frame */
+    const char *screenshot;   /* viewer test hook: save the window's pixels here and exit */
+    int frames;               /* viewer test hook: frames to draw before the screenshot */
+    bool help;
+} ht_options;
+
+/* Fills the defaults of the table. */
+void options_default(ht_options *o);
+
+/* Parses ARGV[0..ARGC) (no program or command name) for COMMAND into *o; positional
+ * arguments are collected, in order, into POS (room for ARGC entries), their count in *npos.
+ * Returns false with "option: reason" in err. */
+bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
+                   int *npos, char *err, size_t errlen);
+
+/* Prints the options of COMMAND as --help lines. */
+void options_print_help(FILE *f, unsigned command);
+
+#endif

@@ -1,0 +1,72 @@
+/* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
+ *   range -> histogram -> merge -> curve -> apply
+ * Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
+ * the passes hand each other (tiles, frame) and the image and output textures. Nothing is
+ * read back between passes; pipeline_read_* read back on request only. Needs a current GL
+ * 4.3 context. */
+#ifndef HT_PIPELINE_H
+#define HT_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image.h"
+#include "tonemap.h"
+
+typedef struct pipeline pipeline;
+
+/* A texture the passes read: samples == 1 for a GL_TEXTURE_2D, > 1 for a
+ * GL_TEXTURE_2D_MULTISAMPLE (the analysis reads sample 0, the apply pass tone-maps every
+ * sample, then resolves). The format must be RGBA16F or RGBA32F. */
+typedef struct ht_source {
+    unsigned texture;
+    int width, height;
+    int samples;
+} ht_source;
+
+/* Named passes, for timings (indices into pipeline_timings.ms). */
+#define HT_PASSES(X) X(range) X(histogram) X(merge) X(curve) X(apply)
+#define HT_PASS_ENUM_(n) HT_PASS_##n,
+enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
+#undef HT_PASS_ENUM_
+extern const char *const pipeline_pass_names[HT_PASS_COUNT];
+
+/* Returns NULL with the reason in err (e.g. a shader that does not compile). */
+pipeline *pipeline_create(char *err, size_t errlen);
+/* Accepts NULL; sets *p to NULL. */
+void pipeline_destroy(pipeline **p);
+
+/* Uploads IMG as the image texture (RGBA16F when img->half_exact, else RGBA32F), replacing
+ * the previous one. False (with the reason) when it exceeds GL_MAX_TEXTURE_SIZE. */
+bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
+/* The uploaded image as a source (texture 0 before any upload). */
+ht_source pipeline_image_source(const pipeline *p);
+
+/* Range, histogram, merge and curve over SRC into the frame buffer. */
+void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params);
+/* Apply pass: SRC through the current frame's curve into the output texture (RGBA8, SRC's
+ * size, resolved when SRC is multisampled). */
+void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params);
+
+/* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
+ * (layout ht_frame) that the overlay draws from. */
+unsigned pipeline_output_texture(const pipeline *p);
+unsigned pipeline_frame_buffer(const pipeline *p);
+
+/* Read-backs (they wait for the GPU). rgb: width*height*3 bytes of the last apply. */
+void pipeline_read_result(pipeline *p, tonemap_result *r);
+void pipeline_read_rgb(pipeline *p, uint8_t *rgb);
+
+/* GPU times of the passes of the last complete analyze+apply, in milliseconds, from
+ * GL_TIME_ELAPSED queries read a frame late (never stalls). All zero until available; the
+ * driver may report 0 for compute (llvmpipe). */
+typedef struct pipeline_timings { double ms[HT_PASS_COUNT]; } pipeline_timings;
+pipeline_timings pipeline_last_timings(const pipeline *p);
+
+/* One-shot helper for export/stats/tests: upload IMG, analyse and apply it, read back the
+ * result (r may be NULL) and the RGB8 pixels (rgb may be NULL). */
+bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
+                            tonemap_result *r, uint8_t *rgb, char *err, size_t errlen);
+
+#endif

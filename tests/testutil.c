@@ -1,0 +1,73 @@
+#include "testutil.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gl_context.h"
+
+int test_failures;
+
+int test_finish(const char *name)
+{
+    if (test_failures) {
+        fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
+        return 1;
+    }
+    printf("%s: ok\n", name);
+    return 0;
+}
+
+const char *test_shared_path(const char *rel)
+{
+    static char buf[4096];
+    const char *shared = getenv("HT_SHARED");
+    struct stat st;
+    if (!shared || stat(shared, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("skipped: HT_SHARED (../shared) is not there\n");
+        exit(SKIP_CODE);
+    }
+    snprintf(buf, sizeof buf, "%s/%s", shared, rel);
+    return buf;
+}
+
+void test_require_gl(void)
+{
+    static gl_context *ctx;
+    if (ctx)
+        return;
+    char err[HT_ERR_MAX];
+    ctx = gl_context_create_headless(err, sizeof err);
+    if (!ctx) {
+        printf("skipped: no headless OpenGL 4.3: %s\n", err);
+        exit(SKIP_CODE);
+    }
+}
+
+void test_make_image(hdr_image *img, int w, int h, void (*fn)(int x, int y, float rgb[3]))
+{
+    memset(img, 0, sizeof *img);
+    img->width = w;
+    img->height = h;
+    img->rgba = malloc((size_t)w * h * 4 * sizeof(float));
+    if (!img->rgba)
+        abort();
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float *p = img->rgba + ((size_t)y * w + x) * 4;
+            fn(x, y, p);
+            p[3] = 1.0f;
+        }
+    img->data_window[2] = img->display_window[2] = w - 1;
+    img->data_window[3] = img->display_window[3] = h - 1;
+    snprintf(img->format, sizeof img->format, "synthetic");
+}
+
+float test_rand(unsigned *state)
+{
+    unsigned x = *state ? *state : 0x9e3779b9u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    return (float)(x >> 8) / 16777216.0f;
+}

@@ -1,0 +1,42 @@
+/* Small helpers shared by the test programs. Exit 77 = skipped (CTest SKIP_RETURN_CODE). */
+#ifndef HT_TESTUTIL_H
+#define HT_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "image.h"
+
+#define SKIP_CODE 77
+
+extern int test_failures;
+
+/* Records a failure (with file:line and a printf message) without stopping the test. */
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);      \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fputc('\n', stderr);                                                          \
+            test_failures++;                                                              \
+        }                                                                                 \
+    } while (0)
+
+/* Exits 1 if any CHECK failed, else 0. */
+int test_finish(const char *name);
+
+/* $HT_SHARED (the ../shared folder with exr-samples and pcond-reference), or exits 77 when it
+ * is absent. Returns a path inside it in a static buffer. */
+const char *test_shared_path(const char *rel);
+
+/* Creates a headless GL context, or exits 77 when the machine has none. */
+void test_require_gl(void);
+
+/* A synthetic image W x H: fills with values from FN(x, y, rgb[3]) (alpha 1). */
+void test_make_image(hdr_image *img, int w, int h, void (*fn)(int x, int y, float rgb[3]));
+
+/* A deterministic pseudo-random float in [0,1) (xorshift), for reproducible test data. */
+float test_rand(unsigned *state);
+
+#endif
