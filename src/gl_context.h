@@ -25,3 +25,5 @@ bool gl_load(GLADloadfunc loader, char *err, size_t errlen);
 /* The GL_RENDERER and GL_VERSION strings of the current context, for messages and benchmarks. */
 const char *gl_renderer(void);
 const char *gl_version(void);
+
+#endif

@@ -1,0 +1,35 @@
+// Apply pass: every sample through the response (chromaticity kept), clipped, averaged over
+// the samples (the MSAA resolve comes after the tone mapping), encoded for the display.
+layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
+layout(rgba8, binding = 0) writeonly uniform image2D u_out;
+uniform ivec2 u_size;
+uniform float u_scale;
+uniform float u_ldmax;
+uniform float u_drange;
+uniform int u_transfer;
+uniform float u_gamma;
+uniform int u_samples;
+
+vec3 tonemap(vec4 c)
+{
+    float lw;
+    if (ht_classify(c.rgb, u_scale, lw) != HT_PIX_VALID) return vec3(0.0);
+    float factor = ht_pixel_factor(lw, u_ldmax, u_drange);
+    return clamp(u_scale * c.rgb * factor, 0.0, 1.0);
+}
+
+void main()
+{
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    if (p.x >= u_size.x || p.y >= u_size.y) return;
+#ifdef HT_SRC_MS
+    vec3 acc = vec3(0.0);
+    for (int s = 0; s < u_samples; s++) acc += tonemap(ht_load_sample(p, s));
+    vec3 v = acc / float(u_samples);
+#else
+    vec3 v = tonemap(ht_load(p));
+#endif
+    // Round here so the unorm conversion of the store is exact on every driver.
+    vec3 q = floor(ht_encode(v, u_transfer, u_gamma) * 255.0 + 0.5) / 255.0;
+    imageStore(u_out, p, vec4(q, 1.0));
+}

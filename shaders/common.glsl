@@ -1,0 +1,76 @@
+// Shared by every shader, after the preamble generated from gpu_shared.h. The CPU reference
+// (tonemap_cpu.c) mirrors each function here.
+
+const int HT_PIX_VALID = 0;
+const int HT_PIX_NONFINITE = 1;
+const int HT_PIX_NONPOSITIVE = 2;
+
+// isnan/isinf may be optimised away by some compilers; the exponent bits cannot.
+bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
+
+// World luminance and the class of a pixel. 'precise' keeps the compiler from fusing
+// multiply-adds, so the GPU computes the same float as the CPU reference.
+int ht_classify(vec3 c, float scale, out float lw)
+{
+    precise float y = float(HT_LUM_R) * c.r + float(HT_LUM_G) * c.g + float(HT_LUM_B) * c.b;
+    precise float l = scale * y;
+    lw = l;
+    if (!ht_finite(c.r) || !ht_finite(c.g) || !ht_finite(c.b) || !ht_finite(l))
+        return HT_PIX_NONFINITE;
+    return l > 0.0 ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
+}
+
+#if defined(HT_SRC_MS)
+layout(binding = 0) uniform sampler2DMS u_src;
+vec4 ht_load(ivec2 p) { return texelFetch(u_src, p, 0); }
+vec4 ht_load_sample(ivec2 p, int s) { return texelFetch(u_src, p, s); }
+#elif defined(HT_SRC_2D)
+layout(binding = 0) uniform sampler2D u_src;
+vec4 ht_load(ivec2 p) { return texelFetch(u_src, p, 0); }
+#endif
+
+#ifndef HT_NO_FRAME
+layout(std430, binding = HT_BIND_FRAME) buffer HtFrame { ht_frame frame; };
+
+// Display luminance for world luminance lw (tonemap_curve_ld).
+float ht_display_luminance(float lw, float ldmax, float drange)
+{
+    float ldmin = ldmax / drange;
+    uint m = frame.mapping;
+    if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE)) {
+        float b = log(lw);
+        if (!(b > frame.bw_min)) return ldmin;
+        if (b >= frame.bw_max) return ldmax;
+        int n = int(frame.bins);
+        float x = float(n) * (b - frame.bw_min) / (frame.bw_max - frame.bw_min);
+        int i = clamp(int(floor(x)), 0, n - 1);
+        float cf = mix(frame.cumf[i], frame.cumf[i + 1], x - float(i));
+        return exp(log(ldmin) + cf * log(drange));
+    }
+    if (m == uint(HT_MAP_LINEAR_FITS) || m == uint(HT_MAP_LINEAR_GAVE_UP))
+        return clamp(lw * frame.linear_scale, ldmin, ldmax);
+    return ldmin;
+}
+
+// out_rgb = scale * rgb * factor (tonemap_pixel_factor).
+float ht_pixel_factor(float lw, float ldmax, float drange)
+{
+    if (!(lw >= float(HT_LMIN))) return 0.0;
+    float ldmin = ldmax / drange;
+    uint m = frame.mapping;
+    if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE))
+        return (ht_display_luminance(lw, ldmax, drange) - ldmin) / ((ldmax - ldmin) * lw);
+    if (m == uint(HT_MAP_LINEAR_FITS) || m == uint(HT_MAP_LINEAR_GAVE_UP))
+        return frame.linear_scale / ldmax;
+    return 0.0;
+}
+#endif
+
+// Display encoding of linear [0,1] (tonemap_encode, before the 8-bit rounding).
+vec3 ht_encode(vec3 v, int transfer, float gamma)
+{
+    v = clamp(v, 0.0, 1.0);
+    if (transfer == HT_TRANSFER_GAMMA)
+        return pow(v, vec3(1.0 / gamma));
+    return mix(12.92 * v, 1.055 * pow(v, vec3(1.0 / 2.4)) - 0.055, greaterThan(v, vec3(0.0031308)));
+}

@@ -1,0 +1,91 @@
+// Curve pass: the bottom-bin rule, the ceiling iteration as pcond does it, cumf at the bin
+// edges and the linear-mapping scale (tonemap_cpu.c compute_curve). One thread per bin.
+layout(local_size_x = HT_MAX_BINS) in;
+uniform float u_ldmax;
+uniform float u_drange;
+uniform int u_ceiling;
+
+shared float s_red[HT_MAX_BINS];
+shared float s_scan[2][HT_MAX_BINS];
+
+float reduce_sum(float v)
+{
+    uint t = gl_LocalInvocationIndex;
+    s_red[t] = v;
+    barrier();
+    for (uint s = uint(HT_MAX_BINS) / 2u; s > 0u; s >>= 1) {
+        if (t < s) s_red[t] += s_red[t + s];
+        barrier();
+    }
+    float r = s_red[0];
+    barrier();
+    return r;
+}
+
+void main()
+{
+    uint t = gl_LocalInvocationIndex;
+    uint n = frame.bins;
+    bool active = t < n;
+    float f = active ? float(frame.hist[t]) : 0.0;
+    if (frame.widened != 0u) {   // pcond: half of bin 1 moves to the duplicated bin 0
+        s_red[t] = f;
+        barrier();
+        float half_bin1 = 0.5 * s_red[1];
+        barrier();
+        if (t == 1u) f -= half_bin1;
+        if (t == 0u) f += half_bin1;
+    }
+    float t0 = reduce_sum(f);
+    float range = frame.bw_max - frame.bw_min;
+    float start = f, final_total = t0;
+    uint mapping, iterations = 0u;
+    if (frame.n_valid == 0u) {
+        mapping = uint(HT_MAP_NONE);
+    } else if (u_ceiling == HT_CEILING_NONE || t0 <= 0.0) {
+        mapping = t0 > 0.0 ? uint(HT_MAP_EQUALIZE) : uint(HT_MAP_HISTOGRAM);
+    } else if (range <= log(u_drange)) {
+        mapping = uint(HT_MAP_LINEAR_FITS);
+    } else {
+        mapping = uint(HT_MAP_HISTOGRAM);
+        float ratio = (range / float(n)) / log(u_drange);
+        for (;;) {   // every value steering this loop is uniform across the group
+            float total = reduce_sum(f);
+            start = f;
+            final_total = total;
+            if (total <= float(HT_CVRATIO) * t0) { mapping = uint(HT_MAP_LINEAR_GAVE_UP); break; }
+            float ceiling = total * ratio;
+            float trimmings = reduce_sum(max(f - ceiling, 0.0));
+            f = min(f, ceiling);
+            iterations++;
+            if (trimmings <= float(HT_CVRATIO) * total || iterations >= uint(HT_MAX_CEILING_ITERATIONS))
+                break;
+        }
+    }
+    if (active) frame.trimmed[t] = f;
+
+    // cumf: inclusive scan of the histogram at the start of the last pass.
+    float total = reduce_sum(start);
+    uint src = 0u;
+    s_scan[0][t] = start;
+    barrier();
+    for (uint off = 1u; off < uint(HT_MAX_BINS); off <<= 1) {
+        float v = s_scan[src][t];
+        if (t >= off) v += s_scan[src][t - off];
+        s_scan[1u - src][t] = v;
+        src = 1u - src;
+        barrier();
+    }
+    if (active)
+        frame.cumf[t + 1u] = t + 1u == n ? 1.0
+            : (total > 0.0 ? s_scan[src][t] / total : float(t + 1u) / float(n));
+    if (t == 0u) {
+        float ldmin = u_ldmax / u_drange;
+        frame.cumf[0] = 0.0;
+        frame.mapping = mapping;
+        frame.iterations = iterations;
+        frame.hist_total = t0;
+        frame.final_total = final_total;
+        frame.linear_scale = frame.n_counted > 0u ? sqrt(ldmin * u_ldmax) / exp(frame.ln_avg) : 0.0;
+    }
+}

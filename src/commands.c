@@ -1,0 +1,305 @@
+#include "commands.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gl_context.h"
+#include "pipeline.h"
+#include "png_export.h"
+
+/* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
+static gl_context *g_ctx;
+static pipeline *g_pipe;
+
+static void release_gpu(void)
+{
+    pipeline_destroy(&g_pipe);
+    gl_context_destroy(&g_ctx);
+}
+
+bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
+                      uint8_t *rgb, char *err, size_t errlen)
+{
+    if (o->backend == HT_BACKEND_CPU) {
+        tonemap_result local;
+        tonemap_result *res = r ? r : &local;
+        tonemap_cpu_analyze(img, &o->tm, res);
+        if (rgb)
+            tonemap_cpu_apply(img, &o->tm, res, rgb);
+        return true;
+    }
+    if (!g_pipe) {
+        char why[HT_ERR_MAX];
+        if (!(g_ctx = gl_context_create_headless(why, sizeof why))) {
+            snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
+            return false;
+        }
+        if (!(g_pipe = pipeline_create(why, sizeof why))) {
+            snprintf(err, errlen, "GPU pipeline: %s", why);
+            gl_context_destroy(&g_ctx);
+            return false;
+        }
+        atexit(release_gpu);
+    }
+    return pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
+}
+
+int commands_usage_error(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "hdrtone %s: %s\n", cmd, msg);
+    return 2;
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* OUTDIR/NAME.png for input IN (its base name, extension replaced). */
+static void output_in_dir(const char *outdir, const char *in, char *buf, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", in);
+    const char *base = basename(tmp);
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    snprintf(buf, len, "%s/%.*s.png", outdir, n, base);
+}
+
+static bool export_one(const ht_options *o, const char *in, const char *out)
+{
+    char err[HT_ERR_MAX];
+    hdr_image img = {0};
+    if (!image_load(in, &img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone export: %s\n", err);
+        return false;
+    }
+    bool ok = false;
+    uint8_t *rgb = malloc((size_t)img.width * img.height * 3);
+    if (!rgb)
+        fprintf(stderr, "hdrtone export: %s: out of memory for %dx%d\n", in, img.width, img.height);
+    else if (!commands_tonemap(o, &img, NULL, rgb, err, sizeof err))
+        fprintf(stderr, "hdrtone export: %s: %s\n", in, err);
+    else if (!png_write_atomic(out, rgb, img.width, img.height, err, sizeof err))
+        fprintf(stderr, "hdrtone export: %s\n", err);
+    else
+        ok = true;
+    free(rgb);
+    image_free(&img);
+    return ok;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    ht_options o;
+    options_default(&o);
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    int npos = 0;
+    char err[HT_ERR_MAX];
+    if (!pos)
+        return 1;
+    if (!options_parse(argc, argv, HT_CMD_EXPORT, &o, pos, &npos, err, sizeof err)) {
+        free(pos);
+        return commands_usage_error("export", err);
+    }
+    if (o.help) {
+        printf("usage: hdrtone export IN... -o OUT [options]\n"
+               "Tone-maps each IN and writes an 8-bit sRGB PNG: OUT is the file for one input,\n"
+               "or an existing directory (IN's name with .png) for one or more.\n\noptions:\n");
+        options_print_help(stdout, HT_CMD_EXPORT);
+        free(pos);
+        return 0;
+    }
+    int status = 0;
+    if (npos == 0 || !o.output)
+        status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
+    else if (npos > 1 && !is_directory(o.output))
+        status = commands_usage_error("export", "with several inputs, -o must be an existing directory");
+    for (int i = 0; status != 2 && i < npos; i++) {
+        char out[4096];
+        if (is_directory(o.output))
+            output_in_dir(o.output, pos[i], out, sizeof out);
+        else
+            snprintf(out, sizeof out, "%s", o.output);
+        if (!export_one(&o, pos[i], out))
+            status = 1;
+    }
+    free(pos);
+    return status;
+}
+
+/* JSON numbers: shortest round-trip-ish form; non-finite values become null. */
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *ceiling_name(int c) { return c == HT_CEILING_NONE ? "none" : "linear"; }
+
+static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
+                             const image_stats *st, const ht_options *o, const tonemap_result *r)
+{
+    const int *dw = img->data_window, *vw = img->display_window;
+    fputs("{\"file\": ", f);
+    json_str(f, path);
+    fputs(", \"format\": ", f);
+    json_str(f, img->format);
+    fprintf(f, ", \"width\": %d, \"height\": %d", img->width, img->height);
+    fprintf(f, ", \"data_window\": [%d, %d, %d, %d]", dw[0], dw[1], dw[2], dw[3]);
+    fprintf(f, ", \"display_window\": [%d, %d, %d, %d]", vw[0], vw[1], vw[2], vw[3]);
+    fputs(", \"channels\": ", f);
+    json_str(f, img->channels);
+    fputs(", \"compression\": ", f);
+    json_str(f, img->compression);
+    fputs(", \"rgb_source\": ", f);
+    json_str(f, img->rgb_source);
+    fprintf(f, ",\n \"pixels\": {\"total\": %llu, \"finite\": %llu, \"positive_luminance\": %llu}",
+            (unsigned long long)st->total, (unsigned long long)st->finite,
+            (unsigned long long)st->positive);
+    fprintf(f, ", \"values\": {\"nan\": %llu, \"inf\": %llu, \"negative\": %llu}",
+            (unsigned long long)st->nan, (unsigned long long)st->inf,
+            (unsigned long long)st->negative);
+    fputs(",\n \"luminance\": {\"min\": ", f);
+    json_num(f, st->y_min);
+    fputs(", \"max\": ", f);
+    json_num(f, st->y_max);
+    fputs(", \"mean\": ", f);
+    json_num(f, st->y_mean);
+    fputs(", \"log_average\": ", f);
+    json_num(f, st->y_log_average);
+    fputs("},\n \"tonemap\": {\"scale\": ", f);
+    json_num(f, o->tm.scale);
+    fputs(", \"ldmax\": ", f);
+    json_num(f, o->tm.ldmax);
+    fputs(", \"drange\": ", f);
+    json_num(f, o->tm.drange);
+    fprintf(f, ", \"ceiling\": \"%s\", \"range\": \"%s\"", ceiling_name(o->tm.ceiling),
+            o->tm.lmin > 0 ? "user" : "automatic");
+    fprintf(f, ", \"excluded\": {\"nonfinite\": %u, \"nonpositive\": %u}, \"counted\": %u",
+            r->n_nonfinite, r->n_nonpositive, r->n_counted);
+    fputs(", \"log_average\": ", f);
+    json_num(f, r->n_counted ? exp(r->ln_avg) : NAN);
+    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u}", tonemap_mapping_name(r->mapping),
+            r->iterations);
+    fprintf(f, ",\n \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
+    json_num(f, r->bw_min);
+    fputs(", \"ln_max\": ", f);
+    json_num(f, r->bw_max);
+    fputs(", \"counts\": [", f);
+    for (unsigned i = 0; i < r->bins; i++)
+        fprintf(f, "%s%u", i ? ", " : "", r->hist[i]);
+    fputs("]},\n \"curve\": [", f);
+    double db = ((double)r->bw_max - r->bw_min) / r->bins;
+    for (unsigned i = 0; i < r->bins; i++) {
+        double lw = exp(r->bw_min + (i + 0.5) * db);
+        fputs(i ? ", [" : "[", f);
+        json_num(f, lw);
+        fputs(", ", f);
+        json_num(f, tonemap_curve_ld(r, &o->tm, lw));
+        fputc(']', f);
+    }
+    fprintf(f, "],\n \"backend\": \"%s\"", o->backend == HT_BACKEND_CPU ? "cpu" : "gpu");
+    if (o->backend == HT_BACKEND_GPU) {
+        fputs(", \"renderer\": ", f);
+        json_str(f, gl_renderer());
+    }
+    fputs("}\n", f);
+}
+
+static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
+                             const image_stats *st, const ht_options *o, const tonemap_result *r)
+{
+    const int *dw = img->data_window, *vw = img->display_window;
+    fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
+    fprintf(f, "size          %dx%d, data window (%d,%d)-(%d,%d), display window (%d,%d)-(%d,%d)\n",
+            img->width, img->height, dw[0], dw[1], dw[2], dw[3], vw[0], vw[1], vw[2], vw[3]);
+    fprintf(f, "pixels        %llu total, %llu finite, %llu with Y > 0\n",
+            (unsigned long long)st->total, (unsigned long long)st->finite,
+            (unsigned long long)st->positive);
+    fprintf(f, "values        %llu NaN, %llu Inf, %llu negative\n", (unsigned long long)st->nan,
+            (unsigned long long)st->inf, (unsigned long long)st->negative);
+    fprintf(f, "luminance     min %.9g  max %.9g  mean %.9g  log-average %.9g\n", st->y_min,
+            st->y_max, st->y_mean, st->y_log_average);
+    fprintf(f, "histogram     %u bins, Lw %.6g .. %.6g cd/m^2 (%s range), %u samples\n", r->bins,
+            exp(r->bw_min), exp(r->bw_max), o->tm.lmin > 0 ? "user" : "automatic", r->n_counted);
+    fprintf(f, "mapping       %s, ceiling %s, %u passes; display %g..%g cd/m^2\n",
+            tonemap_mapping_name(r->mapping), ceiling_name(o->tm.ceiling), r->iterations,
+            o->tm.ldmax / o->tm.drange, o->tm.ldmax);
+    fprintf(f, "backend       %s\ncurve         Lw -> Ld (cd/m^2) at bin centres\n",
+            o->backend == HT_BACKEND_CPU ? "cpu" : gl_renderer());
+    double db = ((double)r->bw_max - r->bw_min) / r->bins;
+    for (unsigned i = 0; i < r->bins; i++) {
+        double lw = exp(r->bw_min + (i + 0.5) * db);
+        fprintf(f, "%e %e\n", lw, tonemap_curve_ld(r, &o->tm, lw));
+    }
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    ht_options o;
+    options_default(&o);
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    int npos = 0;
+    char err[HT_ERR_MAX];
+    if (!pos)
+        return 1;
+    if (!options_parse(argc, argv, HT_CMD_STATS, &o, pos, &npos, err, sizeof err)) {
+        free(pos);
+        return commands_usage_error("stats", err);
+    }
+    if (o.help || npos != 1) {
+        free(pos);
+        if (!o.help)
+            return commands_usage_error("stats", "needs exactly one input (see --help)");
+        printf("usage: hdrtone stats IN [--json] [options]\n"
+               "Prints the image's statistics, its histogram and the response curve.\n\noptions:\n");
+        options_print_help(stdout, HT_CMD_STATS);
+        return 0;
+    }
+    const char *path = pos[0];
+    free(pos);
+    hdr_image img = {0};
+    if (!image_load(path, &img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone stats: %s\n", err);
+        return 1;
+    }
+    image_stats st;
+    image_compute_stats(&img, &st);
+    tonemap_result *r = malloc(sizeof *r);
+    int status = 1;
+    if (!r)
+        fprintf(stderr, "hdrtone stats: out of memory\n");
+    else if (!commands_tonemap(&o, &img, r, NULL, err, sizeof err))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+    else {
+        (o.json ? print_stats_json : print_stats_text)(stdout, path, &img, &st, &o, r);
+        status = 0;
+    }
+    free(r);
+    image_free(&img);
+    return status;
+}

@@ -1,0 +1,19 @@
+/* The subcommands; each takes the arguments after its name and returns the exit status
+ * (0 success, 1 failure of some input, 2 usage error). */
+#ifndef HT_COMMANDS_H
+#define HT_COMMANDS_H
+
+int cmd_export(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+/* Prints "hdrtone CMD: MSG" and returns 2 (usage error). */
+int commands_usage_error(const char *cmd, const char *msg);
+
+/* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
+ * backend creates a headless GL context and pipeline on first use and keeps them for the
+ * process. False with the reason in err. */
+#include "options.h"
+bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
+                      uint8_t *rgb, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,68 @@
+/* hdrtone: subcommand -> function. */
+#include <stdio.h>
+#include <string.h>
+
+#include <stdlib.h>
+
+#include "commands.h"
+#include "viewer.h"
+
+int cmd_view(int argc, char **argv)
+{
+    ht_options o;
+    options_default(&o);
+    char **pos = calloc((size_t)argc + 2, sizeof *pos);
+    int npos = 0;
+    char err[HT_ERR_MAX];
+    if (!pos)
+        return 1;
+    if (!options_parse(argc, argv, HT_CMD_VIEW, &o, pos, &npos, err, sizeof err)) {
+        free(pos);
+        return commands_usage_error("view", err);
+    }
+    if (o.help) {
+        printf("usage: hdrtone [view] [FILE...] [options]\n"
+               "Opens the files in a window (no file: the bundled default image).\n\noptions:\n");
+        options_print_help(stdout, HT_CMD_VIEW);
+        printf("\nkeys:\n");
+        viewer_print_keys(stdout);
+        free(pos);
+        return 0;
+    }
+    static char default_image[] = HT_DEFAULT_IMAGE;
+    if (npos == 0)
+        pos[npos++] = default_image;
+    int status = viewer_main(&o, pos, npos);
+    free(pos);
+    return status;
+}
+
+static void print_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: hdrtone [view] [FILE...] [options]   open HDR images in a window\n"
+            "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
+            "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
+            "       hdrtone COMMAND --help | --help | --version\n"
+            "Formats: OpenEXR and Radiance .hdr, recognised by content.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("hdrtone %s\n", HT_VERSION);
+        return 0;
+    }
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"view", cmd_view}};
+    for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 2, argv + 2);
+    return cmd_view(argc - 1, argv + 1);   /* hdrtone FILE... */
+}

@@ -1,0 +1,40 @@
+/* Apply pass: tone-map every sample, resolve, encode into RGBA8 (apply.comp). */
+#include <glad/gl.h>
+
+#include "pass.h"
+
+struct pass_apply {
+    pass_base base;
+};
+
+pass_apply *pass_apply_create(char *err, size_t errlen)
+{
+    return pass_create(sizeof(pass_apply), "apply.comp", NULL, err, errlen);
+}
+
+bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
+                    const tonemap_params *params, char *err, size_t errlen)
+{
+    pass_bind(src, b);
+    unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
+    if (!prog)
+        return false;
+    glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    pass_set_ivec2(prog, "u_size", src.width, src.height);
+    pass_set_float(prog, "u_scale", (float)params->scale);
+    pass_set_float(prog, "u_ldmax", (float)params->ldmax);
+    pass_set_float(prog, "u_drange", (float)params->drange);
+    pass_set_int(prog, "u_transfer", params->transfer);
+    pass_set_float(prog, "u_gamma", (float)params->gamma);
+    pass_set_int(prog, "u_samples", src.samples);
+    glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
+                      (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                    GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    return true;
+}
+
+void pass_apply_destroy(pass_apply **p)
+{
+    pass_destroy((pass_base **)p);
+}

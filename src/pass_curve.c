@@ -1,0 +1,33 @@
+/* Curve pass: ceiling iteration and response curve, one group (curve.comp). */
+#include <glad/gl.h>
+
+#include "pass.h"
+
+struct pass_curve {
+    pass_base base;
+};
+
+pass_curve *pass_curve_create(char *err, size_t errlen)
+{
+    return pass_create(sizeof(pass_curve), "curve.comp", NULL, err, errlen);
+}
+
+bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
+                    size_t errlen)
+{
+    (void)b;
+    unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_float(prog, "u_ldmax", (float)params->ldmax);
+    pass_set_float(prog, "u_drange", (float)params->drange);
+    pass_set_int(prog, "u_ceiling", params->ceiling);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
+}
+
+void pass_curve_destroy(pass_curve **p)
+{
+    pass_destroy((pass_base **)p);
+}

@@ -1,0 +1,256 @@
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "pass.h"
+
+#define HT_PASS_NAME_(n) #n,
+const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
+#undef HT_PASS_NAME_
+
+/* Timer queries: two sets used in turn, so the results of the previous frame are read while
+ * the current one runs and reading never stalls. */
+enum { QUERY_SETS = 2 };
+
+struct pipeline {
+    pass_range *range;
+    pass_histogram *histogram;
+    pass_merge *merge;
+    pass_curve *curve;
+    pass_apply *apply;
+
+    ht_buffers buf;
+
+    unsigned image_tex;                /* the uploaded image */
+    int image_w, image_h;
+    unsigned out_tex;                  /* RGBA8 output of the apply pass */
+    int out_w, out_h;
+
+    unsigned queries[QUERY_SETS][HT_PASS_COUNT];
+    bool query_pending[QUERY_SETS];
+    int query_set;                     /* the set the current frame writes */
+    pipeline_timings timings;
+    char err[HT_ERR_MAX];              /* first run-time error, reported once */
+};
+
+pipeline *pipeline_create(char *err, size_t errlen)
+{
+    pipeline *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (!(p->range = pass_range_create(err, errlen)) ||
+        !(p->histogram = pass_histogram_create(err, errlen)) ||
+        !(p->merge = pass_merge_create(err, errlen)) ||
+        !(p->curve = pass_curve_create(err, errlen)) ||
+        !(p->apply = pass_apply_create(err, errlen))) {
+        pipeline_destroy(&p);
+        return NULL;
+    }
+    glGenBuffers(1, &p->buf.frame);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(ht_frame), NULL, GL_DYNAMIC_COPY);
+    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glGenBuffers(1, &p->buf.tiles);
+    glGenBuffers(1, &p->buf.tile_hist);
+    glGenBuffers(1, &p->buf.tile_sums);
+    for (int s = 0; s < QUERY_SETS; s++)
+        glGenQueries(HT_PASS_COUNT, p->queries[s]);
+    return p;
+}
+
+void pipeline_destroy(pipeline **pp)
+{
+    if (!pp || !*pp)
+        return;
+    pipeline *p = *pp;
+    pass_range_destroy(&p->range);
+    pass_histogram_destroy(&p->histogram);
+    pass_merge_destroy(&p->merge);
+    pass_curve_destroy(&p->curve);
+    pass_apply_destroy(&p->apply);
+    unsigned bufs[] = {p->buf.frame, p->buf.tiles, p->buf.tile_hist, p->buf.tile_sums};
+    glDeleteBuffers(4, bufs);
+    glDeleteTextures(1, &p->image_tex);
+    glDeleteTextures(1, &p->out_tex);
+    for (int s = 0; s < QUERY_SETS; s++)
+        if (p->queries[s][0])
+            glDeleteQueries(HT_PASS_COUNT, p->queries[s]);
+    free(p);
+    *pp = NULL;
+}
+
+bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
+{
+    GLint max_size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    if (img->width < 1 || img->height < 1 || img->width > max_size || img->height > max_size) {
+        snprintf(err, errlen, "%dx%d is larger than this GPU's texture limit (%d)", img->width,
+                 img->height, (int)max_size);
+        return false;
+    }
+    glDeleteTextures(1, &p->image_tex);
+    glGenTextures(1, &p->image_tex);
+    glBindTexture(GL_TEXTURE_2D, p->image_tex);
+    /* Half is lossless for half sources and halves the bytes every pass reads. */
+    glTexStorage2D(GL_TEXTURE_2D, 1, img->half_exact ? GL_RGBA16F : GL_RGBA32F, img->width,
+                   img->height);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, img->width, img->height, GL_RGBA, GL_FLOAT,
+                    img->rgba);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    p->image_w = img->width;
+    p->image_h = img->height;
+    return true;
+}
+
+ht_source pipeline_image_source(const pipeline *p)
+{
+    return (ht_source){p->image_tex, p->image_w, p->image_h, 1};
+}
+
+/* Grows BUF to hold NEED bytes (never shrinks). */
+static void ensure_buffer(unsigned buf, size_t need)
+{
+    GLint64 size = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &size);
+    if ((GLint64)need > size)
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)need, NULL, GL_DYNAMIC_COPY);
+}
+
+/* Sizes the per-tile buffers for SRC. */
+static void ensure_tiles(pipeline *p, ht_source src, int bins)
+{
+    p->buf.tiles_x = (src.width + HT_TILE_X - 1) / HT_TILE_X;
+    p->buf.tiles_y = (src.height + HT_TILE_Y - 1) / HT_TILE_Y;
+    size_t ntiles = (size_t)p->buf.tiles_x * p->buf.tiles_y;
+    ensure_buffer(p->buf.tiles, ntiles * sizeof(ht_tile));
+    ensure_buffer(p->buf.tile_sums, ntiles * sizeof(ht_tilesum));
+    ensure_buffer(p->buf.tile_hist, ntiles * (size_t)bins * sizeof(uint32_t));
+}
+
+static void report(pipeline *p, const char *err)
+{
+    if (p->err[0])
+        return;
+    snprintf(p->err, sizeof p->err, "%s", err);
+    fprintf(stderr, "hdrtone: GPU pipeline: %s\n", err);
+}
+
+static void begin_pass(pipeline *p, int pass)
+{
+    glBeginQuery(GL_TIME_ELAPSED, p->queries[p->query_set][pass]);
+}
+
+static void end_pass(void)
+{
+    glEndQuery(GL_TIME_ELAPSED);
+}
+
+/* Reads the other set's results if they are ready (they are a frame old). */
+static void collect_timings(pipeline *p)
+{
+    int other = 1 - p->query_set;
+    if (!p->query_pending[other])
+        return;
+    GLuint ready = 0;
+    glGetQueryObjectuiv(p->queries[other][HT_PASS_COUNT - 1], GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (!ready)
+        return;
+    for (int i = 0; i < HT_PASS_COUNT; i++) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(p->queries[other][i], GL_QUERY_RESULT, &ns);
+        p->timings.ms[i] = (double)ns * 1e-6;
+    }
+    p->query_pending[other] = false;
+}
+
+void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params)
+{
+    char err[HT_ERR_MAX];
+    collect_timings(p);
+    ensure_tiles(p, src, params->bins);
+    bool ok = true;
+    begin_pass(p, HT_PASS_range);
+    ok = ok && pass_range_run(p->range, src, &p->buf, params, err, sizeof err);
+    end_pass();
+    begin_pass(p, HT_PASS_histogram);
+    ok = ok && pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
+    end_pass();
+    begin_pass(p, HT_PASS_merge);
+    ok = ok && pass_merge_run(p->merge, &p->buf, err, sizeof err);
+    end_pass();
+    begin_pass(p, HT_PASS_curve);
+    ok = ok && pass_curve_run(p->curve, &p->buf, params, err, sizeof err);
+    end_pass();
+    if (!ok)
+        report(p, err);
+}
+
+void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params)
+{
+    char err[HT_ERR_MAX];
+    if (src.width != p->out_w || src.height != p->out_h || !p->out_tex) {
+        glDeleteTextures(1, &p->out_tex);
+        glGenTextures(1, &p->out_tex);
+        glBindTexture(GL_TEXTURE_2D, p->out_tex);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, src.width, src.height);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        p->out_w = src.width;
+        p->out_h = src.height;
+    }
+    begin_pass(p, HT_PASS_apply);
+    if (!pass_apply_run(p->apply, src, &p->buf, p->out_tex, params, err, sizeof err))
+        report(p, err);
+    end_pass();
+    p->query_pending[p->query_set] = true;
+    p->query_set = 1 - p->query_set;
+}
+
+unsigned pipeline_output_texture(const pipeline *p) { return p->out_tex; }
+unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame; }
+pipeline_timings pipeline_last_timings(const pipeline *p) { return p->timings; }
+
+void pipeline_read_result(pipeline *p, tonemap_result *r)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
+}
+
+void pipeline_read_rgb(pipeline *p, uint8_t *rgb)
+{
+    glBindTexture(GL_TEXTURE_2D, p->out_tex);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+}
+
+bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
+                            tonemap_result *r, uint8_t *rgb, char *err, size_t errlen)
+{
+    if (!pipeline_upload(p, img, err, errlen))
+        return false;
+    ht_source src = pipeline_image_source(p);
+    p->err[0] = '\0';
+    pipeline_analyze(p, src, params);
+    pipeline_apply(p, src, params);
+    if (p->err[0]) {
+        snprintf(err, errlen, "%s", p->err);
+        return false;
+    }
+    if (r)
+        pipeline_read_result(p, r);
+    if (rgb)
+        pipeline_read_rgb(p, rgb);
+    return true;
+}

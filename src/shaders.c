@@ -1,0 +1,136 @@
+#include "shaders.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "gpu_shared.h"
+
+/* Every field is a 4-byte scalar, so std430 offsets equal C offsets; keep it that way. */
+#define HT_CHECK_FIELD_(type, name, dims) \
+    _Static_assert(sizeof(((STRUCT *)0)->name) % 4 == 0, "4-byte fields only");
+#define STRUCT ht_frame
+HT_FRAME_FIELDS(HT_CHECK_FIELD_)
+#undef STRUCT
+/* std430 aligns a struct of 4-byte scalars to 4 bytes, as C does: no padding rules beyond. */
+_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tile) == 4, "4-byte alignment");
+#undef HT_CHECK_FIELD_
+
+const char *shaders_source(const char *name)
+{
+    for (const ht_embedded_shader *s = ht_embedded_shaders; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s->source;
+    return NULL;
+}
+
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#include <stdarg.h>
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + len, len < cap ? cap - len : 0, fmt, ap);
+    va_end(ap);
+    return len + (n > 0 ? (size_t)n : 0);
+}
+
+const char *shaders_preamble(void)
+{
+    static char buf[8192];
+    if (buf[0])
+        return buf;
+    size_t n = 0;
+    n = append(buf, sizeof buf, n, "#version 430 core\n");
+#define HT_INT_(name, value) n = append(buf, sizeof buf, n, "#define %s %d\n", #name, (int)(value));
+    HT_CONSTANTS(HT_INT_)
+    HT_BINDINGS(HT_INT_)
+#undef HT_INT_
+#define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));
+    HT_FCONSTANTS(HT_FLT_)
+#undef HT_FLT_
+#define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
+    n = append(buf, sizeof buf, n, "struct ht_tile {\n");
+    HT_TILE_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_tilesum {\n");
+    HT_TILESUM_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_frame {\n");
+    HT_FRAME_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\n");
+#undef HT_GLSL_FIELD_
+    if (n >= sizeof buf)
+        abort(); /* a programming error: the preamble buffer is too small */
+    return buf;
+}
+
+static unsigned compile(GLenum type, const char *name, const char *defines, char *err,
+                        size_t errlen)
+{
+    const char *src = shaders_source(name);
+    if (!src) {
+        snprintf(err, errlen, "shader %s is not embedded in this build", name);
+        return 0;
+    }
+    /* common.glsl: the functions the CPU reference mirrors, shared by every shader. */
+    const char *parts[] = {shaders_preamble(), defines ? defines : "", "\n#line 1 1\n",
+                           shaders_source("common.glsl"), "\n#line 1 2\n", src};
+    GLuint sh = glCreateShader(type);
+    glShaderSource(sh, 6, parts, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        snprintf(err, errlen, "shader %s does not compile: %s", name, log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+
+static unsigned link(const unsigned *shaders, int n, const char *name, char *err, size_t errlen)
+{
+    GLuint prog = glCreateProgram();
+    for (int i = 0; i < n; i++) {
+        glAttachShader(prog, shaders[i]);
+        glDeleteShader(shaders[i]); /* freed with the program */
+    }
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        snprintf(err, errlen, "program %s does not link: %s", name, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+unsigned shaders_compute(const char *name, const char *defines, char *err, size_t errlen)
+{
+    unsigned sh = compile(GL_COMPUTE_SHADER, name, defines, err, errlen);
+    return sh ? link(&sh, 1, name, err, errlen) : 0;
+}
+
+unsigned shaders_graphics(const char *vert, const char *frag, const char *defines, char *err,
+                          size_t errlen)
+{
+    unsigned sh[2];
+    sh[0] = compile(GL_VERTEX_SHADER, vert, defines, err, errlen);
+    if (!sh[0])
+        return 0;
+    sh[1] = compile(GL_FRAGMENT_SHADER, frag, defines, err, errlen);
+    if (!sh[1]) {
+        glDeleteShader(sh[0]);
+        return 0;
+    }
+    return link(sh, 2, vert, err, errlen);
+}
