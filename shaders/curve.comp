@@ -26,8 +26,8 @@ void main()
 {
     uint t = gl_LocalInvocationIndex;
     uint n = frame.bins;
-    bool active = t < n;
-    float f = active ? float(frame.hist[t]) : 0.0;
+    bool own_bin = t < n;
+    float f = own_bin ? float(frame.hist[t]) : 0.0;
     if (frame.widened != 0u) {   // pcond: half of bin 1 moves to the duplicated bin 0
         s_red[t] = f;
         barrier();
@@ -62,7 +62,7 @@ void main()
                 break;
         }
     }
-    if (active) frame.trimmed[t] = f;
+    if (own_bin) frame.trimmed[t] = f;
 
     // cumf: inclusive scan of the histogram at the start of the last pass.
     float total = reduce_sum(start);
@@ -76,7 +76,7 @@ void main()
         src = 1u - src;
         barrier();
     }
-    if (active)
+    if (own_bin)
         frame.cumf[t + 1u] = t + 1u == n ? 1.0
             : (total > 0.0 ? s_scan[src][t] / total : float(t + 1u) / float(n));
     if (t == 0u) {

@@ -1,0 +1,95 @@
+/* The GPU pipeline against the CPU reference on synthetic and real images, with the
+ * tolerances stated in gpucpu.h. */
+#include <math.h>
+#include <string.h>
+
+#include "gpucpu.h"
+#include "testutil.h"
+
+static unsigned seed = 12345;
+
+/* Log-uniform luminance over 1e-3..1e4 with varied colours, and a few bad pixels. */
+static void random_scene(int x, int y, float rgb[3])
+{
+    (void)x, (void)y;
+    float l = powf(10.0f, -3.0f + 7.0f * test_rand(&seed));
+    for (int c = 0; c < 3; c++)
+        rgb[c] = l * (0.2f + 1.6f * test_rand(&seed));
+    float u = test_rand(&seed);
+    if (u < 0.002f)
+        rgb[0] = NAN;
+    else if (u < 0.004f)
+        rgb[1] = INFINITY;
+    else if (u < 0.006f)
+        rgb[0] = rgb[1] = rgb[2] = 0.0f;
+    else if (u < 0.008f)
+        rgb[2] = -rgb[2] * 20.0f;   /* negative luminance */
+}
+
+/* A smooth scene: a lamp over a dark gradient (narrow range in parts, to reach the ceiling). */
+static void lamp_scene(int x, int y, float rgb[3])
+{
+    float dx = x - 40.0f, dy = y - 20.0f;
+    float l = 0.05f + 0.02f * x + 5000.0f / (1.0f + dx * dx + dy * dy);
+    rgb[0] = l * 1.2f;
+    rgb[1] = l;
+    rgb[2] = l * 0.7f;
+}
+
+int main(void)
+{
+    test_require_gl();
+    tonemap_params p;
+    hdr_image img;
+
+    test_make_image(&img, 131, 77, random_scene);   /* odd size: partial tiles */
+    tonemap_params_default(&p);
+    compare_backends("random default", &img, &p, NULL, NULL);
+    p.ceiling = HT_CEILING_NONE;
+    compare_backends("random ceiling none", &img, &p, NULL, NULL);
+    tonemap_params_default(&p);
+    p.lmin = 0.1;
+    p.lmax = 500;
+    p.transfer = HT_TRANSFER_GAMMA;
+    p.gamma = 2.2;
+    compare_backends("random user range, gamma", &img, &p, NULL, NULL);
+    tonemap_params_default(&p);
+    p.bins = HT_MAX_BINS;
+    p.scale = 179;
+    compare_backends("random 1024 bins, scale 179", &img, &p, NULL, NULL);
+    p.bins = HT_MIN_BINS;
+    compare_backends("random 2 bins", &img, &p, NULL, NULL);
+    image_free(&img);
+
+    test_make_image(&img, 200, 150, lamp_scene);
+    tonemap_params_default(&p);
+    compare_backends("lamp default", &img, &p, NULL, NULL);
+    p.bins = 64;
+    p.ldmax = 250;
+    p.drange = 30;
+    compare_backends("lamp 64 bins, Ldmax 250, Dr 30", &img, &p, NULL, NULL);
+    image_free(&img);
+
+    test_make_image(&img, 1, 1, lamp_scene);
+    tonemap_params_default(&p);
+    compare_backends("1x1", &img, &p, NULL, NULL);
+    image_free(&img);
+
+    /* Real files, when the shared samples are there (skip otherwise, after the above). */
+    const char *real[] = {"exr-samples/Desk.exr", "exr-samples/BrightRingsNanInf.exr",
+                          "exr-samples/venice_sunset_1k.hdr", "exr-samples/composite_b.exr",
+                          "pcond-reference/ramp_1e-2_1e4/input_decoded.exr"};
+    if (getenv("HT_SHARED"))
+        for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+            char err[HT_ERR_MAX];
+            const char *path = test_shared_path(real[i]);
+            if (!image_load(path, &img, err, sizeof err)) {
+                CHECK(0, "%s", err);
+                continue;
+            }
+            tonemap_params_default(&p);
+            compare_backends(real[i], &img, &p, NULL, NULL);
+            image_free(&img);
+        }
+    return test_finish("test_gpu_vs_cpu");
+}
