@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""`hdrtone stats --json` against exr-samples/MANIFEST.tsv, for both backends.
+
+Counts exact; luminance min/max/mean to 1e-5 relative; sizes and windows exact. The GPU and
+CPU curves agree to 2e-3 in log10. Files the loader cannot read yet must fail cleanly."""
+import json, math, os, re, subprocess, sys
+
+binary = os.environ["HT_BIN"]
+shared = os.environ.get("HT_SHARED", "")
+samples = os.path.join(shared, "exr-samples")
+if not os.path.isdir(samples):
+    print("skipped: no", samples)
+    sys.exit(77)
+
+failures = []
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg, file=sys.stderr)
+
+def rel(a, b):
+    return abs(a - b) / max(abs(b), 1e-300)
+
+def window(s):
+    return [int(v) for v in re.findall(r"-?\d+", s)]
+
+def run(args):
+    return subprocess.run([binary] + args, capture_output=True, text=True, timeout=120)
+
+rows = []
+with open(os.path.join(samples, "MANIFEST.tsv")) as f:
+    header = f.readline().rstrip("\n").split("\t")
+    for line in f:
+        if line.strip():
+            rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
+
+gpu_ok = None
+for row in rows:
+    name = row["file"]
+    path = os.path.join(samples, name)
+    readable = row["tinyexr_1.0.1_debian"].startswith("yes") or name.endswith(".hdr") \
+        or "multipart API yes" in row["tinyexr_1.0.1_debian"]
+    cpu = run(["stats", path, "--json", "--backend", "cpu"])
+    if not readable:
+        check(cpu.returncode != 0, f"{name}: unreadable file accepted")
+        check(name in cpu.stderr, f"{name}: message does not name the file: {cpu.stderr!r}")
+        check(cpu.stdout == "", f"{name}: output on failure")
+        continue
+    check(cpu.returncode == 0, f"{name}: stats failed: {cpu.stderr}")
+    if cpu.returncode != 0:
+        continue
+    s = json.loads(cpu.stdout)
+    w, h = (int(v) for v in row["width_x_height"].split("x"))
+    check((s["width"], s["height"]) == (w, h), f"{name}: size {s['width']}x{s['height']}")
+    check(s["data_window"] == window(row["data_window"]), f"{name}: data window {s['data_window']}")
+    check(s["display_window"] == window(row["display_window"]),
+          f"{name}: display window {s['display_window']}")
+    for key, col in (("total", "pixels"), ("finite", "finite_pixels"),
+                     ("positive_luminance", "Y_pos_pixels")):
+        check(s["pixels"][key] == int(row[col]), f"{name}: pixels.{key} {s['pixels'][key]} != {row[col]}")
+    for key, col in (("nan", "nan_values"), ("inf", "inf_values"), ("negative", "neg_values")):
+        check(s["values"][key] == int(row[col]), f"{name}: values.{key} {s['values'][key]} != {row[col]}")
+    for key, col in (("min", "Y_min"), ("max", "Y_max"), ("mean", "Y_mean")):
+        check(rel(s["luminance"][key], float(row[col])) <= 1e-5,
+              f"{name}: luminance.{key} {s['luminance'][key]} != {row[col]}")
+    check(len(s["curve"]) == s["histogram"]["bins"] == len(s["histogram"]["counts"]) == 100,
+          f"{name}: curve/histogram sizes")
+    check(sum(s["histogram"]["counts"]) == s["tonemap"]["counted"], f"{name}: histogram total")
+
+    gpu = run(["stats", path, "--json"])
+    if gpu.returncode != 0 and "no GPU" in gpu.stderr:
+        gpu_ok = False
+        continue
+    check(gpu.returncode == 0, f"{name}: GPU stats failed: {gpu.stderr}")
+    if gpu.returncode == 0:
+        g = json.loads(gpu.stdout)
+        gpu_ok = True
+        check(g["backend"] == "gpu" and s["backend"] == "cpu", f"{name}: backend field")
+        check(g["tonemap"]["mapping"] == s["tonemap"]["mapping"], f"{name}: mapping differs")
+        worst = max(abs(math.log10(a[1]) - math.log10(b[1])) for a, b in zip(g["curve"], s["curve"]))
+        check(worst <= 2e-3, f"{name}: GPU and CPU curves differ by {worst:.3g} log10")
+
+if gpu_ok is False:
+    print("note: no headless GPU here, CPU backend only")
+print(f"{len(rows)} files, {len(failures)} failures")
+sys.exit(1 if failures else 0)
