@@ -42,8 +42,19 @@ static const opt_def OPTIONS[] = {
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output PNG (one input) or directory (several inputs)"},
-    {"json", 0, OPT_FLAG, HT_CMD_STATS, OFF(json), 0, 0, NULL, NULL, "print one JSON object"},
-    {"msaa", 0, OPT_INT, HT_CMD_VIEW, OFF(msaa), 1, 8, NULL, "N",
+    {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
+     "print one JSON object"},
+    {"peaks", 0, OPT_INT, HT_CMD_STATS, OFF(peaks), 0, 4096, NULL, "K",
+     "also find the K brightest local peaks"},
+    {"min-distance", 0, OPT_INT, HT_CMD_STATS, OFF(min_distance), 1, 1 << 20, NULL, "D",
+     "minimum distance between peaks, pixels"},
+    {"histogram-kernel", 0, OPT_CHOICE, HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_VIEW,
+     OFF(histogram_kernel), 0, 0, "global|shared|private", "KIND",
+     "strategy of the 256-bin grey histogram"},
+    {"synthetic", 0, OPT_STRING, HT_CMD_BENCH, OFF(synthetic), 0, 0, NULL, "WxH",
+     "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied colours)"},
+    {"runs", 0, OPT_INT, HT_CMD_BENCH, OFF(runs), 3, 100000, NULL, "N", "timed runs per pass"},
+    {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
      "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
     {"continuous", 0, OPT_FLAG, HT_CMD_VIEW, OFF(continuous), 0, 0, NULL, NULL,
      "redraw every vsync instead of on events (for measuring)"},
@@ -68,6 +79,9 @@ void options_default(ht_options *o)
     o->backend = HT_BACKEND_GPU;
     o->msaa = 4;
     o->frames = 3;
+    o->runs = 50;
+    o->min_distance = 16;
+    o->histogram_kernel = HT_GREY_SHARED;
 }
 
 static bool choice_index(const char *choices, const char *value, int *index)

@@ -30,8 +30,16 @@ typedef struct ht_options {
     const char *keys;         /* viewer test hook: keys replayed after the first frame */
     const char *screenshot;   /* viewer test hook: save the window's pixels here and exit */
     int frames;               /* viewer test hook: frames to draw before the screenshot */
+    const char *synthetic;    /* bench: WxH of a synthetic image instead of a file */
+    int runs;                 /* bench: timed runs per pass */
+    int peaks;                /* stats: the K brightest local peaks (0 = none) */
+    int min_distance;         /* stats: minimum distance between peaks, pixels */
+    int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */
     bool help;
 } ht_options;
+
+/* Strategies of the 256-bin grey histogram (issue 4), in --histogram-kernel order. */
+enum { HT_GREY_GLOBAL = 0, HT_GREY_SHARED = 1, HT_GREY_PRIVATE = 2 };
 
 /* Fills the defaults of the table. */
 void options_default(ht_options *o);
