@@ -5,6 +5,7 @@
 
 int cmd_export(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_bench(int argc, char **argv);   /* bench.c */
 
 /* Prints "hdrtone CMD: MSG" and returns 2 (usage error). */
 int commands_usage_error(const char *cmd, const char *msg);

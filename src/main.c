@@ -43,6 +43,7 @@ static void print_usage(FILE *f)
             "usage: hdrtone [view] [FILE...] [options]   open HDR images in a window\n"
             "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
             "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
+            "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
             "       hdrtone COMMAND --help | --help | --version\n"
             "Formats: OpenEXR and Radiance .hdr, recognised by content.\n");
 }
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"view", cmd_view}};
+    } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"bench", cmd_bench},
+                   {"view", cmd_view}};
     for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);

@@ -146,16 +146,6 @@ static void report(pipeline *p, const char *err)
     fprintf(stderr, "hdrtone: GPU pipeline: %s\n", err);
 }
 
-static void begin_pass(pipeline *p, int pass)
-{
-    glBeginQuery(GL_TIME_ELAPSED, p->queries[p->query_set][pass]);
-}
-
-static void end_pass(void)
-{
-    glEndQuery(GL_TIME_ELAPSED);
-}
-
 /* Reads the other set's results if they are ready (they are a frame old). */
 static void collect_timings(pipeline *p)
 {
@@ -174,45 +164,64 @@ static void collect_timings(pipeline *p)
     p->query_pending[other] = false;
 }
 
-void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params)
+static void ensure_output(pipeline *p, ht_source src)
+{
+    if (p->out_tex && src.width == p->out_w && src.height == p->out_h)
+        return;
+    glDeleteTextures(1, &p->out_tex);
+    glGenTextures(1, &p->out_tex);
+    glBindTexture(GL_TEXTURE_2D, p->out_tex);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, src.width, src.height);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    p->out_w = src.width;
+    p->out_h = src.height;
+}
+
+void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params)
 {
     char err[HT_ERR_MAX];
-    collect_timings(p);
-    ensure_tiles(p, src, params->bins);
     bool ok = true;
-    begin_pass(p, HT_PASS_range);
-    ok = ok && pass_range_run(p->range, src, &p->buf, params, err, sizeof err);
-    end_pass();
-    begin_pass(p, HT_PASS_histogram);
-    ok = ok && pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
-    end_pass();
-    begin_pass(p, HT_PASS_merge);
-    ok = ok && pass_merge_run(p->merge, &p->buf, err, sizeof err);
-    end_pass();
-    begin_pass(p, HT_PASS_curve);
-    ok = ok && pass_curve_run(p->curve, &p->buf, params, err, sizeof err);
-    end_pass();
+    switch (pass) {
+    case HT_PASS_range:
+        ensure_tiles(p, src, params->bins);
+        ok = pass_range_run(p->range, src, &p->buf, params, err, sizeof err);
+        break;
+    case HT_PASS_histogram:
+        ok = pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
+        break;
+    case HT_PASS_merge:
+        ok = pass_merge_run(p->merge, &p->buf, err, sizeof err);
+        break;
+    case HT_PASS_curve:
+        ok = pass_curve_run(p->curve, &p->buf, params, err, sizeof err);
+        break;
+    case HT_PASS_apply:
+        ensure_output(p, src);
+        ok = pass_apply_run(p->apply, src, &p->buf, p->out_tex, params, err, sizeof err);
+        break;
+    }
     if (!ok)
         report(p, err);
 }
 
+static void run_timed(pipeline *p, int pass, ht_source src, const tonemap_params *params)
+{
+    glBeginQuery(GL_TIME_ELAPSED, p->queries[p->query_set][pass]);
+    pipeline_run_pass(p, pass, src, params);
+    glEndQuery(GL_TIME_ELAPSED);
+}
+
+void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params)
+{
+    collect_timings(p);
+    for (int pass = HT_PASS_range; pass <= HT_PASS_curve; pass++)
+        run_timed(p, pass, src, params);
+}
+
 void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params)
 {
-    char err[HT_ERR_MAX];
-    if (src.width != p->out_w || src.height != p->out_h || !p->out_tex) {
-        glDeleteTextures(1, &p->out_tex);
-        glGenTextures(1, &p->out_tex);
-        glBindTexture(GL_TEXTURE_2D, p->out_tex);
-        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, src.width, src.height);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        p->out_w = src.width;
-        p->out_h = src.height;
-    }
-    begin_pass(p, HT_PASS_apply);
-    if (!pass_apply_run(p->apply, src, &p->buf, p->out_tex, params, err, sizeof err))
-        report(p, err);
-    end_pass();
+    run_timed(p, HT_PASS_apply, src, params);
     p->query_pending[p->query_set] = true;
     p->query_set = 1 - p->query_set;
 }

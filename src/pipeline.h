@@ -49,6 +49,10 @@ void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params);
  * size, resolved when SRC is multisampled). */
 void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params);
 
+/* Runs the one pass PASS (HT_PASS_*) on SRC, as analyze/apply do, without timer queries (the
+ * benchmark brackets it with its own). The passes before it must have run on SRC. */
+void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params);
+
 /* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
  * (layout ht_frame) that the overlay draws from. */
 unsigned pipeline_output_texture(const pipeline *p);

@@ -1,0 +1,391 @@
+/* hdrtone bench: GPU time of every pass, bandwidth probes measured in the same run, and each
+ * pass's ratio to the memory-bandwidth floor. A benchmark of a wrong answer is worthless, so
+ * the GPU result is first checked against the CPU reference. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glad/gl.h>
+
+#include "commands.h"
+#include "gl_context.h"
+#include "pass.h"
+#include "pipeline.h"
+#include "shaders.h"
+#include "synthetic.h"
+
+typedef struct timing {
+    double median_ms, min_ms;
+} timing;
+
+typedef struct bench {
+    pipeline *pipe;
+    tonemap_params params;
+    ht_source src;
+    int pass;                   /* for run_pass */
+    pass_program probe_read, probe_copy;
+    unsigned probe_out;         /* SSBO of the read probe's group sums */
+    unsigned copy_tex;          /* RGBA8 target of the copy probe */
+    int probe_samples;          /* samples the read probe reads per pixel */
+    bool wall_clock;            /* GL_TIME_ELAPSED reported 0: timed with glFinish instead */
+} bench;
+
+typedef void (*bench_fn)(bench *b);
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and minimum over RUNS runs of FN after a warm-up, from GL_TIME_ELAPSED queries
+ * (or glFinish + wall clock where the driver reports 0, as llvmpipe does for compute). */
+static timing measure(bench *b, bench_fn fn, int runs)
+{
+    for (int i = 0; i < 5; i++)
+        fn(b);
+    glFinish();
+    double *ms = calloc((size_t)runs, sizeof *ms);
+    unsigned *q = calloc((size_t)runs, sizeof *q);
+    if (!ms || !q)
+        abort();
+    if (!b->wall_clock) {
+        double t0 = now_ms();
+        glGenQueries(runs, q);
+        for (int i = 0; i < runs; i++) {
+            glBeginQuery(GL_TIME_ELAPSED, q[i]);
+            fn(b);
+            glEndQuery(GL_TIME_ELAPSED);
+        }
+        double total = 0;
+        for (int i = 0; i < runs; i++) {
+            GLuint64 ns = 0;
+            glGetQueryObjectui64v(q[i], GL_QUERY_RESULT, &ns);
+            ms[i] = ns * 1e-6;
+            total += ms[i];
+        }
+        glDeleteQueries(runs, q);
+        /* Some drivers (llvmpipe) answer 0 or nonsense for compute: compare with the clock. */
+        if (total < 0.01 * (now_ms() - t0))
+            b->wall_clock = true;
+    }
+    if (b->wall_clock)
+        for (int i = 0; i < runs; i++) {
+            double t0 = now_ms();
+            fn(b);
+            glFinish();
+            ms[i] = now_ms() - t0;
+        }
+    qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+    timing t = {runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]), ms[0]};
+    free(ms);
+    free(q);
+    return t;
+}
+
+static void run_pass(bench *b) { pipeline_run_pass(b->pipe, b->pass, b->src, &b->params); }
+
+static void run_pipeline(bench *b)
+{
+    for (int pass = 0; pass < HT_PASS_COUNT; pass++)
+        pipeline_run_pass(b->pipe, pass, b->src, &b->params);
+}
+
+static void run_merge_curve(bench *b)
+{
+    pipeline_run_pass(b->pipe, HT_PASS_merge, b->src, &b->params);
+    pipeline_run_pass(b->pipe, HT_PASS_curve, b->src, &b->params);
+}
+
+static void run_probe_read(bench *b)
+{
+    char err[HT_ERR_MAX];
+    unsigned prog = pass_program_use(&b->probe_read, b->src.samples, err, sizeof err);
+    if (!prog)
+        return;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(b->src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, b->src.texture);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_OUT, b->probe_out);
+    pass_set_ivec2(prog, "u_size", b->src.width, b->src.height);
+    pass_set_int(prog, "u_samples", b->probe_samples);
+    glDispatchCompute((GLuint)((b->src.width + HT_TILE_X - 1) / HT_TILE_X),
+                      (GLuint)((b->src.height + HT_TILE_Y - 1) / HT_TILE_Y), 1);
+}
+
+static void run_probe_copy(bench *b)
+{
+    char err[HT_ERR_MAX];
+    unsigned prog = pass_program_use(&b->probe_copy, b->src.samples, err, sizeof err);
+    if (!prog)
+        return;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(b->src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, b->src.texture);
+    glBindImageTexture(0, b->copy_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    pass_set_ivec2(prog, "u_size", b->src.width, b->src.height);
+    pass_set_int(prog, "u_samples", b->src.samples);
+    glDispatchCompute((GLuint)((b->src.width + HT_GROUP_X - 1) / HT_GROUP_X),
+                      (GLuint)((b->src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
+}
+
+/* GPU against the CPU reference, with the tolerances of the tests (tests/gpucpu.h). */
+static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
+{
+    size_t n = (size_t)img->width * img->height;
+    tonemap_result *g = malloc(sizeof *g), *c = malloc(sizeof *c);
+    uint8_t *grgb = malloc(n * 3), *crgb = malloc(n * 3);
+    bool ok = g && c && grgb && crgb;
+    if (!ok)
+        snprintf(why, len, "out of memory for the check");
+    if (ok)
+        ok = pipeline_tonemap_image(b->pipe, img, &b->params, g, grgb, why, len);
+    if (ok) {
+        tonemap_cpu_analyze(img, &b->params, c);
+        tonemap_cpu_apply(img, &b->params, c, crgb);
+        double worst = 0, db = ((double)c->bw_max - c->bw_min) / c->bins;
+        for (unsigned i = 0; i < c->bins; i++) {
+            double lw = exp(c->bw_min + (i + 0.5) * db);
+            worst = fmax(worst, fabs(log10(tonemap_curve_ld(g, &b->params, lw)) -
+                                     log10(tonemap_curve_ld(c, &b->params, lw))));
+        }
+        size_t off1 = 0, off2 = 0;
+        for (size_t k = 0; k < 3 * n; k++) {
+            int d = abs((int)grgb[k] - (int)crgb[k]);
+            off1 += d > 1;
+            off2 += d > 2;
+        }
+        if (g->mapping != c->mapping || worst > 2e-3 || off2 > 0 || off1 > 3 * n / 1000) {
+            snprintf(why, len, "GPU differs from the CPU reference: mapping %u/%u, curve %.3g "
+                     "log10, %zu values off by >1 LSB, %zu by >2", g->mapping, c->mapping, worst,
+                     off1, off2);
+            ok = false;
+        }
+    }
+    free(g);
+    free(c);
+    free(grgb);
+    free(crgb);
+    return ok;
+}
+
+/* A multisampled copy of the image: every sample of pixel p holds the image at p. */
+static unsigned make_multisample(const bench *b, int samples, bool half)
+{
+    unsigned tex, fbo[2];
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, half ? GL_RGBA16F : GL_RGBA32F,
+                              b->src.width, b->src.height, GL_TRUE);
+    /* Blits cannot write multisampled targets; a clear of each row could, but drawing is what
+     * the viewer does: draw the image with a trivial program. */
+    char err[HT_ERR_MAX];
+    unsigned prog = shaders_graphics("fill_ms.vert", "fill_ms.frag", "#define HT_NO_FRAME 1\n", err, sizeof err);
+    if (!prog) {
+        fprintf(stderr, "hdrtone bench: %s\n", err);
+        return tex;
+    }
+    glGenFramebuffers(2, fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex, 0);
+    unsigned vao;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glViewport(0, 0, b->src.width, b->src.height);
+    glUseProgram(prog);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, b->src.texture);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteVertexArrays(1, &vao);
+    glDeleteFramebuffers(2, fbo);
+    glDeleteProgram(prog);
+    return tex;
+}
+
+typedef struct row {
+    const char *name;
+    timing t;
+    double bytes;       /* bytes the pass must move at least */
+    const char *vs;     /* the probe it is compared with */
+    double ratio;       /* median / that probe's median (0: not compared) */
+} row;
+
+static int print_report(FILE *f, bool json, const char *what, int w, int h, int samples,
+                        const row *rows, int nrows, bool wall_clock)
+{
+    if (json) {
+        fprintf(f, "{\"device\": \"%s\", \"gl\": \"%s\", \"image\": \"%s\", \"width\": %d, "
+                "\"height\": %d, \"samples\": %d, \"timer\": \"%s\", \"passes\": [",
+                gl_renderer(), gl_version(), what, w, h, samples,
+                wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        for (int i = 0; i < nrows; i++)
+            fprintf(f, "%s\n  {\"name\": \"%s\", \"median_us\": %.2f, \"min_us\": %.2f, "
+                    "\"bytes\": %.0f, \"gbps\": %.1f, \"vs\": \"%s\", \"ratio\": %.3f}",
+                    i ? "," : "", rows[i].name, rows[i].t.median_ms * 1e3, rows[i].t.min_ms * 1e3,
+                    rows[i].bytes, rows[i].bytes / (rows[i].t.median_ms * 1e6),
+                    rows[i].vs ? rows[i].vs : "", rows[i].ratio);
+        fprintf(f, "]}\n");
+        return 0;
+    }
+    fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
+            wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
+                       : "timer: GL_TIME_ELAPSED");
+    fprintf(f, "%-24s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
+            "ratio to floor");
+    for (int i = 0; i < nrows; i++) {
+        fprintf(f, "%-24s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
+                rows[i].t.min_ms * 1e3, rows[i].bytes / 1e6,
+                rows[i].bytes / (rows[i].t.median_ms * 1e6));
+        if (rows[i].ratio > 0)
+            fprintf(f, "  %.2f x %s", rows[i].ratio, rows[i].vs);
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+/* Times every pass and the probes on b->src, filling ROWS; returns the count. */
+static int bench_source(bench *b, int runs, bool half, row *rows)
+{
+    double px = (double)b->src.width * b->src.height;
+    double texel = half ? 8 : 16;
+    double img_all = px * texel * b->src.samples, img_one = px * texel, out = px * 4;
+    int n = 0;
+    /* The range and histogram passes read sample 0 only: their probe does the same. */
+    b->probe_samples = 1;
+    timing read = measure(b, run_probe_read, runs);
+    b->probe_samples = b->src.samples;
+    timing copy = measure(b, run_probe_copy, runs);
+    rows[n++] = (row){b->src.samples > 1 ? "probe: read sample 0" : "probe: read", read, img_one,
+                      NULL, 0};
+    if (b->src.samples > 1)
+        rows[n++] = (row){"probe: read all samples", measure(b, run_probe_read, runs), img_all,
+                          NULL, 0};
+    rows[n++] = (row){"probe: read+write", copy, img_all + out, NULL, 0};
+    run_pipeline(b);
+    for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
+        b->pass = pass;
+        timing t = measure(b, run_pass, runs);
+        bool image_pass = pass == HT_PASS_range || pass == HT_PASS_histogram;
+        bool apply = pass == HT_PASS_apply;
+        rows[n++] = (row){pipeline_pass_names[pass], t,
+                          image_pass ? img_one : apply ? img_all + out : 0,
+                          image_pass ? "read" : apply ? "read+write" : NULL,
+                          image_pass ? t.median_ms / read.median_ms
+                                     : apply ? t.median_ms / copy.median_ms : 0};
+    }
+    timing mc = measure(b, run_merge_curve, runs);
+    rows[n++] = (row){"merge+curve", mc, 0, NULL, 0};
+    timing all = measure(b, run_pipeline, runs);
+    /* The floor: the analysis must read the image once, the apply read it and write RGBA8. */
+    double floor_ms = read.median_ms + copy.median_ms;
+    rows[n++] = (row){"pipeline", all, img_one + img_all + out, "floor", all.median_ms / floor_ms};
+    return n;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    ht_options o;
+    options_default(&o);
+    char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    int npos = 0;
+    char err[HT_ERR_MAX];
+    if (!pos)
+        return 1;
+    if (!options_parse(argc, argv, HT_CMD_BENCH, &o, pos, &npos, err, sizeof err)) {
+        free(pos);
+        return commands_usage_error("bench", err);
+    }
+    if (o.help) {
+        printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
+               "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
+               "from the same run, and ratios to the bandwidth floor. Default: --synthetic "
+               "3840x2160.\nExits 1 when the GPU result differs from the CPU reference.\n\n"
+               "options:\n");
+        options_print_help(stdout, HT_CMD_BENCH);
+        free(pos);
+        return 0;
+    }
+    int w = 3840, h = 2160;
+    if (npos > 1 || (npos == 1 && o.synthetic) ||
+        (o.synthetic && (sscanf(o.synthetic, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
+                         (double)w * h > 1e9))) {
+        free(pos);
+        return commands_usage_error("bench", "give one FILE or --synthetic WxH (e.g. 3840x2160)");
+    }
+    hdr_image img = {0};
+    char what[256];
+    if (npos == 1) {
+        snprintf(what, sizeof what, "%s", pos[0]);
+        if (!image_load(pos[0], &img, err, sizeof err)) {
+            fprintf(stderr, "hdrtone bench: %s\n", err);
+            free(pos);
+            return 1;
+        }
+    } else {
+        snprintf(what, sizeof what, "synthetic");
+        if (!synthetic_image(&img, w, h, 1)) {
+            fprintf(stderr, "hdrtone bench: out of memory for a %dx%d image\n", w, h);
+            free(pos);
+            return 1;
+        }
+    }
+    free(pos);
+    int status = 1;
+    gl_context *ctx = gl_context_create_headless(err, sizeof err);
+    bench b = {0};
+    b.params = o.tm;
+    b.probe_read.name = "probe_read.comp";
+    b.probe_copy.name = "probe_copy.comp";
+    if (!ctx) {
+        fprintf(stderr, "hdrtone bench: no GPU: %s\n", err);
+    } else if (!(b.pipe = pipeline_create(err, sizeof err))) {
+        fprintf(stderr, "hdrtone bench: %s\n", err);
+    } else if (!verify(&b, &img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
+    } else {
+        b.src = pipeline_image_source(b.pipe);
+        glGenBuffers(1, &b.probe_out);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.probe_out);
+        glBufferData(GL_SHADER_STORAGE_BUFFER,
+                     (GLsizeiptr)(((img.width + HT_TILE_X - 1) / HT_TILE_X) *
+                                  ((img.height + HT_TILE_Y - 1) / HT_TILE_Y) * sizeof(float)),
+                     NULL, GL_DYNAMIC_COPY);
+        glGenTextures(1, &b.copy_tex);
+        glBindTexture(GL_TEXTURE_2D, b.copy_tex);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, img.width, img.height);
+        row rows[32];
+        int n = bench_source(&b, o.runs, img.half_exact, rows);
+        print_report(stdout, o.json, what, img.width, img.height, 1, rows, n, b.wall_clock);
+        GLint max_samples = 1;
+        glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+        int samples = o.msaa < max_samples ? o.msaa : max_samples;
+        if (samples > 1) {
+            unsigned ms = make_multisample(&b, samples, img.half_exact);
+            b.src = (ht_source){ms, img.width, img.height, samples};
+            n = bench_source(&b, o.runs, img.half_exact, rows);
+            print_report(stdout, o.json, what, img.width, img.height, samples, rows, n,
+                         b.wall_clock);
+            glDeleteTextures(1, &ms);
+        }
+        status = 0;
+    }
+    pass_program_destroy(&b.probe_read);
+    pass_program_destroy(&b.probe_copy);
+    if (ctx) {
+        glDeleteBuffers(1, &b.probe_out);
+        glDeleteTextures(1, &b.copy_tex);
+    }
+    pipeline_destroy(&b.pipe);
+    gl_context_destroy(&ctx);
+    image_free(&img);
+    return status;
+}
