@@ -1,0 +1,139 @@
+/* PNG writing, atomic: encode into a temporary file beside PATH, fsync, rename over PATH.
+ * rename() within one directory is atomic, so readers see the old file or the new one, never
+ * a partial PNG, and a failure leaves an existing PATH untouched. */
+#define _XOPEN_SOURCE 700 /* mkstemp, fsync */
+#include "png_export.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stb_image_write.h>
+
+typedef struct png_sink {
+    int fd;
+    int error; /* first errno seen by a write, 0 when none */
+} png_sink;
+
+/* stb_image_write calls this with pieces of the PNG; it cannot report failure back to stb,
+ * so the first error is remembered and later pieces are dropped. */
+static void png_sink_write(void *ctx, void *data, int size)
+{
+    png_sink *s = ctx;
+    const uint8_t *p = data;
+    while (!s->error && size > 0) {
+        ssize_t n = write(s->fd, p, (size_t)size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            s->error = errno;
+            return;
+        }
+        if (n == 0) {
+            s->error = EIO;
+            return;
+        }
+        p += n;
+        size -= (int)n;
+    }
+}
+
+static const char *errno_reason(int e)
+{
+    switch (e) {
+    case ENOENT: return "the directory does not exist";
+    case ENOTDIR: return "a component of the directory is not a directory";
+    case EACCES:
+    case EPERM: return "the directory is not writable (permission denied)";
+    case EROFS: return "the file system is read-only";
+    case ENOSPC: return "the disk is full";
+    case EDQUOT: return "the disk quota is exceeded";
+    default: return strerror(e);
+    }
+}
+
+bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int height, char *err,
+                      size_t errlen)
+{
+    if (!path || !*path) {
+        snprintf(err, errlen, "(no path): no output file given");
+        return false;
+    }
+    if (!rgb || width <= 0 || height <= 0 || (int64_t)width * 3 > 0x7fffffff ||
+        (int64_t)width * height > 0x7fffffff / 3) {
+        snprintf(err, errlen, "%s: invalid image to write (%d x %d)", path, width, height);
+        return false;
+    }
+    size_t plen = strlen(path);
+    const char *slash = strrchr(path, '/');
+    if (slash && slash[1] == '\0') {
+        snprintf(err, errlen, "%s: is a directory name, not a file name", path);
+        return false;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory", path);
+        return false;
+    }
+    /* The temporary file lives in PATH's directory so rename() never crosses file systems. */
+    char *tmp = malloc(plen + 16);
+    if (!tmp) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return false;
+    }
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    memcpy(tmp, path, dirlen);
+    snprintf(tmp + dirlen, plen - dirlen + 16, ".%s.XXXXXX", path + dirlen);
+    /* A long basename plus our suffix may exceed NAME_MAX; fall back to a short name. */
+    if (strlen(tmp + dirlen) > 250)
+        snprintf(tmp + dirlen, plen - dirlen + 16, ".png-tmp.XXXXXX");
+
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s: cannot create a file there: %s", path, errno_reason(e));
+        free(tmp);
+        return false;
+    }
+    /* mkstemp makes it 0600; an exported picture should get the usual umask permissions. */
+    mode_t um = umask(0);
+    umask(um);
+    (void)fchmod(fd, 0666 & ~um);
+
+    png_sink sink = {fd, 0};
+    int ok = stbi_write_png_to_func(png_sink_write, &sink, width, height, 3, rgb, width * 3);
+    const char *what = NULL;
+    int e = 0;
+    if (!ok) {
+        what = "PNG encoding failed";
+    } else if (sink.error) {
+        what = "cannot write";
+        e = sink.error;
+    } else if (fsync(fd) != 0) {
+        what = "cannot write (fsync)";
+        e = errno;
+    }
+    if (close(fd) != 0 && !what) {
+        what = "cannot write (close)";
+        e = errno;
+    }
+    if (!what && rename(tmp, path) != 0) {
+        what = "cannot replace the file";
+        e = errno;
+    }
+    if (what) {
+        unlink(tmp);
+        if (e)
+            snprintf(err, errlen, "%s: %s: %s", path, what, errno_reason(e));
+        else
+            snprintf(err, errlen, "%s: %s", path, what);
+        free(tmp);
+        return false;
+    }
+    free(tmp);
+    return true;
+}
