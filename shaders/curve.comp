@@ -4,6 +4,9 @@ layout(local_size_x = HT_MAX_BINS) in;
 uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_ceiling;
+uniform uint u_width;      // reductions span the bins rounded up to a power of two
+uniform uint u_partials;   // merge groups, each left a sum of ln Lw
+layout(std430, binding = HT_BIND_PARTIALS) readonly buffer Partials { float partials[]; };
 
 shared float s_red[HT_MAX_BINS];
 shared float s_scan[2][HT_MAX_BINS];
@@ -13,7 +16,7 @@ float reduce_sum(float v)
     uint t = gl_LocalInvocationIndex;
     s_red[t] = v;
     barrier();
-    for (uint s = uint(HT_MAX_BINS) / 2u; s > 0u; s >>= 1) {
+    for (uint s = u_width / 2u; s > 0u; s >>= 1) {
         if (t < s) s_red[t] += s_red[t + s];
         barrier();
     }
@@ -27,6 +30,16 @@ void main()
     uint t = gl_LocalInvocationIndex;
     uint n = frame.bins;
     bool own_bin = t < n;
+    float ln_sum = 0.0;
+    for (uint k = t; k < u_partials; k += uint(HT_MAX_BINS)) ln_sum += partials[k];
+    s_red[t] = ln_sum;   // summed over all threads, not only u_width
+    barrier();
+    for (uint s = uint(HT_MAX_BINS) / 2u; s > 0u; s >>= 1) {
+        if (t < s) s_red[t] += s_red[t + s];
+        barrier();
+    }
+    float ln_avg = frame.n_counted > 0u ? s_red[0] / float(frame.n_counted) : 0.0;
+    barrier();
     float f = own_bin ? float(frame.hist[t]) : 0.0;
     if (frame.widened != 0u) {   // pcond: half of bin 1 moves to the duplicated bin 0
         s_red[t] = f;
@@ -49,8 +62,8 @@ void main()
     } else {
         mapping = uint(HT_MAP_HISTOGRAM);
         float ratio = (range / float(n)) / log(u_drange);
+        float total = t0;
         for (;;) {   // every value steering this loop is uniform across the group
-            float total = reduce_sum(f);
             start = f;
             final_total = total;
             if (total <= float(HT_CVRATIO) * t0) { mapping = uint(HT_MAP_LINEAR_GAVE_UP); break; }
@@ -60,6 +73,7 @@ void main()
             iterations++;
             if (trimmings <= float(HT_CVRATIO) * total || iterations >= uint(HT_MAX_CEILING_ITERATIONS))
                 break;
+            total -= trimmings;   // the sum of the cut histogram, without another reduction
         }
     }
     if (own_bin) frame.trimmed[t] = f;
@@ -69,7 +83,7 @@ void main()
     uint src = 0u;
     s_scan[0][t] = start;
     barrier();
-    for (uint off = 1u; off < uint(HT_MAX_BINS); off <<= 1) {
+    for (uint off = 1u; off < u_width; off <<= 1) {
         float v = s_scan[src][t];
         if (t >= off) v += s_scan[src][t - off];
         s_scan[1u - src][t] = v;
@@ -86,6 +100,7 @@ void main()
         frame.iterations = iterations;
         frame.hist_total = t0;
         frame.final_total = final_total;
-        frame.linear_scale = frame.n_counted > 0u ? sqrt(ldmin * u_ldmax) / exp(frame.ln_avg) : 0.0;
+        frame.ln_avg = ln_avg;
+        frame.linear_scale = frame.n_counted > 0u ? sqrt(ldmin * u_ldmax) / exp(ln_avg) : 0.0;
     }
 }

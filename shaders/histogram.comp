@@ -1,51 +1,82 @@
-// Histogram pass: per tile, a histogram of ln Lw over the frame's range in group-shared
-// memory, plus the sum of ln Lw and the count of the samples it holds. Written per tile;
-// merge.comp adds the tiles up.
+// Histogram pass: the one read of the image the analysis needs. Per tile (group-shared
+// memory): a histogram of ln Lw over the binning range the frame holds, the sum of ln Lw and
+// the count of the samples binned; per image (one global atomic per group): the pixel classes
+// and the min/max of the valid luminances, from which the range pass decides whether that
+// binning range was the right one. With u_rebin set (the re-binning dispatch, which only runs
+// when it was not), only the binning is done.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
 layout(std430, binding = HT_BIND_TILE_HIST) writeonly buffer TileHist { uint tile_hist[]; };
 layout(std430, binding = HT_BIND_TILE_SUMS) writeonly buffer TileSums { ht_tilesum tile_sums[]; };
 uniform ivec2 u_size;
 uniform float u_scale;
+uniform bool u_rebin;
 
 const uint N = uint(HT_GROUP_X * HT_GROUP_Y);
 shared uint s_hist[HT_MAX_BINS];
 shared float s_sum[N];
-shared uint s_count[N];
+shared uint s_count[N], s_min[N], s_max[N], s_valid[N], s_nonfinite[N];
 
 void main()
 {
     uint t = gl_LocalInvocationIndex;
-    uint bins = frame.bins;
+    uint bins = max(frame.bins, 1u);   // 0 before any range pass: everything lands in bin 0
     for (uint i = t; i < bins; i += N) s_hist[i] = 0u;
     barrier();
     float bwmin = frame.bw_min;
-    float inv_width = float(bins) / (frame.bw_max - frame.bw_min);
+    float inv_width = float(bins) / max(frame.bw_max - frame.bw_min, 1e-30);
     float lo = frame.lo_thresh, hi = frame.hi_thresh;
     int lowest = int(frame.widened);   // bin 0 is empty by construction when widened (CPU: bin_of)
     ivec2 base = ivec2(gl_WorkGroupID.xy) * ivec2(HT_TILE_X, HT_TILE_Y) + ivec2(gl_LocalInvocationID.xy);
     float sum = 0.0;
-    uint count = 0u;
+    uint count = 0u, valid = 0u, nonfinite = 0u;
+    uint mn = 0x7f7fffffu, mx = 0u;
     for (int j = 0; j < HT_TILE_Y; j += HT_GROUP_Y)
         for (int i = 0; i < HT_TILE_X; i += HT_GROUP_X) {
             ivec2 p = base + ivec2(i, j);
             if (p.x >= u_size.x || p.y >= u_size.y) continue;
             float lw;
-            if (ht_classify(ht_load(p).rgb, u_scale, lw) != HT_PIX_VALID || lw < lo || lw >= hi)
-                continue;
+            int cls = ht_classify(ht_load(p).rgb, u_scale, lw);
+            if (cls != HT_PIX_VALID) { nonfinite += uint(cls == HT_PIX_NONFINITE); continue; }
+            valid++;
+            mn = min(mn, floatBitsToUint(lw));
+            mx = max(mx, floatBitsToUint(lw));
+            if (lw < lo || lw >= hi) continue;
             float b = log(lw);
             int bin = clamp(int(floor((b - bwmin) * inv_width)), lowest, int(bins) - 1);
             atomicAdd(s_hist[bin], 1u);
             sum += b;
             count++;
         }
-    s_sum[t] = sum;
-    s_count[t] = count;
+    s_sum[t] = sum; s_count[t] = count;
+    s_min[t] = mn; s_max[t] = mx; s_valid[t] = valid; s_nonfinite[t] = nonfinite;
     barrier();
     for (uint s = N / 2u; s > 0u; s >>= 1) {
-        if (t < s) { s_sum[t] += s_sum[t + s]; s_count[t] += s_count[t + s]; }
+        if (t < s) {
+            s_sum[t] += s_sum[t + s];
+            s_count[t] += s_count[t + s];
+            s_min[t] = min(s_min[t], s_min[t + s]);
+            s_max[t] = max(s_max[t], s_max[t + s]);
+            s_valid[t] += s_valid[t + s];
+            s_nonfinite[t] += s_nonfinite[t + s];
+        }
         barrier();
     }
     uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     for (uint i = t; i < bins; i += N) tile_hist[k * bins + i] = s_hist[i];
-    if (t == 0u) { tile_sums[k].sum_ln = s_sum[0]; tile_sums[k].n_counted = s_count[0]; }
+    if (t == 0u) {
+        tile_sums[k].sum_ln = s_sum[0];
+        tile_sums[k].n_counted = s_count[0];
+        if (!u_rebin) {
+            ivec2 tile_end = min(ivec2(gl_WorkGroupID.xy + 1u) * ivec2(HT_TILE_X, HT_TILE_Y), u_size);
+            ivec2 tile_px = tile_end - ivec2(gl_WorkGroupID.xy) * ivec2(HT_TILE_X, HT_TILE_Y);
+            uint pixels = uint(tile_px.x * tile_px.y);
+            if (s_valid[0] > 0u) {
+                atomicMin(frame.lw_min_bits, s_min[0]);
+                atomicMax(frame.lw_max_bits, s_max[0]);
+                atomicAdd(frame.n_valid, s_valid[0]);
+            }
+            if (s_nonfinite[0] > 0u) atomicAdd(frame.n_nonfinite, s_nonfinite[0]);
+            atomicAdd(frame.n_nonpositive, pixels - s_valid[0] - s_nonfinite[0]);
+        }
+    }
 }

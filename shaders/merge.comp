@@ -1,10 +1,13 @@
-// Merge pass: the tiles' histograms -> frame.hist, and their sums -> n_counted, ln_avg.
-layout(local_size_x = HT_REDUCE_GROUP) in;
+// Merge pass: each group adds up the histograms and sums of HT_MERGE_TILES tiles in shared
+// memory, then adds its histogram into frame.hist with one atomic per bin and leaves its sum
+// of ln Lw in partials[] (GL 4.3 has no float atomics; the curve pass adds the partials).
+layout(local_size_x = HT_MERGE_GROUP) in;
 layout(std430, binding = HT_BIND_TILE_HIST) readonly buffer TileHist { uint tile_hist[]; };
 layout(std430, binding = HT_BIND_TILE_SUMS) readonly buffer TileSums { ht_tilesum tile_sums[]; };
+layout(std430, binding = HT_BIND_PARTIALS) writeonly buffer Partials { float partials[]; };
 uniform uint u_tiles;
 
-const uint N = uint(HT_REDUCE_GROUP);
+const uint N = uint(HT_MERGE_GROUP);
 shared uint s_hist[HT_MAX_BINS];
 shared float s_sum[N];
 shared uint s_count[N];
@@ -15,25 +18,25 @@ void main()
     uint bins = frame.bins;
     for (uint i = t; i < bins; i += N) s_hist[i] = 0u;
     barrier();
-    // Consecutive threads read consecutive words; each adds into its bin in shared memory.
-    uint words = u_tiles * bins;
-    for (uint w = t; w < words; w += N) {
+    uint first = gl_WorkGroupID.x * uint(HT_MERGE_TILES);
+    uint last = min(first + uint(HT_MERGE_TILES), u_tiles);
+    // Consecutive threads read consecutive words.
+    for (uint w = first * bins + t; w < last * bins; w += N) {
         uint c = tile_hist[w];
         if (c != 0u) atomicAdd(s_hist[w % bins], c);
     }
-    float sum = 0.0;
-    uint count = 0u;
-    for (uint k = t; k < u_tiles; k += N) { sum += tile_sums[k].sum_ln; count += tile_sums[k].n_counted; }
-    s_sum[t] = sum;
-    s_count[t] = count;
+    uint k = first + t;
+    s_sum[t] = k < last ? tile_sums[k].sum_ln : 0.0;
+    s_count[t] = k < last ? tile_sums[k].n_counted : 0u;
     barrier();
     for (uint s = N / 2u; s > 0u; s >>= 1) {
         if (t < s) { s_sum[t] += s_sum[t + s]; s_count[t] += s_count[t + s]; }
         barrier();
     }
-    for (uint i = t; i < bins; i += N) frame.hist[i] = s_hist[i];
+    for (uint i = t; i < bins; i += N)
+        if (s_hist[i] != 0u) atomicAdd(frame.hist[i], s_hist[i]);
     if (t == 0u) {
-        frame.n_counted = s_count[0];
-        frame.ln_avg = s_count[0] > 0u ? s_sum[0] / float(s_count[0]) : 0.0;
+        partials[gl_WorkGroupID.x] = s_sum[0];
+        atomicAdd(frame.n_counted, s_count[0]);
     }
 }

@@ -17,7 +17,8 @@
     X(HT_GROUP_Y, 16)                                                                         \
     X(HT_TILE_X, 64)           /* pixels per tile of the range and histogram passes */        \
     X(HT_TILE_Y, 64)                                                                          \
-    X(HT_REDUCE_GROUP, 1024)   /* threads of the single-group reductions (merge, range) */    \
+    X(HT_MERGE_GROUP, 256)     /* threads of a merge group */                                 \
+    X(HT_MERGE_TILES, 32)      /* tiles a merge group adds up */                               \
     X(HT_CEILING_NONE, 0)                                                                     \
     X(HT_CEILING_LINEAR, 1)                                                                   \
     X(HT_TRANSFER_SRGB, 0)                                                                    \
@@ -48,15 +49,6 @@ HT_FCONSTANTS(HT_FDEF_)
 /* X(type, name, dims): fields of the std430 structs; type is uint or float (the GLSL names),
  * dims is empty for a scalar or [N] for an array (N may use the constants above). */
 
-/* Per tile of the range pass. */
-#define HT_TILE_FIELDS(X)       \
-    X(float, lw_min, )         \
-    X(float, lw_max, )         \
-    X(uint, n_valid, )         \
-    X(uint, n_nonfinite, )     \
-    X(uint, n_nonpositive, )   \
-    X(uint, pad0, [3])
-
 /* Per tile of the histogram pass (the counts live in a separate uint array). */
 #define HT_TILESUM_FIELDS(X)    \
     X(float, sum_ln, )         \
@@ -65,27 +57,30 @@ HT_FCONSTANTS(HT_FDEF_)
 /* The frame: everything the passes hand each other, one instance, never read back inside a
  * frame. Written by range (counts, range), merge (hist, sum), curve (the rest). */
 #define HT_FRAME_FIELDS(X)                       \
-    X(uint, n_total, )                          \
-    X(uint, n_valid, )      /* finite, Lw > 0 */ \
-    X(uint, n_nonfinite, )                      \
-    X(uint, n_nonpositive, )                    \
-    X(uint, n_counted, )    /* in the histogram */ \
-    X(uint, bins, )                             \
-    X(uint, widened, )      /* bottom bin duplicated (automatic range, lwmin > LMIN) */ \
-    X(uint, mapping, )      /* HT_MAP_* */       \
-    X(uint, iterations, )   /* ceiling passes */ \
-    X(uint, pad0, [3])                             \
-    X(float, lw_min, )      /* over valid pixels */ \
-    X(float, lw_max, )                          \
-    X(float, bw_min, )      /* histogram range, ln cd/m^2 */ \
-    X(float, bw_max, )                          \
-    X(float, lo_thresh, )   /* counted: lo_thresh <= Lw < hi_thresh */ \
-    X(float, hi_thresh, )                       \
-    X(float, ln_avg, )      /* mean ln Lw over counted samples */ \
+    X(uint, n_total, )                           \
+    X(uint, n_valid, )       /* finite, Lw > 0 (histogram pass, atomics) */ \
+    X(uint, n_nonfinite, )                       \
+    X(uint, n_nonpositive, )                     \
+    X(uint, lw_min_bits, )   /* float bits of min/max valid Lw: positive floats order as uints */ \
+    X(uint, lw_max_bits, )                       \
+    X(uint, n_counted, )     /* samples in the histogram (merge, atomics) */ \
+    X(uint, bins, )          /* the binning the per-tile histograms used: bins, widened, */ \
+    X(uint, widened, )       /* bw_min/bw_max, lo/hi_thresh (range pass) */ \
+    X(uint, mapping, )       /* HT_MAP_* */       \
+    X(uint, iterations, )    /* ceiling passes */ \
+    X(uint, rebinned, )      /* 1 when the range pass found the binning stale */ \
+    X(uint, rebin_groups, [3]) /* indirect dispatch of the re-binning: 0 groups or all tiles */ \
+    X(uint, pad0, )                              \
+    X(float, lw_min, )       /* over valid pixels */ \
+    X(float, lw_max, )                           \
+    X(float, bw_min, )       /* histogram range, ln cd/m^2 */ \
+    X(float, bw_max, )                           \
+    X(float, lo_thresh, )    /* counted: lo_thresh <= Lw < hi_thresh */ \
+    X(float, hi_thresh, )                        \
+    X(float, ln_avg, )       /* mean ln Lw over counted samples */ \
     X(float, linear_scale, ) /* linear mapping: Ld = Lw * linear_scale */ \
-    X(float, hist_total, )  /* T0 */             \
-    X(float, final_total, ) /* T at the start of the last ceiling pass */ \
-    X(float, pad1, [2])                            \
+    X(float, hist_total, )   /* T0 */             \
+    X(float, final_total, )  /* T at the start of the last ceiling pass */ \
     X(uint, hist, [HT_MAX_BINS])        /* merged counts */ \
     X(float, trimmed, [HT_MAX_BINS])    /* after the ceiling (bottom-bin rule applied) */ \
     X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */
@@ -93,13 +88,12 @@ HT_FCONSTANTS(HT_FDEF_)
 #define HT_C_FIELD_(type, name, dims) ht_##type##_t name dims;
 typedef uint32_t ht_uint_t;
 typedef float ht_float_t;
-typedef struct ht_tile { HT_TILE_FIELDS(HT_C_FIELD_) } ht_tile;
 typedef struct ht_tilesum { HT_TILESUM_FIELDS(HT_C_FIELD_) } ht_tilesum;
 typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
 
 /* SSBO binding points, one per buffer kind. */
 #define HT_BINDINGS(X)           \
-    X(HT_BIND_TILES, 0)          \
+    X(HT_BIND_PARTIALS, 0)       \
     X(HT_BIND_TILE_HIST, 1)      \
     X(HT_BIND_TILE_SUMS, 2)      \
     X(HT_BIND_FRAME, 3)          \
@@ -107,5 +101,75 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
+
+/* Image statistics (issue 4: imgstats.h). shaders.c does not emit these lists: imgstats_gpu.c
+ * turns them into the defines of its own programs, which follow the common preamble. */
+#define HT_STATS_CONSTANTS(X)                                                                \
+    X(HT_COLOR_BINS, 256)          /* bins per channel of the RGBA histogram of the output */ \
+    X(HT_GREY_BINS, 256)                                                                      \
+    X(HT_GREY_WR, 54)              /* grey = (54 R + 183 G + 19 B + 128) >> 8 on 8-bit values */ \
+    X(HT_GREY_WG, 183)                                                                        \
+    X(HT_GREY_WB, 19)                                                                         \
+    X(HT_GREY_PRIVATE_X, 8)        /* group of the private-histogram kernel: 64 threads, so  */ \
+    X(HT_GREY_PRIVATE_Y, 8)        /* 64 x 256 8-bit counters = 16 KiB of shared memory      */ \
+    X(HT_EXTREMA_REDUCE_GROUP, 512) /* threads of the single-group level 2 (48 B each shared) */
+
+/* The error bound of the single-precision luminance: |Y_float - Y_double| <= e with
+ * e = REL * (0.2126|R| + 0.7152|G| + 0.0722|B|) + ABS (ABS covers flushed denormals); REL is
+ * ~34 float ulps where ~4 are needed. 0 when R, G, B are all zero. */
+#define HT_STATS_FCONSTANTS(X)     \
+    X(HT_EXTREMA_REL_ERR, 2e-6)    \
+    X(HT_EXTREMA_ABS_ERR, 1e-37)
+
+/* Binding points of the statistics buffers (the histogram passes never bind the tiles). */
+#define HT_STATS_BINDINGS(X)        \
+    X(HT_BIND_EXTREMA_TILES, 5)    \
+    X(HT_BIND_EXTREMA, 6)          \
+    X(HT_BIND_PEAKS, 7)            \
+    X(HT_BIND_HIST, 5)
+
+#define HT_ENUM_(name, value) enum { name = (value) };
+HT_STATS_CONSTANTS(HT_ENUM_)
+HT_STATS_BINDINGS(HT_ENUM_)
+#undef HT_ENUM_
+#define HT_FDEF_(name, value) static const double name = (value);
+HT_STATS_FCONSTANTS(HT_FDEF_)
+#undef HT_FDEF_
+
+/* Brightest/darkest search, per 64x64 tile (level 1) and for the image (level 2). Keys are
+ * the single-precision luminance Y_f; idx is the row-major pixel index, 0xffffffff = none.
+ * lo/hi are Y_f -/+ e over the pixels that may have Y > 0 (hi > 0); the CPU rescans in double
+ * the tiles that may hold the answer (imgstats_gpu.c). */
+#define HT_EXTREMA_FIELDS(X)                                                                 \
+    X(float, bright_y, )    /* largest Y_f > 0 and its first pixel */                        \
+    X(uint, bright_idx, )                                                                    \
+    X(float, dark_y, )      /* smallest Y_f > 0 and its first pixel */                       \
+    X(uint, dark_idx, )                                                                      \
+    X(float, bright_lo, )   /* max lo: the largest Y is >= this */                           \
+    X(float, bright_hi, )   /* max hi */                                                     \
+    X(float, dark_lo, )     /* min lo */                                                     \
+    X(float, dark_hi, )     /* min hi over pixels with lo > 0: the smallest Y > 0 is <= this */ \
+    X(uint, n_finite, )     /* pixels with R, G, B finite */                                 \
+    X(uint, n_possible, )   /* of those, hi > 0 */                                           \
+    X(uint, n_bright_tiles, ) /* level 2: tiles listed after the struct (bright, then dark) */ \
+    X(uint, n_dark_tiles, )
+
+/* Local maxima found by the peaks pass: a count, then (Y_f, idx) pairs. */
+#define HT_PEAKS_HEAD_FIELDS(X) \
+    X(uint, count, )           \
+    X(uint, capacity, )
+#define HT_PEAK_FIELDS(X) \
+    X(float, y, )        \
+    X(uint, idx, )
+
+/* The histograms of the tone-mapped output. */
+#define HT_HIST_FIELDS(X)                       \
+    X(uint, rgba, [4 * HT_COLOR_BINS])  /* R, G, B, A counts of 8-bit values */ \
+    X(uint, grey, [HT_GREY_BINS])
+
+typedef struct ht_extrema { HT_EXTREMA_FIELDS(HT_C_FIELD_) } ht_extrema;
+typedef struct ht_peaks_head { HT_PEAKS_HEAD_FIELDS(HT_C_FIELD_) } ht_peaks_head;
+typedef struct ht_peak { HT_PEAK_FIELDS(HT_C_FIELD_) } ht_peak;
+typedef struct ht_hist { HT_HIST_FIELDS(HT_C_FIELD_) } ht_hist;
 
 #endif

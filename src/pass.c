@@ -31,7 +31,7 @@ void pass_bind(ht_source src, const ht_buffers *b)
 {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, src.texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILES, b->tiles);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PARTIALS, b->partials);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_HIST, b->tile_hist);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_SUMS, b->tile_sums);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame);

@@ -9,8 +9,9 @@
 
 /* Owned by the pipeline; the passes only bind them. */
 typedef struct ht_buffers {
-    unsigned tiles, tile_hist, tile_sums, frame;
+    unsigned partials, tile_hist, tile_sums, frame;
     int tiles_x, tiles_y;   /* tile grid of the current source */
+    int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
 } ht_buffers;
 
 /* A compute program from one embedded shader, in up to two variants: [0] reads a
@@ -52,17 +53,21 @@ void pass_set_vec2(unsigned prog, const char *name, float x, float y);
 /* The passes, in pipeline order. Each create returns NULL with the reason in err; each
  * destroy accepts NULL and sets the pointer to NULL; each run returns false (reason in err)
  * only when its program cannot be built. */
+typedef struct pass_histogram pass_histogram;
+pass_histogram *pass_histogram_create(char *err, size_t errlen);
+/* The one read: classes, min/max and the per-tile histograms with the frame's binning. */
+bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
+                        const tonemap_params *params, char *err, size_t errlen);
+/* The re-binning: the same program, dispatched indirectly with the range pass's group count. */
+bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
+                          const tonemap_params *params, char *err, size_t errlen);
+void pass_histogram_destroy(pass_histogram **p);
+
 typedef struct pass_range pass_range;
 pass_range *pass_range_create(char *err, size_t errlen);
 bool pass_range_run(pass_range *p, ht_source src, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen);
 void pass_range_destroy(pass_range **p);
-
-typedef struct pass_histogram pass_histogram;
-pass_histogram *pass_histogram_create(char *err, size_t errlen);
-bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
-                        const tonemap_params *params, char *err, size_t errlen);
-void pass_histogram_destroy(pass_histogram **p);
 
 typedef struct pass_merge pass_merge;
 pass_merge *pass_merge_create(char *err, size_t errlen);

@@ -15,13 +15,18 @@ pass_curve *pass_curve_create(char *err, size_t errlen)
 bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
                     size_t errlen)
 {
-    (void)b;
     unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
     if (!prog)
         return false;
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_ceiling", params->ceiling);
+    unsigned width = 1;
+    while (width < (unsigned)params->bins)
+        width <<= 1;
+    pass_set_uint(prog, "u_width", width);
+    pass_set_uint(prog, "u_partials", (unsigned)b->merge_groups);
+    pass_bind((ht_source){0, 0, 0, 1}, b);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;

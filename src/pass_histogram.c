@@ -1,4 +1,8 @@
-/* Histogram pass: per-tile histograms of ln Lw in group-shared memory (histogram.comp). */
+/* Histogram pass: per-tile histograms of ln Lw in group-shared memory, plus the pixel classes
+ * and min/max of the image, in one read (histogram.comp); and its re-binning dispatch. */
+#include <stddef.h>
+#include <stdint.h>
+
 #include <glad/gl.h>
 
 #include "pass.h"
@@ -12,16 +16,42 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_histogram), "histogram.comp", NULL, err, errlen);
 }
 
-bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
-                        const tonemap_params *params, char *err, size_t errlen)
+static unsigned prepare(pass_histogram *p, ht_source src, const ht_buffers *b,
+                        const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
     pass_bind(src, b);
     unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
-    if (!prog)
+    if (prog) {
+        pass_set_ivec2(prog, "u_size", src.width, src.height);
+        pass_set_float(prog, "u_scale", (float)params->scale);
+        pass_set_int(prog, "u_rebin", rebin);
+    }
+    return prog;
+}
+
+bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
+                        const tonemap_params *params, char *err, size_t errlen)
+{
+    /* The counters the groups add into with atomics start empty (min at the largest float). */
+    const uint32_t reset[] = {0, 0, 0, 0, 0x7f7fffffu, 0};
+    _Static_assert(offsetof(ht_frame, lw_min_bits) == 4 * sizeof(uint32_t) &&
+                   offsetof(ht_frame, lw_max_bits) == 5 * sizeof(uint32_t), "reset layout");
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof reset, reset);
+    if (!prepare(p, src, b, params, false, err, errlen))
         return false;
-    pass_set_ivec2(prog, "u_size", src.width, src.height);
-    pass_set_float(prog, "u_scale", (float)params->scale);
     glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
+}
+
+bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
+                          const tonemap_params *params, char *err, size_t errlen)
+{
+    if (!prepare(p, src, b, params, true, err, errlen))
+        return false;
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, b->frame);
+    glDispatchComputeIndirect((GLintptr)offsetof(ht_frame, rebin_groups));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
 }

@@ -17,13 +17,15 @@ const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)
 enum { QUERY_SETS = 2 };
 
 struct pipeline {
-    pass_range *range;
     pass_histogram *histogram;
+    pass_range *range;
     pass_merge *merge;
     pass_curve *curve;
     pass_apply *apply;
 
     ht_buffers buf;
+    int max_bins;                      /* most bins any run asked for: the first histogram
+                                          dispatch bins with the frame's previous count */
 
     unsigned image_tex;                /* the uploaded image */
     int image_w, image_h;
@@ -44,8 +46,8 @@ pipeline *pipeline_create(char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (!(p->range = pass_range_create(err, errlen)) ||
-        !(p->histogram = pass_histogram_create(err, errlen)) ||
+    if (!(p->histogram = pass_histogram_create(err, errlen)) ||
+        !(p->range = pass_range_create(err, errlen)) ||
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen))) {
@@ -56,7 +58,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame);
     glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(ht_frame), NULL, GL_DYNAMIC_COPY);
     glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-    glGenBuffers(1, &p->buf.tiles);
+    glGenBuffers(1, &p->buf.partials);
     glGenBuffers(1, &p->buf.tile_hist);
     glGenBuffers(1, &p->buf.tile_sums);
     for (int s = 0; s < QUERY_SETS; s++)
@@ -74,7 +76,7 @@ void pipeline_destroy(pipeline **pp)
     pass_merge_destroy(&p->merge);
     pass_curve_destroy(&p->curve);
     pass_apply_destroy(&p->apply);
-    unsigned bufs[] = {p->buf.frame, p->buf.tiles, p->buf.tile_hist, p->buf.tile_sums};
+    unsigned bufs[] = {p->buf.frame, p->buf.partials, p->buf.tile_hist, p->buf.tile_sums};
     glDeleteBuffers(4, bufs);
     glDeleteTextures(1, &p->image_tex);
     glDeleteTextures(1, &p->out_tex);
@@ -133,9 +135,11 @@ static void ensure_tiles(pipeline *p, ht_source src, int bins)
     p->buf.tiles_x = (src.width + HT_TILE_X - 1) / HT_TILE_X;
     p->buf.tiles_y = (src.height + HT_TILE_Y - 1) / HT_TILE_Y;
     size_t ntiles = (size_t)p->buf.tiles_x * p->buf.tiles_y;
-    ensure_buffer(p->buf.tiles, ntiles * sizeof(ht_tile));
+    p->buf.merge_groups = (int)((ntiles + HT_MERGE_TILES - 1) / HT_MERGE_TILES);
+    ensure_buffer(p->buf.partials, (size_t)p->buf.merge_groups * sizeof(float));
     ensure_buffer(p->buf.tile_sums, ntiles * sizeof(ht_tilesum));
-    ensure_buffer(p->buf.tile_hist, ntiles * (size_t)bins * sizeof(uint32_t));
+    p->max_bins = bins > p->max_bins ? bins : p->max_bins;
+    ensure_buffer(p->buf.tile_hist, ntiles * (size_t)p->max_bins * sizeof(uint32_t));
 }
 
 static void report(pipeline *p, const char *err)
@@ -183,12 +187,15 @@ void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     char err[HT_ERR_MAX];
     bool ok = true;
     switch (pass) {
-    case HT_PASS_range:
+    case HT_PASS_histogram:
         ensure_tiles(p, src, params->bins);
+        ok = pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
+        break;
+    case HT_PASS_range:
         ok = pass_range_run(p->range, src, &p->buf, params, err, sizeof err);
         break;
-    case HT_PASS_histogram:
-        ok = pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
+    case HT_PASS_rebin:
+        ok = pass_histogram_rebin(p->histogram, src, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_merge:
         ok = pass_merge_run(p->merge, &p->buf, err, sizeof err);
@@ -215,7 +222,7 @@ static void run_timed(pipeline *p, int pass, ht_source src, const tonemap_params
 void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params)
 {
     collect_timings(p);
-    for (int pass = HT_PASS_range; pass <= HT_PASS_curve; pass++)
+    for (int pass = HT_PASS_histogram; pass <= HT_PASS_curve; pass++)
         run_timed(p, pass, src, params);
 }
 

@@ -26,7 +26,7 @@ typedef struct ht_source {
 } ht_source;
 
 /* Named passes, for timings (indices into pipeline_timings.ms). */
-#define HT_PASSES(X) X(range) X(histogram) X(merge) X(curve) X(apply)
+#define HT_PASSES(X) X(histogram) X(range) X(rebin) X(merge) X(curve) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_

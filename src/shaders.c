@@ -16,7 +16,7 @@
 HT_FRAME_FIELDS(HT_CHECK_FIELD_)
 #undef STRUCT
 /* std430 aligns a struct of 4-byte scalars to 4 bytes, as C does: no padding rules beyond. */
-_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tile) == 4, "4-byte alignment");
+_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tilesum) == 4, "4-byte alignment");
 #undef HT_CHECK_FIELD_
 
 const char *shaders_source(const char *name)
@@ -55,9 +55,7 @@ const char *shaders_preamble(void)
     HT_FCONSTANTS(HT_FLT_)
 #undef HT_FLT_
 #define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
-    n = append(buf, sizeof buf, n, "struct ht_tile {\n");
-    HT_TILE_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_tilesum {\n");
+    n = append(buf, sizeof buf, n, "struct ht_tilesum {\n");
     HT_TILESUM_FIELDS(HT_GLSL_FIELD_)
     n = append(buf, sizeof buf, n, "};\nstruct ht_frame {\n");
     HT_FRAME_FIELDS(HT_GLSL_FIELD_)

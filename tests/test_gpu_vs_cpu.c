@@ -70,6 +70,31 @@ int main(void)
     compare_backends("lamp 64 bins, Ldmax 250, Dr 30", &img, &p, NULL, NULL);
     image_free(&img);
 
+    /* The binning of the previous run is reused when the range comes out the same: run an
+     * image twice (the second run must not re-bin), then an image with the same min and max
+     * but other pixels in between (no re-binning either, and still the right histogram). */
+    {
+        test_make_image(&img, 200, 150, lamp_scene);
+        tonemap_params_default(&p);
+        tonemap_result first, second, cpu;
+        compare_backends("lamp, first run", &img, &p, &first, NULL);
+        compare_backends("lamp, second run", &img, &p, &second, NULL);
+        CHECK(second.rebinned == 0, "second run on the same image re-binned");
+        CHECK(memcmp(first.hist, second.hist, sizeof first.hist) == 0, "histograms differ between runs");
+        /* Keep rows 0..30 (the lamp, the maximum) and 149 (the darkest corner, the minimum). */
+        for (size_t k = 4 * 200 * 31; k < 4 * 200 * 149; k += 4) {
+            float l = 0.5f + 6e-3f * (float)(k % 9973);
+            img.rgba[k] = img.rgba[k + 1] = img.rgba[k + 2] = l;
+        }
+        compare_backends("lamp, same range, other pixels", &img, &p, &second, &cpu);
+        CHECK(second.lw_min == first.lw_min && second.lw_max == first.lw_max,
+              "the case needs the same min/max: %g %g vs %g %g", second.lw_min, second.lw_max,
+              first.lw_min, first.lw_max);
+        CHECK(second.rebinned == 0, "same range re-binned");
+        CHECK(memcmp(first.hist, second.hist, sizeof first.hist) != 0, "histogram did not change");
+        image_free(&img);
+    }
+
     test_make_image(&img, 1, 1, lamp_scene);
     tonemap_params_default(&p);
     compare_backends("1x1", &img, &p, NULL, NULL);
