@@ -1,0 +1,137 @@
+/* Scene pass: the image with zoom/pan into a (multisampled) float target (scene.vert/frag). */
+#include "pass_scene.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glad/gl.h>
+
+#include "shaders.h"
+
+struct pass_scene {
+    unsigned prog;
+    unsigned vao;        /* empty: the quad comes from gl_VertexID */
+    unsigned fbo;
+    unsigned target;     /* GL_TEXTURE_2D (samples 1) or GL_TEXTURE_2D_MULTISAMPLE */
+    int width, height, samples;
+    bool float32;
+};
+
+pass_scene *pass_scene_create(char *err, size_t errlen)
+{
+    pass_scene *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /* HT_NO_FRAME: the scene pass does not touch the pipeline's frame buffer. */
+    s->prog = shaders_graphics("scene.vert", "scene.frag", "#define HT_NO_FRAME\n", err, errlen);
+    if (!s->prog) {
+        free(s);
+        return NULL;
+    }
+    glGenVertexArrays(1, &s->vao);
+    glGenFramebuffers(1, &s->fbo);
+    return s;
+}
+
+void pass_scene_destroy(pass_scene **sp)
+{
+    if (!sp || !*sp)
+        return;
+    pass_scene *s = *sp;
+    glDeleteProgram(s->prog);
+    glDeleteVertexArrays(1, &s->vao);
+    glDeleteFramebuffers(1, &s->fbo);
+    glDeleteTextures(1, &s->target);
+    free(s);
+    *sp = NULL;
+}
+
+int pass_scene_samples(pass_scene *s, int requested, bool float32)
+{
+    (void)s;
+    if (requested <= 1)
+        return 1;
+    /* The driver lists the sample counts it supports for the format, largest first. */
+    GLenum fmt = float32 ? GL_RGBA32F : GL_RGBA16F;
+    GLint n = 0, counts[16] = {0};
+    glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, fmt, GL_NUM_SAMPLE_COUNTS, 1, &n);
+    if (n > 16)
+        n = 16;
+    glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, fmt, GL_SAMPLES, n, counts);
+    GLint max_samples = 1, max_color = 1;
+    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    glGetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &max_color);
+    for (GLint i = 0; i < n; i++)
+        if (counts[i] <= requested && counts[i] <= max_samples && counts[i] <= max_color)
+            return counts[i];
+    return 1;
+}
+
+/* (Re)creates the target when size, format or samples change (mpv's ra_tex_resize idea). */
+static void ensure_target(pass_scene *s, int w, int h, int samples, bool float32)
+{
+    if (s->target && s->width == w && s->height == h && s->samples == samples &&
+        s->float32 == float32)
+        return;
+    glDeleteTextures(1, &s->target);
+    glGenTextures(1, &s->target);
+    GLenum fmt = float32 ? GL_RGBA32F : GL_RGBA16F;
+    if (samples > 1) {
+        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, s->target);
+        /* Fixed locations: every pixel's samples sit at the same offsets, so a flat region
+         * resolves to exactly its value. */
+        glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, fmt, w, h, GL_TRUE);
+        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, 0);
+    } else {
+        glBindTexture(GL_TEXTURE_2D, s->target);
+        glTexStorage2D(GL_TEXTURE_2D, 1, fmt, w, h);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
+    glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, s->target, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    s->width = w;
+    s->height = h;
+    s->samples = samples;
+    s->float32 = float32;
+}
+
+ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
+                         int samples, scene_view view)
+{
+    ensure_target(s, width, height, samples, float32);
+    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
+    glViewport(0, 0, width, height);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
+    static const float zero[4] = {0, 0, 0, 0};
+    glClearBufferfv(GL_COLOR, 0, zero);
+    if (image.texture) {
+        if (samples > 1) {
+            glEnable(GL_MULTISAMPLE);
+            /* Belt and braces with the 'sample' input: one fragment shader run per sample. */
+            glEnable(GL_SAMPLE_SHADING);
+            glMinSampleShading(1.0f);
+        }
+        glUseProgram(s->prog);
+        glUniform2f(glGetUniformLocation(s->prog, "u_target"), (float)width, (float)height);
+        glUniform2f(glGetUniformLocation(s->prog, "u_origin"), (float)view.x, (float)view.y);
+        glUniform1f(glGetUniformLocation(s->prog, "u_zoom"), (float)view.zoom);
+        glUniform2f(glGetUniformLocation(s->prog, "u_image"), (float)image.width,
+                    (float)image.height);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, image.texture);
+        glBindVertexArray(s->vao);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        glBindVertexArray(0);
+        glUseProgram(0);
+        glDisable(GL_SAMPLE_SHADING);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return (ht_source){s->target, width, height, samples};
+}
