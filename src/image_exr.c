@@ -38,6 +38,7 @@ typedef struct exr_part_info {
     int dw[4], disp[4];
     int line_order;
     int nchannels;
+    uint64_t pixel_bytes; /* all channels of one pixel, as stored */
     bool subsampled;
     bool tiled;
     uint32_t tile_w, tile_h;
@@ -132,11 +133,22 @@ static void level_counts(const exr_part_info *p, int *nlx, int *nly)
     }
 }
 
+/* NAME for a message: untrusted bytes, so only printable ASCII, at most 40 characters. */
+static const char *printable(const char *name, char out[44])
+{
+    size_t i = 0;
+    for (; name[i] && i < 40; i++)
+        out[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+    out[i] = '\0';
+    return out;
+}
+
 /* Parses the chlist attribute value. */
 static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *why, size_t wl)
 {
     size_t i = 0;
     p->nchannels = 0;
+    p->pixel_bytes = 0;
     for (;;) {
         if (i >= n) {
             snprintf(why, wl, "channel list is not terminated");
@@ -166,6 +178,7 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
         }
         if (xs != 1 || ys != 1)
             p->subsampled = true;
+        p->pixel_bytes += type == EXR_HALF ? 2 : 4;
         if (++p->nchannels > EXR_MAX_CHANNELS) {
             snprintf(why, wl, "too many channels");
             return false;
@@ -218,12 +231,13 @@ static bool parse_header(const uint8_t *d, size_t size, size_t *pos, bool single
         }
         int32_t alen = rd_i32(d + i);
         i += 4;
+        char shown[44];
         if (alen < 0 || (size_t)alen > size - i) {
-            snprintf(why, wl, "header is truncated (attribute '%.40s')", name);
+            snprintf(why, wl, "header is truncated (attribute '%s')", printable(name, shown));
             return false;
         }
         if (alen == 0 && strcmp(type, "string") != 0) {
-            snprintf(why, wl, "attribute '%.40s' is empty", name);
+            snprintf(why, wl, "attribute '%s' is empty", printable(name, shown));
             return false;
         }
         const uint8_t *v = d + i;
@@ -309,14 +323,15 @@ static bool check_part(exr_part_info *p, int index, bool single_tiled, bool mult
             return false;
         }
         if (strcmp(p->type, "scanlineimage") != 0 && strcmp(p->type, "tiledimage") != 0) {
-            snprintf(why, wl, "%sunknown part type '%s'", where, p->type);
+            char shown[44];
+            snprintf(why, wl, "%sunknown part type '%s'", where, printable(p->type, shown));
             return false;
         }
     }
     p->tiled = multipart ? p->has_tiles : single_tiled;
     if (p->type[0] && (strcmp(p->type, "tiledimage") == 0) != p->tiled) {
         snprintf(why, wl, "%spart type '%s' does not match its tile description", where,
-                 p->type);
+                 p->type); /* one of the two known names here */
         return false;
     }
     if (single_tiled && !p->has_tiles) {
@@ -446,6 +461,7 @@ static bool check_chunks(const uint8_t *d, size_t size, size_t table_pos, exr_pa
             }
             ch += pre;
             int32_t dsize;
+            uint64_t raw; /* the chunk's pixels uncompressed */
             if (p->tiled) {
                 int32_t tx = rd_i32(ch), ty = rd_i32(ch + 4), lx = rd_i32(ch + 8),
                         ly = rd_i32(ch + 12);
@@ -462,6 +478,16 @@ static bool check_chunks(const uint8_t *d, size_t size, size_t table_pos, exr_pa
                              (unsigned long long)c);
                     return false;
                 }
+                uint32_t lw = level_size((uint32_t)((int64_t)p->dw[2] - p->dw[0] + 1), lx,
+                                         p->rounding);
+                uint32_t lh = level_size((uint32_t)((int64_t)p->dw[3] - p->dw[1] + 1), ly,
+                                         p->rounding);
+                uint64_t tw = lw - (uint64_t)tx * p->tile_w, th = lh - (uint64_t)ty * p->tile_h;
+                if (tw > p->tile_w)
+                    tw = p->tile_w;
+                if (th > p->tile_h)
+                    th = p->tile_h;
+                raw = tw * th * p->pixel_bytes;
             } else {
                 int64_t y = rd_i32(ch);
                 dsize = rd_i32(ch + 4);
@@ -471,12 +497,26 @@ static bool check_chunks(const uint8_t *d, size_t size, size_t table_pos, exr_pa
                              (unsigned long long)c, (long long)y);
                     return false;
                 }
+                int64_t lines = (int64_t)p->dw[3] + 1 - y;
+                if (lines > lpc)
+                    lines = lpc;
+                raw = (uint64_t)((int64_t)p->dw[2] - p->dw[0] + 1) * (uint64_t)lines *
+                      p->pixel_bytes;
             }
             if (dsize <= 0 || (uint64_t)dsize > size - off - hdr) {
                 snprintf(why, wl, "file is truncated or damaged (chunk %llu: %d data bytes, "
                                   "%llu left in the file)",
                          (unsigned long long)c, dsize,
                          (unsigned long long)(size - off - hdr));
+                return false;
+            }
+            /* Compressed data never exceeds the raw size (writers store raw data when
+             * compression does not help), and uncompressed data is exactly that size.
+             * tinyexr leaks its buffers when a chunk fails to decode, so catch this here. */
+            if ((uint64_t)dsize > raw || (p->compression == 0 && (uint64_t)dsize != raw)) {
+                snprintf(why, wl, "damaged file (chunk %llu: %d data bytes for %llu bytes of "
+                                  "pixels)",
+                         (unsigned long long)c, dsize, (unsigned long long)raw);
                 return false;
             }
         }
