@@ -1,9 +1,8 @@
 // Histogram pass: the one read of the image the analysis needs. Per tile (group-shared
-// memory): a histogram of ln Lw over the binning range the frame holds, the sum of ln Lw and
-// the count of the samples binned; per image (one global atomic per group): the pixel classes
-// and the min/max of the valid luminances, from which the range pass decides whether that
-// binning range was the right one. With u_rebin set (the re-binning dispatch, which only runs
-// when it was not), only the binning is done.
+// memory): a histogram of ln Lw over the binning range the frame holds, the sum of ln Lw, the
+// count of the samples binned, the pixel classes and the min/max of the valid luminances, from
+// which the range pass decides whether that binning range was the right one. With u_rebin set
+// (the re-binning dispatch) groups leave at once unless the range pass found it was not.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
 layout(std430, binding = HT_BIND_TILE_HIST) writeonly buffer TileHist { uint tile_hist[]; };
 layout(std430, binding = HT_BIND_TILE_SUMS) writeonly buffer TileSums { ht_tilesum tile_sums[]; };
@@ -18,6 +17,7 @@ shared uint s_count[N], s_min[N], s_max[N], s_valid[N], s_nonfinite[N];
 
 void main()
 {
+    if (u_rebin && frame.rebinned == 0u) return;   // the same for the whole group
     uint t = gl_LocalInvocationIndex;
     uint bins = max(frame.bins, 1u);   // 0 before any range pass: everything lands in bin 0
     for (uint i = t; i < bins; i += N) s_hist[i] = 0u;
@@ -63,20 +63,6 @@ void main()
     }
     uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     for (uint i = t; i < bins; i += N) tile_hist[k * bins + i] = s_hist[i];
-    if (t == 0u) {
-        tile_sums[k].sum_ln = s_sum[0];
-        tile_sums[k].n_counted = s_count[0];
-        if (!u_rebin) {
-            ivec2 tile_end = min(ivec2(gl_WorkGroupID.xy + 1u) * ivec2(HT_TILE_X, HT_TILE_Y), u_size);
-            ivec2 tile_px = tile_end - ivec2(gl_WorkGroupID.xy) * ivec2(HT_TILE_X, HT_TILE_Y);
-            uint pixels = uint(tile_px.x * tile_px.y);
-            if (s_valid[0] > 0u) {
-                atomicMin(frame.lw_min_bits, s_min[0]);
-                atomicMax(frame.lw_max_bits, s_max[0]);
-                atomicAdd(frame.n_valid, s_valid[0]);
-            }
-            if (s_nonfinite[0] > 0u) atomicAdd(frame.n_nonfinite, s_nonfinite[0]);
-            atomicAdd(frame.n_nonpositive, pixels - s_valid[0] - s_nonfinite[0]);
-        }
-    }
+    if (t == 0u)
+        tile_sums[k] = ht_tilesum(s_sum[0], s_count[0], s_min[0], s_max[0], s_valid[0], s_nonfinite[0]);
 }

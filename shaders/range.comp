@@ -1,18 +1,45 @@
-// Range pass: from the histogram pass's min/max, the histogram range (WARD97.md;
+// Range pass: the tiles' counts and min/max, and from them the histogram range (WARD97.md;
 // tonemap_cpu.c compute_range). If it differs in any bit from the binning the per-tile
-// histograms used, it becomes the frame's binning and the re-binning dispatch gets every tile;
-// otherwise that dispatch gets no group at all. One thread: a handful of instructions.
-layout(local_size_x = 1) in;
+// histograms used, it becomes the frame's binning and 'rebinned' tells the re-binning
+// dispatch to run; otherwise its groups leave at once.
+layout(local_size_x = HT_MERGE_GROUP) in;
+layout(std430, binding = HT_BIND_TILE_SUMS) readonly buffer TileSums { ht_tilesum tile_sums[]; };
+uniform uint u_tile_count;
+
+const uint N = uint(HT_MERGE_GROUP);
+shared uint s_min[N], s_max[N], s_valid[N], s_nonfinite[N];
 uniform uint u_total;
 uniform int u_bins;
 uniform vec2 u_user_range;   // lmin, lmax in cd/m^2; (0,0) = automatic
-uniform uvec2 u_tiles;
 
 void main()
 {
-    uint n_valid = frame.n_valid;
-    float lwmin = uintBitsToFloat(frame.lw_min_bits), lwmax = uintBitsToFloat(frame.lw_max_bits);
+    uint t = gl_LocalInvocationIndex;
+    uint mn = 0x7f7fffffu, mx = 0u, valid = 0u, nonfinite = 0u;
+    for (uint k = t; k < u_tile_count; k += N) {
+        ht_tilesum s = tile_sums[k];
+        if (s.n_valid > 0u) { mn = min(mn, s.lw_min_bits); mx = max(mx, s.lw_max_bits); }
+        valid += s.n_valid;
+        nonfinite += s.n_nonfinite;
+    }
+    s_min[t] = mn; s_max[t] = mx; s_valid[t] = valid; s_nonfinite[t] = nonfinite;
+    barrier();
+    for (uint s = N / 2u; s > 0u; s >>= 1) {
+        if (t < s) {
+            s_min[t] = min(s_min[t], s_min[t + s]);
+            s_max[t] = max(s_max[t], s_max[t + s]);
+            s_valid[t] += s_valid[t + s];
+            s_nonfinite[t] += s_nonfinite[t + s];
+        }
+        barrier();
+    }
+    if (t != 0u) return;
+    uint n_valid = s_valid[0];
+    float lwmin = uintBitsToFloat(s_min[0]), lwmax = uintBitsToFloat(s_max[0]);
     frame.n_total = u_total;
+    frame.n_valid = n_valid;
+    frame.n_nonfinite = s_nonfinite[0];
+    frame.n_nonpositive = u_total - n_valid - s_nonfinite[0];
     frame.lw_min = n_valid > 0u ? lwmin : 0.0;
     frame.lw_max = n_valid > 0u ? lwmax : 0.0;
     uint widened = 0u;
@@ -45,7 +72,4 @@ void main()
     frame.lo_thresh = lo;
     frame.hi_thresh = hi;
     frame.rebinned = same ? 0u : 1u;
-    frame.rebin_groups[0] = same ? 0u : u_tiles.x;
-    frame.rebin_groups[1] = same ? 0u : u_tiles.y;
-    frame.rebin_groups[2] = 1u;
 }

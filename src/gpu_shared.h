@@ -52,25 +52,25 @@ HT_FCONSTANTS(HT_FDEF_)
 /* Per tile of the histogram pass (the counts live in a separate uint array). */
 #define HT_TILESUM_FIELDS(X)    \
     X(float, sum_ln, )         \
-    X(uint, n_counted, )
+    X(uint, n_counted, )       \
+    X(uint, lw_min_bits, )     /* float bits: positive floats order as uints */ \
+    X(uint, lw_max_bits, )     \
+    X(uint, n_valid, )         \
+    X(uint, n_nonfinite, )
 
 /* The frame: everything the passes hand each other, one instance, never read back inside a
  * frame. Written by range (counts, range), merge (hist, sum), curve (the rest). */
 #define HT_FRAME_FIELDS(X)                       \
     X(uint, n_total, )                           \
-    X(uint, n_valid, )       /* finite, Lw > 0 (histogram pass, atomics) */ \
+    X(uint, n_valid, )       /* finite, Lw > 0 */ \
     X(uint, n_nonfinite, )                       \
     X(uint, n_nonpositive, )                     \
-    X(uint, lw_min_bits, )   /* float bits of min/max valid Lw: positive floats order as uints */ \
-    X(uint, lw_max_bits, )                       \
     X(uint, n_counted, )     /* samples in the histogram (merge, atomics) */ \
     X(uint, bins, )          /* the binning the per-tile histograms used: bins, widened, */ \
     X(uint, widened, )       /* bw_min/bw_max, lo/hi_thresh (range pass) */ \
     X(uint, mapping, )       /* HT_MAP_* */       \
     X(uint, iterations, )    /* ceiling passes */ \
     X(uint, rebinned, )      /* 1 when the range pass found the binning stale */ \
-    X(uint, rebin_groups, [3]) /* indirect dispatch of the re-binning: 0 groups or all tiles */ \
-    X(uint, pad0, )                              \
     X(float, lw_min, )       /* over valid pixels */ \
     X(float, lw_max, )                           \
     X(float, bw_min, )       /* histogram range, ln cd/m^2 */ \
@@ -97,7 +97,8 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_TILE_HIST, 1)      \
     X(HT_BIND_TILE_SUMS, 2)      \
     X(HT_BIND_FRAME, 3)          \
-    X(HT_BIND_OUT, 4)
+    X(HT_BIND_OUT, 4)            \
+    X(HT_BIND_ENCODE, 5)
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_

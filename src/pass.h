@@ -58,7 +58,8 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen);
 /* The one read: classes, min/max and the per-tile histograms with the frame's binning. */
 bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen);
-/* The re-binning: the same program, dispatched indirectly with the range pass's group count. */
+/* The re-binning: the same program again, doing nothing unless the range pass found the
+ * binning stale. */
 bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen);
 void pass_histogram_destroy(pass_histogram **p);

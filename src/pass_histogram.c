@@ -1,8 +1,5 @@
 /* Histogram pass: per-tile histograms of ln Lw in group-shared memory, plus the pixel classes
- * and min/max of the image, in one read (histogram.comp); and its re-binning dispatch. */
-#include <stddef.h>
-#include <stdint.h>
-
+ * and min/max of each tile, in one read (histogram.comp); and its re-binning dispatch. */
 #include <glad/gl.h>
 
 #include "pass.h"
@@ -32,12 +29,6 @@ static unsigned prepare(pass_histogram *p, ht_source src, const ht_buffers *b,
 bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen)
 {
-    /* The counters the groups add into with atomics start empty (min at the largest float). */
-    const uint32_t reset[] = {0, 0, 0, 0, 0x7f7fffffu, 0};
-    _Static_assert(offsetof(ht_frame, lw_min_bits) == 4 * sizeof(uint32_t) &&
-                   offsetof(ht_frame, lw_max_bits) == 5 * sizeof(uint32_t), "reset layout");
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof reset, reset);
     if (!prepare(p, src, b, params, false, err, errlen))
         return false;
     glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
@@ -50,8 +41,8 @@ bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
 {
     if (!prepare(p, src, b, params, true, err, errlen))
         return false;
-    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, b->frame);
-    glDispatchComputeIndirect((GLintptr)offsetof(ht_frame, rebin_groups));
+    /* Every tile; each group reads frame.rebinned and leaves at once when it is 0. */
+    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
 }

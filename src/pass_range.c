@@ -19,14 +19,13 @@ bool pass_range_run(pass_range *p, ht_source src, const ht_buffers *b,
     unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
     if (!prog)
         return false;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame);
+    pass_bind(src, b);
     pass_set_uint(prog, "u_total", (unsigned)src.width * (unsigned)src.height);
     pass_set_int(prog, "u_bins", params->bins);
     pass_set_vec2(prog, "u_user_range", (float)params->lmin, (float)params->lmax);
-    glProgramUniform2ui(prog, glGetUniformLocation(prog, "u_tiles"), (GLuint)b->tiles_x,
-                        (GLuint)b->tiles_y);
+    pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));
     glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
 }
 
