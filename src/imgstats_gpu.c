@@ -1,0 +1,320 @@
+/* Image statistics on the GPU: the context owns the buffers and the three passes, runs them
+ * and finishes on the CPU (imgstats.h). */
+#include "imgstats.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "imgstats_pass.h"
+#include "options.h"
+#include "shaders.h"
+
+/* Every field is a 4-byte scalar, so the std430 layout is the C layout (see shaders.c). */
+#define HT_CHECK_FIELD_(type, name, dims) \
+    _Static_assert(sizeof(((STRUCT *)0)->name) % 4 == 0, "4-byte fields only");
+#define STRUCT ht_extrema
+HT_EXTREMA_FIELDS(HT_CHECK_FIELD_)
+#undef STRUCT
+#define STRUCT ht_hist
+HT_HIST_FIELDS(HT_CHECK_FIELD_)
+#undef STRUCT
+#undef HT_CHECK_FIELD_
+_Static_assert(_Alignof(ht_extrema) == 4 && _Alignof(ht_peak) == 4 &&
+               _Alignof(ht_peaks_head) == 4 && _Alignof(ht_hist) == 4, "4-byte alignment");
+
+#define IMGSTATS_PASS_NAME_(n) #n,
+const char *const imgstats_pass_names[IMGSTATS_PASS_COUNT] = {IMGSTATS_PASSES(IMGSTATS_PASS_NAME_)};
+#undef IMGSTATS_PASS_NAME_
+
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + len, len < cap ? cap - len : 0, fmt, ap);
+    va_end(ap);
+    return len + (n > 0 ? (size_t)n : 0);
+}
+
+/* The GLSL of gpu_shared.h's HT_STATS_* lists and statistics structs, generated once. */
+static const char *stats_defines(void)
+{
+    static char buf[4096];
+    if (buf[0])
+        return buf;
+    size_t n = 0;
+    n = append(buf, sizeof buf, n, "#define HT_SRC_2D 1\n#define HT_GREY_GLOBAL %d\n"
+               "#define HT_GREY_SHARED %d\n#define HT_GREY_PRIVATE %d\n",
+               HT_GREY_GLOBAL, HT_GREY_SHARED, HT_GREY_PRIVATE);
+#define HT_INT_(name, value) n = append(buf, sizeof buf, n, "#define %s %d\n", #name, (int)(value));
+    HT_STATS_CONSTANTS(HT_INT_)
+    HT_STATS_BINDINGS(HT_INT_)
+#undef HT_INT_
+#define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));
+    HT_STATS_FCONSTANTS(HT_FLT_)
+#undef HT_FLT_
+#define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
+    n = append(buf, sizeof buf, n, "struct ht_extrema {\n");
+    HT_EXTREMA_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_peaks_head {\n");
+    HT_PEAKS_HEAD_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_peak {\n");
+    HT_PEAK_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_hist {\n");
+    HT_HIST_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\n");
+#undef HT_GLSL_FIELD_
+    if (n >= sizeof buf)
+        abort(); /* a programming error: the buffer is too small */
+    return buf;
+}
+
+bool imgstats_program_build(pass_program *pp, const char *name, const char *variant, char *err,
+                            size_t errlen)
+{
+    char defines[8192];
+    snprintf(defines, sizeof defines, "%s%s", stats_defines(), variant ? variant : "");
+    pp->name = name;
+    pp->prog[0] = shaders_compute(name, defines, err, errlen);
+    return pp->prog[0] != 0;
+}
+
+void imgstats_bind_source(unsigned tex)
+{
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, tex);
+}
+
+struct imgstats_gpu_ctx {
+    pass_brightest *brightest;
+    pass_colorhist *colorhist;
+    pass_greyhist *greyhist;
+    imgstats_buffers buf;
+    ht_source image, output;      /* inputs of the passes (not owned) */
+    bool ran[IMGSTATS_PASS_COUNT]; /* since the last prepare */
+};
+
+imgstats_gpu_ctx *imgstats_gpu_create(char *err, size_t errlen)
+{
+    imgstats_gpu_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (!(c->brightest = pass_brightest_create(err, errlen)) ||
+        !(c->colorhist = pass_colorhist_create(err, errlen)) ||
+        !(c->greyhist = pass_greyhist_create(err, errlen))) {
+        imgstats_gpu_destroy(&c);
+        return NULL;
+    }
+    unsigned *bufs[] = {&c->buf.tiles, &c->buf.extrema, &c->buf.peaks, &c->buf.hist};
+    for (int i = 0; i < 4; i++)
+        glGenBuffers(1, bufs[i]);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.hist);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(ht_hist), NULL, GL_DYNAMIC_COPY);
+    return c;
+}
+
+void imgstats_gpu_destroy(imgstats_gpu_ctx **cp)
+{
+    if (!cp || !*cp)
+        return;
+    imgstats_gpu_ctx *c = *cp;
+    pass_brightest_destroy(&c->brightest);
+    pass_colorhist_destroy(&c->colorhist);
+    pass_greyhist_destroy(&c->greyhist);
+    unsigned bufs[] = {c->buf.tiles, c->buf.extrema, c->buf.peaks, c->buf.hist};
+    glDeleteBuffers(4, bufs);
+    free(c);
+    *cp = NULL;
+}
+
+/* Grows BUF to hold NEED bytes (never shrinks). */
+static void ensure_buffer(unsigned buf, size_t need)
+{
+    GLint64 size = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &size);
+    if ((GLint64)need > size)
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)need, NULL, GL_DYNAMIC_COPY);
+}
+
+bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output, char *err,
+                          size_t errlen)
+{
+    if (image.samples > 1 || output.samples > 1) {
+        snprintf(err, errlen, "image statistics need single-sampled textures");
+        return false;
+    }
+    c->image = image;
+    c->output = output;
+    memset(c->ran, 0, sizeof c->ran);
+    c->buf.tiles_x = (image.width + HT_TILE_X - 1) / HT_TILE_X;
+    c->buf.tiles_y = (image.height + HT_TILE_Y - 1) / HT_TILE_Y;
+    size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
+    ensure_buffer(c->buf.tiles, (ntiles ? ntiles : 1) * sizeof(ht_extrema));
+    ensure_buffer(c->buf.extrema, sizeof(ht_extrema) + 2 * (ntiles ? ntiles : 1) * sizeof(uint32_t));
+    /* Local maxima are never 8-adjacent: at most one per 2x2 block. */
+    c->buf.peaks_capacity = (uint32_t)(((size_t)image.width + 1) / 2 * (((size_t)image.height + 1) / 2));
+    ensure_buffer(c->buf.peaks, sizeof(ht_peaks_head) + (c->buf.peaks_capacity + 1) * sizeof(ht_peak));
+    return true;
+}
+
+void imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which)
+{
+    bool have_image = c->image.texture && c->image.width > 0 && c->image.height > 0;
+    bool have_output = c->output.texture && c->output.width > 0 && c->output.height > 0;
+    switch (which) {
+    case IMGSTATS_PASS_extrema:
+        if (have_image)
+            pass_brightest_run(c->brightest, c->image, &c->buf);
+        break;
+    case IMGSTATS_PASS_peaks:
+        if (have_image)
+            pass_brightest_run_peaks(c->brightest, c->image, &c->buf);
+        break;
+    case IMGSTATS_PASS_hist_clear:
+        pass_colorhist_clear(c->colorhist, &c->buf);
+        break;
+    case IMGSTATS_PASS_rgba:
+        if (have_output)
+            pass_colorhist_run(c->colorhist, c->output, &c->buf);
+        break;
+    case IMGSTATS_PASS_grey_global:
+    case IMGSTATS_PASS_grey_shared:
+    case IMGSTATS_PASS_grey_private:
+        if (have_output)
+            pass_greyhist_run(c->greyhist, HT_GREY_GLOBAL + (which - IMGSTATS_PASS_grey_global),
+                              c->output, &c->buf);
+        break;
+    default:
+        return;
+    }
+    c->ran[which] = true;
+}
+
+unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c) { return c->buf.hist; }
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The exact brightest/darkest: the candidate tiles rescanned in double. The float keys of the
+ * GPU only chose the tiles, so the answer is the CPU reference's whatever Y_f rounding did. */
+static bool finish_extrema(imgstats_gpu_ctx *c, const hdr_image *img, imgstats *out)
+{
+    ht_extrema total;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.extrema);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof total, &total);
+    size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
+    uint32_t nb = total.n_bright_tiles < ntiles ? total.n_bright_tiles : (uint32_t)ntiles;
+    uint32_t nd = total.n_dark_tiles < ntiles ? total.n_dark_tiles : (uint32_t)ntiles;
+    uint32_t *list = malloc((nb + nd + 1) * sizeof *list);
+    if (!list)
+        return false;
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, sizeof total, nb * sizeof *list, list);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, sizeof total + ntiles * sizeof *list,
+                       nd * sizeof *list, list + nb);
+    /* Sorted, so a tile in both lists is scanned once for both. */
+    qsort(list, nb, sizeof *list, cmp_u32);
+    qsort(list + nb, nd, sizeof *list, cmp_u32);
+    imgstats_extrema_acc a = IMGSTATS_EXTREMA_ACC_INIT;
+    uint32_t i = 0, j = nb;
+    while (i < nb || j < nb + nd) {
+        uint32_t tile = i < nb && (j == nb + nd || list[i] <= list[j]) ? list[i] : list[j];
+        bool bright = i < nb && list[i] == tile, dark = j < nb + nd && list[j] == tile;
+        i += bright;
+        j += dark;
+        int tx = (int)(tile % (uint32_t)c->buf.tiles_x), ty = (int)(tile / (uint32_t)c->buf.tiles_x);
+        int x0 = tx * HT_TILE_X, y0 = ty * HT_TILE_Y;
+        int x1 = x0 + HT_TILE_X < img->width ? x0 + HT_TILE_X : img->width;
+        int y1 = y0 + HT_TILE_Y < img->height ? y0 + HT_TILE_Y : img->height;
+        imgstats_extrema_scan(img, x0, y0, x1, y1, bright, dark, &a);
+    }
+    free(list);
+    if (a.bright >= 0)
+        imgstats_pixel_at(img, (size_t)a.bright, &out->brightest);
+    if (a.dark >= 0)
+        imgstats_pixel_at(img, (size_t)a.dark, &out->darkest);
+    return true;
+}
+
+static bool finish_peaks(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int min_distance,
+                         imgstats *out)
+{
+    ht_peaks_head head;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.peaks);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof head, &head);
+    size_t n = head.count < c->buf.peaks_capacity ? head.count : c->buf.peaks_capacity;
+    ht_peak *cand = malloc((n + 1) * sizeof *cand);
+    if (!cand)
+        return false;
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, sizeof head, n * sizeof *cand, cand);
+    bool ok = imgstats_fill_peaks(img, cand, n, peaks, min_distance, out);
+    free(cand);
+    return ok;
+}
+
+bool imgstats_gpu_read(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int min_distance,
+                       imgstats *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (img->width != c->image.width || img->height != c->image.height) {
+        snprintf(err, errlen, "image statistics: the image is %dx%d, the texture %dx%d",
+                 img->width, img->height, c->image.width, c->image.height);
+        return false;
+    }
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    bool ok = !c->ran[IMGSTATS_PASS_extrema] || finish_extrema(c, img, out);
+    if (ok && peaks > 0 && c->ran[IMGSTATS_PASS_peaks])
+        ok = finish_peaks(c, img, peaks, min_distance, out);
+    if (ok && c->ran[IMGSTATS_PASS_hist_clear] && c->ran[IMGSTATS_PASS_rgba]) {
+        ht_hist h;
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.hist);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof h, &h);
+        memcpy(out->rgba_hist, h.rgba, sizeof out->rgba_hist);
+        memcpy(out->grey_hist, h.grey, sizeof out->grey_hist);
+        out->have_hist = true;
+    }
+    if (!ok) {
+        imgstats_free(out);
+        snprintf(err, errlen, "image statistics: out of memory");
+    }
+    return ok;
+}
+
+bool imgstats_gpu_run(imgstats_gpu_ctx *c, const hdr_image *img, int grey_kernel, int peaks,
+                      int min_distance, imgstats *out, char *err, size_t errlen)
+{
+    imgstats_gpu_run_pass(c, IMGSTATS_PASS_extrema);
+    if (peaks > 0)
+        imgstats_gpu_run_pass(c, IMGSTATS_PASS_peaks);
+    if (c->output.texture) {
+        imgstats_gpu_run_pass(c, IMGSTATS_PASS_hist_clear);
+        imgstats_gpu_run_pass(c, IMGSTATS_PASS_rgba);
+        imgstats_gpu_run_pass(c, IMGSTATS_PASS_grey_global + grey_kernel);
+    }
+    return imgstats_gpu_read(c, img, peaks, min_distance, out, err, errlen);
+}
+
+bool imgstats_gpu(pipeline *p, const hdr_image *img, int grey_kernel, int peaks,
+                  int min_distance, imgstats *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    imgstats_gpu_ctx *c = imgstats_gpu_create(err, errlen);
+    if (!c)
+        return false;
+    ht_source image = pipeline_image_source(p);
+    ht_source output = {pipeline_output_texture(p), image.width, image.height, 1};
+    bool ok = imgstats_gpu_prepare(c, image, output, err, errlen) &&
+              imgstats_gpu_run(c, img, grey_kernel, peaks, min_distance, out, err, errlen);
+    imgstats_gpu_destroy(&c);
+    return ok;
+}
