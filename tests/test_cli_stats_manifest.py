@@ -38,8 +38,8 @@ gpu_ok = None
 for row in rows:
     name = row["file"]
     path = os.path.join(samples, name)
-    readable = row["tinyexr_1.0.1_debian"].startswith("yes") or name.endswith(".hdr") \
-        or "multipart API yes" in row["tinyexr_1.0.1_debian"]
+    # What the loader cannot decode yet: lossy codecs tinyexr lacks, subsampled chroma.
+    readable = not re.search(r"PXR24|B44|DWA", row["compression"]) and "@" not in row["channels_pixel_types"]
     cpu = run(["stats", path, "--json", "--backend", "cpu"])
     if not readable:
         check(cpu.returncode != 0, f"{name}: unreadable file accepted")
