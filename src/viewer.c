@@ -168,6 +168,12 @@ static bool key_parse(const char *name, int *key, int *mods)
     return false;
 }
 
+static const char *mods_show(int mods)
+{
+    static const char *const names[] = {"", "Shift+", "Ctrl+", "Ctrl+Shift+"};
+    return names[(mods & GLFW_MOD_SHIFT ? 1 : 0) | (mods & GLFW_MOD_CONTROL ? 2 : 0)];
+}
+
 /* How the help shows KEY+MODS: "L", "Shift+L", "?", "PageDown". */
 static void key_show(int key, int mods, char *buf, size_t len)
 {
@@ -190,8 +196,7 @@ static void key_show(int key, int mods, char *buf, size_t len)
                 break;
             }
     }
-    snprintf(buf, len, "%s%s%s", mods & GLFW_MOD_CONTROL ? "Ctrl+" : "",
-             mods & GLFW_MOD_SHIFT ? "Shift+" : "", base);
+    snprintf(buf, len, "%s%s", mods_show(mods), base);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -444,14 +449,14 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_KP_SUBTRACT, 0, act_zoom, -1, "zoom out"},
     {GLFW_KEY_F, 0, act_fit, 0, "fit the image to the window"},
     {GLFW_KEY_1, 0, act_one, 0, "zoom 1:1 (one image pixel per screen pixel)"},
-    {GLFW_KEY_LEFT, 0, act_pan, 2, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_RIGHT, 0, act_pan, 1, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_UP, 0, act_pan, 4, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_DOWN, 0, act_pan, 3, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_LEFT, SHIFT, act_pan, 12, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_RIGHT, SHIFT, act_pan, 11, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_UP, SHIFT, act_pan, 14, "pan (also drag with the left button; Shift: x4)"},
-    {GLFW_KEY_DOWN, SHIFT, act_pan, 13, "pan (also drag with the left button; Shift: x4)"},
+    {GLFW_KEY_LEFT, 0, act_pan, 2, "pan (also: drag with the left button)"},
+    {GLFW_KEY_RIGHT, 0, act_pan, 1, "pan (also: drag with the left button)"},
+    {GLFW_KEY_UP, 0, act_pan, 4, "pan (also: drag with the left button)"},
+    {GLFW_KEY_DOWN, 0, act_pan, 3, "pan (also: drag with the left button)"},
+    {GLFW_KEY_LEFT, SHIFT, act_pan, 12, "pan 4x further"},
+    {GLFW_KEY_RIGHT, SHIFT, act_pan, 11, "pan 4x further"},
+    {GLFW_KEY_UP, SHIFT, act_pan, 14, "pan 4x further"},
+    {GLFW_KEY_DOWN, SHIFT, act_pan, 13, "pan 4x further"},
     {GLFW_KEY_PAGE_DOWN, 0, act_file, +1, "next / previous file (drop files to open them)"},
     {GLFW_KEY_N, 0, act_file, +1, "next / previous file (drop files to open them)"},
     {GLFW_KEY_PAGE_UP, 0, act_file, -1, "next / previous file (drop files to open them)"},
@@ -463,21 +468,30 @@ static const key_binding KEYS[] = {
 };
 #define N_KEYS (sizeof KEYS / sizeof KEYS[0])
 
-/* The help as lines "KEYS<TAB>TEXT", one per run of entries with the same text. Returns the
+/* The help as lines (keys, text), one per run of entries with the same text; a run whose
+ * entries all share one modifier shows it once: "Shift+(Left Right Up Down)". Returns the
  * number of lines written into lines[max][2][96]. */
 static int keys_help_lines(char (*lines)[2][96], int max)
 {
     int n = 0;
     for (size_t i = 0; i < N_KEYS && n < max;) {
         size_t j = i;
-        lines[n][0][0] = '\0';
-        while (j < N_KEYS && strcmp(KEYS[j].help, KEYS[i].help) == 0) {
-            char k[64];
-            key_show(KEYS[j].key, KEYS[j].mods, k, sizeof k);
-            size_t len = strlen(lines[n][0]);
-            snprintf(lines[n][0] + len, sizeof lines[n][0] - len, "%s%s", j > i ? " " : "", k);
-            j++;
+        bool common = KEYS[i].mods != 0;
+        while (j < N_KEYS && strcmp(KEYS[j].help, KEYS[i].help) == 0)
+            common &= KEYS[j++].mods == KEYS[i].mods;
+        common &= j - i > 1;
+        char *out = lines[n][0];
+        size_t cap = sizeof lines[n][0], len = 0;
+        out[0] = '\0';
+        if (common)
+            len = (size_t)snprintf(out, cap, "%s(", mods_show(KEYS[i].mods));
+        for (size_t k = i; k < j; k++) {
+            char name[64];
+            key_show(KEYS[k].key, common ? 0 : KEYS[k].mods, name, sizeof name);
+            len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s", k > i ? " " : "", name);
         }
+        if (common && len < cap)
+            snprintf(out + len, cap - len, ")");
         snprintf(lines[n][1], sizeof lines[n][1], "%s", KEYS[i].help);
         n++;
         i = j;
@@ -847,21 +861,23 @@ static void draw_help(viewer *v, float s)
 {
     char lines[N_KEYS][2][96];
     int n = keys_help_lines(lines, (int)N_KEYS);
+    /* Measured at scale 1, then as large as fits, up to the overlay's scale. */
     float kw = 0, hw = 0;
     for (int i = 0; i < n; i++) {
-        kw = fmaxf(kw, overlay_text_width(lines[i][0], s));
-        hw = fmaxf(hw, overlay_text_width(lines[i][1], s));
+        kw = fmaxf(kw, overlay_text_width(lines[i][0], 1));
+        hw = fmaxf(hw, overlay_text_width(lines[i][1], 1));
     }
-    float lh = 13 * s;
-    float w = kw + hw + 40 * s, h = (float)(n + 2) * lh + 16 * s;
-    float x = fmaxf(0, (v->fb_w - w) / 2), y = fmaxf(0, (v->fb_h - h) / 2);
-    const float bg[4] = {0.05f, 0.05f, 0.06f, 0.9f};
+    float w1 = kw + hw + 40, h1 = (float)(n + 2) * 13 + 16;
+    s = fminf(s, fminf(((float)v->fb_w - 8) / w1, ((float)v->fb_h - 8) / h1));
+    float w = w1 * s, h = h1 * s, lh = 13 * s;
+    float x = fmaxf(0, ((float)v->fb_w - w) / 2), y = fmaxf(0, ((float)v->fb_h - h) / 2);
+    const float bg[4] = {0.05f, 0.05f, 0.06f, 0.95f};
     overlay_rect(v->ovl, x, y, w, h, bg);
     overlay_text(v->ovl, x + 12 * s, y + 8 * s, s, "hdrtone keys (F1 or ? closes)", WHITE);
     for (int i = 0; i < n; i++) {
         float ly = y + 8 * s + (float)(i + 2) * lh;
         overlay_text(v->ovl, x + 12 * s, ly, s, lines[i][0], GREEN);
-        overlay_text(v->ovl, x + 28 * s + kw, ly, s, lines[i][1], GREY);
+        overlay_text(v->ovl, x + 28 * s + kw * s, ly, s, lines[i][1], GREY);
     }
 }
 
@@ -978,7 +994,7 @@ static void draw_overlay(viewer *v, int samples)
         y += text_box(v, 8, y, s, v->load_err, RED) + 4;
     if (v->message[0])
         y += text_box(v, 8, y, s, v->message, v->message_error ? RED : GREEN) + 4;
-    if (v->show_overlay && v->have_image) {
+    if (v->show_overlay && v->have_image && !v->show_help) {
         float pw = fminf(560 * s / 1.5f, (float)v->fb_w - 16);
         float ph = fminf(240 * s / 1.5f, (float)v->fb_h * 0.45f);
         overlay_plot_info info = {0};
@@ -1131,7 +1147,7 @@ static bool parse_replay(viewer *v, const char *keys)
     char *copy = strdup(keys), *save = NULL;
     if (!copy)
         return false;
-    for (char *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         int key, mods;
         if (!key_parse(tok, &key, &mods)) {
             fprintf(stderr, "hdrtone: --keys: unknown key '%s' (names as xdotool: a, A, "
