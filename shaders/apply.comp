@@ -1,7 +1,7 @@
 // Apply pass: every sample through the response (chromaticity kept), clipped, averaged over
 // the samples (the MSAA resolve comes after the tone mapping), encoded for the display. The
-// encoding is a search in the CPU's table of the 255 thresholds between 8-bit codes
-// (tonemap_encode_thresholds): exact, and no transcendental function per channel.
+// GPU's pow gives the 8-bit code to within one; the CPU's table of the thresholds between
+// codes (tonemap_encode_thresholds) then makes it exactly the CPU reference's code.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
 layout(rgba8, binding = 0) writeonly uniform image2D u_out;
 uniform ivec2 u_size;
@@ -9,15 +9,18 @@ uniform float u_scale;
 uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_samples;
+uniform int u_transfer;
+uniform float u_gamma;
 layout(std430, binding = HT_BIND_ENCODE) readonly buffer Encode { float thresholds[256]; };
 
 shared float s_thr[256];
 
-float encode8(float v)
+// v: the linear value; e: its encoding by ht_encode.
+float encode8(float v, float e)
 {
-    uint k = 0u;
-    for (uint step = 128u; step > 0u; step >>= 1)
-        if (v >= s_thr[k + step]) k += step;
+    uint k = uint(e * 255.0 + 0.5);
+    if (k > 0u && v < s_thr[k]) k--;
+    else if (k < 255u && v >= s_thr[k + 1u]) k++;
     return float(k) / 255.0;
 }
 
@@ -43,5 +46,6 @@ void main()
 #else
     vec3 v = tonemap(ht_load(p));
 #endif
-    imageStore(u_out, p, vec4(encode8(v.r), encode8(v.g), encode8(v.b), 1.0));
+    vec3 e = ht_encode(v, u_transfer, u_gamma);
+    imageStore(u_out, p, vec4(encode8(v.r, e.r), encode8(v.g, e.g), encode8(v.b, e.b), 1.0));
 }

@@ -42,6 +42,8 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned 
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_samples", src.samples);
+    pass_set_int(prog, "u_transfer", params->transfer);
+    pass_set_float(prog, "u_gamma", (float)params->gamma);
     glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
                       (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
