@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "gl_context.h"
+#include "imgstats.h"
 #include "pipeline.h"
 #include "png_export.h"
 
@@ -161,7 +162,8 @@ static void json_str(FILE *f, const char *s)
 static const char *ceiling_name(int c) { return c == HT_CEILING_NONE ? "none" : "linear"; }
 
 static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
-                             const image_stats *st, const ht_options *o, const tonemap_result *r)
+                             const image_stats *st, const ht_options *o, const tonemap_result *r,
+                             const imgstats *s)
 {
     const int *dw = img->data_window, *vw = img->display_window;
     fputs("{\"file\": ", f);
@@ -222,7 +224,44 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
         json_num(f, tonemap_curve_ld(r, &o->tm, lw));
         fputc(']', f);
     }
-    fprintf(f, "],\n \"backend\": \"%s\"", o->backend == HT_BACKEND_CPU ? "cpu" : "gpu");
+    fputc(']', f);
+    /* brightest, darkest, then the peaks: one object each, null when absent. */
+    int npix = 2 + (s->peaks_asked > 0 ? s->n_peaks : 0);
+    for (int i = 0; i < npix; i++) {
+        const imgstats_pixel *px = i == 0 ? &s->brightest : i == 1 ? &s->darkest : &s->peaks[i - 2];
+        fputs(i == 0 ? ",\n \"brightest\": " : i == 1 ? ", \"darkest\": " : i == 2 ? ",\n \"peaks\": [" : ", ", f);
+        if (!px->valid) {
+            fputs("null", f);
+            continue;
+        }
+        fprintf(f, "{\"x\": %d, \"y\": %d, \"abs_x\": %d, \"abs_y\": %d, \"luminance\": ", px->x,
+                px->y, px->abs_x, px->abs_y);
+        json_num(f, px->luminance);
+        for (int c = 0; c < 3; c++) {
+            fputs(c ? ", " : ", \"rgb\": [", f);
+            json_num(f, px->rgb[c]);
+        }
+        fputs("]}", f);
+    }
+    if (s->peaks_asked > 0)
+        fprintf(f, "%s, \"peaks_min_distance\": %d", s->n_peaks ? "]" : ",\n \"peaks\": []",
+                o->min_distance);
+    if (s->have_hist) {
+        fputs(",\n \"rgba_histogram\": [", f);
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < HT_COLOR_BINS; i++)
+                fprintf(f, "%s%u%s", i ? ", " : c ? ", [" : "[", s->rgba_hist[c][i],
+                        i == HT_COLOR_BINS - 1 ? "]" : "");
+        fputs("],\n \"grey_histogram\": [", f);
+        for (int i = 0; i < HT_GREY_BINS; i++)
+            fprintf(f, "%s%u", i ? ", " : "", s->grey_hist[i]);
+        fputc(']', f);
+        if (o->backend == HT_BACKEND_GPU) {
+            static const char *const kernels[] = {"global", "shared", "private"};
+            fprintf(f, ", \"grey_histogram_kernel\": \"%s\"", kernels[o->histogram_kernel]);
+        }
+    }
+    fprintf(f, ",\n \"backend\": \"%s\"", o->backend == HT_BACKEND_CPU ? "cpu" : "gpu");
     if (o->backend == HT_BACKEND_GPU) {
         fputs(", \"renderer\": ", f);
         json_str(f, gl_renderer());
@@ -231,7 +270,8 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
 }
 
 static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
-                             const image_stats *st, const ht_options *o, const tonemap_result *r)
+                             const image_stats *st, const ht_options *o, const tonemap_result *r,
+                             const imgstats *s)
 {
     const int *dw = img->data_window, *vw = img->display_window;
     fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
@@ -249,6 +289,36 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
     fprintf(f, "mapping       %s, ceiling %s, %u passes; display %g..%g cd/m^2\n",
             tonemap_mapping_name(r->mapping), ceiling_name(o->tm.ceiling), r->iterations,
             o->tm.ldmax / o->tm.drange, o->tm.ldmax);
+    const imgstats_pixel *ext[2] = {&s->brightest, &s->darkest};
+    for (int i = 0; i < 2; i++) {
+        fputs(i ? "darkest       " : "brightest     ", f);
+        if (!ext[i]->valid)
+            fputs("none (no pixel with Y > 0)\n", f);
+        else
+            fprintf(f, "(%d,%d) abs (%d,%d)  Y %.9g  RGB %.9g %.9g %.9g\n", ext[i]->x, ext[i]->y,
+                    ext[i]->abs_x, ext[i]->abs_y, ext[i]->luminance, ext[i]->rgb[0],
+                    ext[i]->rgb[1], ext[i]->rgb[2]);
+    }
+    if (s->peaks_asked > 0) {
+        fprintf(f, "peaks         %d of %d, >= %d px apart:", s->n_peaks, s->peaks_asked,
+                o->min_distance);
+        for (int i = 0; i < s->n_peaks; i++)
+            fprintf(f, "%s (%d,%d) %.6g", i ? ";" : "", s->peaks[i].x, s->peaks[i].y,
+                    s->peaks[i].luminance);
+        fputc('\n', f);
+    }
+    if (s->have_hist) {
+        uint64_t n = 0, sum = 0, half = 0;
+        for (int i = 0; i < HT_GREY_BINS; i++) {
+            n += s->grey_hist[i];
+            sum += (uint64_t)i * s->grey_hist[i];
+        }
+        int median = 0;
+        for (; median < HT_GREY_BINS - 1 && (half += s->grey_hist[median]) * 2 < n; median++)
+            ;
+        fprintf(f, "output grey   mean %.2f, median %d of 255 (RGBA and grey histograms: --json)\n",
+                n ? (double)sum / n : 0.0, median);
+    }
     fprintf(f, "backend       %s\ncurve         Lw -> Ld (cd/m^2) at bin centres\n",
             o->backend == HT_BACKEND_CPU ? "cpu" : gl_renderer());
     double db = ((double)r->bw_max - r->bw_min) / r->bins;
@@ -290,15 +360,26 @@ int cmd_stats(int argc, char **argv)
     image_stats st;
     image_compute_stats(&img, &st);
     tonemap_result *r = malloc(sizeof *r);
+    /* The CPU backend's statistics count the output pixels it returns; the GPU's read the
+     * pipeline's textures (g_pipe, made by commands_tonemap) without a read-back. */
+    uint8_t *rgb = o.backend == HT_BACKEND_CPU ? malloc((size_t)img.width * img.height * 3) : NULL;
+    imgstats s = {0};
     int status = 1;
-    if (!r)
+    if (!r || (o.backend == HT_BACKEND_CPU && !rgb))
         fprintf(stderr, "hdrtone stats: out of memory\n");
-    else if (!commands_tonemap(&o, &img, r, NULL, err, sizeof err))
+    else if (!commands_tonemap(&o, &img, r, rgb, err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+    else if (o.backend == HT_BACKEND_CPU ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
+                                         : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks,
+                                                         o.min_distance, &s, err, sizeof err))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path,
+                o.backend == HT_BACKEND_CPU ? "out of memory" : err);
     else {
-        (o.json ? print_stats_json : print_stats_text)(stdout, path, &img, &st, &o, r);
+        (o.json ? print_stats_json : print_stats_text)(stdout, path, &img, &st, &o, r, &s);
         status = 0;
     }
+    imgstats_free(&s);
+    free(rgb);
     free(r);
     image_free(&img);
     return status;
