@@ -995,8 +995,8 @@ static void draw_overlay(viewer *v, int samples)
     if (v->message[0])
         y += text_box(v, 8, y, s, v->message, v->message_error ? RED : GREEN) + 4;
     if (v->show_overlay && v->have_image && !v->show_help) {
-        float pw = fminf(560 * s / 1.5f, (float)v->fb_w - 16);
-        float ph = fminf(240 * s / 1.5f, (float)v->fb_h * 0.45f);
+        float pw = fminf(520 * s / 1.5f, (float)v->fb_w - 16);
+        float ph = fminf(220 * s / 1.5f, (float)v->fb_h * 0.45f);
         overlay_plot_info info = {0};
         info.x = 8;
         info.y = (float)v->fb_h - ph - 8;
