@@ -13,14 +13,12 @@ uniform int u_transfer;
 uniform float u_gamma;
 layout(std430, binding = HT_BIND_ENCODE) readonly buffer Encode { float thresholds[256]; };
 
-shared float s_thr[256];
-
 // v: the linear value; e: its encoding by ht_encode.
 float encode8(float v, float e)
 {
     uint k = uint(e * 255.0 + 0.5);
-    if (k > 0u && v < s_thr[k]) k--;
-    else if (k < 255u && v >= s_thr[k + 1u]) k++;
+    if (k > 0u && v < thresholds[k]) k--;
+    else if (k < 255u && v >= thresholds[k + 1u]) k++;
     return float(k) / 255.0;
 }
 
@@ -32,13 +30,8 @@ vec3 tonemap(vec4 c)
     return clamp(u_scale * c.rgb * factor, 0.0, 1.0);
 }
 
-void main()
+void apply_pixel(ivec2 p)
 {
-    for (uint i = gl_LocalInvocationIndex; i < 256u; i += uint(HT_GROUP_X * HT_GROUP_Y))
-        s_thr[i] = thresholds[i];
-    barrier();
-    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    if (p.x >= u_size.x || p.y >= u_size.y) return;
 #ifdef HT_SRC_MS
     vec3 acc = vec3(0.0);
     for (int s = 0; s < u_samples; s++) acc += tonemap(ht_load_sample(p, s));
@@ -48,4 +41,16 @@ void main()
 #endif
     vec3 e = ht_encode(v, u_transfer, u_gamma);
     imageStore(u_out, p, vec4(encode8(v.r, e.r), encode8(v.g, e.g), encode8(v.b, e.b), 1.0));
+}
+
+// HT_APPLY_STEP^2 pixels per thread, a group's threads side by side in each step (coalesced).
+void main()
+{
+    ivec2 base = ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y) * HT_APPLY_STEP +
+                 ivec2(gl_LocalInvocationID.xy);
+    for (int j = 0; j < HT_APPLY_STEP; j++)
+        for (int i = 0; i < HT_APPLY_STEP; i++) {
+            ivec2 p = base + ivec2(i * HT_GROUP_X, j * HT_GROUP_Y);
+            if (p.x < u_size.x && p.y < u_size.y) apply_pixel(p);
+        }
 }

@@ -13,7 +13,7 @@ uniform bool u_rebin;
 const uint N = uint(HT_GROUP_X * HT_GROUP_Y);
 shared uint s_hist[HT_MAX_BINS];
 shared float s_sum[N];
-shared uint s_count[N], s_min[N], s_max[N], s_valid[N], s_nonfinite[N];
+shared uint s_count, s_min, s_max, s_valid, s_nonfinite;
 
 void main()
 {
@@ -21,6 +21,7 @@ void main()
     uint t = gl_LocalInvocationIndex;
     uint bins = max(frame.bins, 1u);   // 0 before any range pass: everything lands in bin 0
     for (uint i = t; i < bins; i += N) s_hist[i] = 0u;
+    if (t == 0u) { s_count = 0u; s_min = 0x7f7fffffu; s_max = 0u; s_valid = 0u; s_nonfinite = 0u; }
     barrier();
     float bwmin = frame.bw_min;
     float inv_width = float(bins) / max(frame.bw_max - frame.bw_min, 1e-30);
@@ -47,22 +48,18 @@ void main()
             sum += b;
             count++;
         }
-    s_sum[t] = sum; s_count[t] = count;
-    s_min[t] = mn; s_max[t] = mx; s_valid[t] = valid; s_nonfinite[t] = nonfinite;
+    // Integers by shared atomics (no extra barriers); only the float sum needs the tree.
+    if (count > 0u) atomicAdd(s_count, count);
+    if (valid > 0u) { atomicMin(s_min, mn); atomicMax(s_max, mx); atomicAdd(s_valid, valid); }
+    if (nonfinite > 0u) atomicAdd(s_nonfinite, nonfinite);
+    s_sum[t] = sum;
     barrier();
     for (uint s = N / 2u; s > 0u; s >>= 1) {
-        if (t < s) {
-            s_sum[t] += s_sum[t + s];
-            s_count[t] += s_count[t + s];
-            s_min[t] = min(s_min[t], s_min[t + s]);
-            s_max[t] = max(s_max[t], s_max[t + s]);
-            s_valid[t] += s_valid[t + s];
-            s_nonfinite[t] += s_nonfinite[t + s];
-        }
+        if (t < s) s_sum[t] += s_sum[t + s];
         barrier();
     }
     uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     for (uint i = t; i < bins; i += N) tile_hist[k * bins + i] = s_hist[i];
     if (t == 0u)
-        tile_sums[k] = ht_tilesum(s_sum[0], s_count[0], s_min[0], s_max[0], s_valid[0], s_nonfinite[0]);
+        tile_sums[k] = ht_tilesum(s_sum[0], s_count, s_min, s_max, s_valid, s_nonfinite);
 }

@@ -9,14 +9,23 @@
 
 #include <stdint.h>
 
+/* Tile of the histogram pass; a build-time knob for tuning (-DHT_TILE_X_PIXELS=128). */
+#ifndef HT_TILE_X_PIXELS
+#define HT_TILE_X_PIXELS 64
+#endif
+#ifndef HT_TILE_Y_PIXELS
+#define HT_TILE_Y_PIXELS 64
+#endif
+
 /* X(name, value): integer constants. */
 #define HT_CONSTANTS(X)                                                                      \
     X(HT_MAX_BINS, 1024)       /* upper limit of --bins; the curve pass runs one thread per bin */ \
     X(HT_MIN_BINS, 2)                                                                         \
     X(HT_GROUP_X, 16)          /* work-group size of the image passes */                      \
     X(HT_GROUP_Y, 16)                                                                         \
-    X(HT_TILE_X, 64)           /* pixels per tile of the range and histogram passes */        \
-    X(HT_TILE_Y, 64)                                                                          \
+    X(HT_TILE_X, HT_TILE_X_PIXELS) /* pixels per tile of the histogram pass */                \
+    X(HT_TILE_Y, HT_TILE_Y_PIXELS)                                                            \
+    X(HT_APPLY_STEP, 2)        /* the apply pass does STEP x STEP pixels per thread */        \
     X(HT_MERGE_GROUP, 256)     /* threads of a merge group */                                 \
     X(HT_MERGE_TILES, 32)      /* tiles a merge group adds up */                               \
     X(HT_CEILING_NONE, 0)                                                                     \

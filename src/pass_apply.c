@@ -44,8 +44,8 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned 
     pass_set_int(prog, "u_samples", src.samples);
     pass_set_int(prog, "u_transfer", params->transfer);
     pass_set_float(prog, "u_gamma", (float)params->gamma);
-    glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
-                      (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
+    const int gx = HT_GROUP_X * HT_APPLY_STEP, gy = HT_GROUP_Y * HT_APPLY_STEP;
+    glDispatchCompute((GLuint)((src.width + gx - 1) / gx), (GLuint)((src.height + gy - 1) / gy), 1);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                     GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     return true;
