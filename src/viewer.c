@@ -43,7 +43,6 @@ typedef struct readback {
 } readback;
 
 struct viewer {
-    const ht_options *opt;
     GLFWwindow *win;
     pipeline *pipe;
     pass_scene *scene;
@@ -394,8 +393,18 @@ static void act_file(viewer *v, int dir)
 static void act_reload(viewer *v, int arg)
 {
     (void)arg;
-    if (load_current(v))
-        set_message(v, false, "reloaded %s", v->files[v->cur]);
+    /* Same file, so keep the view when the size has not changed. */
+    int w = v->img.width, h = v->img.height;
+    double zoom = v->zoom, cx = v->cx, cy = v->cy;
+    if (!load_current(v))
+        return;
+    if (v->img.width == w && v->img.height == h) {
+        v->zoom = zoom;
+        v->cx = cx;
+        v->cy = cy;
+        v->view_fresh = false;
+    }
+    set_message(v, false, "reloaded %s", v->files[v->cur]);
 }
 
 static void act_export(viewer *v, int arg);
@@ -1185,7 +1194,6 @@ static void viewer_cleanup(viewer *v)
 int viewer_main(const ht_options *o, char **files, int nfiles)
 {
     viewer vs = {0}, *v = &vs;
-    v->opt = o;
     v->tm = o->tm;
     v->msaa = o->msaa < 1 ? 1 : o->msaa;
     v->show_overlay = !o->no_overlay;
