@@ -600,9 +600,12 @@ static bool files_set(viewer *v, char **paths, int n)
             closedir(d);
         /* The given file is always in the list, whatever its name (or if the folder cannot
          * be read): as given, so messages show the user's spelling. */
-        if (v->files && !found && v->nfiles < cap) {
-            if ((v->files[v->nfiles] = strdup(paths[0])))
+        if (v->files && !found) {
+            char **f = realloc(v->files, (size_t)(v->nfiles + 1) * sizeof *f);
+            if (f && (f[v->nfiles] = strdup(paths[0])))
                 v->nfiles++;
+            if (f)
+                v->files = f;
         }
         if (v->files)
             qsort(v->files, (size_t)v->nfiles, sizeof *v->files, cmp_str);
@@ -803,6 +806,7 @@ static void readback_start(viewer *v)
     glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, sizeof(ht_frame));
     v->rb.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    glFlush();   /* polls pass no flush flag: the fence must reach the GPU by itself */
 }
 
 /* Differs enough to show in the text? */
