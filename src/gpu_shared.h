@@ -9,12 +9,17 @@
 
 #include <stdint.h>
 
-/* Tile of the histogram pass; a build-time knob for tuning (-DHT_TILE_X_PIXELS=128). */
+/* Build-time knobs for tuning (-DHT_TILE_X_PIXELS=128): tile of the histogram pass, pixels
+ * per thread (each way) of the apply pass. */
 #ifndef HT_TILE_X_PIXELS
 #define HT_TILE_X_PIXELS 64
 #endif
 #ifndef HT_TILE_Y_PIXELS
 #define HT_TILE_Y_PIXELS 64
+#endif
+
+#ifndef HT_APPLY_STEP_PIXELS
+#define HT_APPLY_STEP_PIXELS 2
 #endif
 
 /* X(name, value): integer constants. */
@@ -25,7 +30,7 @@
     X(HT_GROUP_Y, 16)                                                                         \
     X(HT_TILE_X, HT_TILE_X_PIXELS) /* pixels per tile of the histogram pass */                \
     X(HT_TILE_Y, HT_TILE_Y_PIXELS)                                                            \
-    X(HT_APPLY_STEP, 2)        /* the apply pass does STEP x STEP pixels per thread */        \
+    X(HT_APPLY_STEP, HT_APPLY_STEP_PIXELS) /* the apply pass does STEP^2 pixels per thread */  \
     X(HT_MERGE_GROUP, 256)     /* threads of a merge group */                                 \
     X(HT_MERGE_TILES, 32)      /* tiles a merge group adds up */                               \
     X(HT_CEILING_NONE, 0)                                                                     \
@@ -106,8 +111,7 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_TILE_HIST, 1)      \
     X(HT_BIND_TILE_SUMS, 2)      \
     X(HT_BIND_FRAME, 3)          \
-    X(HT_BIND_OUT, 4)            \
-    X(HT_BIND_ENCODE, 5)
+    X(HT_BIND_OUT, 4)
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_

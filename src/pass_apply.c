@@ -5,19 +5,11 @@
 
 struct pass_apply {
     pass_base base;
-    unsigned encode;            /* SSBO: the encoding thresholds for these: */
-    int transfer;
-    double gamma;
 };
 
 pass_apply *pass_apply_create(char *err, size_t errlen)
 {
-    pass_apply *p = pass_create(sizeof(pass_apply), "apply.comp", NULL, err, errlen);
-    if (p) {
-        glGenBuffers(1, &p->encode);
-        p->transfer = -1;
-    }
-    return p;
+    return pass_create(sizeof(pass_apply), "apply.comp", NULL, err, errlen);
 }
 
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
@@ -27,15 +19,6 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned 
     unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
     if (!prog)
         return false;
-    if (params->transfer != p->transfer || params->gamma != p->gamma) {
-        float t[256];
-        tonemap_encode_thresholds(params, t);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->encode);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof t, t, GL_STATIC_DRAW);
-        p->transfer = params->transfer;
-        p->gamma = params->gamma;
-    }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_ENCODE, p->encode);
     glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     pass_set_ivec2(prog, "u_size", src.width, src.height);
     pass_set_float(prog, "u_scale", (float)params->scale);
@@ -53,7 +36,5 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned 
 
 void pass_apply_destroy(pass_apply **p)
 {
-    if (p && *p)
-        glDeleteBuffers(1, &(*p)->encode);
     pass_destroy((pass_base **)p);
 }

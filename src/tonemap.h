@@ -38,10 +38,6 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);
 
-/* The same encoding as a table for the GPU: t[k] (k = 1..255) is the smallest float v with
- * tonemap_encode(p, v) >= k, so the code of v is the number of thresholds <= v; t[0] = 0. */
-void tonemap_encode_thresholds(const tonemap_params *p, float t[256]);
-
 /* Name of a HT_MAP_* value ("histogram", "linear (range fits display)", ...). */
 const char *tonemap_mapping_name(unsigned mapping);
 

@@ -249,26 +249,6 @@ uint8_t tonemap_encode(const tonemap_params *p, double v)
     return (uint8_t)(v * 255.0 + 0.5);
 }
 
-void tonemap_encode_thresholds(const tonemap_params *p, float t[256])
-{
-    t[0] = 0.0f;
-    float lo = 0.0f;
-    for (int k = 1; k < 256; k++) {
-        /* Bisect over the floats between the previous threshold and 1: encode is monotonic. */
-        float hi = 1.0f;
-        while (nextafterf(lo, 2.0f) < hi) {
-            float mid = lo + (hi - lo) * 0.5f;
-            if (mid <= lo || mid >= hi)
-                mid = nextafterf(lo, 2.0f);
-            if (tonemap_encode(p, mid) >= k)
-                hi = mid;
-            else
-                lo = mid;
-        }
-        t[k] = hi;   /* lo < k <= hi, and they are neighbouring floats */
-    }
-}
-
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb)
 {
