@@ -14,7 +14,9 @@
 
 #include "commands.h"
 #include "gl_context.h"
+#include "imgstats.h"
 #include "pass.h"
+#include "pass_scene.h"
 #include "pipeline.h"
 #include "shaders.h"
 #include "synthetic.h"
@@ -33,6 +35,11 @@ typedef struct bench {
     unsigned copy_tex;          /* RGBA8 target of the copy probe */
     int probe_samples;          /* samples the read probe reads per pixel */
     bool wall_clock;            /* GL_TIME_ELAPSED reported 0: timed with glFinish instead */
+    pass_scene *scene;          /* the viewer's scene pass, drawing image into a target */
+    ht_source image;
+    bool float32;
+    imgstats_gpu_ctx *stats;
+    int stats_pass;
 } bench;
 
 typedef void (*bench_fn)(bench *b);
@@ -113,6 +120,14 @@ static void run_pipeline_cold(bench *b)
     run_pipeline(b);
 }
 
+static void run_scene(bench *b)
+{
+    pass_scene_run(b->scene, b->image, b->float32, b->image.width, b->image.height,
+                   b->src.samples, (scene_view){0, 0, 1});
+}
+
+static void run_stats_pass(bench *b) { imgstats_gpu_run_pass(b->stats, b->stats_pass); }
+
 static void run_merge_curve(bench *b)
 {
     pipeline_run_pass(b->pipe, HT_PASS_merge, b->src, &b->params);
@@ -189,40 +204,6 @@ static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
     return ok;
 }
 
-/* A multisampled copy of the image: every sample of pixel p holds the image at p. */
-static unsigned make_multisample(const bench *b, int samples, bool half)
-{
-    unsigned tex, fbo[2];
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
-    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, half ? GL_RGBA16F : GL_RGBA32F,
-                              b->src.width, b->src.height, GL_TRUE);
-    /* Blits cannot write multisampled targets; a clear of each row could, but drawing is what
-     * the viewer does: draw the image with a trivial program. */
-    char err[HT_ERR_MAX];
-    unsigned prog = shaders_graphics("fill_ms.vert", "fill_ms.frag", "#define HT_NO_FRAME 1\n", err, sizeof err);
-    if (!prog) {
-        fprintf(stderr, "hdrtone bench: %s\n", err);
-        return tex;
-    }
-    glGenFramebuffers(2, fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex, 0);
-    unsigned vao;
-    glGenVertexArrays(1, &vao);
-    glBindVertexArray(vao);
-    glViewport(0, 0, b->src.width, b->src.height);
-    glUseProgram(prog);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, b->src.texture);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDeleteVertexArrays(1, &vao);
-    glDeleteFramebuffers(2, fbo);
-    glDeleteProgram(prog);
-    return tex;
-}
-
 typedef struct row {
     const char *name;
     timing t;
@@ -294,6 +275,8 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
                           image_pass ? t.median_ms / read.median_ms
                                      : apply ? t.median_ms / copy.median_ms : 0};
     }
+    timing scene = measure(b, run_scene, runs);
+    rows[n++] = (row){"scene (viewer, 1:1)", scene, img_one + img_all, NULL, 0};
     timing mc = measure(b, run_merge_curve, runs);
     rows[n++] = (row){"merge+curve", mc, 0, NULL, 0};
     timing all = measure(b, run_pipeline, runs);
@@ -305,6 +288,25 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing cold = measure(b, run_pipeline_cold, runs);
     rows[n++] = (row){"pipeline, new image", cold, 2 * img_one + img_all + out, "floor",
                       cold.median_ms / floor_ms};
+    if (b->src.samples == 1 && b->stats) {   /* statistics read the image and the output */
+        char err[HT_ERR_MAX];
+        if (!imgstats_gpu_prepare(b->stats, b->image,
+                                  (ht_source){pipeline_output_texture(b->pipe), b->src.width,
+                                              b->src.height, 1}, err, sizeof err)) {
+            fprintf(stderr, "hdrtone bench: statistics: %s\n", err);
+            return n;
+        }
+        for (int i = 0; i < IMGSTATS_PASS_COUNT; i++) {
+            b->stats_pass = i;
+            timing t = measure(b, run_stats_pass, runs);
+            bool extrema = i == IMGSTATS_PASS_extrema || i == IMGSTATS_PASS_peaks;
+            static char names[IMGSTATS_PASS_COUNT][48];
+            char *name = names[i];
+            snprintf(name, sizeof names[i], "stats: %s", imgstats_pass_names[i]);
+            rows[n++] = (row){name, t, extrema ? img_one : i == IMGSTATS_PASS_hist_clear ? 0 : out,
+                              extrema ? "read" : NULL, extrema ? t.median_ms / read.median_ms : 0};
+        }
+    }
     return n;
 }
 
@@ -369,7 +371,11 @@ int cmd_bench(int argc, char **argv)
     } else if (!verify(&b, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
     } else {
-        b.src = pipeline_image_source(b.pipe);
+        b.src = b.image = pipeline_image_source(b.pipe);
+        b.float32 = !img.half_exact;
+        if (!(b.scene = pass_scene_create(err, sizeof err)) ||
+            !(b.stats = imgstats_gpu_create(err, sizeof err)))
+            fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
         glGenBuffers(1, &b.probe_out);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.probe_out);
         glBufferData(GL_SHADER_STORAGE_BUFFER,
@@ -382,19 +388,18 @@ int cmd_bench(int argc, char **argv)
         row rows[32];
         int n = bench_source(&b, o.runs, img.half_exact, rows);
         print_report(stdout, o.json, what, img.width, img.height, 1, rows, n, b.wall_clock);
-        GLint max_samples = 1;
-        glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
-        int samples = o.msaa < max_samples ? o.msaa : max_samples;
-        if (samples > 1) {
-            unsigned ms = make_multisample(&b, samples, img.half_exact);
-            b.src = (ht_source){ms, img.width, img.height, samples};
+        int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;
+        if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
+            b.src = pass_scene_run(b.scene, b.image, b.float32, img.width, img.height, samples,
+                                   (scene_view){0, 0, 1});
             n = bench_source(&b, o.runs, img.half_exact, rows);
             print_report(stdout, o.json, what, img.width, img.height, samples, rows, n,
                          b.wall_clock);
-            glDeleteTextures(1, &ms);
         }
         status = 0;
     }
+    pass_scene_destroy(&b.scene);
+    imgstats_gpu_destroy(&b.stats);
     pass_program_destroy(&b.probe_read);
     pass_program_destroy(&b.probe_copy);
     if (ctx) {
