@@ -42,7 +42,16 @@
     X(HT_MAP_LINEAR_FITS, 2)     /* scene range fits the display (pcond "range<=display") */  \
     X(HT_MAP_LINEAR_GAVE_UP, 3)  /* ceiling loop cut below CVRATIO ("no_compression_needed") */ \
     X(HT_MAP_EQUALIZE, 4)        /* ceiling none: plain histogram equalisation */             \
-    X(HT_MAX_CEILING_ITERATIONS, 1000)
+    X(HT_MAX_CEILING_ITERATIONS, 1000)                                                        \
+    X(HT_CEILING_HUMAN, 2)       /* human contrast sensitivity (pcond -s) */                  \
+    X(HT_MAP_LINEAR_FORCED, 5)   /* linear mapping asked for (pcond -l) */                    \
+    X(HT_SAMPLING_PIXELS, 0)     /* every pixel is a histogram sample */                      \
+    X(HT_SAMPLING_FOVEAL, 1)     /* the 1-degree foveal image (+ pcond's point samples) */    \
+    X(HT_LUMINANCE_REC709, 0)                                                                 \
+    X(HT_LUMINANCE_RADIANCE, 1)  /* Radiance's standard primaries, as pcond */                \
+    X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
+    X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
+    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */
 
 /* X(name, value): floating-point constants (pcond's, see WARD97.md). */
 #define HT_FCONSTANTS(X)                                                                     \
@@ -51,7 +60,12 @@
     X(HT_CVRATIO, 0.025)  /* ceiling-loop tolerance */                                    \
     X(HT_LUM_R, 0.2126)                                                                   \
     X(HT_LUM_G, 0.7152)                                                                   \
-    X(HT_LUM_B, 0.0722)
+    X(HT_LUM_B, 0.0722)                                                                   \
+    X(HT_RAD_LUM_R, 0.265105814)  /* pcond's Y row of Radiance's standard primaries */    \
+    X(HT_RAD_LUM_G, 0.670105815)                                                          \
+    X(HT_RAD_LUM_B, 0.064788356)                                                          \
+    X(HT_FTINY, 1e-7)             /* pcond's epsilon in its range tests (cd/m^2) */       \
+    X(HT_WHTEFFICACY, 179.0)      /* lm/W: pcond's -x file scales its linear curve by it */
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_CONSTANTS(HT_ENUM_)
@@ -97,7 +111,21 @@ HT_FCONSTANTS(HT_FDEF_)
     X(float, final_total, )  /* T at the start of the last ceiling pass */ \
     X(uint, hist, [HT_MAX_BINS])        /* merged counts */ \
     X(float, trimmed, [HT_MAX_BINS])    /* after the ceiling (bottom-bin rule applied) */ \
-    X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */
+    X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */ \
+    /* Foveal sampling (pass_foveal, issue 7). The pipeline uploads n_points..pcond_rules and */ \
+    /* resets the pt_* accumulators before the analysis; all zero in pixel sampling. */ \
+    X(uint, n_points, )      /* pcond point samples taken (0: none) */ \
+    X(uint, fov_width, )     /* foveal grid (0 with pixel sampling) */ \
+    X(uint, fov_height, )                        \
+    X(uint, pcond_rules, )   /* 1: pcond's range rules (black samples, 1e-7 margins) */ \
+    X(uint, pt_valid, )      /* point samples: finite with Lw > 0 (gather pass, atomics) */ \
+    X(uint, pt_nonfinite, )                      \
+    X(uint, pt_min_bits, )   /* float bits of their min/max Lw */ \
+    X(uint, pt_max_bits, )                       \
+    X(uint, pt_counted, )    /* point samples in pt_hist (point binning pass) */ \
+    X(float, pt_sum_ln, )    /* their sum of ln Lw */ \
+    X(float, pt_weight, )    /* weight of a point sample: counted foveal samples / n_points */ \
+    X(uint, pt_hist, [HT_MAX_BINS])     /* point-sample counts; the curve adds pt_weight * these */
 
 #define HT_C_FIELD_(type, name, dims) ht_##type##_t name dims;
 typedef uint32_t ht_uint_t;
@@ -111,7 +139,9 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_TILE_HIST, 1)      \
     X(HT_BIND_TILE_SUMS, 2)      \
     X(HT_BIND_FRAME, 3)          \
-    X(HT_BIND_OUT, 4)
+    X(HT_BIND_OUT, 4)            \
+    X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
+    X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_

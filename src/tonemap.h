@@ -19,10 +19,41 @@ typedef struct tonemap_params {
     int transfer;        /* HT_TRANSFER_* */
     double gamma;        /* for HT_TRANSFER_GAMMA */
     double scale;        /* cd/m^2 per image unit */
+    /* Issue 7: the paper's sampling and pcond's rules (docs/pcond.md). */
+    int sampling;        /* HT_SAMPLING_*: every pixel, or the foveal image */
+    double fov;          /* foveal sampling: degrees across the longer side */
+    bool point_samples;  /* foveal sampling: add pcond's random point samples */
+    int luminance;       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */
+    bool force_linear;   /* linear mapping whatever the range (pcond -l) */
+    bool pcond;          /* pcond's own rules: range margins and black samples, the -x quirk */
 } tonemap_params;
 
-/* Fills the defaults of WARD97.md (100 bins, Ldmax 100, Dr 100, linear ceiling, sRGB, s = 1). */
+/* Fills the defaults of WARD97.md (100 bins, Ldmax 100, Dr 100, linear ceiling, sRGB, s = 1,
+ * every pixel sampled, Rec. 709 weights). */
 void tonemap_params_default(tonemap_params *p);
+
+/* The pcond preset: what Radiance's pcond does by default (pcond-reference/README.md):
+ * foveal sampling over 40 degrees plus its point samples, Radiance weights, 100 bins,
+ * Ldmax 100, Dr 100, pcond's rules. Leaves ceiling, force_linear, transfer and scale. */
+void tonemap_params_preset_pcond(tonemap_params *p);
+
+/* The foveal grid for a W x H picture: one sample per degree, FOV degrees across the longer
+ * side (pcond getfovimg), at least 2 and at most the picture's size. */
+void tonemap_foveal_grid(int w, int h, double fov, int *fw, int *fh);
+
+/* The number of pcond point samples for a W x H picture with a FW x FH foveal grid. */
+uint32_t tonemap_point_count(int w, int h, int fw, int fh);
+
+/* pcond's random point samples: N positions (x | row << 16, row 0 = top) in pcond's order
+ * (index k = its array index), from glibc's unseeded drand48 sequence. Returns false when
+ * the walk runs out of rows (cannot happen for N <= W * H). */
+bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy);
+
+/* Luminance weights of a HT_LUMINANCE_* value. */
+void tonemap_luminance_weights(int luminance, double w[3]);
+
+/* Human threshold contrast sensitivity dL(La), cd/m^2 (Ferwerda et al.; pcond htcontrs). */
+double tonemap_tvi(double la);
 
 /* What the analysis (range, histogram, ceiling, curve) produced: the same fields as the
  * GPU's frame buffer (ht_frame), so one type carries either backend's answer. */
@@ -30,6 +61,11 @@ typedef ht_frame tonemap_result;
 
 /* The response: display luminance Ld (cd/m^2) for world luminance LW (cd/m^2). */
 double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double lw);
+
+/* The curve as pcond's -x file prints it: tonemap_curve_ld, except that with pcond's rules
+ * a linear mapping prints clamp(Lw * scalef, Ldmin, Ldmax) with pcond's scalef (179/Ldmax
+ * times ours), not the displayed luminance (pcond-reference/README.md, "quirk"). */
+double tonemap_curve_ld_pcond(const tonemap_result *r, const tonemap_params *p, double lw);
 
 /* Output scale factor for a pixel of world luminance LW: out_rgb = s * rgb * factor. 0 for
  * pixels that are black (Lw < HT_LMIN, or no mapping). */
@@ -40,6 +76,17 @@ uint8_t tonemap_encode(const tonemap_params *p, double v);
 
 /* Name of a HT_MAP_* value ("histogram", "linear (range fits display)", ...). */
 const char *tonemap_mapping_name(unsigned mapping);
+
+/* Rounds RGB as a Radiance picture stores it (RGBE, 8-bit mantissas, truncated; read back at
+ * the middle of the step), with UNIT per stored unit (179 for cd/m^2: Radiance stores W). */
+void tonemap_rgbe_round(float rgb[3], double unit);
+
+/* CPU reference of the foveal pass: the foveal grid of P (tonemap_foveal_grid) and its box
+ * average of linear RGB (non-finite pixels left out), *rgb = fw * fh * 3 floats, top row
+ * first, malloc'd (the caller frees); with pcond's rules RGBE-rounded as pfilt writes it
+ * (tonemap_rgbe_round, 179). False when out of memory. */
+bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
+                              float **rgb);
 
 /* CPU reference: analyse IMG (all four steps but the apply) into *r. */
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r);

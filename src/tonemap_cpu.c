@@ -17,6 +17,98 @@ void tonemap_params_default(tonemap_params *p)
     p->transfer = HT_TRANSFER_SRGB;
     p->gamma = 2.2;
     p->scale = 1.0;
+    p->sampling = HT_SAMPLING_PIXELS;
+    p->fov = 40.0;
+    p->luminance = HT_LUMINANCE_REC709;
+}
+
+void tonemap_params_preset_pcond(tonemap_params *p)
+{
+    p->bins = 100;
+    p->lmin = p->lmax = 0.0;
+    p->ldmax = 100.0;
+    p->drange = 100.0;
+    p->sampling = HT_SAMPLING_FOVEAL;
+    p->fov = 40.0;
+    p->point_samples = true;
+    p->luminance = HT_LUMINANCE_RADIANCE;
+    p->pcond = true;
+}
+
+static const double PI = 3.14159265358979323846;
+
+void tonemap_foveal_grid(int w, int h, double fov, int *fw, int *fh)
+{
+    /* pcond: a perspective view FOV degrees across the longer side; one foveal pixel per
+     * degree of the view's width at the image plane, 2 tan(half angle) / (pi / 180). */
+    double t = tan(fov * PI / 360.0) / (w > h ? w : h);
+    int x = (int)(2.0 * t * w / (PI / 180.0) + 0.5), y = (int)(2.0 * t * h / (PI / 180.0) + 0.5);
+    x = x < 2 ? 2 : x;
+    y = y < 2 ? 2 : y;
+    *fw = x < w ? x : w;
+    *fh = y < h ? y : h;
+}
+
+uint32_t tonemap_point_count(int w, int h, int fw, int fh)
+{
+    uint64_t n = (uint64_t)HT_POINTS_PER_FOVEAL * fw * fh, np = (uint64_t)w * h;
+    return (uint32_t)(n < np ? n : np);
+}
+
+bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy)
+{
+    /* drand48 as glibc runs it when never seeded: state 0, X' = (a X + c) mod 2^48. */
+    const uint64_t a = 0x5DEECE66DULL, c = 0xB, mask = (1ULL << 48) - 1;
+    uint64_t state = 0;
+    long long npleft = (long long)w * h, left = 0;
+    int row = -1;
+    while (n > 0) {
+        if (left <= 0) {             /* next scanline, top row first */
+            if (++row >= h)
+                return false;
+            left = w;
+        }
+        state = (a * state + c) & mask;
+        double r = (double)state / 281474976710656.0, cum = 0.0;
+        long long skip = 0;          /* a geometric-like distance to the next sample */
+        while ((cum += (1.0 - cum) * n / (double)(npleft - skip)) < r)
+            skip++;
+        skip++;
+        if (left < skip) {           /* past this scanline: the draw is lost */
+            npleft -= left;
+            left = 0;
+            continue;
+        }
+        left -= skip;                /* walks from the right end of the row to the left */
+        xy[--n] = (uint32_t)left | (uint32_t)row << 16;
+        npleft -= skip;
+    }
+    return true;
+}
+
+void tonemap_luminance_weights(int luminance, double w[3])
+{
+    bool rad = luminance == HT_LUMINANCE_RADIANCE;
+    w[0] = rad ? HT_RAD_LUM_R : HT_LUM_R;
+    w[1] = rad ? HT_RAD_LUM_G : HT_LUM_G;
+    w[2] = rad ? HT_RAD_LUM_B : HT_LUM_B;
+}
+
+double tonemap_tvi(double la)
+{
+    /* Ferwerda et al. 1996 threshold-versus-intensity, log10 units (WARD97.md table). */
+    if (la < 1.148e-4)
+        return 1.38e-3;
+    double x = log10(la), y;
+    if (x < -1.44)
+        y = pow(0.405 * x + 1.6, 2.18) - 2.86;
+    else if (x < -0.0184)
+        y = x - 0.395;
+    else if (x < 1.9)
+        y = pow(0.249 * x + 0.65, 2.7) - 0.72;
+    else
+        y = x - 1.255;
+    return pow(10.0, y);
 }
 
 const char *tonemap_mapping_name(unsigned mapping)
@@ -26,6 +118,7 @@ const char *tonemap_mapping_name(unsigned mapping)
     case HT_MAP_LINEAR_FITS: return "linear (scene range fits the display)";
     case HT_MAP_LINEAR_GAVE_UP: return "linear (ceiling loop gave up: no compression needed)";
     case HT_MAP_EQUALIZE: return "histogram equalisation (no ceiling)";
+    case HT_MAP_LINEAR_FORCED: return "linear (forced)";
     default: return "none (no pixel with positive finite luminance)";
     }
 }
@@ -33,27 +126,170 @@ const char *tonemap_mapping_name(unsigned mapping)
 /* Pixel classes, as in common.glsl's ht_classify. */
 enum { PIX_VALID, PIX_NONFINITE, PIX_NONPOSITIVE };
 
-static int classify(const float *c, float scale, float *lw)
+/* Lw of a pixel in float, as the shaders compute it ('precise': no fused multiply-add). */
+static int classify(const float *c, float scale, const float w[3], float *lw)
 {
-    *lw = scale * ((float)HT_LUM_R * c[0] + (float)HT_LUM_G * c[1] + (float)HT_LUM_B * c[2]);
+    *lw = scale * (w[0] * c[0] + w[1] * c[1] + w[2] * c[2]);
     if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(*lw))
         return PIX_NONFINITE;
     return *lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
 }
 
-/* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. */
+static void float_weights(int luminance, float w[3])
+{
+    double d[3];
+    tonemap_luminance_weights(luminance, d);
+    for (int i = 0; i < 3; i++)
+        w[i] = (float)d[i];
+}
+
+/* The histogram's samples: Lw per sample, NaN for a non-finite one. */
+typedef struct sample_set {
+    float *lw;
+    size_t n;
+} sample_set;
+
+static int class_of(float lw)
+{
+    return !isfinite(lw) ? PIX_NONFINITE : lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
+}
+
+static void sample_pixel(const float *c, float scale, const float w[3], float *out)
+{
+    float lw;
+    *out = classify(c, scale, w, &lw) == PIX_NONFINITE ? NAN : lw;
+}
+
+/* Foveal image (pass_foveal): the box average of linear RGB over the pixels (x, row) with
+ * floor(x fw / W) = c and floor(row fh / H) = r, non-finite pixels left out (a box without
+ * a finite pixel is black). RGB, fw * fh * 3 floats, top row first. */
+static bool foveal_rgb(const hdr_image *img, int fw, int fh, float *rgb)
+{
+    size_t nf = (size_t)fw * fh;
+    double *sum = calloc(nf * 4, sizeof *sum);
+    if (!sum)
+        return false;
+    for (int row = 0; row < img->height; row++) {
+        int r = (int)((long long)row * fh / img->height);
+        for (int x = 0; x < img->width; x++) {
+            const float *c = img->rgba + 4 * ((size_t)row * img->width + x);
+            if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
+                continue;
+            double *s = sum + 4 * ((size_t)r * fw + (size_t)((long long)x * fw / img->width));
+            s[0] += c[0];
+            s[1] += c[1];
+            s[2] += c[2];
+            s[3] += 1.0;
+        }
+    }
+    for (size_t k = 0; k < nf; k++)
+        for (int ch = 0; ch < 3; ch++)
+            rgb[3 * k + ch] = sum[4 * k + 3] > 0 ? (float)(sum[4 * k + ch] / sum[4 * k + 3]) : 0.0f;
+    free(sum);
+    return true;
+}
+
+void tonemap_rgbe_round(float rgb[3], double unit)
+{
+    /* Radiance's setcolr (truncating 8-bit mantissas, shared exponent), then colr_color
+     * (the middle of the mantissa's step), on the values in UNITs. */
+    double v[3] = {rgb[0] / unit, rgb[1] / unit, rgb[2] / unit};
+    double d = fmax(v[0], fmax(v[1], v[2]));
+    if (!(d > 1e-32)) {
+        rgb[0] = rgb[1] = rgb[2] = 0.0f;
+        return;
+    }
+    int e;
+    frexp(d, &e);
+    double up = ldexp(1.0, 8 - e), down = ldexp(1.0, e - 8);
+    for (int c = 0; c < 3; c++)
+        rgb[c] = v[c] > 0 ? (float)((floor(v[c] * up) + 0.5) * down * unit) : 0.0f;
+}
+
+bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
+                              float **rgb)
+{
+    tonemap_foveal_grid(img->width, img->height, p->fov, fw, fh);
+    *rgb = malloc((size_t)*fw * *fh * 3 * sizeof **rgb);
+    if (!*rgb || !foveal_rgb(img, *fw, *fh, *rgb)) {
+        free(*rgb);
+        *rgb = NULL;
+        return false;
+    }
+    if (p->pcond)   /* pcond reads its foveal image back from pfilt's RGBE output */
+        for (size_t k = 0; k < (size_t)*fw * *fh; k++)
+            tonemap_rgbe_round(*rgb + 3 * k, HT_WHTEFFICACY);
+    return true;
+}
+
+/* The samples of P's sampling mode: the main set (every pixel, or the foveal image) and the
+ * point samples (foveal with point_samples; else empty). */
+static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_result *r,
+                         sample_set *main_set, sample_set *points)
+{
+    float w[3], scale = (float)p->scale;
+    float_weights(p->luminance, w);
+    memset(main_set, 0, sizeof *main_set);
+    memset(points, 0, sizeof *points);
+    if (p->sampling != HT_SAMPLING_FOVEAL) {
+        main_set->n = (size_t)img->width * img->height;
+        if (!(main_set->lw = malloc(main_set->n * sizeof(float))))
+            return false;
+        for (size_t k = 0; k < main_set->n; k++)
+            sample_pixel(img->rgba + 4 * k, scale, w, &main_set->lw[k]);
+        return true;
+    }
+    int fw, fh;
+    float *rgb;
+    if (!tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb))
+        return false;
+    r->fov_width = (uint32_t)fw;
+    r->fov_height = (uint32_t)fh;
+    main_set->n = (size_t)fw * fh;
+    main_set->lw = malloc(main_set->n * sizeof(float));
+    for (size_t k = 0; main_set->lw && k < main_set->n; k++) {
+        float c[3] = {rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]};
+        sample_pixel(c, scale, w, &main_set->lw[k]);
+    }
+    free(rgb);
+    if (!main_set->lw)
+        return false;
+    if (!p->point_samples)
+        return true;
+    uint32_t n = tonemap_point_count(img->width, img->height, fw, fh);
+    uint32_t *xy = malloc((size_t)n * sizeof *xy);
+    points->lw = malloc((size_t)n * sizeof(float));
+    bool ok = xy && points->lw && tonemap_point_positions(img->width, img->height, n, xy);
+    for (uint32_t k = 0; ok && k < n; k++) {
+        size_t x = xy[k] & 0xffffu, y = xy[k] >> 16;
+        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, &points->lw[k]);
+    }
+    free(xy);
+    if (!ok)
+        return false;
+    points->n = n;
+    r->n_points = n;
+    return true;
+}
+
+/* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
+ * rules (pcond3.c comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the
+ * thresholds keep 1e-7 cd/m^2 off the range's ends. */
 static void compute_range(const tonemap_params *p, tonemap_result *r)
 {
     int n = p->bins;
-    double bwmin, bwmax;
+    double bwmin, bwmax, lo, hi;
     r->widened = 0;
     if (p->lmin > 0 && p->lmax > p->lmin) {
         bwmin = log(p->lmin);
         bwmax = log(p->lmax);
+        lo = fmax(exp(bwmin), HT_LMIN);
+        hi = exp(bwmax);
     } else {
         double lwmax = fmin(1.01 * r->lw_max, HT_LMAX);
+        bool black = p->pcond && r->n_nonpositive > 0;
         bwmax = log(lwmax);
-        if (r->lw_min < HT_LMIN) {
+        if (r->lw_min < HT_LMIN || black) {
             bwmin = log(HT_LMIN);
         } else {
             /* Duplicate the bottom bin (pcond): the darkest sample starts bin 1. */
@@ -63,11 +299,19 @@ static void compute_range(const tonemap_params *p, tonemap_result *r)
         }
         if (bwmin >= bwmax)
             bwmin = bwmax - log(1.01);
+        if (p->pcond) {
+            lo = exp(bwmin) + HT_FTINY;
+            hi = lwmax - HT_FTINY;
+            r->widened = r->widened && exp(bwmin) > HT_LMIN + HT_FTINY;
+        } else {
+            lo = fmax(exp(bwmin), HT_LMIN);
+            hi = exp(bwmax);
+        }
     }
     r->bw_min = (float)bwmin;
     r->bw_max = (float)bwmax;
-    r->lo_thresh = (float)fmax(exp(bwmin), HT_LMIN);
-    r->hi_thresh = (float)exp(bwmax);
+    r->lo_thresh = (float)lo;
+    r->hi_thresh = (float)hi;
 }
 
 static int bin_of(const tonemap_result *r, double lw)
@@ -80,13 +324,28 @@ static int bin_of(const tonemap_result *r, double lw)
     return i < lowest ? lowest : i >= n ? n - 1 : i;
 }
 
+/* cumf[0..n] of the histogram F (cumf[i] = sum of f_j, j < i, over the total). */
+static void make_cumf(const double *f, int n, double *cumf)
+{
+    double total = 0, acc = 0;
+    for (int i = 0; i < n; i++)
+        total += f[i];
+    cumf[0] = 0.0;
+    for (int i = 0; i < n; i++) {
+        acc += f[i];
+        cumf[i + 1] = total > 0 ? acc / total : (double)(i + 1) / n;
+    }
+    cumf[n] = 1.0;
+}
+
 /* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale. */
 static void compute_curve(const tonemap_params *p, tonemap_result *r)
 {
     int n = (int)r->bins;
-    double f[HT_MAX_BINS], start[HT_MAX_BINS];
+    double f[HT_MAX_BINS], start[HT_MAX_BINS], cumf[HT_MAX_BINS + 1];
+    double w = r->n_points ? (double)r->pt_weight : 0.0;
     for (int i = 0; i < n; i++)
-        f[i] = r->hist[i];
+        f[i] = r->hist[i] + w * r->pt_hist[i];
     if (r->widened) {
         double half = f[1] * 0.5;
         f[1] -= half;
@@ -97,22 +356,26 @@ static void compute_curve(const tonemap_params *p, tonemap_result *r)
         t0 += f[i];
     double ldmin = p->ldmax / p->drange;
     double db = ((double)r->bw_max - r->bw_min) / n;
+    bool human = p->ceiling == HT_CEILING_HUMAN;
     r->hist_total = (float)t0;
     r->iterations = 0;
     r->final_total = (float)t0;
-    r->linear_scale = r->n_counted
-        ? (float)(sqrt(ldmin * p->ldmax) / exp((double)r->ln_avg)) : 0.0f;
+    double lwa = exp((double)r->ln_avg), ldmid = sqrt(ldmin * p->ldmax);
+    r->linear_scale = r->n_counted + r->pt_counted == 0 ? 0.0f
+                      : (float)(human ? tonemap_tvi(ldmid) / tonemap_tvi(lwa) : ldmid / lwa);
     memcpy(start, f, sizeof(double) * n);
 
     if (r->n_valid == 0) {
         r->mapping = HT_MAP_NONE;
+    } else if (p->force_linear) {
+        r->mapping = HT_MAP_LINEAR_FORCED;
     } else if (p->ceiling == HT_CEILING_NONE || t0 <= 0) {
         r->mapping = t0 > 0 ? HT_MAP_EQUALIZE : HT_MAP_HISTOGRAM;
     } else if ((double)r->bw_max - r->bw_min <= log(p->drange)) {
         r->mapping = HT_MAP_LINEAR_FITS;
     } else {
         r->mapping = HT_MAP_HISTOGRAM;
-        double ceiling_ratio = db / log(p->drange);
+        double ldr = log(p->drange);
         for (;;) {
             double t = 0;
             for (int i = 0; i < n; i++)
@@ -123,12 +386,21 @@ static void compute_curve(const tonemap_params *p, tonemap_result *r)
                 r->mapping = HT_MAP_LINEAR_GAVE_UP;
                 break;
             }
-            double ceiling = t * ceiling_ratio, trimmings = 0;
-            for (int i = 0; i < n; i++)
+            if (human)   /* the ceiling follows the current curve (pcond3.c clampf) */
+                make_cumf(f, n, cumf);
+            double trimmings = 0;
+            for (int i = 0; i < n; i++) {
+                double ceiling = t * db / ldr;
+                if (human) {
+                    double lw = exp(r->bw_min + (i + 0.5) * db);
+                    double ld = exp(log(ldmin) + 0.5 * (cumf[i] + cumf[i + 1]) * ldr);
+                    ceiling *= tonemap_tvi(ld) / tonemap_tvi(lw) * lw / ld;
+                }
                 if (f[i] > ceiling) {
                     trimmings += f[i] - ceiling;
                     f[i] = ceiling;
                 }
+            }
             r->iterations++;
             if (trimmings <= HT_CVRATIO * t || r->iterations >= HT_MAX_CEILING_ITERATIONS)
                 break;
@@ -137,60 +409,82 @@ static void compute_curve(const tonemap_params *p, tonemap_result *r)
     for (int i = 0; i < n; i++)
         r->trimmed[i] = (float)f[i];
     /* cumf at the bin edges; an empty histogram gives a straight log-log line. */
-    double total = 0;
-    for (int i = 0; i < n; i++)
-        total += start[i];
-    double acc = 0;
-    r->cumf[0] = 0.0f;
-    for (int i = 0; i < n; i++) {
-        acc += start[i];
-        r->cumf[i + 1] = (float)(total > 0 ? acc / total : (double)(i + 1) / n);
-    }
-    r->cumf[n] = 1.0f;
+    make_cumf(start, n, cumf);
+    for (int i = 0; i <= n; i++)
+        r->cumf[i] = (float)cumf[i];
 }
 
-void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r)
+/* Classes and min/max of a sample set into r's counts. */
+static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, double *lw_max)
 {
-    memset(r, 0, sizeof *r);
-    size_t npix = (size_t)img->width * img->height;
-    float scale = (float)p->scale;
-    double lw_min = INFINITY, lw_max = 0;
-    r->n_total = (uint32_t)npix;
-    r->bins = (uint32_t)p->bins;
-    for (size_t k = 0; k < npix; k++) {
-        float lw;
-        switch (classify(img->rgba + 4 * k, scale, &lw)) {
+    for (size_t k = 0; k < s->n; k++) {
+        switch (class_of(s->lw[k])) {
         case PIX_VALID:
             r->n_valid++;
-            lw_min = fmin(lw_min, lw);
-            lw_max = fmax(lw_max, lw);
+            *lw_min = fmin(*lw_min, s->lw[k]);
+            *lw_max = fmax(*lw_max, s->lw[k]);
             break;
         case PIX_NONFINITE: r->n_nonfinite++; break;
         default: r->n_nonpositive++; break;
         }
     }
+}
+
+/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned. */
+static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, uint32_t *counted)
+{
+    double sum_ln = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        float lw = s->lw[k];
+        if (class_of(lw) != PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
+            continue;
+        hist[bin_of(r, lw)]++;
+        (*counted)++;
+        sum_ln += log(lw);
+    }
+    return sum_ln;
+}
+
+void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r)
+{
+    memset(r, 0, sizeof *r);
+    sample_set main_set, points;
+    r->bins = (uint32_t)p->bins;
+    r->pcond_rules = p->pcond;
+    if (!make_samples(img, p, r, &main_set, &points)) {
+        /* Out of memory: report no valid sample (everything black) rather than crash. */
+        free(main_set.lw);
+        free(points.lw);
+        r->bw_max = 1.0f;
+        compute_curve(p, r);
+        return;
+    }
+    double lw_min = INFINITY, lw_max = 0;
+    r->n_total = (uint32_t)(main_set.n + points.n);
+    scan_set(&main_set, r, &lw_min, &lw_max);
+    size_t valid_main = r->n_valid, nonfinite_main = r->n_nonfinite;
+    scan_set(&points, r, &lw_min, &lw_max);
+    r->pt_valid = r->n_valid - (uint32_t)valid_main;
+    r->pt_nonfinite = r->n_nonfinite - (uint32_t)nonfinite_main;
     r->lw_min = r->n_valid ? (float)lw_min : 0.0f;
     r->lw_max = (float)lw_max;
     if (r->n_valid == 0) {
         r->bw_min = 0.0f;
         r->bw_max = 1.0f;
         compute_curve(p, r);
-        return;
+    } else {
+        compute_range(p, r);
+        double sum_main = bin_set(&main_set, r, r->hist, &r->n_counted);
+        double sum_pts = bin_set(&points, r, r->pt_hist, &r->pt_counted);
+        r->pt_sum_ln = (float)sum_pts;
+        /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
+        r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
+        double w = r->pt_weight, total = r->n_counted + w * r->pt_counted;
+        r->ln_avg = total > 0 ? (float)((sum_main + w * sum_pts) / total) : 0.0f;
+        compute_curve(p, r);
     }
-    compute_range(p, r);
-
-    double sum_ln = 0;
-    for (size_t k = 0; k < npix; k++) {
-        float lw;
-        if (classify(img->rgba + 4 * k, scale, &lw) != PIX_VALID || lw < r->lo_thresh ||
-            lw >= r->hi_thresh)
-            continue;
-        r->hist[bin_of(r, lw)]++;
-        r->n_counted++;
-        sum_ln += log(lw);
-    }
-    r->ln_avg = r->n_counted ? (float)(sum_ln / r->n_counted) : 0.0f;
-    compute_curve(p, r);
+    free(main_set.lw);
+    free(points.lw);
 }
 
 double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double lw)
@@ -213,10 +507,25 @@ double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double
     }
     case HT_MAP_LINEAR_FITS:
     case HT_MAP_LINEAR_GAVE_UP:
+    case HT_MAP_LINEAR_FORCED:
         return fmin(fmax(lw * r->linear_scale, ldmin), p->ldmax);
     default:
         return ldmin;
     }
+}
+
+static bool is_linear(unsigned mapping)
+{
+    return mapping == HT_MAP_LINEAR_FITS || mapping == HT_MAP_LINEAR_GAVE_UP ||
+           mapping == HT_MAP_LINEAR_FORCED;
+}
+
+double tonemap_curve_ld_pcond(const tonemap_result *r, const tonemap_params *p, double lw)
+{
+    if (!p->pcond || !is_linear(r->mapping))
+        return tonemap_curve_ld(r, p, lw);
+    double ldmin = p->ldmax / p->drange;
+    return fmin(fmax(lw * r->linear_scale * HT_WHTEFFICACY / p->ldmax, ldmin), p->ldmax);
 }
 
 double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, double lw)
@@ -230,6 +539,7 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
         return (tonemap_curve_ld(r, p, lw) - ldmin) / ((p->ldmax - ldmin) * lw);
     case HT_MAP_LINEAR_FITS:
     case HT_MAP_LINEAR_GAVE_UP:
+    case HT_MAP_LINEAR_FORCED:
         return r->linear_scale / p->ldmax; /* pcond sfscan: out = rgb * Ld/Lw / Ldmax */
     default:
         return 0.0;
@@ -253,11 +563,12 @@ void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tone
                        uint8_t *rgb)
 {
     size_t npix = (size_t)img->width * img->height;
-    float scale = (float)p->scale;
+    float scale = (float)p->scale, w[3];
+    float_weights(p->luminance, w);
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         float lw;
-        double factor = classify(c, scale, &lw) == PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        double factor = classify(c, scale, w, &lw) == PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
         for (int ch = 0; ch < 3; ch++)
             rgb[3 * k + ch] = tonemap_encode(p, (double)scale * c[ch] * factor);
     }
