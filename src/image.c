@@ -1,6 +1,6 @@
 /* Loading by content (magic bytes) and the reference statistics. */
 #define _POSIX_C_SOURCE 200809L /* fileno */
-#include "image.h"
+#include "image_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -87,9 +87,91 @@ static uint8_t *read_whole_file(const char *path, size_t *size_out, char *err, s
     return buf;
 }
 
+static image_load_options g_defaults;
+
+void image_set_default_load_options(const image_load_options *opts)
+{
+    if (opts)
+        g_defaults = *opts;
+    else
+        memset(&g_defaults, 0, sizeof g_defaults);
+}
+
+const image_load_options *image_default_load_options(void) { return &g_defaults; }
+
+uint64_t image_max_pixels(const image_load_options *opts)
+{
+    return opts && opts->max_pixels ? opts->max_pixels : HT_DEFAULT_MAX_PIXELS;
+}
+
+bool image_check_pixels(const char *path, uint64_t w, uint64_t h, const image_load_options *opts,
+                        char *err, size_t errlen)
+{
+    uint64_t limit = image_max_pixels(opts);
+    /* w, h < 2^32 each (checked by the loaders), so the product does not overflow. */
+    if (w * h > limit) {
+        snprintf(err, errlen, "%s: image is %llu x %llu = %llu pixels, more than the limit of "
+                              "%llu pixels (--max-pixels)",
+                 path, (unsigned long long)w, (unsigned long long)h,
+                 (unsigned long long)(w * h), (unsigned long long)limit);
+        return false;
+    }
+    return true;
+}
+
+float image_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    if (e == 0) {
+        float v = ldexpf((float)m, -24); /* zero or subnormal, exact */
+        return sign ? -v : v;
+    }
+    if (e == 31)
+        x = sign | 0x7f800000u | (m << 13);
+    else
+        x = sign | ((e + 112) << 23) | (m << 13);
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+uint16_t image_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+    if (e == 0xff) /* Inf stays Inf; NaN stays a (quiet) NaN */
+        return (uint16_t)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0));
+    int he = (int)e - 127 + 15;
+    if (he <= 0) { /* half subnormal or zero: round to nearest even */
+        if (he < -10)
+            return (uint16_t)sign;
+        uint32_t mm = m | 0x800000u;
+        int shift = 14 - he;
+        uint32_t hm = mm >> shift, rem = mm & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (hm & 1)))
+            hm++;
+        return (uint16_t)(sign | hm);
+    }
+    uint32_t hv = ((uint32_t)he << 10) | (m >> 13), rem = m & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (hv & 1)))
+        hv++;
+    if (hv >= 0x7c00u)
+        return (uint16_t)(sign | 0x7c00u);
+    return (uint16_t)(sign | hv);
+}
+
 bool image_load(const char *path, hdr_image *img, char *err, size_t errlen)
 {
+    return image_load_ex(path, NULL, img, err, errlen);
+}
+
+bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *img, char *err,
+                   size_t errlen)
+{
     memset(img, 0, sizeof *img);
+    if (!opts)
+        opts = &g_defaults;
     if (errlen)
         err[0] = '\0';
     if (!path || !*path) {
@@ -106,22 +188,29 @@ bool image_load(const char *path, hdr_image *img, char *err, size_t errlen)
         snprintf(err, errlen, "%s: file is empty", path);
         ok = false;
     } else if (size >= 4 && memcmp(data, EXR_MAGIC, 4) == 0) {
-        ok = image_load_exr(path, data, size, img, err, errlen);
+        ok = image_load_exr_opts(path, data, size, opts, img, err, errlen);
     } else if (size >= 2 && data[0] == '#' && data[1] == '?') {
         /* "#?RADIANCE" and "#?RGBE" are the usual, but Radiance itself only checks "#?". */
-        ok = image_load_hdr(path, data, size, img, err, errlen);
+        ok = image_load_hdr_opts(path, data, size, opts, img, err, errlen);
+    } else if (size >= 3 && data[0] == 'P' && (data[1] == 'F' || data[1] == 'f') &&
+               (data[2] == '\n' || data[2] == '\r' || data[2] == ' ' || data[2] == '\t')) {
+        ok = image_load_pfm_opts(path, data, size, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
-        snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR or Radiance .hdr)",
-                 path);
+        snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
+                              "PFM)", path);
         ok = false;
     } else {
         snprintf(err, errlen,
-                 "%s: not an OpenEXR or Radiance .hdr file (unrecognised content)", path);
+                 "%s: not an OpenEXR, Radiance .hdr or PFM file (unrecognised content)", path);
         ok = false;
     }
     free(data);
     if (!ok)
         image_free(img);
+    else if (img->part_count == 0) /* formats with one image */
+        img->part_count = 1;
+    if (ok && !(img->exposure > 0))
+        img->exposure = 1.0;
     return ok;
 }
 
@@ -130,6 +219,7 @@ void image_free(hdr_image *img)
     if (!img)
         return;
     free(img->rgba);
+    free(img->parts);
     memset(img, 0, sizeof *img);
 }
 

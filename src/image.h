@@ -17,7 +17,46 @@ typedef struct hdr_image {
     char channels[128];       /* as in the file, e.g. "A,B,G,R (half)" */
     char compression[32];     /* e.g. "PIZ", "RLE" */
     char rgb_source[64];      /* how R,G,B were formed, e.g. "R,G,B", "Y (R=G=B=Y)" */
+    /* Parts and layers (OpenEXR; a single part 0 for other formats). */
+    int part;                 /* index of the part held */
+    int part_count;           /* parts in the file */
+    char part_name[64];       /* the held part's "name" attribute, "" when none */
+    char layer[64];           /* layer held: channel-name prefix without its dot, "" = none */
+    struct hdr_part_info *parts; /* part_count entries describing every part, owned; may be
+                                    NULL (then only the fields above describe the file) */
+    double exposure;          /* Radiance EXPOSURE product already divided out (1 = none) */
 } hdr_image;
+
+/* One part of a (multi-part) file, for listings. */
+typedef struct hdr_part_info {
+    char name[64];            /* "name" attribute, "" when none */
+    char type[16];            /* "scanline", "tiled" */
+    char compression[16];
+    int data_window[4];
+    char channels[256];       /* all channels, grouped by type: "A,B,G,R (half)" */
+    char layers[192];         /* comma-separated layers: "(none)" for un-prefixed channels,
+                                 then prefixes such as "forward", "disparityL" */
+} hdr_part_info;
+
+/* What to load from a file with several images in it, and how much to accept. */
+typedef struct image_load_options {
+    const char *part;         /* "N" (index) or a part name; NULL = part 0 */
+    const char *layer;        /* channel-name prefix ("diffuse" for diffuse.R); "" = the
+                                 un-prefixed channels; NULL = default (un-prefixed R,G,B or Y
+                                 when present, else the first layer with R,G,B or Y) */
+    uint64_t max_pixels;      /* refuse larger images before allocating; 0 = default */
+} image_load_options;
+
+/* Default for image_load_options.max_pixels: 2^28 pixels = 4 GiB of RGBA floats. */
+#define HT_DEFAULT_MAX_PIXELS ((uint64_t)1 << 28)
+
+/* Like image_load, with explicit options (NULL = the process defaults below). */
+bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *img, char *err,
+                   size_t errlen);
+
+/* Sets the options image_load uses (copied; strings must outlive the loads). The command-line
+ * parser sets them from --part, --layer and --max-pixels, so every command honours them. */
+void image_set_default_load_options(const image_load_options *opts);
 
 /* Largest error message any loader writes. */
 #define HT_ERR_MAX 512
@@ -35,6 +74,12 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_imag
                     char *err, size_t errlen);
 bool image_load_hdr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
                     char *err, size_t errlen);
+bool image_load_pfm(const char *path, const uint8_t *data, size_t size, hdr_image *img,
+                    char *err, size_t errlen);
+/* The same with options (NULL = defaults); image_load_exr etc. use the process defaults. */
+bool image_load_exr_opts(const char *path, const uint8_t *data, size_t size,
+                         const image_load_options *opts, hdr_image *img, char *err,
+                         size_t errlen);
 
 /* Statistics as defined in exr-samples/README.md (Y = 0.2126R + 0.7152G + 0.0722B in double,
  * over the data window). */

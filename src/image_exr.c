@@ -1,4 +1,6 @@
-/* OpenEXR through tinyexr (Debian 1.0.1), from memory.
+/* OpenEXR through tinyexr (Debian 1.0.1), from memory, with OpenEXRCore (image_openexr.c) for
+ * what tinyexr cannot decode (PXR24, B44, B44A, DWAA, DWAB, subsampled channels) — decided
+ * from the headers, never by trying one decoder after the other.
  *
  * tinyexr trusts its input: bogus headers make it allocate without limit, divide by zero,
  * read past the buffer or abort on an assert (Debian keeps asserts on), and some files it
@@ -8,8 +10,9 @@
  * files whose structure is sound and whose features it decodes correctly. What stays
  * unguarded is the inside of compressed chunk data. */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
-#include "image.h"
+#include "image_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,6 @@
 /* tinyexr reads at most this many attributes per header and then misreads the rest. */
 #define EXR_MAX_ATTRIBUTES 1000
 
-enum { EXR_UINT = 0, EXR_HALF = 1, EXR_FLOAT = 2 };
 enum { LEVEL_ONE = 0, LEVEL_MIPMAP = 1, LEVEL_RIPMAP = 2 };
 
 static const char *const COMPRESSION_NAMES[] = {"NONE", "RLE",  "ZIPS", "ZIP",  "PIZ",
@@ -47,6 +49,11 @@ typedef struct exr_part_info {
     char type[16];
     uint64_t expected_chunks; /* chunk table entries of this part */
     uint64_t decode_bytes;    /* what tinyexr will allocate for its pixels */
+    exr_chan *chans;          /* nchannels, in file order; names point into the file data */
+    char name[64];            /* "name" attribute (multi-part files), "" when none */
+    bool has_chroma;
+    float chroma[8];          /* "chromaticities": red, green, blue, white x,y */
+    bool needs_core;          /* tinyexr cannot decode it (compression or sampling) */
 } exr_part_info;
 
 static int32_t rd_i32(const uint8_t *p)
@@ -70,14 +77,43 @@ static const char *compression_name(int c)
     return NULL;
 }
 
-/* Scanlines per chunk for the compressions tinyexr reads. */
+/* Scanlines per chunk of each compression (OpenEXR file layout). */
 static int lines_per_chunk(int compression)
 {
     switch (compression) {
-    case 3: return 16; /* ZIP */
-    case 4: return 32; /* PIZ */
-    default: return 1; /* NONE, RLE, ZIPS */
+    case 3: return 16;  /* ZIP */
+    case 4: return 32;  /* PIZ */
+    case 5: return 16;  /* PXR24 */
+    case 6:             /* B44 */
+    case 7:             /* B44A */
+    case 8: return 32;  /* DWAA */
+    case 9: return 256; /* DWAB */
+    default: return 1;  /* NONE, RLE, ZIPS */
     }
+}
+
+/* Number of multiples of S in [A, B] (S > 0): samples of a channel with sampling S. */
+static int64_t multiples(int64_t a, int64_t b, int64_t s)
+{
+    if (b < a)
+        return 0;
+    int64_t fb = b >= 0 ? b / s : -((-b + s - 1) / s);
+    int64_t a1 = a - 1;
+    int64_t fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
+    return fb - fa;
+}
+
+/* Bytes of uncompressed pixel data for lines Y0..Y1 of a scanline part. */
+static uint64_t scanline_raw_bytes(const exr_part_info *p, int64_t y0, int64_t y1)
+{
+    uint64_t raw = 0;
+    for (int c = 0; c < p->nchannels; c++) {
+        const exr_chan *ch = &p->chans[c];
+        uint64_t nx = (uint64_t)multiples(p->dw[0], p->dw[2], ch->xs);
+        uint64_t ny = (uint64_t)multiples(y0, y1, ch->ys);
+        raw += nx * ny * (ch->type == EXR_HALF ? 2u : 4u);
+    }
+    return raw;
 }
 
 /* floor/ceil log2 as OpenEXR (and tinyexr) use for level counts. */
@@ -149,6 +185,9 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
     size_t i = 0;
     p->nchannels = 0;
     p->pixel_bytes = 0;
+    free(p->chans);
+    p->chans = NULL;
+    int cap = 0;
     for (;;) {
         if (i >= n) {
             snprintf(why, wl, "channel list is not terminated");
@@ -161,6 +200,7 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
             snprintf(why, wl, "channel name is too long or not terminated");
             return false;
         }
+        const char *cname = (const char *)v + i;
         i += len + 1;
         if (n - i < 16) {
             snprintf(why, wl, "channel list is truncated");
@@ -179,10 +219,20 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
         if (xs != 1 || ys != 1)
             p->subsampled = true;
         p->pixel_bytes += type == EXR_HALF ? 2 : 4;
-        if (++p->nchannels > EXR_MAX_CHANNELS) {
+        if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
             snprintf(why, wl, "too many channels");
             return false;
         }
+        if (p->nchannels == cap) {
+            cap = cap ? cap * 2 : 8;
+            exr_chan *nc = realloc(p->chans, (size_t)cap * sizeof *nc);
+            if (!nc) {
+                snprintf(why, wl, "out of memory");
+                return false;
+            }
+            p->chans = nc;
+        }
+        p->chans[p->nchannels++] = (exr_chan){cname, type, xs, ys};
     }
     /* tinyexr wants the terminating NUL strictly inside the attribute. */
     if (p->nchannels == 0) {
@@ -196,7 +246,7 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
 static bool parse_header(const uint8_t *d, size_t size, size_t *pos, bool single_tiled,
                          bool multipart, exr_part_info *p, char *why, size_t wl)
 {
-    memset(p, 0, sizeof *p);
+    memset(p, 0, sizeof *p); /* the caller owns no chans yet */
     size_t i = *pos;
     for (int nattr = 0;; nattr++) {
         if (i >= size) {
@@ -279,6 +329,19 @@ static bool parse_header(const uint8_t *d, size_t size, size_t *pos, bool single
                 p->rounding = v[8] >> 4;
                 p->has_tiles = true;
             }
+        } else if (strcmp(name, "name") == 0 && strcmp(type, "string") == 0) {
+            size_t l = n < sizeof p->name - 1 ? n : sizeof p->name - 1;
+            memcpy(p->name, v, l);
+            p->name[l] = '\0';
+            for (size_t k = 0; k < l; k++) /* shown in listings: printable only */
+                if ((unsigned char)p->name[k] < 0x20 || (unsigned char)p->name[k] >= 0x7f)
+                    p->name[k] = '?';
+        } else if (strcmp(name, "chromaticities") == 0 && n == 32) {
+            for (int k = 0; k < 8; k++) {
+                uint32_t u = (uint32_t)rd_i32(v + 4 * k);
+                memcpy(&p->chroma[k], &u, 4);
+            }
+            p->has_chroma = true;
         } else if (strcmp(name, "chunkCount") == 0) {
             if (n >= 4) {
                 p->chunk_count = rd_i32(v);
@@ -343,13 +406,11 @@ static bool check_part(exr_part_info *p, int index, bool single_tiled, bool mult
         snprintf(why, wl, "%sunknown compression type %d", where, p->compression);
         return false;
     }
-    if (p->compression > 4) {
-        snprintf(why, wl, "%s%s compression is not supported yet", where, cname);
-        return false;
-    }
-    if (p->subsampled) {
-        snprintf(why, wl, "%sluminance/chroma with subsampled chroma is not supported yet "
-                          "(channels with x/y sampling other than 1)", where);
+    /* tinyexr has no PXR24/B44/DWA decoder and ignores sampling (garbling every channel). */
+    p->needs_core = p->compression > 4 || p->subsampled;
+    if (p->subsampled && p->tiled) {
+        snprintf(why, wl, "%stiled part with subsampled channels (not allowed by OpenEXR)",
+                 where);
         return false;
     }
     int64_t w = (int64_t)p->dw[2] - p->dw[0] + 1, h = (int64_t)p->dw[3] - p->dw[1] + 1;
@@ -500,8 +561,7 @@ static bool check_chunks(const uint8_t *d, size_t size, size_t table_pos, exr_pa
                 int64_t lines = (int64_t)p->dw[3] + 1 - y;
                 if (lines > lpc)
                     lines = lpc;
-                raw = (uint64_t)((int64_t)p->dw[2] - p->dw[0] + 1) * (uint64_t)lines *
-                      p->pixel_bytes;
+                raw = scanline_raw_bytes(p, y, y + lines - 1);
             }
             if (dsize <= 0 || (uint64_t)dsize > size - off - hdr) {
                 snprintf(why, wl, "file is truncated or damaged (chunk %llu: %d data bytes, "
@@ -524,57 +584,83 @@ static bool check_chunks(const uint8_t *d, size_t size, size_t table_pos, exr_pa
     return true;
 }
 
-/* Looks up an un-prefixed channel by exact name in part 0. */
-static int find_channel(const EXRHeader *h, const char *name)
+/* ---- channel selection: parts, layers, views ---- */
+
+/* Layer of a channel name: everything before the last '.', "" for none. */
+static size_t layer_len(const char *name)
 {
-    for (int c = 0; c < h->num_channels; c++)
-        if (strcmp(h->channels[c].name, name) == 0)
+    const char *dot = strrchr(name, '.');
+    return dot ? (size_t)(dot - name) : 0;
+}
+
+static const char *suffix(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? dot + 1 : name;
+}
+
+static bool in_layer(const char *name, const char *layer)
+{
+    size_t ll = layer_len(name);
+    return ll == strlen(layer) && strncmp(name, layer, ll) == 0;
+}
+
+/* Index of channel LAYER.SUF (or SUF when LAYER is ""), -1 when absent. */
+static int find_in_layer(const exr_part_info *p, const char *layer, const char *suf)
+{
+    for (int c = 0; c < p->nchannels; c++)
+        if (in_layer(p->chans[c].name, layer) && strcmp(suffix(p->chans[c].name), suf) == 0)
             return c;
     return -1;
 }
 
-static float channel_value(const EXRHeader *h, const unsigned char *plane, int c, size_t i)
+static bool layer_has_colour(const exr_part_info *p, const char *layer)
 {
-    /* HALF was requested as FLOAT; UINT stays 32-bit unsigned. */
-    if (h->pixel_types[c] == TINYEXR_PIXELTYPE_UINT)
-        return (float)((const uint32_t *)(const void *)plane)[i];
-    return ((const float *)(const void *)plane)[i];
+    return find_in_layer(p, layer, "R") >= 0 || find_in_layer(p, layer, "G") >= 0 ||
+           find_in_layer(p, layer, "B") >= 0 || find_in_layer(p, layer, "Y") >= 0;
 }
 
-/* Copies the used channels of a W-wide block of ROWS rows (STRIDE values per row) into rgba
- * at (x0, y0). */
-static void copy_block(const EXRHeader *h, unsigned char **planes, const int idx[5], int stride,
-                       int bw, int bh, float *rgba, int width, int x0, int y0)
+/* Comma-separated layers of a part, in channel order, "(none)" for un-prefixed channels. */
+static void list_layers(const exr_part_info *p, char *out, size_t len)
 {
-    for (int y = 0; y < bh; y++) {
-        float *dst = rgba + ((size_t)(y0 + y) * (size_t)width + (size_t)x0) * 4;
-        for (int x = 0; x < bw; x++, dst += 4) {
-            size_t i = (size_t)y * (size_t)stride + (size_t)x;
-            if (idx[0] < 0 && idx[1] < 0 && idx[2] < 0) { /* Y only */
-                float v = channel_value(h, planes[idx[4]], idx[4], i);
-                dst[0] = dst[1] = dst[2] = v;
-            } else {
-                for (int c = 0; c < 3; c++)
-                    dst[c] = idx[c] >= 0 ? channel_value(h, planes[idx[c]], idx[c], i) : 0.0f;
-            }
-            dst[3] = idx[3] >= 0 ? channel_value(h, planes[idx[3]], idx[3], i) : 1.0f;
-        }
+    size_t n = 0;
+    out[0] = '\0';
+    for (int c = 0; c < p->nchannels; c++) {
+        const char *name = p->chans[c].name;
+        size_t ll = layer_len(name);
+        bool seen = false;
+        for (int k = 0; k < c && !seen; k++)
+            seen = layer_len(p->chans[k].name) == ll && strncmp(p->chans[k].name, name, ll) == 0;
+        if (seen)
+            continue;
+        char shown[44], tmp[44];
+        snprintf(tmp, sizeof tmp, "%.*s", (int)(ll > 40 ? 40 : ll), name);
+        int r = snprintf(out + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
+                         ll ? printable(tmp, shown) : "(none)");
+        if (r > 0)
+            n += (size_t)r;
     }
+    if (n >= len && len > 4)
+        memcpy(out + len - 4, "...", 4);
 }
 
-static void describe_channels(const EXRHeader *h, char *out, size_t len)
+/* "A,B,G,R (half)", grouped by type; subsampled channels carry "@x,y". */
+static void describe_channels(const exr_part_info *p, char *out, size_t len)
 {
     static const char *const type_names[] = {"uint", "half", "float"};
     size_t n = 0;
     out[0] = '\0';
-    /* Grouped by type, as the manifest writes them: "A,B,G,R (half)". */
     for (int t = 0; t < 3; t++) {
         bool any = false;
-        for (int c = 0; c < h->num_channels; c++) {
-            if (h->pixel_types[c] != t)
+        for (int c = 0; c < p->nchannels; c++) {
+            const exr_chan *ch = &p->chans[c];
+            if (ch->type != t)
                 continue;
-            int r = snprintf(out + n, n < len ? len - n : 0, "%s%s",
-                             any ? "," : (n ? "; " : ""), h->channels[c].name);
+            char shown[44], samp[32] = "";
+            if (ch->xs != 1 || ch->ys != 1)
+                snprintf(samp, sizeof samp, "@%d,%d", ch->xs, ch->ys);
+            int r = snprintf(out + n, n < len ? len - n : 0, "%s%s%s",
+                             any ? "," : (n ? "; " : ""), printable(ch->name, shown), samp);
             if (r > 0)
                 n += (size_t)r;
             any = true;
@@ -589,13 +675,396 @@ static void describe_channels(const EXRHeader *h, char *out, size_t len)
         memcpy(out + len - 4, "...", 4);
 }
 
+/* Picks the part asked for ("N" or a name; NULL = 0). */
+static int pick_part(const exr_part_info *parts, int nparts, const char *want, char *why,
+                     size_t wl)
+{
+    if (!want || !*want)
+        return 0;
+    bool numeric = true;
+    for (const char *s = want; *s; s++)
+        numeric = numeric && *s >= '0' && *s <= '9';
+    if (numeric && strlen(want) < 9) {
+        int k = atoi(want);
+        if (k < nparts)
+            return k;
+    } else {
+        for (int k = 0; k < nparts; k++)
+            if (strcmp(parts[k].name, want) == 0)
+                return k;
+    }
+    size_t n = (size_t)snprintf(why, wl, "no part '%.40s' (%d part%s:", want, nparts,
+                                nparts == 1 ? "" : "s");
+    for (int k = 0; k < nparts && n < wl; k++)
+        n += (size_t)snprintf(why + n, wl - n, " %d%s%s%s", k, parts[k].name[0] ? " '" : "",
+                              parts[k].name, parts[k].name[0] ? "'" : "");
+    if (n < wl)
+        snprintf(why + n, wl - n, ")");
+    return -1;
+}
+
+/* Chooses which channels make R, G, B, A (exr_view) in part P for LAYER (NULL = default). */
+static bool pick_view(const exr_part_info *p, const char *want, exr_view *v, char *why,
+                      size_t wl)
+{
+    memset(v, 0, sizeof *v);
+    for (int k = 0; k < VIEW_N; k++)
+        v->idx[k] = -1;
+    char layer[64] = "";
+    char shown[44];
+    if (want) {
+        snprintf(layer, sizeof layer, "%s", want);
+        size_t l = strlen(layer);
+        if (l && layer[l - 1] == '.')
+            layer[l - 1] = '\0';
+        bool any = false;
+        for (int c = 0; c < p->nchannels && !any; c++)
+            any = in_layer(p->chans[c].name, layer);
+        if (!any) {
+            char layers[192];
+            list_layers(p, layers, sizeof layers);
+            snprintf(why, wl, "no layer '%s' (layers: %s)", printable(layer, shown), layers);
+            return false;
+        }
+    } else if (!layer_has_colour(p, "")) {
+        /* No un-prefixed R,G,B or Y: the first layer that has them, else the un-prefixed
+         * channels, else the first layer. */
+        bool found = false, plain = false;
+        for (int c = 0; c < p->nchannels && !found; c++) {
+            const char *name = p->chans[c].name;
+            size_t ll = layer_len(name);
+            if (!ll) {
+                plain = true;
+                continue;
+            }
+            char cand[64];
+            snprintf(cand, sizeof cand, "%.*s", (int)(ll < 63 ? ll : 63), name);
+            if (ll < 63 && layer_has_colour(p, cand)) {
+                snprintf(layer, sizeof layer, "%s", cand);
+                found = true;
+            }
+        }
+        if (!found && !plain) {
+            size_t ll = layer_len(p->chans[0].name);
+            snprintf(layer, sizeof layer, "%.*s", (int)(ll < 63 ? ll : 63), p->chans[0].name);
+        }
+    }
+    snprintf(v->layer, sizeof v->layer, "%s", layer);
+    static const char *const sufs[VIEW_N] = {"R", "G", "B", "A", "Y", "RY", "BY"};
+    for (int k = 0; k < VIEW_N; k++)
+        v->idx[k] = find_in_layer(p, layer, sufs[k]);
+    char pre[72] = "";
+    if (layer[0])
+        snprintf(pre, sizeof pre, "%.40s.", printable(layer, shown));
+    if (v->idx[VIEW_R] >= 0 || v->idx[VIEW_G] >= 0 || v->idx[VIEW_B] >= 0) {
+        v->mode = VIEW_RGB;
+        v->idx[VIEW_Y] = v->idx[VIEW_RY] = v->idx[VIEW_BY] = -1;
+        snprintf(v->rgb_source, sizeof v->rgb_source, "%sR,%sG,%sB", pre, pre, pre);
+    } else if (v->idx[VIEW_Y] >= 0 && (v->idx[VIEW_RY] >= 0 || v->idx[VIEW_BY] >= 0)) {
+        v->mode = VIEW_YC;
+        snprintf(v->rgb_source, sizeof v->rgb_source, "%sY,%sRY,%sBY (luminance/chroma)", pre,
+                 pre, pre);
+    } else if (v->idx[VIEW_Y] >= 0) {
+        v->mode = VIEW_GREY;
+        snprintf(v->rgb_source, sizeof v->rgb_source, "%sY (R=G=B=Y)", pre);
+    } else {
+        /* Another channel set: one channel is grey, two or more fill R, G (and B). */
+        int got[3], n = 0;
+        v->fallback = true;
+        for (int c = 0; c < p->nchannels && n < 3; c++)
+            if (in_layer(p->chans[c].name, layer))
+                got[n++] = c;
+        v->idx[VIEW_A] = -1;
+        char s0[44], s1[44], s2[44];
+        if (n == 1) {
+            v->mode = VIEW_GREY;
+            v->idx[VIEW_Y] = got[0];
+            snprintf(v->rgb_source, sizeof v->rgb_source, "%.40s as grey",
+                     printable(p->chans[got[0]].name, s0));
+        } else {
+            v->mode = VIEW_RGB;
+            for (int k = 0; k < n; k++)
+                v->idx[k] = got[k];
+            if (n == 2)
+                snprintf(v->rgb_source, sizeof v->rgb_source, "%.24s,%.24s as R,G (B=0)",
+                         printable(p->chans[got[0]].name, s0),
+                         printable(p->chans[got[1]].name, s1));
+            else
+                snprintf(v->rgb_source, sizeof v->rgb_source, "%.16s,%.16s,%.16s as R,G,B",
+                         printable(p->chans[got[0]].name, s0),
+                         printable(p->chans[got[1]].name, s1),
+                         printable(p->chans[got[2]].name, s2));
+        }
+    }
+    for (int k = 0; k < VIEW_N; k++) {
+        int c = v->idx[k];
+        if (c < 0 || k == VIEW_RY || k == VIEW_BY)
+            continue;
+        if (p->chans[c].xs != 1 || p->chans[c].ys != 1) {
+            snprintf(why, wl, "channel '%s' is subsampled (%d,%d); only the chroma channels "
+                              "RY, BY of luminance/chroma images may be",
+                     printable(p->chans[c].name, shown), p->chans[c].xs, p->chans[c].ys);
+            return false;
+        }
+    }
+    for (int k = VIEW_RY; k <= VIEW_BY; k++) {
+        int c = v->idx[k];
+        if (c >= 0 && !((p->chans[c].xs == 2 && p->chans[c].ys == 2) ||
+                        (p->chans[c].xs == 1 && p->chans[c].ys == 1))) {
+            snprintf(why, wl, "chroma channel '%s' has sampling %d,%d (only 2,2 and 1,1 are "
+                              "supported)",
+                     printable(p->chans[c].name, shown), p->chans[c].xs, p->chans[c].ys);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- tinyexr decoding into planes ---- */
+
+/* Copies channel C of tinyexr's decoded part into a W x H float plane. */
+static float *tiny_plane(const EXRHeader *h, const EXRImage *im, int c, int w, int hgt, char *why,
+                         size_t wl)
+{
+    float *v = calloc((size_t)w * (size_t)hgt, sizeof *v);
+    if (!v) {
+        snprintf(why, wl, "out of memory (%d x %d)", w, hgt);
+        return NULL;
+    }
+    bool is_uint = h->pixel_types[c] == TINYEXR_PIXELTYPE_UINT; /* HALF was asked as FLOAT */
+    if (h->tiled) {
+        /* Level 0 only: with one-level and mipmap modes that is the first EXRImage; tiles
+         * were checked to lie inside the data window. */
+        for (int t = 0; t < im->num_tiles; t++) {
+            const EXRTile *tile = &im->tiles[t];
+            int x0 = tile->offset_x * h->tile_size_x, y0 = tile->offset_y * h->tile_size_y;
+            int bw = tile->width, bh = tile->height;
+            if (tile->level_x != 0 || tile->level_y != 0 || x0 < 0 || y0 < 0 || bw < 0 ||
+                bh < 0 || x0 + bw > w || y0 + bh > hgt || !tile->images || !tile->images[c]) {
+                snprintf(why, wl, "damaged tile %d", t);
+                free(v);
+                return NULL;
+            }
+            for (int y = 0; y < bh; y++)
+                for (int x = 0; x < bw; x++) {
+                    size_t i = (size_t)y * (size_t)h->tile_size_x + (size_t)x;
+                    const unsigned char *pl = tile->images[c];
+                    v[(size_t)(y0 + y) * (size_t)w + (size_t)(x0 + x)] =
+                        is_uint ? (float)((const uint32_t *)(const void *)pl)[i]
+                                : ((const float *)(const void *)pl)[i];
+                }
+        }
+        return v;
+    }
+    if (!im->images || !im->images[c] || im->width != w || im->height != hgt) {
+        snprintf(why, wl, "OpenEXR decoder returned no pixels");
+        free(v);
+        return NULL;
+    }
+    size_t n = (size_t)w * (size_t)hgt;
+    for (size_t i = 0; i < n; i++)
+        v[i] = is_uint ? (float)((const uint32_t *)(const void *)im->images[c])[i]
+                       : ((const float *)(const void *)im->images[c])[i];
+    return v;
+}
+
+/* Decodes the channels of exr_plane list with tinyexr (every part is decoded; that is how
+ * tinyexr finds the chunk tables). */
+static bool tiny_decode(const uint8_t *data, size_t size, bool multipart, int nparts, int part,
+                        exr_plane *planes, int nplanes, char *why, size_t wl)
+{
+    EXRVersion version;
+    int ret = ParseEXRVersionFromMemory(&version, data, size);
+    if (ret != TINYEXR_SUCCESS) {
+        snprintf(why, wl, "not a readable OpenEXR file (tinyexr error %d)", ret);
+        return false;
+    }
+    const char *terr = NULL;
+    EXRHeader single;
+    EXRHeader **headers = NULL;
+    int nheaders = 0;
+    EXRImage *images = NULL;
+    bool single_loaded = false, ok = false;
+    InitEXRHeader(&single);
+    if (multipart) {
+        ret = ParseEXRMultipartHeaderFromMemory(&headers, &nheaders, &version, data, size, &terr);
+        if (ret != TINYEXR_SUCCESS || nheaders != nparts) {
+            snprintf(why, wl, "cannot read the OpenEXR headers: %s",
+                     terr ? terr : "inconsistent part count");
+            goto done;
+        }
+    } else {
+        ret = ParseEXRHeaderFromMemory(&single, &version, data, size, &terr);
+        if (ret != TINYEXR_SUCCESS) {
+            snprintf(why, wl, "cannot read the OpenEXR header: %s", terr ? terr : "unknown error");
+            goto done;
+        }
+        nheaders = 1;
+    }
+    for (int k = 0; k < nheaders; k++) {
+        EXRHeader *h = multipart ? headers[k] : &single;
+        for (int c = 0; c < h->num_channels; c++)
+            if (h->pixel_types[c] == TINYEXR_PIXELTYPE_HALF)
+                h->requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
+        /* tinyexr stores decreasing-order scanlines bottom-up (a vertical flip) and flips
+         * rows inside each tile. Each chunk carries its own coordinates, so with the order
+         * set to increasing every row lands where it belongs: this is the flip, done right
+         * for tiles too. */
+        h->line_order = 0;
+    }
+    images = calloc((size_t)nheaders, sizeof *images);
+    if (!images) {
+        snprintf(why, wl, "out of memory");
+        goto done;
+    }
+    for (int k = 0; k < nheaders; k++)
+        InitEXRImage(&images[k]);
+    if (multipart) {
+        ret = LoadEXRMultipartImageFromMemory(images, (const EXRHeader **)headers,
+                                              (unsigned)nheaders, data, size, &terr);
+    } else {
+        ret = LoadEXRImageFromMemory(&images[0], &single, data, size, &terr);
+        /* On failure tinyexr has already freed (without clearing) what it allocated. */
+        single_loaded = ret == TINYEXR_SUCCESS;
+    }
+    if (ret != TINYEXR_SUCCESS) {
+        snprintf(why, wl, "cannot decode the OpenEXR pixels: %s", terr ? terr : "unknown error");
+        goto done;
+    }
+    EXRHeader *h = multipart ? headers[part] : &single;
+    int w = h->data_window.max_x - h->data_window.min_x + 1;
+    int hgt = h->data_window.max_y - h->data_window.min_y + 1;
+    for (int p = 0; p < nplanes; p++) {
+        int c = 0;
+        while (c < h->num_channels && strcmp(h->channels[c].name, planes[p].name) != 0)
+            c++;
+        if (c == h->num_channels) {
+            snprintf(why, wl, "channel '%s' not found by tinyexr", planes[p].name);
+            goto done;
+        }
+        planes[p].v = tiny_plane(h, &images[part], c, w, hgt, why, wl);
+        if (!planes[p].v)
+            goto done;
+        planes[p].nx = w;
+        planes[p].ny = hgt;
+    }
+    ok = true;
+done:
+    if (images) {
+        if (multipart) {
+            for (int k = 0; k < nheaders; k++) {
+                /* A failed scanline decode returns before recording the channel count. */
+                if (images[k].images && images[k].num_channels == 0)
+                    images[k].num_channels = headers[k]->num_channels;
+                FreeEXRImage(&images[k]);
+            }
+        } else if (single_loaded) {
+            FreeEXRImage(&images[0]);
+        }
+        free(images);
+    }
+    if (headers) {
+        for (int k = 0; k < nheaders; k++) {
+            FreeEXRHeader(headers[k]);
+            free(headers[k]);
+        }
+        free(headers);
+    }
+    FreeEXRHeader(&single);
+    if (terr)
+        FreeEXRErrorMessage(terr);
+    if (!ok)
+        for (int p = 0; p < nplanes; p++) {
+            free(planes[p].v);
+            planes[p].v = NULL;
+        }
+    return ok;
+}
+
+/* ---- assembling RGBA ---- */
+
+static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *planes,
+                     const int slot[VIEW_N], int w, int hgt, float *rgba, char *why, size_t wl)
+{
+    size_t n = (size_t)w * (size_t)hgt;
+    const float *pl[VIEW_N];
+    for (int k = 0; k < VIEW_N; k++)
+        pl[k] = slot[k] >= 0 ? planes[slot[k]].v : NULL;
+    if (v->mode == VIEW_YC) {
+        float yw[3];
+        image_yca_weights(p->has_chroma ? p->chroma : IMAGE_REC709_CHROMATICITIES, yw);
+        if (!(yw[1] != 0) || !isfinite(yw[0]) || !isfinite(yw[1]) || !isfinite(yw[2])) {
+            snprintf(why, wl, "invalid chromaticities attribute");
+            return false;
+        }
+        /* Chroma at full resolution: keep the samples at even x and y, as the 2,2 grid. */
+        float *dec[2] = {NULL, NULL};
+        int cw = (int)multiples(p->dw[0], p->dw[2], 2), ch = (int)multiples(p->dw[1], p->dw[3], 2);
+        const float *chroma[2] = {pl[VIEW_RY], pl[VIEW_BY]};
+        for (int k = 0; k < 2; k++) {
+            int s = slot[VIEW_RY + k];
+            if (s < 0 || planes[s].nx == cw)
+                continue;
+            dec[k] = malloc(((size_t)cw * (size_t)ch + 1) * sizeof(float));
+            if (!dec[k]) {
+                free(dec[0]);
+                snprintf(why, wl, "out of memory");
+                return false;
+            }
+            int i = 0;
+            for (int y = p->dw[1]; y <= p->dw[3]; y++)
+                for (int x = p->dw[0]; x <= p->dw[2]; x++)
+                    if (!(x & 1) && !(y & 1))
+                        dec[k][i++] = chroma[k][(size_t)(y - p->dw[1]) * (size_t)w +
+                                                (size_t)(x - p->dw[0])];
+            chroma[k] = dec[k];
+        }
+        bool ok = image_yca_to_rgba(p->dw[0], p->dw[1], w, hgt, pl[VIEW_Y], chroma[0],
+                                    chroma[1], cw, ch, pl[VIEW_A], yw, rgba);
+        free(dec[0]);
+        free(dec[1]);
+        if (!ok)
+            snprintf(why, wl, "out of memory");
+        return ok;
+    }
+    for (size_t i = 0; i < n; i++) {
+        float *d = rgba + i * 4;
+        if (v->mode == VIEW_GREY) {
+            d[0] = d[1] = d[2] = pl[VIEW_Y][i];
+        } else {
+            for (int c = 0; c < 3; c++)
+                d[c] = pl[c] ? pl[c][i] : 0.0f;
+        }
+        d[3] = pl[VIEW_A] ? pl[VIEW_A][i] : 1.0f;
+    }
+    return true;
+}
+
+static void free_parts(exr_part_info *parts, int n)
+{
+    if (!parts)
+        return;
+    for (int k = 0; k < n; k++)
+        free(parts[k].chans);
+    free(parts);
+}
+
 bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
                     char *err, size_t errlen)
 {
-    char why[256];
-    memset(img, 0, sizeof *img);
+    return image_load_exr_opts(path, data, size, NULL, img, err, errlen);
+}
 
-    /* --- our own structural walk, before tinyexr sees anything --- */
+bool image_load_exr_opts(const char *path, const uint8_t *data, size_t size,
+                         const image_load_options *opts, hdr_image *img, char *err,
+                         size_t errlen)
+{
+    char why[HT_ERR_MAX];
+    memset(img, 0, sizeof *img);
+    if (!opts)
+        opts = image_default_load_options();
+
+    /* --- our own structural walk, before any decoder sees anything --- */
     if (size < 8 || memcmp(data, "\x76\x2f\x31\x01", 4) != 0) {
         snprintf(err, errlen, "%s: not an OpenEXR file (truncated or bad magic number)", path);
         return false;
@@ -618,7 +1087,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_imag
         single_tiled = false;
 
     int cap = 4, nparts = 0;
-    exr_part_info *parts = malloc((size_t)cap * sizeof *parts);
+    exr_part_info *parts = calloc((size_t)cap, sizeof *parts);
     if (!parts) {
         snprintf(err, errlen, "%s: out of memory", path);
         return false;
@@ -644,22 +1113,23 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_imag
             break;
         }
         if (nparts == cap) {
-            cap *= 2;
-            exr_part_info *np = realloc(parts, (size_t)cap * sizeof *parts);
+            exr_part_info *np = realloc(parts, (size_t)cap * 2 * sizeof *parts);
             if (!np) {
                 snprintf(why, sizeof why, "out of memory");
                 ok = false;
                 break;
             }
             parts = np;
+            memset(parts + cap, 0, (size_t)cap * sizeof *parts);
+            cap *= 2;
         }
         exr_part_info *p = &parts[nparts];
-        if (!parse_header(data, size, &pos, single_tiled, multipart, p, why, sizeof why) ||
-            !check_part(p, nparts, single_tiled, multipart, why, sizeof why)) {
+        bool parsed = parse_header(data, size, &pos, single_tiled, multipart, p, why, sizeof why);
+        nparts++; /* counted even when it failed, so that its channels are freed */
+        if (!parsed || !check_part(p, nparts - 1, single_tiled, multipart, why, sizeof why)) {
             ok = false;
             break;
         }
-        nparts++;
         decode_total += p->decode_bytes;
         if (decode_total > EXR_MAX_BYTES) {
             snprintf(why, sizeof why, "parts together are too large to decode");
@@ -675,178 +1145,141 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_imag
     }
     if (ok)
         ok = check_chunks(data, size, pos, parts, nparts, multipart, why, sizeof why);
-    free(parts);
     if (!ok) {
         snprintf(err, errlen, "%s: %s", path, why);
+        free_parts(parts, nparts);
         return false;
     }
 
-    /* --- tinyexr --- */
-    EXRVersion version;
-    int ret = ParseEXRVersionFromMemory(&version, data, size);
-    if (ret != TINYEXR_SUCCESS) {
-        snprintf(err, errlen, "%s: not a readable OpenEXR file (tinyexr error %d)", path, ret);
+    /* --- which part and channels --- */
+    int part = pick_part(parts, nparts, opts->part, why, sizeof why);
+    exr_view view;
+    if (part < 0 || !pick_view(&parts[part], opts->layer, &view, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free_parts(parts, nparts);
         return false;
     }
-    const char *terr = NULL;
-    EXRHeader single;
-    EXRHeader **headers = NULL;
-    int nheaders = 0;
-    EXRImage *images = NULL;
-    bool single_loaded = false;
-    ok = false;
-    InitEXRHeader(&single);
-    if (multipart) {
-        ret = ParseEXRMultipartHeaderFromMemory(&headers, &nheaders, &version, data, size, &terr);
-        if (ret != TINYEXR_SUCCESS || nheaders != nparts) {
-            snprintf(err, errlen, "%s: cannot read the OpenEXR headers: %s", path,
-                     terr ? terr : "inconsistent part count");
-            goto done;
-        }
-    } else {
-        ret = ParseEXRHeaderFromMemory(&single, &version, data, size, &terr);
-        if (ret != TINYEXR_SUCCESS) {
-            snprintf(err, errlen, "%s: cannot read the OpenEXR header: %s", path,
-                     terr ? terr : "unknown error");
-            goto done;
-        }
-        headers = NULL;
-        nheaders = 1;
+    exr_part_info *p = &parts[part];
+    int w = p->dw[2] - p->dw[0] + 1, hgt = p->dw[3] - p->dw[1] + 1;
+    if (!image_check_pixels(path, (uint64_t)w, (uint64_t)hgt, opts, err, errlen)) {
+        free_parts(parts, nparts);
+        return false;
     }
-    EXRHeader *h0 = multipart ? headers[0] : &single;
-    int nh = multipart ? nheaders : 1;
-    /* half_exact needs the file's types, which loading overwrites with the requested ones. */
-    bool all_half = true;
-    int idx[5] = {find_channel(h0, "R"), find_channel(h0, "G"), find_channel(h0, "B"),
-                  find_channel(h0, "A"), find_channel(h0, "Y")};
-    if (idx[0] < 0 && idx[1] < 0 && idx[2] < 0 && idx[4] < 0) {
-        snprintf(err, errlen, "%s: no usable channels (no R, G, B or Y in part 0)", path);
-        goto done;
+
+    /* --- decoder: tinyexr unless the headers say it cannot --- */
+    bool core = false;
+    for (int k = 0; k < nparts; k++)
+        core = core || parts[k].needs_core;
+    if (core && !image_have_openexr()) {
+        const exr_part_info *q = p->needs_core ? p : parts;
+        for (int k = 0; !p->needs_core && k < nparts; k++)
+            if (parts[k].needs_core)
+                q = &parts[k];
+        char reason[96];
+        if (q->compression > 4)
+            snprintf(reason, sizeof reason, "%s compression", compression_name(q->compression));
+        else
+            snprintf(reason, sizeof reason, "subsampled channels (luminance/chroma)");
+        snprintf(err, errlen, "%s: %s%s needs the OpenEXR library, and this hdrtone was built "
+                              "without it (install libopenexr-dev and rebuild)",
+                 path, reason, q == p ? "" : " in another part");
+        free_parts(parts, nparts);
+        return false;
     }
-    bool y_only = idx[0] < 0 && idx[1] < 0 && idx[2] < 0;
-    for (int k = 0; k < 5; k++) {
-        if (idx[k] < 0 || (k == 4 && !y_only))
+    exr_plane planes[VIEW_N];
+    int slot[VIEW_N], nplanes = 0;
+    for (int k = 0; k < VIEW_N; k++) {
+        slot[k] = -1;
+        if (view.idx[k] < 0)
             continue;
-        if (h0->pixel_types[idx[k]] != TINYEXR_PIXELTYPE_HALF)
-            all_half = false;
+        slot[k] = nplanes;
+        planes[nplanes++] = (exr_plane){p->chans[view.idx[k]].name, 0, 0, NULL};
     }
-    char channels[sizeof img->channels];
-    describe_channels(h0, channels, sizeof channels);
-    for (int k = 0; k < nh; k++) {
-        EXRHeader *h = multipart ? headers[k] : &single;
-        for (int c = 0; c < h->num_channels; c++)
-            if (h->pixel_types[c] == TINYEXR_PIXELTYPE_HALF)
-                h->requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
-        /* tinyexr stores decreasing-order scanlines bottom-up (a vertical flip) and flips
-         * rows inside each tile. Each chunk carries its own coordinates, so with the order
-         * set to increasing every row lands where it belongs: this is the flip, done right
-         * for tiles too. */
-        h->line_order = 0;
+    bool dwa = p->compression == 8 || p->compression == 9;
+    if (dwa && (part != 0 || view.layer[0] || view.fallback)) {
+        snprintf(err, errlen, "%s: %s-compressed parts can only be read for part 0's un-prefixed "
+                              "R,G,B or Y channels (the OpenEXR 3.1 C core has no DWA decoder)",
+                 path, compression_name(p->compression));
+        free_parts(parts, nparts);
+        return false;
     }
-
-    if (multipart) {
-        images = calloc((size_t)nheaders, sizeof *images);
-        if (!images) {
-            snprintf(err, errlen, "%s: out of memory", path);
-            goto done;
-        }
-        for (int k = 0; k < nheaders; k++)
-            InitEXRImage(&images[k]);
-        /* tinyexr finds the chunk tables after all headers, so every part is decoded. */
-        ret = LoadEXRMultipartImageFromMemory(images, (const EXRHeader **)headers,
-                                              (unsigned)nheaders, data, size, &terr);
+    float *rgba = NULL;
+    bool decoded;
+    if (dwa) {
+        nplanes = 0; /* the RGBA interface picks the channels itself, as our view does */
+        rgba = malloc((size_t)w * (size_t)hgt * 4 * sizeof(float));
+        decoded = rgba && image_openexr_rgba(path, p->dw, rgba, why, sizeof why);
+        if (!rgba)
+            snprintf(why, sizeof why, "out of memory (%d x %d)", w, hgt);
     } else {
-        images = calloc(1, sizeof *images);
-        if (!images) {
-            snprintf(err, errlen, "%s: out of memory", path);
-            goto done;
-        }
-        InitEXRImage(&images[0]);
-        ret = LoadEXRImageFromMemory(&images[0], &single, data, size, &terr);
-        /* On failure tinyexr has already freed (without clearing) what it allocated. */
-        single_loaded = ret == TINYEXR_SUCCESS;
+        decoded = core ? image_openexr_decode(data, size, part, planes, nplanes, why, sizeof why)
+                       : tiny_decode(data, size, multipart, nparts, part, planes, nplanes, why,
+                                     sizeof why);
     }
-    if (ret != TINYEXR_SUCCESS) {
-        snprintf(err, errlen, "%s: cannot decode the OpenEXR pixels: %s", path,
-                 terr ? terr : "unknown error");
-        goto done;
-    }
-
-    EXRImage *im = &images[0];
-    int w = h0->data_window.max_x - h0->data_window.min_x + 1;
-    int hgt = h0->data_window.max_y - h0->data_window.min_y + 1;
-    float *rgba = malloc((size_t)w * (size_t)hgt * 4 * sizeof(float));
-    if (!rgba) {
-        snprintf(err, errlen, "%s: out of memory (%d x %d)", path, w, hgt);
-        goto done;
-    }
-    if (h0->tiled) {
-        /* Level 0 only: with one-level and mipmap modes that is the first EXRImage; tiles
-         * were checked to lie inside the data window. */
-        memset(rgba, 0, (size_t)w * (size_t)hgt * 4 * sizeof(float));
-        for (int t = 0; t < im->num_tiles; t++) {
-            const EXRTile *tile = &im->tiles[t];
-            int x0 = tile->offset_x * h0->tile_size_x, y0 = tile->offset_y * h0->tile_size_y;
-            int bw = tile->width, bh = tile->height;
-            if (tile->level_x != 0 || tile->level_y != 0 || x0 < 0 || y0 < 0 || bw < 0 ||
-                bh < 0 || x0 + bw > w || y0 + bh > hgt || !tile->images) {
-                free(rgba);
-                snprintf(err, errlen, "%s: damaged tile %d", path, t);
-                goto done;
+    if (decoded) {
+        for (int k = 0; k < nplanes && decoded; k++) {
+            bool full = !(k == slot[VIEW_RY] || k == slot[VIEW_BY]);
+            if (full && (planes[k].nx != w || planes[k].ny != hgt)) {
+                snprintf(why, sizeof why, "decoder returned a %d x %d channel for a %d x %d "
+                                          "image", planes[k].nx, planes[k].ny, w, hgt);
+                decoded = false;
             }
-            copy_block(h0, tile->images, idx, h0->tile_size_x, bw, bh, rgba, w, x0, y0);
         }
-    } else {
-        if (!im->images || im->width != w || im->height != hgt) {
+    }
+    if (decoded && !dwa) {
+        rgba = malloc((size_t)w * (size_t)hgt * 4 * sizeof(float));
+        if (!rgba) {
+            snprintf(why, sizeof why, "out of memory (%d x %d)", w, hgt);
+            decoded = false;
+        } else if (!assemble(p, &view, planes, slot, w, hgt, rgba, why, sizeof why)) {
             free(rgba);
-            snprintf(err, errlen, "%s: OpenEXR decoder returned no pixels", path);
-            goto done;
+            rgba = NULL;
+            decoded = false;
         }
-        copy_block(h0, im->images, idx, w, w, hgt, rgba, w, 0, 0);
+    }
+    for (int k = 0; k < nplanes; k++)
+        free(planes[k].v);
+    if (!decoded) {
+        free(rgba);
+        snprintf(err, errlen, "%s: %s", path, why);
+        free_parts(parts, nparts);
+        return false;
     }
 
+    hdr_part_info *info = calloc((size_t)nparts, sizeof *info);
+    for (int k = 0; info && k < nparts; k++) {
+        const exr_part_info *q = &parts[k];
+        snprintf(info[k].name, sizeof info[k].name, "%s", q->name);
+        snprintf(info[k].type, sizeof info[k].type, "%s", q->tiled ? "tiled" : "scanline");
+        snprintf(info[k].compression, sizeof info[k].compression, "%s",
+                 compression_name(q->compression));
+        memcpy(info[k].data_window, q->dw, sizeof q->dw);
+        describe_channels(q, info[k].channels, sizeof info[k].channels);
+        list_layers(q, info[k].layers, sizeof info[k].layers);
+    }
+
+    bool all_half = true;
+    for (int k = 0; k < VIEW_N; k++)
+        if (view.idx[k] >= 0 && p->chans[view.idx[k]].type != EXR_HALF)
+            all_half = false;
+    if (view.mode == VIEW_YC) /* the reconstruction rounds every value to half */
+        all_half = true;
     img->width = w;
     img->height = hgt;
     img->rgba = rgba;
-    img->data_window[0] = h0->data_window.min_x;
-    img->data_window[1] = h0->data_window.min_y;
-    img->data_window[2] = h0->data_window.max_x;
-    img->data_window[3] = h0->data_window.max_y;
-    img->display_window[0] = h0->display_window.min_x;
-    img->display_window[1] = h0->display_window.min_y;
-    img->display_window[2] = h0->display_window.max_x;
-    img->display_window[3] = h0->display_window.max_y;
+    memcpy(img->data_window, p->dw, sizeof p->dw);
+    memcpy(img->display_window, p->disp, sizeof p->disp);
     img->half_exact = all_half;
     snprintf(img->format, sizeof img->format, "OpenEXR");
-    snprintf(img->channels, sizeof img->channels, "%s", channels);
-    snprintf(img->compression, sizeof img->compression, "%s",
-             compression_name(h0->compression_type));
-    snprintf(img->rgb_source, sizeof img->rgb_source, "%s", y_only ? "Y (R=G=B=Y)" : "R,G,B");
-    ok = true;
-
-done:
-    if (images) {
-        if (multipart) {
-            for (int k = 0; k < nheaders; k++) {
-                /* A failed scanline decode returns before recording the channel count. */
-                if (images[k].images && images[k].num_channels == 0)
-                    images[k].num_channels = headers[k]->num_channels;
-                FreeEXRImage(&images[k]);
-            }
-        } else if (single_loaded) {
-            FreeEXRImage(&images[0]);
-        }
-        free(images);
-    }
-    if (headers) {
-        for (int k = 0; k < nheaders; k++) {
-            FreeEXRHeader(headers[k]);
-            free(headers[k]);
-        }
-        free(headers);
-    }
-    FreeEXRHeader(&single);
-    if (terr)
-        FreeEXRErrorMessage(terr);
-    return ok;
+    describe_channels(p, img->channels, sizeof img->channels);
+    snprintf(img->compression, sizeof img->compression, "%s", compression_name(p->compression));
+    snprintf(img->rgb_source, sizeof img->rgb_source, "%s", view.rgb_source);
+    img->part = part;
+    img->part_count = nparts;
+    snprintf(img->part_name, sizeof img->part_name, "%s", p->name);
+    snprintf(img->layer, sizeof img->layer, "%s", view.layer);
+    img->parts = info;
+    img->exposure = 1.0;
+    free_parts(parts, nparts);
+    return true;
 }

@@ -1,22 +1,28 @@
-/* Radiance .hdr (RGBE) through stb_image.
+/* Radiance .hdr (RGBE), decoded here.
  *
- * stb_image decodes what it understands but is silent about much of what it does not: old-style
- * (pre-1991) RLE comes back as garbage, truncated data reads as zeros, a zero-length literal
- * run loops forever, and a file mixing RLE and flat scanlines restarts at the top row. So the
- * header and every scanline are checked here first, and stb only ever sees data it decodes
- * correctly. It also insists on "#?RADIANCE"/"#?RGBE" and a FORMAT line that Radiance itself
- * does not require, so stb is given a normalised header in front of the pixel data. */
-#include "image.h"
+ * stb_image reads only the "-Y H +X W" orientation, decodes old-style (pre-1991) RLE to garbage
+ * without an error, reads truncated data as zeros, loops forever on a zero-length literal run
+ * and restarts at the top row when flat and RLE scanlines are mixed. This decoder follows
+ * Radiance's own reader (freadcolrs/oldreadcolrs) instead: every scanline is new-style RLE
+ * (per component) or flat, flat scanlines may carry old-style runs (a pixel 1,1,1,n repeats the
+ * previous pixel n times, consecutive run pixels shifting n by 8 bits more, the previous pixel
+ * possibly being the last of the previous scanline), all eight orientations of the resolution
+ * line are honoured, and every count is checked against what is left of the scanline and the
+ * file before it is used.
+ *
+ * Values are mantissa * 2^(exponent - 136) (Ward's rgbe.c, stb_image; exponent 0 is black).
+ * EXPOSURE: Radiance multiplies the pixel values by every EXPOSURE it applies, so the file's
+ * values are divided by the product of its EXPOSURE lines to give the scene values before the
+ * exposure — as in the --scale sense: a file written with EXPOSURE=2 holds values twice the
+ * scene's, and loads as the scene's. */
+#include "image_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image.h>
-
-/* Same limits as the EXR loader: nothing large is allocated for a bogus header. */
 #define HDR_MAX_DIM (1 << 20)
-#define HDR_MAX_RGBA_BYTES ((uint64_t)4 << 30)
 /* Radiance headers are a few lines; anything longer is not a header. */
 #define HDR_MAX_HEADER_BYTES (64 * 1024)
 #define HDR_MAX_LINE 1000
@@ -55,93 +61,151 @@ static long hdr_parse_dim(const char **s)
     return v;
 }
 
-/* Walks the pixel data the way stb_image will read it and says why it would go wrong.
- * Sets *rle when the (first) scanline is new-style RLE. */
-static bool hdr_check_scanlines(const uint8_t *d, size_t size, size_t pos, long w, long h,
-                                bool *rle, char *why, size_t whylen)
+/* "sA N sB M": sign and axis of the major (scanline) direction, then of the minor one. */
+typedef struct hdr_layout {
+    char major_sign, major_axis, minor_sign, minor_axis;
+    long width, height; /* image size: X extent, Y extent */
+} hdr_layout;
+
+static bool hdr_parse_resolution(const char *line, hdr_layout *l)
 {
-    /* stb reads flat pixels for widths outside 8..32767, and also when the first scanline
-     * does not start like a new-style RLE scanline. */
-    bool rle_possible = w >= 8 && w < 32768;
-    *rle = rle_possible && size - pos >= 4 && d[pos] == 2 && d[pos + 1] == 2 &&
-           !(d[pos + 2] & 0x80);
-    if (!*rle) {
-        uint64_t need = (uint64_t)w * (uint64_t)h * 4;
-        if (size - pos < need) {
-            snprintf(why, whylen,
-                     "pixel data is truncated (%zu of %llu bytes of flat scanlines)",
-                     size - pos, (unsigned long long)need);
+    const char *s = line;
+    long n[2];
+    char sign[2], axis[2];
+    for (int k = 0; k < 2; k++) {
+        if ((s[0] != '+' && s[0] != '-') || (s[1] != 'X' && s[1] != 'Y') || s[2] != ' ')
+            return false;
+        sign[k] = s[0];
+        axis[k] = s[1];
+        s += 3;
+        while (*s == ' ')
+            s++;
+        n[k] = hdr_parse_dim(&s);
+        if (n[k] < 0)
+            return false;
+        if (k == 0) {
+            if (*s != ' ')
+                return false;
+            while (*s == ' ')
+                s++;
+        }
+    }
+    while (*s == ' ' || *s == '\r' || *s == '\t')
+        s++;
+    if (*s || axis[0] == axis[1])
+        return false;
+    l->major_sign = sign[0];
+    l->major_axis = axis[0];
+    l->minor_sign = sign[1];
+    l->minor_axis = axis[1];
+    l->width = axis[0] == 'X' ? n[0] : n[1];
+    l->height = axis[0] == 'Y' ? n[0] : n[1];
+    return true;
+}
+
+/* Decodes NS scanlines of LEN pixels into rgbe (file order). Returns the encoding seen. */
+static bool hdr_decode(const uint8_t *d, size_t size, size_t pos, long len, long ns,
+                       uint8_t *rgbe, int *seen, char *why, size_t wl)
+{
+    enum { SEEN_NEW = 1, SEEN_FLAT = 2, SEEN_OLD = 4 };
+    *seen = 0;
+    uint64_t done = 0; /* pixels decoded so far, over all scanlines */
+    for (long s = 0; s < ns; s++) {
+        uint8_t *sl = rgbe + (size_t)s * (size_t)len * 4;
+        if (size - pos < 4) {
+            snprintf(why, wl, "pixel data is truncated at scanline %ld of %ld", s, ns);
             return false;
         }
-        for (uint64_t i = 0; i < (uint64_t)w * (uint64_t)h; i++) {
-            const uint8_t *px = d + pos + i * 4;
-            if (px[0] == 1 && px[1] == 1 && px[2] == 1) {
-                snprintf(why, whylen, "old-style RLE .hdr is not supported yet "
-                                      "(run marker 1,1,1 in scanline %llu)",
-                         (unsigned long long)(i / (uint64_t)w));
+        const uint8_t *h = d + pos;
+        if (len >= 8 && len <= 0x7fff && h[0] == 2 && h[1] == 2 && !(h[2] & 0x80)) {
+            long l = ((long)h[2] << 8) | h[3];
+            if (l != len) {
+                snprintf(why, wl, "scanline %ld has length %ld, expected %ld (corrupt RLE data)",
+                         s, l, len);
                 return false;
             }
+            pos += 4;
+            for (int c = 0; c < 4; c++) {
+                long x = 0;
+                while (x < len) {
+                    if (pos >= size) {
+                        snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld", s,
+                                 ns);
+                        return false;
+                    }
+                    unsigned count = d[pos++];
+                    if (count > 128) {
+                        count -= 128;
+                        if ((long)count > len - x) {
+                            snprintf(why, wl, "corrupt RLE data in scanline %ld (run too long)",
+                                     s);
+                            return false;
+                        }
+                        if (pos >= size) {
+                            snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld",
+                                     s, ns);
+                            return false;
+                        }
+                        uint8_t v = d[pos++];
+                        for (unsigned k = 0; k < count; k++)
+                            sl[(x + (long)k) * 4 + c] = v;
+                    } else {
+                        if (count == 0 || (long)count > len - x) {
+                            snprintf(why, wl, "corrupt RLE data in scanline %ld (bad literal "
+                                              "count %u)", s, count);
+                            return false;
+                        }
+                        if (size - pos < count) {
+                            snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld",
+                                     s, ns);
+                            return false;
+                        }
+                        for (unsigned k = 0; k < count; k++)
+                            sl[(x + (long)k) * 4 + c] = d[pos++];
+                    }
+                    x += (long)count;
+                }
+            }
+            *seen |= SEEN_NEW;
+            done += (uint64_t)len;
+            continue;
         }
-        return true;
-    }
-    for (long y = 0; y < h; y++) {
-        if (size - pos < 4) {
-            snprintf(why, whylen, "pixel data is truncated at scanline %ld of %ld", y, h);
-            return false;
-        }
-        const uint8_t *s = d + pos;
-        if (!(s[0] == 2 && s[1] == 2 && !(s[2] & 0x80))) {
-            /* stb would restart at the top row here and decode garbage. */
-            snprintf(why, whylen,
-                     "scanline %ld is not RLE-encoded while earlier ones are "
-                     "(mixed flat/RLE scanlines are not supported)", y);
-            return false;
-        }
-        long len = ((long)s[2] << 8) | s[3];
-        if (len != w) {
-            snprintf(why, whylen, "scanline %ld has length %ld, expected %ld (corrupt RLE data)",
-                     y, len, w);
-            return false;
-        }
-        pos += 4;
-        for (int c = 0; c < 4; c++) {
-            long x = 0;
-            while (x < w) {
-                if (pos >= size) {
-                    snprintf(why, whylen, "pixel data is truncated in scanline %ld of %ld", y, h);
+        /* Flat pixels, possibly with old-style runs. */
+        long x = 0;
+        int shift = 0;
+        while (x < len) {
+            if (size - pos < 4) {
+                snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld (flat "
+                                  "scanlines)", s, ns);
+                return false;
+            }
+            const uint8_t *px = d + pos;
+            pos += 4;
+            if (px[0] == 1 && px[1] == 1 && px[2] == 1) {
+                if (done == 0) {
+                    snprintf(why, wl, "old-style RLE run with no previous pixel");
                     return false;
                 }
-                unsigned count = d[pos++];
-                if (count > 128) {
-                    count -= 128;
-                    if ((long)count > w - x) {
-                        snprintf(why, whylen, "corrupt RLE data in scanline %ld (run too long)",
-                                 y);
-                        return false;
-                    }
-                    if (pos >= size) {
-                        snprintf(why, whylen, "pixel data is truncated in scanline %ld of %ld",
-                                 y, h);
-                        return false;
-                    }
-                    pos++;
-                } else {
-                    /* A zero count would make stb loop forever. */
-                    if (count == 0 || (long)count > w - x) {
-                        snprintf(why, whylen, "corrupt RLE data in scanline %ld (bad literal "
-                                              "count %u)", y, count);
-                        return false;
-                    }
-                    if (size - pos < count) {
-                        snprintf(why, whylen, "pixel data is truncated in scanline %ld of %ld",
-                                 y, h);
-                        return false;
-                    }
-                    pos += count;
+                uint64_t count = shift < 32 ? (uint64_t)px[3] << shift : UINT64_MAX;
+                if (count > (uint64_t)(len - x)) {
+                    snprintf(why, wl, "old-style RLE run past the end of scanline %ld", s);
+                    return false;
                 }
-                x += (long)count;
+                /* The previous pixel in file order (maybe the previous scanline's last). */
+                uint8_t prev[4];
+                memcpy(prev, rgbe + (done - 1) * 4, 4);
+                for (uint64_t k = 0; k < count; k++, x++, done++)
+                    memcpy(sl + x * 4, prev, 4);
+                shift += 8;
+                *seen |= SEEN_OLD;
+            } else {
+                memcpy(sl + x * 4, px, 4);
+                x++;
+                done++;
+                shift = 0;
             }
         }
+        *seen |= SEEN_FLAT;
     }
     return true;
 }
@@ -149,23 +213,32 @@ static bool hdr_check_scanlines(const uint8_t *d, size_t size, size_t pos, long 
 bool image_load_hdr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
                     char *err, size_t errlen)
 {
+    return image_load_hdr_opts(path, data, size, NULL, img, err, errlen);
+}
+
+bool image_load_hdr_opts(const char *path, const uint8_t *data, size_t size,
+                         const image_load_options *opts, hdr_image *img, char *err,
+                         size_t errlen)
+{
     char line[HDR_MAX_LINE + 1];
     char why[256];
     size_t pos = 0;
     memset(img, 0, sizeof *img);
+    if (!opts)
+        opts = image_default_load_options();
 
     if (!hdr_read_line(data, size, &pos, line, sizeof line) || strncmp(line, "#?", 2) != 0) {
         snprintf(err, errlen, "%s: not a Radiance .hdr file (bad or truncated header)", path);
         return false;
     }
-    /* Header variables up to the blank line. */
+    double exposure = 1.0;
     for (;;) {
         if (!hdr_read_line(data, size, &pos, line, sizeof line)) {
             snprintf(err, errlen, "%s: Radiance header is truncated or has no blank line "
                                   "before the resolution line", path);
             return false;
         }
-        if (line[0] == '\0')
+        if (line[0] == '\0' || (line[0] == '\r' && line[1] == '\0'))
             break;
         if (strncmp(line, "FORMAT=", 7) == 0) {
             const char *fmt = line + 7;
@@ -181,90 +254,98 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size, hdr_imag
                              (int)(fl > 64 ? 64 : fl), fmt);
                 return false;
             }
+        } else if (strncmp(line, "EXPOSURE=", 9) == 0) {
+            char *end;
+            double e = strtod(line + 9, &end);
+            while (*end == ' ' || *end == '\t' || *end == '\r')
+                end++;
+            if (end == line + 9 || *end || !(e > 0) || !isfinite(e) || !isfinite(exposure * e) ||
+                exposure * e == 0) {
+                snprintf(err, errlen, "%s: invalid Radiance EXPOSURE line '%.40s'", path, line);
+                return false;
+            }
+            exposure *= e;
         }
     }
     if (!hdr_read_line(data, size, &pos, line, sizeof line)) {
         snprintf(err, errlen, "%s: Radiance resolution line is missing or truncated", path);
         return false;
     }
-    /* Only "-Y H +X W" (top row first, left to right) is what stb_image reads; the other
-     * seven orientations would need transposes/flips we do not do yet. */
-    const char *s = line;
-    long w = -1, h = -1;
-    bool layout_ok = false;
-    if (strncmp(s, "-Y ", 3) == 0) {
-        s += 3;
-        h = hdr_parse_dim(&s);
-        if (h >= 0 && strncmp(s, " +X ", 4) == 0) {
-            s += 4;
-            w = hdr_parse_dim(&s);
-            while (*s == ' ' || *s == '\r' || *s == '\t')
-                s++;
-            layout_ok = w >= 0 && *s == '\0';
-        }
-    }
-    if (!layout_ok) {
-        bool other_orientation = (line[0] == '+' || line[0] == '-') &&
-                                 (line[1] == 'X' || line[1] == 'Y');
-        snprintf(err, errlen, "%s: %s Radiance resolution line '%.60s' (only '-Y H +X W' "
-                              "is supported)", path,
-                 other_orientation ? "unsupported orientation in" : "bad", line);
+    hdr_layout lay;
+    if (!hdr_parse_resolution(line, &lay)) {
+        snprintf(err, errlen, "%s: bad Radiance resolution line '%.60s' (expected e.g. "
+                              "'-Y H +X W')", path, line);
         return false;
     }
-    if (w <= 0 || h <= 0 || w > HDR_MAX_DIM || h > HDR_MAX_DIM ||
-        (uint64_t)w * (uint64_t)h * 16 > HDR_MAX_RGBA_BYTES) {
+    long w = lay.width, h = lay.height;
+    if (w <= 0 || h <= 0 || w > HDR_MAX_DIM || h > HDR_MAX_DIM) {
         snprintf(err, errlen, "%s: absurd Radiance image size %ld x %ld", path, w, h);
         return false;
     }
-    bool rle = false;
-    if (!hdr_check_scanlines(data, size, pos, w, h, &rle, why, sizeof why)) {
+    if (!image_check_pixels(path, (uint64_t)w, (uint64_t)h, opts, err, errlen))
+        return false;
+    long len = lay.minor_axis == 'X' ? w : h, ns = lay.major_axis == 'X' ? w : h;
+    /* Every scanline takes at least 4 bytes: a file far too short is refused before the
+     * allocation (old-style runs can make a scanline that short, so no tighter bound). */
+    if ((uint64_t)(size - pos) < (uint64_t)ns * 4) {
+        snprintf(err, errlen, "%s: pixel data is truncated (%zu bytes for %ld scanlines)", path,
+                 size - pos, ns);
+        return false;
+    }
+    uint8_t *rgbe = malloc((size_t)w * (size_t)h * 4);
+    float *rgba = malloc((size_t)w * (size_t)h * 4 * sizeof *rgba);
+    if (!rgbe || !rgba) {
+        free(rgbe);
+        free(rgba);
+        snprintf(err, errlen, "%s: out of memory (%ld x %ld)", path, w, h);
+        return false;
+    }
+    int seen = 0;
+    if (!hdr_decode(data, size, pos, len, ns, rgbe, &seen, why, sizeof why)) {
+        free(rgbe);
+        free(rgba);
         snprintf(err, errlen, "%s: %s", path, why);
         return false;
     }
-
-    /* stb gets a header it accepts, followed by the pixel data as in the file. */
-    char head[96];
-    int hl = snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %ld +X %ld\n",
-                      h, w);
-    size_t pix = size - pos;
-    if (pix > (size_t)0x7fffffff - (size_t)hl) {
-        snprintf(err, errlen, "%s: file is too large for the Radiance decoder", path);
-        return false;
+    for (long s = 0; s < ns; s++) {
+        for (long i = 0; i < len; i++) {
+            long x, y;
+            if (lay.major_axis == 'Y') {
+                y = lay.major_sign == '-' ? s : h - 1 - s;
+                x = lay.minor_sign == '+' ? i : w - 1 - i;
+            } else {
+                x = lay.major_sign == '+' ? s : w - 1 - s;
+                y = lay.minor_sign == '-' ? i : h - 1 - i;
+            }
+            const uint8_t *p = rgbe + ((size_t)s * (size_t)len + (size_t)i) * 4;
+            float *d = rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            for (int c = 0; c < 3; c++) {
+                float v = p[3] ? ldexpf((float)p[c], (int)p[3] - 136) : 0.0f;
+                d[c] = exposure == 1.0 ? v : (float)(v / exposure);
+            }
+            d[3] = 1.0f;
+        }
     }
-    uint8_t *buf = malloc((size_t)hl + pix);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return false;
-    }
-    memcpy(buf, head, (size_t)hl);
-    memcpy(buf + hl, data + pos, pix);
-    int sw = 0, sh = 0, comp = 0;
-    float *rgba = stbi_loadf_from_memory(buf, (int)((size_t)hl + pix), &sw, &sh, &comp, 4);
-    free(buf);
-    if (!rgba) {
-        const char *r = stbi_failure_reason();
-        snprintf(err, errlen, "%s: Radiance decoder failed: %s", path, r ? r : "unknown error");
-        return false;
-    }
-    if (sw != w || sh != h) {
-        stbi_image_free(rgba);
-        snprintf(err, errlen, "%s: Radiance decoder returned %d x %d, expected %ld x %ld", path,
-                 sw, sh, w, h);
-        return false;
-    }
-    /* stb fills alpha with 1 when asked for 4 components. rgba is malloc'd by stb (default
-     * STBI_MALLOC), so image_free's free() is the right release. */
+    free(rgbe);
     img->width = (int)w;
     img->height = (int)h;
     img->rgba = rgba;
-    img->data_window[0] = img->display_window[0] = 0;
-    img->data_window[1] = img->display_window[1] = 0;
     img->data_window[2] = img->display_window[2] = (int)w - 1;
     img->data_window[3] = img->display_window[3] = (int)h - 1;
     img->half_exact = false;
     snprintf(img->format, sizeof img->format, "Radiance");
-    snprintf(img->channels, sizeof img->channels, "RGBE (8-bit shared exponent)");
-    snprintf(img->compression, sizeof img->compression, "%s", rle ? "RLE" : "none");
-    snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136)");
+    snprintf(img->channels, sizeof img->channels, "RGBE (8-bit shared exponent, %c%c %ld %c%c %ld)",
+             lay.major_sign, lay.major_axis, lay.major_axis == 'Y' ? h : w, lay.minor_sign,
+             lay.minor_axis, lay.minor_axis == 'X' ? w : h);
+    const char *enc = seen == 1 ? "RLE" : seen == 2 ? "none" : seen == 6 || seen == 4 ? "old RLE"
+                                                                                      : "mixed";
+    snprintf(img->compression, sizeof img->compression, "%s", enc);
+    if (exposure != 1.0)
+        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136) / EXPOSURE %g",
+                 exposure);
+    else
+        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136)");
+    img->part_count = 1;
+    img->exposure = exposure;
     return true;
 }

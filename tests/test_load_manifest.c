@@ -1,6 +1,7 @@
-/* Every sample in $HT_SHARED/exr-samples/MANIFEST.tsv: files we can read must decode to the
- * manifest's reference statistics (computed with the OpenEXR library, an independent decoder);
- * files we cannot read yet must be refused with the file name and the reason. */
+/* Every sample in $HT_SHARED/exr-samples/MANIFEST.tsv must decode to the manifest's reference
+ * statistics (computed with the OpenEXR library): counts exact, luminance to 1e-5 relative for
+ * lossless files and 1e-3 for lossy (B44, DWA) and luminance/chroma ones. A build without the
+ * OpenEXR library must refuse what only that library decodes, naming the file and the reason. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,16 @@ int main(void)
         snprintf(path, sizeof path, "%s", test_shared_path(rel));
         size_t flen = strlen(file);
         bool is_hdr = flen > 4 && strcmp(file + flen - 4, ".hdr") == 0;
-        bool readable = strncmp(v[c_tiny], "yes", 3) == 0 || atoi(v[c_parts]) > 1 || is_hdr;
+        bool tiny = strncmp(v[c_tiny], "yes", 3) == 0 || atoi(v[c_parts]) > 1 || is_hdr;
+#ifdef HT_HAVE_OPENEXR
+        bool readable = true;
+#else
+        bool readable = tiny;
+#endif
+        double tol = strstr(v[c_comp], "B44") || strstr(v[c_comp], "DWA") ||
+                             strchr(v[c_chan], '@')
+                         ? 1e-3
+                         : 1e-5;
 
         hdr_image img;
         char err[HT_ERR_MAX] = "";
@@ -119,6 +129,8 @@ int main(void)
             CHECK(strstr(err, file) != NULL, "%s: message lacks the file name: %s", file, err);
             CHECK(reason && strstr(err, reason) != NULL, "%s: message lacks '%s': %s", file,
                   reason, err);
+            CHECK(strstr(err, "OpenEXR library") != NULL, "%s: message lacks the cure: %s",
+                  file, err);
             CHECK(img.rgba == NULL && img.width == 0, "%s: refused, but *img not left empty", file);
             if (!ok)
                 refused++;
@@ -171,11 +183,11 @@ int main(void)
               (unsigned long long)st.inf, v[c_inf]);
         CHECK(st.negative == strtoull(v[c_neg], NULL, 10), "%s: neg %llu, expected %s", file,
               (unsigned long long)st.negative, v[c_neg]);
-        CHECK(close_rel(st.y_min, strtod(v[c_min], NULL), 1e-5), "%s: Y min %.9g, expected %s",
+        CHECK(close_rel(st.y_min, strtod(v[c_min], NULL), tol), "%s: Y min %.9g, expected %s",
               file, st.y_min, v[c_min]);
-        CHECK(close_rel(st.y_max, strtod(v[c_max], NULL), 1e-5), "%s: Y max %.9g, expected %s",
+        CHECK(close_rel(st.y_max, strtod(v[c_max], NULL), tol), "%s: Y max %.9g, expected %s",
               file, st.y_max, v[c_max]);
-        CHECK(close_rel(st.y_mean, strtod(v[c_mean], NULL), 1e-5),
+        CHECK(close_rel(st.y_mean, strtod(v[c_mean], NULL), tol),
               "%s: Y mean %.9g, expected %s", file, st.y_mean, v[c_mean]);
         CHECK(st.y_log_average > st.y_min && st.y_log_average <= st.y_mean * (1 + 1e-9),
               "%s: log-average %.9g outside (min, mean]", file, st.y_log_average);
@@ -194,14 +206,19 @@ int main(void)
             }
         CHECK(bx == bright[0] && by == bright[1], "%s: brightest pixel at (%d,%d), expected %s",
               file, bx, by, v[c_bright]);
-        printf("%s: ok (%dx%d, %s, %s)\n", file, img.width, img.height, img.compression,
-               img.channels);
+        printf("%s: ok (%dx%d, %s, %s, %s)\n", file, img.width, img.height, img.compression,
+               img.channels, img.rgb_source);
+        (void)tiny;
         image_free(&img);
         CHECK(img.rgba == NULL, "%s: image_free left pixels", file);
     }
     fclose(f);
     printf("%d rows: %d loaded, %d refused as expected\n", rows, loaded, refused);
     CHECK(rows >= 12, "only %d rows in the manifest", rows);
+#ifdef HT_HAVE_OPENEXR
+    CHECK(loaded == rows, "only %d of %d files loaded", loaded, rows);
+#else
     CHECK(loaded >= 8, "only %d files loaded", loaded);
+#endif
     return test_finish("test_load_manifest");
 }

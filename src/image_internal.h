@@ -1,0 +1,93 @@
+/* Shared between the loaders (image*.c); not part of the public interface. */
+#ifndef HT_IMAGE_INTERNAL_H
+#define HT_IMAGE_INTERNAL_H
+
+#include "image.h"
+
+/* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
+float image_half_to_float(uint16_t h);
+uint16_t image_float_to_half(float f);
+static inline float image_round_half(float f) { return image_half_to_float(image_float_to_half(f)); }
+
+/* The effective --max-pixels (opts may be NULL). */
+uint64_t image_max_pixels(const image_load_options *opts);
+
+/* Checks W x H against the pixel limit; fills err "PATH: ..." and returns false when over. */
+bool image_check_pixels(const char *path, uint64_t w, uint64_t h, const image_load_options *opts,
+                        char *err, size_t errlen);
+
+/* Format loaders with options (NULL = the process defaults); same contract as image_load. */
+bool image_load_hdr_opts(const char *path, const uint8_t *data, size_t size,
+                         const image_load_options *opts, hdr_image *img, char *err,
+                         size_t errlen);
+bool image_load_pfm_opts(const char *path, const uint8_t *data, size_t size,
+                         const image_load_options *opts, hdr_image *img, char *err,
+                         size_t errlen);
+
+/* Process defaults (image.c). */
+const image_load_options *image_default_load_options(void);
+
+/* ---- OpenEXR channel selection (image_exr.c) ---- */
+
+enum { EXR_UINT = 0, EXR_HALF = 1, EXR_FLOAT = 2 };
+
+typedef struct exr_chan {
+    const char *name;  /* points into the file data (NUL-terminated, checked) */
+    int type;          /* EXR_UINT, EXR_HALF, EXR_FLOAT */
+    int xs, ys;        /* sampling */
+} exr_chan;
+
+/* Which channels of a part make R, G, B, A: indices into the part's channel list or -1. */
+enum { VIEW_R, VIEW_G, VIEW_B, VIEW_A, VIEW_Y, VIEW_RY, VIEW_BY, VIEW_N };
+typedef enum { VIEW_RGB, VIEW_GREY, VIEW_YC } exr_view_mode;
+typedef struct exr_view {
+    int idx[VIEW_N];
+    exr_view_mode mode;
+    bool fallback;     /* no R,G,B or Y: other channels shown as grey or R,G(,B) */
+    char layer[64];
+    char rgb_source[64];
+} exr_view;
+
+/* ---- Luminance/chroma reconstruction (image_yca.c) ---- */
+
+/* Reconstructs RGBA from Y, RY, BY (RY/BY sampled at even x and even y, absolute
+ * coordinates), A (may be NULL = 1) the way OpenEXR's RgbaInputFile does: 27-tap horizontal
+ * then vertical chroma filters, YCA -> RGB with weights YW (from the chromaticities),
+ * desaturation of isolated super-saturated pixels, every intermediate rounded to half.
+ * Y and A are W x H planes; RY/BY are planes of CW x CH samples. OUT gets W*H*4 floats.
+ * Returns false only when out of memory. */
+bool image_yca_to_rgba(int x0, int y0, int w, int h, const float *y, const float *ry,
+                       const float *by, int cw, int ch, const float *a, const float yw[3],
+                       float *out);
+
+/* Luminance weights from CIE xy chromaticities (r, g, b, white: 8 floats), as OpenEXR's
+ * RgbaYca::computeYw. */
+void image_yca_weights(const float chroma[8], float yw[3]);
+
+/* Rec.709 primaries and D65, the OpenEXR default when a file has no chromaticities. */
+extern const float IMAGE_REC709_CHROMATICITIES[8];
+
+/* ---- OpenEXRCore decoding (image_openexr.c) ---- */
+
+/* A decoded channel: nx x ny samples (its sampled grid over the data window) as floats. */
+typedef struct exr_plane {
+    const char *name;  /* which channel (in) */
+    int nx, ny;        /* out */
+    float *v;          /* out, malloc'd, caller frees */
+} exr_plane;
+
+/* Reads part 0's un-prefixed R,G,B (or Y, or Y,RY,BY) of PATH through OpenEXR's RGBA
+ * interface (the C++ library's C wrapper), into W x H x 4 floats; DW is the data window the
+ * headers gave. For DWAA/DWAB, which OpenEXRCore 3.1 cannot decode. */
+bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *why, size_t wl);
+
+/* True when this build has the OpenEXR library. */
+bool image_have_openexr(void);
+
+/* Decodes PLANES (by channel name) of part PART, level 0, with OpenEXRCore from the whole file
+ * in memory. The structure was validated by image_exr.c first. Returns false with "reason"
+ * (no path) in why. */
+bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane *planes,
+                          int nplanes, char *why, size_t wl);
+
+#endif

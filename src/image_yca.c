@@ -1,0 +1,254 @@
+/* Luminance/chroma (Y, RY, BY) to RGB, reproducing OpenEXR's RgbaInputFile.
+ *
+ * The reference statistics of such files come from OpenEXR's RGBA interface, so we follow its
+ * reconstruction step by step (ImfRgbaYca / ImfRgbaFile, re-implemented here in C): chroma is
+ * stored at even x and even y; each even line gets its missing chroma from a 27-tap horizontal
+ * filter (13 samples a side), each odd line from the same filter applied vertically to the
+ * even lines around it; then RY = (R-Y)/Y, BY = (B-Y)/Y are inverted with the luminance
+ * weights of the file's chromaticities, and pixels much more saturated than their diagonal
+ * neighbours are desaturated. OpenEXR keeps every intermediate in an Rgba of halves, so each
+ * stored value is rounded to half here too; the float arithmetic is written in the same order.
+ * Lines beyond the data window repeat the first line (above) or the last even line (below),
+ * and columns beyond it the first and the last-but-one pixel, as OpenEXR does. */
+#include "image_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAPS = 27, HALF_TAPS = TAPS / 2 };
+
+/* The odd-offset taps of the reconstruction filter, from -13 to +13. */
+static const float RECON[14] = {0.002128f,  -0.007540f, 0.019597f, -0.043159f, 0.087929f,
+                                -0.186077f, 0.627123f,  0.627123f, -0.186077f, 0.087929f,
+                                -0.043159f, 0.019597f,  -0.007540f, 0.002128f};
+
+const float IMAGE_REC709_CHROMATICITIES[8] = {0.64f, 0.33f, 0.30f, 0.60f,
+                                              0.15f, 0.06f, 0.3127f, 0.3290f};
+
+/* One pixel as OpenEXR's Rgba holds it during the conversion: r = RY, g = Y, b = BY, a. */
+typedef struct quad {
+    float r, g, b, a;
+} quad;
+
+static float h(float v) { return image_round_half(v); }
+
+void image_yca_weights(const float c[8], float yw[3])
+{
+    float rx = c[0], ry = c[1], gx = c[2], gy = c[3], bx = c[4], by = c[5], wx = c[6],
+          wy = c[7];
+    float Y = 1.0f;
+    float X = wx * Y / wy;
+    float Z = (1 - wx - wy) * Y / wy;
+    float d = rx * (by - gy) + bx * (gy - ry) + gx * (ry - by);
+    float srn = (X * (by - gy) - gx * (Y * (by - 1) + by * (X + Z)) +
+                 bx * (Y * (gy - 1) + gy * (X + Z)));
+    float sgn = (X * (ry - by) + rx * (Y * (by - 1) + by * (X + Z)) -
+                 bx * (Y * (ry - 1) + ry * (X + Z)));
+    float sbn = (X * (gy - ry) - rx * (Y * (gy - 1) + gy * (X + Z)) +
+                 gx * (Y * (ry - 1) + ry * (X + Z)));
+    float m0 = srn / d * ry, m1 = sgn / d * gy, m2 = sbn / d * by;
+    float sum = m0 + m1 + m2;
+    yw[0] = m0 / sum;
+    yw[1] = m1 / sum;
+    yw[2] = m2 / sum;
+}
+
+static void yca_to_rgb(const float yw[3], int n, const quad *in, quad *out)
+{
+    for (int i = 0; i < n; i++) {
+        quad q = in[i];
+        if (q.r == 0 && q.b == 0) {
+            out[i] = (quad){q.g, q.g, q.g, q.a};
+        } else {
+            float Y = q.g;
+            float r = (q.r + 1) * Y;
+            float b = (q.b + 1) * Y;
+            float g = (Y - r * yw[0] - b * yw[2]) / yw[1];
+            out[i] = (quad){h(r), h(g), h(b), q.a};
+        }
+    }
+}
+
+static float saturation(quad q)
+{
+    float mx = q.r > q.g ? q.r : q.g;
+    mx = mx > q.b ? mx : q.b;
+    float mn = q.r < q.g ? q.r : q.g;
+    mn = mn < q.b ? mn : q.b;
+    return mx > 0 ? 1 - mn / mx : 0;
+}
+
+static quad desaturate(quad in, float f, const float yw[3])
+{
+    float mx = in.r > in.g ? in.r : in.g;
+    mx = mx > in.b ? mx : in.b;
+    quad out;
+    float v;
+    v = mx - (mx - in.r) * f;
+    out.r = h(v > 0.0f ? v : 0.0f);
+    v = mx - (mx - in.g) * f;
+    out.g = h(v > 0.0f ? v : 0.0f);
+    v = mx - (mx - in.b) * f;
+    out.b = h(v > 0.0f ? v : 0.0f);
+    out.a = in.a;
+    float yin = in.r * yw[0] + in.g * yw[1] + in.b * yw[2];
+    float yout = out.r * yw[0] + out.g * yw[1] + out.b * yw[2];
+    if (yout > 0) {
+        float k = yin / yout;
+        out.r = h(out.r * k);
+        out.g = h(out.g * k);
+        out.b = h(out.b * k);
+    }
+    return out;
+}
+
+static void fix_saturation(const float yw[3], int n, const quad *above, const quad *line,
+                           const quad *below, quad *out)
+{
+    for (int i = 0; i < n; i++) {
+        int l = i > 0 ? i - 1 : 0, r = i < n - 1 ? i + 1 : n - 1;
+        float mean = 0.25f * (saturation(above[l]) + saturation(above[r]) + saturation(below[l]) +
+                              saturation(below[r]));
+        if (mean > 1.0f)
+            mean = 1.0f;
+        float s = saturation(line[i]);
+        if (s > mean) {
+            float smax = 1 - (1 - mean) * 0.25f;
+            if (smax > 1.0f)
+                smax = 1.0f;
+            if (s > smax) {
+                out[i] = desaturate(line[i], smax / s, yw);
+                continue;
+            }
+        }
+        out[i] = line[i];
+    }
+}
+
+/* Number of multiples of S in [A, B] (S > 0). */
+static long multiples(long a, long b, long s)
+{
+    if (b < a)
+        return 0;
+    long fb = b >= 0 ? b / s : -((-b + s - 1) / s);
+    long a1 = a - 1;
+    long fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
+    return fb - fa;
+}
+
+bool image_yca_to_rgba(int x0, int y0, int w, int hgt, const float *y, const float *ry,
+                       const float *by, int cw, int ch, const float *a, const float yw[3],
+                       float *out)
+{
+    int y1 = y0 + hgt - 1;
+    /* lines[k]: data-window line y0+k with chroma reconstructed horizontally (even lines). */
+    quad *lines = malloc((size_t)w * (size_t)hgt * sizeof *lines);
+    quad *tmp = malloc(((size_t)w + TAPS - 1) * sizeof *tmp);
+    quad *rgb[3], *vert = malloc((size_t)w * 5 * sizeof *vert);
+    if (!lines || !tmp || !vert) {
+        free(lines);
+        free(tmp);
+        free(vert);
+        return false;
+    }
+    for (int k = 0; k < 3; k++)
+        rgb[k] = vert + (size_t)w * (size_t)(k + 1);
+    quad *fixed = vert + (size_t)w * 4;
+
+    for (int k = 0; k < hgt; k++) {
+        int yy = y0 + k;
+        quad *dst = lines + (size_t)k * (size_t)w;
+        const float *yrow = y + (size_t)k * (size_t)w;
+        const float *arow = a ? a + (size_t)k * (size_t)w : NULL;
+        if (yy & 1) {
+            for (int j = 0; j < w; j++)
+                dst[j] = (quad){0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
+            continue;
+        }
+        long crow = multiples(y0, yy - 1, 2);
+        for (int j = 0; j < w; j++) {
+            int x = x0 + j;
+            quad q = {0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
+            if (!(x & 1) && crow < ch) {
+                long cx = multiples(x0, x - 1, 2);
+                if (cx < cw) {
+                    q.r = h(ry ? ry[crow * cw + cx] : 0.0f);
+                    q.b = h(by ? by[crow * cw + cx] : 0.0f);
+                }
+            }
+            tmp[HALF_TAPS + j] = q;
+        }
+        quad right = tmp[HALF_TAPS + (w >= 2 ? w - 2 : 0)];
+        for (int i = 0; i < HALF_TAPS; i++) {
+            tmp[i] = tmp[HALF_TAPS];
+            tmp[w + HALF_TAPS + i] = right;
+        }
+        for (int j = 0; j < w; j++) {
+            int i = j + HALF_TAPS;
+            quad q = tmp[i];
+            if (j & 1) {
+                float r = tmp[i - 13].r * RECON[0], b = tmp[i - 13].b * RECON[0];
+                for (int t = 1; t < 14; t++) {
+                    int off = -13 + 2 * t;
+                    r = r + tmp[i + off].r * RECON[t];
+                    b = b + tmp[i + off].b * RECON[t];
+                }
+                q.r = h(r);
+                q.b = h(b);
+            }
+            dst[j] = q;
+        }
+    }
+
+    /* The YCA line held for absolute line T (clamped as OpenEXR does). */
+#define LINE(T)                                                                                \
+    (lines + (size_t)((T) < y0 ? 0 : (T) > y1 ? (y1 - 1 < y0 ? 0 : y1 - 1 - y0) : (T)-y0) *    \
+                 (size_t)w)
+
+    /* RGB of line T into dst (before the saturation fix). */
+#define RGB_LINE(T, dst)                                                                       \
+    do {                                                                                       \
+        int t_ = (T);                                                                          \
+        if (!(t_ & 1)) {                                                                       \
+            yca_to_rgb(yw, w, LINE(t_), dst);                                                  \
+        } else {                                                                               \
+            const quad *src_[14];                                                              \
+            for (int k_ = 0; k_ < 14; k_++)                                                    \
+                src_[k_] = LINE(t_ - 13 + 2 * k_);                                             \
+            const quad *c_ = LINE(t_);                                                         \
+            for (int j_ = 0; j_ < w; j_++) {                                                   \
+                float r_ = src_[0][j_].r * RECON[0], b_ = src_[0][j_].b * RECON[0];            \
+                for (int k_ = 1; k_ < 14; k_++) {                                              \
+                    r_ = r_ + src_[k_][j_].r * RECON[k_];                                      \
+                    b_ = b_ + src_[k_][j_].b * RECON[k_];                                      \
+                }                                                                              \
+                vert[j_] = (quad){h(r_), c_[j_].g, h(b_), c_[j_].a};                           \
+            }                                                                                  \
+            yca_to_rgb(yw, w, vert, dst);                                                      \
+        }                                                                                      \
+    } while (0)
+
+    RGB_LINE(y0 - 1, rgb[0]);
+    RGB_LINE(y0, rgb[1]);
+    for (int k = 0; k < hgt; k++) {
+        RGB_LINE(y0 + k + 1, rgb[2]);
+        fix_saturation(yw, w, rgb[0], rgb[1], rgb[2], fixed);
+        float *o = out + (size_t)k * (size_t)w * 4;
+        for (int j = 0; j < w; j++, o += 4) {
+            o[0] = fixed[j].r;
+            o[1] = fixed[j].g;
+            o[2] = fixed[j].b;
+            o[3] = fixed[j].a;
+        }
+        quad *t = rgb[0];
+        rgb[0] = rgb[1];
+        rgb[1] = rgb[2];
+        rgb[2] = t;
+    }
+#undef RGB_LINE
+#undef LINE
+    free(lines);
+    free(tmp);
+    free(vert);
+    return true;
+}
