@@ -159,7 +159,10 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static const char *ceiling_name(int c) { return c == HT_CEILING_NONE ? "none" : "linear"; }
+static const char *ceiling_name(int c)
+{
+    return c == HT_CEILING_NONE ? "none" : c == HT_CEILING_HUMAN ? "human" : "linear";
+}
 
 static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
                              const image_stats *st, const ht_options *o, const tonemap_result *r,
@@ -205,8 +208,23 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
             r->n_nonfinite, r->n_nonpositive, r->n_counted);
     fputs(", \"log_average\": ", f);
     json_num(f, r->n_counted ? exp(r->ln_avg) : NAN);
-    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u}", tonemap_mapping_name(r->mapping),
+    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u", tonemap_mapping_name(r->mapping),
             r->iterations);
+    /* Issue 7: the mapping as pcond names it, and how the samples were taken. */
+    fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ", tonemap_mapping_pcond_name(r->mapping));
+    json_num(f, r->linear_scale);
+    fprintf(f, ", \"luminance\": \"%s\", \"pcond_rules\": %s, \"sampling\": \"%s\"",
+            o->tm.luminance == HT_LUMINANCE_RADIANCE ? "radiance" : "rec709",
+            o->tm.pcond ? "true" : "false",
+            o->tm.sampling == HT_SAMPLING_FOVEAL ? "foveal" : "pixels");
+    if (o->tm.sampling == HT_SAMPLING_FOVEAL) {
+        fputs(", \"fov\": ", f);
+        json_num(f, o->tm.fov);
+        fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, \"point_samples_counted\": %u, "
+                   "\"point_weight\": ", r->fov_width, r->fov_height, r->n_points, r->pt_counted);
+        json_num(f, r->pt_weight);
+    }
+    fputc('}', f);
     fprintf(f, ",\n \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
     json_num(f, r->bw_min);
     fputs(", \"ln_max\": ", f);
@@ -274,6 +292,15 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
                              const imgstats *s)
 {
     const int *dw = img->data_window, *vw = img->display_window;
+    if (o->curve_format == HT_CURVE_PCOND) {
+        /* Only the curve, as pcond -x writes it: N lines "Lw Ld" at the bin centres. */
+        double db = ((double)r->bw_max - r->bw_min) / r->bins;
+        for (unsigned i = 0; i < r->bins; i++) {
+            double lw = exp(r->bw_min + (i + 0.5) * db);
+            fprintf(f, "%e %e\n", lw, tonemap_curve_ld_pcond(r, &o->tm, lw));
+        }
+        return;
+    }
     fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
     fprintf(f, "size          %dx%d, data window (%d,%d)-(%d,%d), display window (%d,%d)-(%d,%d)\n",
             img->width, img->height, dw[0], dw[1], dw[2], dw[3], vw[0], vw[1], vw[2], vw[3]);
@@ -289,6 +316,13 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
     fprintf(f, "mapping       %s, ceiling %s, %u passes; display %g..%g cd/m^2\n",
             tonemap_mapping_name(r->mapping), ceiling_name(o->tm.ceiling), r->iterations,
             o->tm.ldmax / o->tm.drange, o->tm.ldmax);
+    fprintf(f, "samples       %s, %s luminance%s", o->tm.sampling == HT_SAMPLING_FOVEAL ? "foveal" : "every pixel",
+            o->tm.luminance == HT_LUMINANCE_RADIANCE ? "Radiance" : "Rec. 709",
+            o->tm.pcond ? ", pcond's range rules" : "");
+    if (o->tm.sampling == HT_SAMPLING_FOVEAL)
+        fprintf(f, "; %ux%u foveal grid over %g deg, %u point samples (%u counted, weight %g)",
+                r->fov_width, r->fov_height, o->tm.fov, r->n_points, r->pt_counted, r->pt_weight);
+    fputc('\n', f);
     const imgstats_pixel *ext[2] = {&s->brightest, &s->darkest};
     for (int i = 0; i < 2; i++) {
         fputs(i ? "darkest       " : "brightest     ", f);
@@ -375,7 +409,8 @@ int cmd_stats(int argc, char **argv)
         fprintf(stderr, "hdrtone stats: %s: %s\n", path,
                 o.backend == HT_BACKEND_CPU ? "out of memory" : err);
     else {
-        (o.json ? print_stats_json : print_stats_text)(stdout, path, &img, &st, &o, r, &s);
+        (o.json && o.curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
+            stdout, path, &img, &st, &o, r, &s);
         status = 0;
     }
     imgstats_free(&s);

@@ -34,12 +34,28 @@ static const opt_def OPTIONS[] = {
      "display white, cd/m^2"},
     {"drange", 0, OPT_DOUBLE, TM, OFF(tm.drange), 1.001, 1e6, NULL, "R",
      "display dynamic range Ldmax/Ldmin"},
-    {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, "none|linear", "KIND",
-     "histogram ceiling: linear (Ward '97) or none (plain equalisation)"},
+    {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, "none|linear|human", "KIND",
+     "histogram ceiling: linear (Ward '97), human (contrast sensitivity, pcond -s) or none "
+     "(plain equalisation)"},
     {"transfer", 0, OPT_TRANSFER, TM, OFF(tm.transfer), 0, 0, NULL, "srgb|gamma[:G]",
      "display encoding: the sRGB curve or a plain gamma (G default 2.2)"},
     {"scale", 0, OPT_DOUBLE, TM, OFF(tm.scale), 1e-30, 1e30, NULL, "S",
      "cd/m^2 per image unit"},
+    {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, "default|pcond", "NAME",
+     "pcond: as Radiance's pcond (foveal sampling with its point samples, Radiance weights, "
+     "100 bins, Ldmax 100, Dr 100, its range rules); options after it change it"},
+    {"sampling", 0, OPT_CHOICE, TM, OFF(tm.sampling), 0, 0, "pixels|foveal", "MODE",
+     "histogram samples: every pixel, or the foveal image (one box-averaged sample per degree)"},
+    {"fov", 0, OPT_DOUBLE, TM, OFF(tm.fov), 1, 120, NULL, "DEG",
+     "foveal sampling: the picture's longer side spans DEG degrees"},
+    {"point-samples", 0, OPT_CHOICE, TM, OFF(tm.point_samples), 0, 0, "off|on", "on|off",
+     "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)"},
+    {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, "rec709|radiance", "WEIGHTS",
+     "luminance weights of R, G, B: Rec. 709 or Radiance's primaries (pcond)"},
+    {"linear", 0, OPT_FLAG, TM, OFF(tm.force_linear), 0, 0, NULL, NULL,
+     "force the linear mapping (pcond -l)"},
+    {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, "stats|pcond", "FMT",
+     "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(backend), 0, 0, "gpu|cpu",
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
@@ -174,6 +190,24 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
     return false;
 }
 
+void options_apply_preset(ht_options *o)
+{
+    if (o->preset == HT_PRESET_PCOND) {
+        tonemap_params_preset_pcond(&o->tm);
+        return;
+    }
+    tonemap_params d;   /* default: undo what the pcond preset sets */
+    tonemap_params_default(&d);
+    o->tm.bins = d.bins;
+    o->tm.ldmax = d.ldmax;
+    o->tm.drange = d.drange;
+    o->tm.sampling = d.sampling;
+    o->tm.fov = d.fov;
+    o->tm.point_samples = d.point_samples;
+    o->tm.luminance = d.luminance;
+    o->tm.pcond = d.pcond;
+}
+
 static const opt_def *find_option(const char *arg, unsigned command, const char **value)
 {
     *value = NULL;
@@ -234,6 +268,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         }
         if (!set_value(d, value, o, err, errlen))
             return false;
+        if (d->offset == offsetof(ht_options, preset))
+            options_apply_preset(o);
     }
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");

@@ -35,6 +35,8 @@ typedef struct ht_options {
     int peaks;                /* stats: the K brightest local peaks (0 = none) */
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */
+    int preset;               /* HT_PRESET_*: the last --preset (already applied to tm) */
+    int curve_format;         /* stats: HT_CURVE_* */
     const char *part;         /* --part N|NAME of multi-part OpenEXR files (NULL = 0) */
     const char *layer;        /* --layer NAME: channel-name prefix (NULL = default) */
     double max_pixels;        /* --max-pixels: refuse larger images (0 = the default) */
@@ -43,6 +45,14 @@ typedef struct ht_options {
 
 /* Strategies of the 256-bin grey histogram (issue 4), in --histogram-kernel order. */
 enum { HT_GREY_GLOBAL = 0, HT_GREY_SHARED = 1, HT_GREY_PRIVATE = 2 };
+
+/* Presets (--preset) and curve formats (stats --curve-format), in option order. */
+enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
+enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };
+
+/* Applies o->preset to o->tm (options_parse does it where --preset appears, so later options
+ * override it). */
+void options_apply_preset(ht_options *o);
 
 /* Fills the defaults of the table. */
 void options_default(ht_options *o);

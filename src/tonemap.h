@@ -22,7 +22,7 @@ typedef struct tonemap_params {
     /* Issue 7: the paper's sampling and pcond's rules (docs/pcond.md). */
     int sampling;        /* HT_SAMPLING_*: every pixel, or the foveal image */
     double fov;          /* foveal sampling: degrees across the longer side */
-    bool point_samples;  /* foveal sampling: add pcond's random point samples */
+    int point_samples;   /* foveal sampling: add pcond's random point samples (0 or 1) */
     int luminance;       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */
     bool force_linear;   /* linear mapping whatever the range (pcond -l) */
     bool pcond;          /* pcond's own rules: range margins and black samples, the -x quirk */
@@ -87,6 +87,9 @@ void tonemap_rgbe_round(float rgb[3], double unit);
  * (tonemap_rgbe_round, 179). False when out of memory. */
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb);
+
+/* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...). */
+const char *tonemap_mapping_pcond_name(unsigned mapping);
 
 /* CPU reference: analyse IMG (all four steps but the apply) into *r. */
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r);

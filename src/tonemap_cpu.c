@@ -30,7 +30,7 @@ void tonemap_params_preset_pcond(tonemap_params *p)
     p->drange = 100.0;
     p->sampling = HT_SAMPLING_FOVEAL;
     p->fov = 40.0;
-    p->point_samples = true;
+    p->point_samples = 1;
     p->luminance = HT_LUMINANCE_RADIANCE;
     p->pcond = true;
 }
@@ -120,6 +120,18 @@ const char *tonemap_mapping_name(unsigned mapping)
     case HT_MAP_EQUALIZE: return "histogram equalisation (no ceiling)";
     case HT_MAP_LINEAR_FORCED: return "linear (forced)";
     default: return "none (no pixel with positive finite luminance)";
+    }
+}
+
+const char *tonemap_mapping_pcond_name(unsigned mapping)
+{
+    switch (mapping) {
+    case HT_MAP_HISTOGRAM: return "histogram";
+    case HT_MAP_LINEAR_FITS: return "linear(range<=display)";
+    case HT_MAP_LINEAR_GAVE_UP: return "linear(no_compression_needed)";
+    case HT_MAP_LINEAR_FORCED: return "linear(-l)";
+    case HT_MAP_EQUALIZE: return "equalize";
+    default: return "none";
     }
 }
 

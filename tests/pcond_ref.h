@@ -78,6 +78,18 @@ static int tsv_col(const tsv *t, const char *name)
     return -1;
 }
 
+/* DIR/NAME/FILE in a static buffer (exits when it does not fit). */
+static const char *ref_path(const char *dir, const char *name, const char *file)
+{
+    static char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s/%s/%s", dir, name, file);
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        fprintf(stderr, "path too long: %s/%s\n", dir, name);
+        exit(1);
+    }
+    return buf;
+}
+
 /* params.tsv: the value of KEY (row) in column COL ("default", "s_foveal", ...). */
 static const char *param_value(const tsv *t, const char *key, const char *col)
 {
@@ -86,18 +98,6 @@ static const char *param_value(const tsv *t, const char *key, const char *col)
         if (strcmp(t->cells[r][0], key) == 0 && c < t->ncols[r])
             return t->cells[r][c];
     return NULL;
-}
-
-/* pcond's names of the mappings (params.tsv "mapping"). */
-static const char *pcond_mapping_name(unsigned m)
-{
-    switch (m) {
-    case HT_MAP_HISTOGRAM: return "histogram";
-    case HT_MAP_LINEAR_FITS: return "linear(range<=display)";
-    case HT_MAP_LINEAR_GAVE_UP: return "linear(no_compression_needed)";
-    case HT_MAP_LINEAR_FORCED: return "linear(-l)";
-    default: return "?";
-    }
 }
 
 /* The six runs of every folder: pcond's options, and whether the point samples are on. */
@@ -124,7 +124,7 @@ static void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
     tonemap_params_preset_pcond(p);
     p->ceiling = m->ceiling;
     p->force_linear = m->force_linear != 0;
-    p->point_samples = m->point_samples != 0;
+    p->point_samples = m->point_samples;
 }
 
 /* The image folders of DIR (those with a params.tsv), sorted; returns the count. */
@@ -135,11 +135,9 @@ static int pcond_folders(const char *dir, char names[][64], int max)
     if (!d)
         return 0;
     for (struct dirent *e; (e = readdir(d)) && n < max;) {
-        char path[4096];
         if (e->d_name[0] == '.' || strlen(e->d_name) >= 64)
             continue;
-        snprintf(path, sizeof path, "%s/%s/params.tsv", dir, e->d_name);
-        FILE *f = fopen(path, "r");
+        FILE *f = fopen(ref_path(dir, e->d_name, "params.tsv"), "r");
         if (!f)
             continue;
         fclose(f);

@@ -36,8 +36,8 @@ static void check_foveal(const char *dir, const char *name, const hdr_image *img
     const char *px = param_value(params, "fvxr", "default"), *py = param_value(params, "fvyr", "default");
     CHECK(px && py && fw == atoi(px) && fh == atoi(py), "%s: foveal grid %dx%d, pcond %sx%s", name,
           fw, fh, px ? px : "?", py ? py : "?");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s/fovimg.tsv", dir, name);
+    const char *path;
+    path = ref_path(dir, name, "fovimg.tsv");
     tsv t;
     if (!tsv_read(path, 0, &t)) {
         CHECK(0, "%s: cannot read fovimg.tsv", name);
@@ -75,7 +75,7 @@ static void check_foveal(const char *dir, const char *name, const hdr_image *img
     CHECK(pn && (uint32_t)atol(pn) == n, "%s: %u point samples, pcond %s", name, n, pn ? pn : "?");
     uint32_t *xy = malloc(sizeof *xy * n);
     CHECK(xy && tonemap_point_positions(img->width, img->height, n, xy), "%s: point walk", name);
-    snprintf(path, sizeof path, "%s/%s/ptsamples.tsv", dir, name);
+    path = ref_path(dir, name, "ptsamples.tsv");
     if (xy && tsv_read(path, 0, &t)) {
         int ck = tsv_col(&t, "k"), cxx = tsv_col(&t, "x"), crow = tsv_col(&t, "row_from_top");
         int cl = tsv_col(&t, "L");
@@ -108,8 +108,8 @@ static void check_foveal(const char *dir, const char *name, const hdr_image *img
 static void check_pixels(const char *dir, const char *name, const hdr_image *img,
                          const tonemap_params *p, const tonemap_result *r)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s/pixels_default.tsv", dir, name);
+    const char *path;
+    path = ref_path(dir, name, "pixels_default.tsv");
     tsv t;
     if (!tsv_read(path, 0, &t)) {
         CHECK(0, "%s: cannot read pixels_default.tsv", name);
@@ -156,16 +156,17 @@ int main(void)
     }
     tonemap_result *r = malloc(sizeof *r);
     for (int f = 0; f < nf; f++) {
-        char path[4096], err[HT_ERR_MAX];
+        char err[HT_ERR_MAX];
+        const char *path;
         const char *name = names[f];
         tsv params;
-        snprintf(path, sizeof path, "%s/%s/params.tsv", dir, name);
+        path = ref_path(dir, name, "params.tsv");
         if (!tsv_read(path, 0, &params)) {
             CHECK(0, "%s: cannot read params.tsv", name);
             continue;
         }
         hdr_image img;
-        snprintf(path, sizeof path, "%s/%s/input_decoded.exr", dir, name);
+        path = ref_path(dir, name, "input_decoded.exr");
         if (!image_load(path, &img, err, sizeof err)) {
             CHECK(0, "%s", err);
             tsv_free(&params);
@@ -180,16 +181,16 @@ int main(void)
             pcond_mode_params(mode, &p);
             tonemap_cpu_analyze(&img, &p, r);
             const char *want = param_value(&params, "mapping", mode->column);
-            CHECK(want && strcmp(want, pcond_mapping_name(r->mapping)) == 0,
-                  "%s %s: mapping %s, pcond %s", name, mode->column, pcond_mapping_name(r->mapping),
+            CHECK(want && strcmp(want, tonemap_mapping_pcond_name(r->mapping)) == 0,
+                  "%s %s: mapping %s, pcond %s", name, mode->column, tonemap_mapping_pcond_name(r->mapping),
                   want ? want : "?");
-            snprintf(path, sizeof path, "%s/%s/%s", dir, name, mode->curve);
+            path = ref_path(dir, name, mode->curve);
             int npts = 0;
             double at = 0;
             double d = curve_deviation(path, r, &p, tonemap_curve_ld_pcond, &npts, &at);
             CHECK(npts == 100 && d >= 0 && d <= CURVE_TOL,
                   "%s %s: curve off by %.4f log10 at Lw %.4g (%d points; %s, iterations %u)", name,
-                  mode->column, d, at, npts, pcond_mapping_name(r->mapping), r->iterations);
+                  mode->column, d, at, npts, tonemap_mapping_pcond_name(r->mapping), r->iterations);
             worst_mode[m] = fmax(worst_mode[m], d);
             printf(" %s %.4f%s", mode->column, d, r->mapping == HT_MAP_HISTOGRAM ? "" : "(lin)");
             if (m == 0) {
