@@ -182,6 +182,36 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
     json_str(f, img->compression);
     fputs(", \"rgb_source\": ", f);
     json_str(f, img->rgb_source);
+    /* Parts and layers of the file (issue 5): which one is shown, and all of them. */
+    fprintf(f, ",\n \"part\": %d, \"part_name\": ", img->part);
+    json_str(f, img->part_name);
+    fputs(", \"layer\": ", f);
+    json_str(f, img->layer);
+    fputs(", \"parts\": [", f);
+    for (int k = 0; img->parts && k < img->part_count; k++) {
+        const hdr_part_info *pi = &img->parts[k];
+        fputs(k ? ", {\"name\": " : "{\"name\": ", f);
+        json_str(f, pi->name);
+        fputs(", \"type\": ", f);
+        json_str(f, pi->type);
+        fputs(", \"compression\": ", f);
+        json_str(f, pi->compression);
+        fprintf(f, ", \"data_window\": [%d, %d, %d, %d], \"channels\": ", pi->data_window[0],
+                pi->data_window[1], pi->data_window[2], pi->data_window[3]);
+        json_str(f, pi->channels);
+        fputs(", \"layers\": [", f);
+        for (const char *l = pi->layers; *l;) {
+            char one[sizeof pi->layers];
+            size_t n = strcspn(l, ",");
+            snprintf(one, sizeof one, "%.*s", (int)n, l);
+            if (l != pi->layers)
+                fputs(", ", f);
+            json_str(f, one);
+            l += n + (l[n] == ',');
+        }
+        fputs("]}", f);
+    }
+    fputc(']', f);
     fprintf(f, ",\n \"pixels\": {\"total\": %llu, \"finite\": %llu, \"positive_luminance\": %llu}",
             (unsigned long long)st->total, (unsigned long long)st->finite,
             (unsigned long long)st->positive);
@@ -302,6 +332,17 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         return;
     }
     fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
+    /* Parts and layers of the file (issue 5); '*' marks the part shown. */
+    for (int k = 0; img->parts && k < img->part_count; k++) {
+        const hdr_part_info *pi = &img->parts[k];
+        fprintf(f, "%s%c%d '%s' %s %s: %s; layers %s\n", k ? "              " : "parts         ",
+                k == img->part ? '*' : ' ', k, pi->name, pi->type, pi->compression, pi->channels,
+                pi->layers);
+    }
+    fprintf(f, "shown         part %d%s%s%s, layer %s%s%s: %s\n", img->part,
+            img->part_name[0] ? " '" : "", img->part_name, img->part_name[0] ? "'" : "",
+            img->layer[0] ? "'" : "", img->layer[0] ? img->layer : "(none)",
+            img->layer[0] ? "'" : "", img->rgb_source);
     fprintf(f, "size          %dx%d, data window (%d,%d)-(%d,%d), display window (%d,%d)-(%d,%d)\n",
             img->width, img->height, dw[0], dw[1], dw[2], dw[3], vw[0], vw[1], vw[2], vw[3]);
     fprintf(f, "pixels        %llu total, %llu finite, %llu with Y > 0\n",

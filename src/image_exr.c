@@ -1168,8 +1168,25 @@ bool image_load_exr_opts(const char *path, const uint8_t *data, size_t size,
 
     /* --- decoder: tinyexr unless the headers say it cannot --- */
     bool core = false;
-    for (int k = 0; k < nparts; k++)
+    uint64_t all_pixels = 0; /* tinyexr decodes every part of a file together */
+    for (int k = 0; k < nparts; k++) {
         core = core || parts[k].needs_core;
+        all_pixels += (uint64_t)((int64_t)parts[k].dw[2] - parts[k].dw[0] + 1) *
+                      (uint64_t)((int64_t)parts[k].dw[3] - parts[k].dw[1] + 1);
+    }
+    if (!core && all_pixels > image_max_pixels(opts)) {
+        if (image_have_openexr()) {
+            core = true; /* decodes only the part asked for */
+        } else {
+            snprintf(err, errlen, "%s: the parts together have %llu pixels, more than the limit "
+                                  "of %llu pixels (--max-pixels), and without the OpenEXR "
+                                  "library they can only be decoded together",
+                     path, (unsigned long long)all_pixels,
+                     (unsigned long long)image_max_pixels(opts));
+            free_parts(parts, nparts);
+            return false;
+        }
+    }
     if (core && !image_have_openexr()) {
         const exr_part_info *q = p->needs_core ? p : parts;
         for (int k = 0; !p->needs_core && k < nparts; k++)

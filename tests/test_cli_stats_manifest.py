@@ -86,6 +86,21 @@ for row in rows:
         worst = max(abs(math.log10(a[1]) - math.log10(b[1])) for a, b in zip(g["curve"], s["curve"]))
         check(worst <= 2e-3, f"{name}: GPU and CPU curves differ by {worst:.3g} log10")
 
+# Parts, layers and the pixel limit reach the loader from the command line.
+mp = os.path.join(samples, "multipart.0001.exr")
+r = run(["stats", mp, "--json", "--backend", "cpu", "--part", "forward_left", "--layer", "forward"])
+check(r.returncode == 0, f"--part/--layer: {r.stderr}")
+if r.returncode == 0:
+    s = json.loads(r.stdout)
+    check((s["part"], s["part_name"], s["layer"]) == (2, "forward_left", "forward"),
+          f"--part/--layer: shown {s['part']} {s['part_name']!r} {s['layer']!r}")
+    check(len(s["parts"]) == 10 and s["parts"][7]["layers"] == ["disparityL"],
+          f"parts listing: {s['parts'][:2]}")
+r = run(["stats", mp, "--backend", "cpu", "--part", "99"])
+check(r.returncode != 0 and "no part '99'" in r.stderr and r.stdout == "", f"--part 99: {r.stderr!r}")
+r = run(["export", mp, "-o", os.path.join(__import__("tempfile").gettempdir(), "ht_maxpx.png"), "--backend", "cpu", "--max-pixels", "1000"])
+check(r.returncode != 0 and "limit of 1000 pixels" in r.stderr, f"--max-pixels: {r.stderr!r}")
+
 if gpu_ok is False:
     print("note: no headless GPU here, CPU backend only")
 print(f"{len(rows)} files, {len(failures)} failures")
