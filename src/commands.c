@@ -11,6 +11,7 @@
 #include "gl_context.h"
 #include "imgstats.h"
 #include "pipeline.h"
+#include "batch.h"
 #include "png_export.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
@@ -73,29 +74,6 @@ static void output_in_dir(const char *outdir, const char *in, char *buf, size_t 
     snprintf(buf, len, "%s/%.*s.png", outdir, n, base);
 }
 
-static bool export_one(const ht_options *o, const char *in, const char *out)
-{
-    char err[HT_ERR_MAX];
-    hdr_image img = {0};
-    if (!image_load(in, &img, err, sizeof err)) {
-        fprintf(stderr, "hdrtone export: %s\n", err);
-        return false;
-    }
-    bool ok = false;
-    uint8_t *rgb = malloc((size_t)img.width * img.height * 3);
-    if (!rgb)
-        fprintf(stderr, "hdrtone export: %s: out of memory for %dx%d\n", in, img.width, img.height);
-    else if (!commands_tonemap(o, &img, NULL, rgb, err, sizeof err))
-        fprintf(stderr, "hdrtone export: %s: %s\n", in, err);
-    else if (!png_write_atomic(out, rgb, img.width, img.height, err, sizeof err))
-        fprintf(stderr, "hdrtone export: %s\n", err);
-    else
-        ok = true;
-    free(rgb);
-    image_free(&img);
-    return ok;
-}
-
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
@@ -122,14 +100,24 @@ int cmd_export(int argc, char **argv)
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
     else if (npos > 1 && !is_directory(o.output))
         status = commands_usage_error("export", "with several inputs, -o must be an existing directory");
-    for (int i = 0; status != 2 && i < npos; i++) {
-        char out[4096];
-        if (is_directory(o.output))
-            output_in_dir(o.output, pos[i], out, sizeof out);
-        else
-            snprintf(out, sizeof out, "%s", o.output);
-        if (!export_one(&o, pos[i], out))
+    if (status != 2) {
+        char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
+        const char **outp = calloc((size_t)npos, sizeof *outp);
+        if (!outs || !outp) {
+            fprintf(stderr, "hdrtone export: out of memory\n");
             status = 1;
+        } else {
+            for (int i = 0; i < npos; i++) {
+                if (is_directory(o.output))
+                    output_in_dir(o.output, pos[i], outs[i], sizeof outs[i]);
+                else
+                    snprintf(outs[i], sizeof outs[i], "%s", o.output);
+                outp[i] = outs[i];
+            }
+            status = batch_export(&o, (const char **)pos, outp, npos);
+        }
+        free(outs);
+        free(outp);
     }
     free(pos);
     return status;

@@ -54,6 +54,10 @@ int main(int argc, char **argv)
         print_usage(stdout);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for the README */
+        options_print_markdown(stdout);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("hdrtone %s\n", HT_VERSION);
         return 0;

@@ -60,6 +60,8 @@ static const opt_def OPTIONS[] = {
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output PNG (one input) or directory (several inputs)"},
+    {"jobs", 'j', OPT_INT, HT_CMD_EXPORT, OFF(jobs), 1, 64, NULL, "N",
+     "threads that decode and encode files while the GPU works (default: the CPU cores, 2 to 8)"},
     {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
      "print one JSON object"},
     {"peaks", 0, OPT_INT, HT_CMD_STATS, OFF(peaks), 0, 4096, NULL, "K",
@@ -294,7 +296,8 @@ static void default_text(const opt_def *d, const ht_options *def, char *buf, siz
     buf[0] = '\0';
     switch (d->kind) {
     case OPT_INT:
-        snprintf(buf, len, "%d", *(const int *)field);
+        if (*(const int *)field >= d->min)   /* below the range: "automatic", said in the help */
+            snprintf(buf, len, "%d", *(const int *)field);
         break;
     case OPT_DOUBLE:
         if (*(const double *)field > 0)
@@ -335,5 +338,33 @@ void options_print_help(FILE *f, unsigned command)
         default_text(d, &def, dflt, sizeof dflt);
         fprintf(f, "  %-30s %s%s%s%s\n", d->short_name ? left : left + 1, d->help,
                 dflt[0] ? " (default " : "", dflt, dflt[0] ? ")" : "");
+    }
+}
+
+/* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
+void options_print_markdown(FILE *f)
+{
+    static const struct { unsigned bit; const char *name; } cmds[] = {
+        {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
+        {HT_CMD_BENCH, "bench"}};
+    ht_options def;
+    options_default(&def);
+    fprintf(f, "| option | commands | default | meaning |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &OPTIONS[i];
+        char dflt[32], used[64] = "";
+        default_text(d, &def, dflt, sizeof dflt);
+        if (d->commands == HT_CMD_ALL)
+            snprintf(used, sizeof used, "all");
+        else
+            for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+                if (d->commands & cmds[c].bit)
+                    snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s",
+                             used[0] ? ", " : "", cmds[c].name);
+        char short_opt[8] = "";
+        if (d->short_name)
+            snprintf(short_opt, sizeof short_opt, "-%c, ", d->short_name);
+        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, d->name, d->metavar ? " " : "", d->metavar ? d->metavar : "", used,
+                dflt[0] ? dflt : "", d->help);
     }
 }

@@ -23,6 +23,7 @@ typedef struct ht_options {
     tonemap_params tm;
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */
+    int jobs;                 /* export: decoder + encoder threads */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
     bool continuous;          /* viewer: redraw every vsync */
@@ -67,5 +68,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 
 /* Prints the options of COMMAND as --help lines. */
 void options_print_help(FILE *f, unsigned command);
+
+/* Prints every option as a Markdown table (the README section). */
+void options_print_markdown(FILE *f);
 
 #endif

@@ -1,0 +1,205 @@
+/* Exporting many files in one process: decoder threads read the next files and encoder
+ * threads write the PNGs of the previous ones while the main thread, which owns the GL
+ * context, tone-maps the current one. Lookahead is bounded so memory stays at a few images. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "batch.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "png_export.h"
+
+enum { LOOKAHEAD = 2 };   /* decoded images waiting for the GPU, RGB buffers waiting to encode */
+
+typedef struct job {
+    const char *in, *out;
+    hdr_image img;
+    uint8_t *rgb;
+    bool loaded, mapped, done, ok;
+} job;
+
+typedef struct batch {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    job *jobs;
+    int n;
+    int next_load, next_encode;   /* next index a decoder / encoder claims */
+    int gpu_at;                   /* index the main thread is at */
+    int finished;                 /* jobs done (encoded or failed) */
+    const ht_options *o;
+    bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
+    double t0;
+} batch;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Under the lock: a message, clearing the progress line first. */
+static void report(batch *b, const char *msg)
+{
+    fprintf(stderr, "%shdrtone export: %s\n", b->progress ? "\r\033[K" : "", msg);
+}
+
+/* Under the lock: one job is over. */
+static void finish(batch *b, job *j, bool ok)
+{
+    j->done = true;
+    j->ok = ok;
+    b->finished++;
+    if (b->progress) {
+        double el = now_s() - b->t0, rate = b->finished / (el > 0 ? el : 1e-9);
+        fprintf(stderr, "\r\033[Khdrtone export: %d of %d, %.2f images/s, %.0f s left", b->finished,
+                b->n, rate, (b->n - b->finished) / rate);
+        if (b->finished == b->n)
+            fputc('\n', stderr);
+    }
+    pthread_cond_broadcast(&b->cv);
+}
+
+static void *decoder(void *arg)
+{
+    batch *b = arg;
+    char err[HT_ERR_MAX];
+    pthread_mutex_lock(&b->mu);
+    while (b->next_load < b->n) {
+        if (b->next_load - b->gpu_at >= LOOKAHEAD) {
+            pthread_cond_wait(&b->cv, &b->mu);
+            continue;
+        }
+        job *j = &b->jobs[b->next_load++];
+        pthread_mutex_unlock(&b->mu);
+        bool ok = image_load(j->in, &j->img, err, sizeof err);
+        pthread_mutex_lock(&b->mu);
+        if (!ok) {
+            report(b, err);
+            finish(b, j, false);
+        }
+        j->loaded = true;
+        pthread_cond_broadcast(&b->cv);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+static void *encoder(void *arg)
+{
+    batch *b = arg;
+    char err[HT_ERR_MAX];
+    pthread_mutex_lock(&b->mu);
+    while (b->next_encode < b->n) {
+        job *j = &b->jobs[b->next_encode++];
+        while (!j->mapped && !j->done)
+            pthread_cond_wait(&b->cv, &b->mu);
+        if (j->done)   /* failed before it got here */
+            continue;
+        pthread_mutex_unlock(&b->mu);
+        bool ok = png_write_atomic(j->out, j->rgb, j->img.width, j->img.height, err, sizeof err);
+        free(j->rgb);
+        j->rgb = NULL;
+        image_free(&j->img);
+        pthread_mutex_lock(&b->mu);
+        if (!ok)
+            report(b, err);
+        finish(b, j, ok);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+/* The main thread: the GPU (or CPU reference) work, in order. */
+static void tonemap_all(batch *b)
+{
+    char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
+    for (int i = 0; i < b->n; i++) {
+        job *j = &b->jobs[i];
+        pthread_mutex_lock(&b->mu);
+        b->gpu_at = i;
+        pthread_cond_broadcast(&b->cv);
+        /* Wait for the decode, and for room among the pictures waiting to be encoded. */
+        while (!j->loaded || i - b->finished > 2 * LOOKAHEAD)
+            pthread_cond_wait(&b->cv, &b->mu);
+        bool failed = j->done;
+        pthread_mutex_unlock(&b->mu);
+        if (failed)
+            continue;
+        bool ok = false;
+        size_t bytes = (size_t)j->img.width * j->img.height * 3;
+        if (!(j->rgb = malloc(bytes)))
+            snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->img.width, j->img.height);
+        else if (!commands_tonemap(b->o, &j->img, NULL, j->rgb, err, sizeof err))
+            snprintf(msg, sizeof msg, "%s: %s", j->in, err);
+        else
+            ok = true;
+        pthread_mutex_lock(&b->mu);
+        if (ok) {
+            j->mapped = true;
+            pthread_cond_broadcast(&b->cv);
+        } else {
+            report(b, msg);
+            free(j->rgb);
+            j->rgb = NULL;
+            image_free(&j->img);
+            finish(b, j, false);
+        }
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n)
+{
+    batch b = {.n = n, .o = o};
+    b.jobs = calloc((size_t)n, sizeof *b.jobs);
+    if (!b.jobs) {
+        fprintf(stderr, "hdrtone export: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        b.jobs[i].in = inputs[i];
+        b.jobs[i].out = outputs[i];
+    }
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    b.progress = n > 1 && isatty(STDERR_FILENO);
+    b.t0 = now_s();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 8 ? 8 : (int)cpus;
+    int ndec = (jobs + 1) / 2, nenc = jobs / 2 > 0 ? jobs / 2 : 1;
+    if (ndec + nenc > 64)
+        ndec = nenc = 32;
+    pthread_t threads[64];
+    int nthreads = 0;
+    for (int i = 0; i < ndec && nthreads < 64; i++)
+        if (pthread_create(&threads[nthreads], NULL, decoder, &b) == 0)
+            nthreads++;
+    int ndec_started = nthreads;
+    for (int i = 0; i < nenc && nthreads < 64; i++)
+        if (pthread_create(&threads[nthreads], NULL, encoder, &b) == 0)
+            nthreads++;
+    if (ndec_started == 0 || nthreads == ndec_started) {
+        fprintf(stderr, "hdrtone export: cannot start worker threads\n");
+        pthread_mutex_lock(&b.mu);
+        b.next_load = b.next_encode = n;   /* the threads that did start stop */
+        pthread_cond_broadcast(&b.cv);
+        pthread_mutex_unlock(&b.mu);
+    } else {
+        tonemap_all(&b);
+    }
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(threads[i], NULL);
+    int status = 0;
+    for (int i = 0; i < n; i++)
+        status |= !b.jobs[i].ok;
+    pthread_cond_destroy(&b.cv);
+    pthread_mutex_destroy(&b.mu);
+    free(b.jobs);
+    return status;
+}

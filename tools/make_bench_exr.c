@@ -1,0 +1,82 @@
+/* make_bench_exr IN.exr OUT.exr WIDTH HEIGHT piz|zip
+ * Writes a large half-float RGB EXR for the export benchmarks (BENCHMARKS.md): IN scaled
+ * bilinearly to WIDTH x HEIGHT with faint deterministic noise (so it compresses like a photo,
+ * not like flat colour), in the given compression. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tinyexr.h>
+
+#include "image.h"
+
+int main(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s IN.exr OUT.exr WIDTH HEIGHT piz|zip\n", argv[0]);
+        return 2;
+    }
+    char err[HT_ERR_MAX];
+    hdr_image in = {0};
+    if (!image_load(argv[1], &in, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int w = atoi(argv[3]), h = atoi(argv[4]);
+    int comp = strcmp(argv[5], "piz") == 0 ? TINYEXR_COMPRESSIONTYPE_PIZ : TINYEXR_COMPRESSIONTYPE_ZIP;
+    if (w < 1 || h < 1) {
+        fprintf(stderr, "bad size\n");
+        return 2;
+    }
+    float *ch[3];
+    for (int c = 0; c < 3; c++)
+        if (!(ch[c] = malloc(sizeof(float) * (size_t)w * h)))
+            return 1;
+    unsigned s = 12345;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float fx = (x + 0.5f) * in.width / w - 0.5f, fy = (y + 0.5f) * in.height / h - 0.5f;
+            int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+            float ax = fx - x0, ay = fy - y0;
+            int xa = x0 < 0 ? 0 : x0, ya = y0 < 0 ? 0 : y0;
+            int xb = x0 + 1 >= in.width ? in.width - 1 : x0 + 1, yb = y0 + 1 >= in.height ? in.height - 1 : y0 + 1;
+            s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+            float noise = 1.0f + 0.02f * ((s >> 8) / 16777216.0f - 0.5f);
+            for (int c = 0; c < 3; c++) {
+                const float *p = in.rgba + c;
+                float v = (1 - ay) * ((1 - ax) * p[4 * ((size_t)ya * in.width + xa)] + ax * p[4 * ((size_t)ya * in.width + xb)]) +
+                          ay * ((1 - ax) * p[4 * ((size_t)yb * in.width + xa)] + ax * p[4 * ((size_t)yb * in.width + xb)]);
+                ch[2 - c][(size_t)y * w + x] = v * noise;   /* stored B, G, R */
+            }
+        }
+    EXRHeader header;
+    EXRImage image;
+    InitEXRHeader(&header);
+    InitEXRImage(&image);
+    image.num_channels = 3;
+    image.images = (unsigned char **)ch;
+    image.width = w;
+    image.height = h;
+    header.num_channels = 3;
+    EXRChannelInfo info[3];
+    memset(info, 0, sizeof info);
+    strcpy(info[0].name, "B");
+    strcpy(info[1].name, "G");
+    strcpy(info[2].name, "R");
+    header.channels = info;
+    int types[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
+    int req[3] = {TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF};
+    header.pixel_types = types;
+    header.requested_pixel_types = req;
+    header.compression_type = comp;
+    const char *msg = NULL;
+    if (SaveEXRImageToFile(&image, &header, argv[2], &msg) != TINYEXR_SUCCESS) {
+        fprintf(stderr, "%s: %s\n", argv[2], msg ? msg : "cannot write");
+        return 1;
+    }
+    for (int c = 0; c < 3; c++)
+        free(ch[c]);
+    image_free(&in);
+    return 0;
+}
