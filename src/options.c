@@ -341,6 +341,17 @@ void options_print_help(FILE *f, unsigned command)
     }
 }
 
+static void md_escape(const char *s, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *s && n + 3 < len; s++) {
+        if (*s == '|')
+            out[n++] = '\\';
+        out[n++] = *s;
+    }
+    out[n] = '\0';
+}
+
 /* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
 void options_print_markdown(FILE *f)
 {
@@ -361,6 +372,10 @@ void options_print_markdown(FILE *f)
                 if (d->commands & cmds[c].bit)
                     snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s",
                              used[0] ? ", " : "", cmds[c].name);
+        /* A '|' would end the table cell, even inside backticks. */
+        char meta[64] = "", help[256] = "";
+        md_escape(d->metavar ? d->metavar : "", meta, sizeof meta);
+        md_escape(d->help, help, sizeof help);
         char short_opt[8] = "";
         if (d->short_name)
             snprintf(short_opt, sizeof short_opt, "-%c, ", d->short_name);
