@@ -8,11 +8,18 @@ const int HT_PIX_NONPOSITIVE = 2;
 // isnan/isinf may be optimised away by some compilers; the exponent bits cannot.
 bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
+// Luminance weights: HT_LUMINANCE_REC709 (0, the value of a uniform never set) or
+// HT_LUMINANCE_RADIANCE. The pipeline sets it on the programs that classify pixels.
+uniform int u_luminance;
+
 // World luminance and the class of a pixel. 'precise' keeps the compiler from fusing
 // multiply-adds, so the GPU computes the same float as the CPU reference.
 int ht_classify(vec3 c, float scale, out float lw)
 {
-    precise float y = float(HT_LUM_R) * c.r + float(HT_LUM_G) * c.g + float(HT_LUM_B) * c.b;
+    bool rad = u_luminance == HT_LUMINANCE_RADIANCE;
+    vec3 w = rad ? vec3(float(HT_RAD_LUM_R), float(HT_RAD_LUM_G), float(HT_RAD_LUM_B))
+                 : vec3(float(HT_LUM_R), float(HT_LUM_G), float(HT_LUM_B));
+    precise float y = w.r * c.r + w.g * c.g + w.b * c.b;
     precise float l = scale * y;
     lw = l;
     if (!ht_finite(c.r) || !ht_finite(c.g) || !ht_finite(c.b) || !ht_finite(l))
@@ -28,6 +35,36 @@ vec4 ht_load_sample(ivec2 p, int s) { return texelFetch(u_src, p, s); }
 layout(binding = 0) uniform sampler2D u_src;
 vec4 ht_load(ivec2 p) { return texelFetch(u_src, p, 0); }
 #endif
+
+bool ht_is_linear(uint m)
+{
+    return m == uint(HT_MAP_LINEAR_FITS) || m == uint(HT_MAP_LINEAR_GAVE_UP) ||
+           m == uint(HT_MAP_LINEAR_FORCED);
+}
+
+// Human threshold contrast sensitivity dL(La) (tonemap_tvi; Ferwerda et al.).
+float ht_tvi(float la)
+{
+    if (la < 1.148e-4) return 1.38e-3;
+    float x = log2(la) * 0.30102999566, y;
+    if (x < -1.44) y = pow(0.405 * x + 1.6, 2.18) - 2.86;
+    else if (x < -0.0184) y = x - 0.395;
+    else if (x < 1.9) y = pow(0.249 * x + 0.65, 2.7) - 0.72;
+    else y = x - 1.255;
+    return exp2(y * 3.32192809489);
+}
+
+// RGB as a Radiance picture stores it, in UNITs (tonemap_rgbe_round).
+vec3 ht_rgbe_round(vec3 rgb, float unit)
+{
+    vec3 v = rgb / unit;
+    float d = max(v.r, max(v.g, v.b));
+    if (!(d > 1e-32)) return vec3(0.0);
+    int e;
+    frexp(d, e);
+    vec3 q = (floor(v * exp2(float(8 - e))) + 0.5) * exp2(float(e - 8)) * unit;
+    return mix(vec3(0.0), q, greaterThan(v, vec3(0.0)));
+}
 
 #ifndef HT_NO_FRAME
 layout(std430, binding = HT_BIND_FRAME) buffer HtFrame { ht_frame frame; };
@@ -47,7 +84,7 @@ float ht_display_luminance(float lw, float ldmax, float drange)
         float cf = mix(frame.cumf[i], frame.cumf[i + 1], x - float(i));
         return exp(log(ldmin) + cf * log(drange));
     }
-    if (m == uint(HT_MAP_LINEAR_FITS) || m == uint(HT_MAP_LINEAR_GAVE_UP))
+    if (ht_is_linear(m))
         return clamp(lw * frame.linear_scale, ldmin, ldmax);
     return ldmin;
 }
@@ -60,7 +97,7 @@ float ht_pixel_factor(float lw, float ldmax, float drange)
     uint m = frame.mapping;
     if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE))
         return (ht_display_luminance(lw, ldmax, drange) - ldmin) / ((ldmax - ldmin) * lw);
-    if (m == uint(HT_MAP_LINEAR_FITS) || m == uint(HT_MAP_LINEAR_GAVE_UP))
+    if (ht_is_linear(m))
         return frame.linear_scale / ldmax;
     return 0.0;
 }

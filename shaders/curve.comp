@@ -4,6 +4,7 @@ layout(local_size_x = HT_MAX_BINS) in;
 uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_ceiling;
+uniform bool u_force_linear;
 uniform uint u_width;      // reductions span the bins rounded up to a power of two
 uniform uint u_partials;   // merge groups, each left a sum of ln Lw
 layout(std430, binding = HT_BIND_PARTIALS) readonly buffer Partials { float partials[]; };
@@ -25,6 +26,24 @@ float reduce_sum(float v)
     return r;
 }
 
+// Inclusive prefix sum of v over the bins (u_width threads take part; all call it).
+float scan_inclusive(float v)
+{
+    uint t = gl_LocalInvocationIndex, src = 0u;
+    s_scan[0][t] = v;
+    barrier();
+    for (uint off = 1u; off < u_width; off <<= 1) {
+        float x = s_scan[src][t];
+        if (t >= off) x += s_scan[src][t - off];
+        s_scan[1u - src][t] = x;
+        src = 1u - src;
+        barrier();
+    }
+    float r = s_scan[src][t];
+    barrier();
+    return r;
+}
+
 void main()
 {
     uint t = gl_LocalInvocationIndex;
@@ -38,9 +57,15 @@ void main()
         if (t < s) s_red[t] += s_red[t + s];
         barrier();
     }
-    float ln_avg = frame.n_counted > 0u ? s_red[0] / float(frame.n_counted) : 0.0;
+    // Foveal sampling: a point sample weighs (counted foveal samples) / (point samples).
+    bool points = frame.n_points > 0u;
+    float w = points ? float(frame.n_counted) / float(frame.n_points) : 0.0;
+    float counted = float(frame.n_counted) + (points ? w * float(frame.pt_counted) : 0.0);
+    float ln_total = s_red[0] + (points ? w * frame.pt_sum_ln : 0.0);
+    float ln_avg = counted > 0.0 ? ln_total / counted : 0.0;
     barrier();
     float f = own_bin ? float(frame.hist[t]) : 0.0;
+    if (points && own_bin) f += w * float(frame.pt_hist[t]);
     if (frame.widened != 0u) {   // pcond: half of bin 1 moves to the duplicated bin 0
         s_red[t] = f;
         barrier();
@@ -55,6 +80,8 @@ void main()
     uint mapping, iterations = 0u;
     if (frame.n_valid == 0u) {
         mapping = uint(HT_MAP_NONE);
+    } else if (u_force_linear) {
+        mapping = uint(HT_MAP_LINEAR_FORCED);
     } else if (u_ceiling == HT_CEILING_NONE || t0 <= 0.0) {
         mapping = t0 > 0.0 ? uint(HT_MAP_EQUALIZE) : uint(HT_MAP_HISTOGRAM);
     } else if (range <= log(u_drange)) {
@@ -68,8 +95,15 @@ void main()
             final_total = total;
             if (total <= float(HT_CVRATIO) * t0) { mapping = uint(HT_MAP_LINEAR_GAVE_UP); break; }
             float ceiling = total * ratio;
-            float trimmings = reduce_sum(max(f - ceiling, 0.0));
-            f = min(f, ceiling);
+            if (u_ceiling == HT_CEILING_HUMAN) {
+                // The ceiling follows the current curve at the bin centre (pcond3.c clampf).
+                float cf = (scan_inclusive(f) - 0.5 * f) / total;
+                float lw = exp(frame.bw_min + (float(t) + 0.5) * (range / float(n)));
+                float ld = exp(log(u_ldmax / u_drange) + cf * log(u_drange));
+                ceiling *= ht_tvi(ld) / ht_tvi(lw) * lw / ld;
+            }
+            float trimmings = reduce_sum(own_bin ? max(f - ceiling, 0.0) : 0.0);
+            if (own_bin) f = min(f, ceiling);
             iterations++;
             if (trimmings <= float(HT_CVRATIO) * total || iterations >= uint(HT_MAX_CEILING_ITERATIONS))
                 break;
@@ -101,6 +135,9 @@ void main()
         frame.hist_total = t0;
         frame.final_total = final_total;
         frame.ln_avg = ln_avg;
-        frame.linear_scale = frame.n_counted > 0u ? sqrt(ldmin * u_ldmax) / exp(ln_avg) : 0.0;
+        float ldmid = sqrt(ldmin * u_ldmax), lwa = exp(ln_avg);
+        frame.linear_scale = counted > 0.0
+            ? (u_ceiling == HT_CEILING_HUMAN ? ht_tvi(ldmid) / ht_tvi(lwa) : ldmid / lwa) : 0.0;
+        frame.pt_weight = w;
     }
 }

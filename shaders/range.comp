@@ -34,12 +34,18 @@ void main()
         barrier();
     }
     if (t != 0u) return;
-    uint n_valid = s_valid[0];
-    float lwmin = uintBitsToFloat(s_min[0]), lwmax = uintBitsToFloat(s_max[0]);
-    frame.n_total = u_total;
+    // Foveal sampling: pcond's point samples join the foveal image's samples (points.comp).
+    uint total = u_total + frame.n_points;
+    uint n_valid = s_valid[0] + frame.pt_valid, n_nonfinite = s_nonfinite[0] + frame.pt_nonfinite;
+    float lwmin = uintBitsToFloat(min(s_min[0], frame.pt_min_bits));
+    float lwmax = uintBitsToFloat(max(s_max[0], frame.pt_max_bits));
+    frame.n_total = total;
     frame.n_valid = n_valid;
-    frame.n_nonfinite = s_nonfinite[0];
-    frame.n_nonpositive = u_total - n_valid - s_nonfinite[0];
+    frame.n_nonfinite = n_nonfinite;
+    frame.n_nonpositive = total - n_valid - n_nonfinite;
+    // pcond's rules: a sample with Lw <= 0 drops the bottom to LMIN as well.
+    bool pcond = frame.pcond_rules != 0u;
+    bool black = pcond && frame.n_nonpositive > 0u;
     frame.lw_min = n_valid > 0u ? lwmin : 0.0;
     frame.lw_max = n_valid > 0u ? lwmax : 0.0;
     uint widened = 0u;
@@ -50,7 +56,7 @@ void main()
         bwmin = log(u_user_range.x); bwmax = log(u_user_range.y);
     } else {
         bwmax = log(min(1.01 * lwmax, float(HT_LMAX)));
-        if (lwmin < float(HT_LMIN)) {
+        if (lwmin < float(HT_LMIN) || black) {
             bwmin = log(float(HT_LMIN));
         } else {
             float span = max(bwmax - log(lwmin), log(1.01));
@@ -60,6 +66,13 @@ void main()
         if (bwmin >= bwmax) bwmin = bwmax - log(1.01);
     }
     float lo = max(exp(bwmin), float(HT_LMIN)), hi = exp(bwmax);
+    if (pcond && n_valid > 0u && !(u_user_range.x > 0.0 && u_user_range.y > u_user_range.x)) {
+        // pcond3.c comphist: 1e-7 cd/m^2 inside both ends; no bottom-bin rule for a bottom
+        // within 1e-7 of LMIN (tonemap_cpu.c compute_range).
+        lo = exp(bwmin) + float(HT_FTINY);
+        hi = min(1.01 * lwmax, float(HT_LMAX)) - float(HT_FTINY);
+        widened = widened != 0u && exp(bwmin) > float(HT_LMIN + HT_FTINY) ? 1u : 0u;
+    }
     bool same = frame.bins == uint(u_bins) && frame.widened == widened &&
                 floatBitsToUint(frame.bw_min) == floatBitsToUint(bwmin) &&
                 floatBitsToUint(frame.bw_max) == floatBitsToUint(bwmax) &&

@@ -21,6 +21,7 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_ceiling", params->ceiling);
+    pass_set_int(prog, "u_force_linear", params->force_linear);
     unsigned width = 1;
     while (width < (unsigned)params->bins)
         width <<= 1;

@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include "pass.h"
+#include "pass_foveal.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
@@ -22,6 +23,7 @@ struct pipeline {
     pass_merge *merge;
     pass_curve *curve;
     pass_apply *apply;
+    pass_foveal *foveal;               /* foveal sampling (issue 7): runs before histogram */
 
     ht_buffers buf;
     int max_bins;                      /* most bins any run asked for: the first histogram
@@ -50,7 +52,8 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->range = pass_range_create(err, errlen)) ||
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
-        !(p->apply = pass_apply_create(err, errlen))) {
+        !(p->apply = pass_apply_create(err, errlen)) ||
+        !(p->foveal = pass_foveal_create(err, errlen))) {
         pipeline_destroy(&p);
         return NULL;
     }
@@ -76,6 +79,7 @@ void pipeline_destroy(pipeline **pp)
     pass_merge_destroy(&p->merge);
     pass_curve_destroy(&p->curve);
     pass_apply_destroy(&p->apply);
+    pass_foveal_destroy(&p->foveal);
     unsigned bufs[] = {p->buf.frame, p->buf.partials, p->buf.tile_hist, p->buf.tile_sums};
     glDeleteBuffers(4, bufs);
     glDeleteTextures(1, &p->image_tex);
@@ -182,29 +186,54 @@ static void ensure_output(pipeline *p, ht_source src)
     p->out_h = src.height;
 }
 
+/* The luminance weights (common.glsl u_luminance) on the programs of a pass that classifies
+ * pixels: every pass struct begins with its pass_base (pass.h), whose first program is the
+ * one that reads the source. Builds SAMPLES' variant first, as the pass's run would. */
+static void set_luminance(void *pass, int samples, int luminance)
+{
+    pass_program *pp = &((pass_base *)pass)->prog[0];
+    char err[HT_ERR_MAX];
+    if (!pass_program_use(pp, samples, err, sizeof err))
+        return;   /* the pass's run reports it */
+    for (int v = 0; v < 2; v++)
+        if (pp->prog[v])
+            pass_set_int(pp->prog[v], "u_luminance", luminance);
+}
+
 void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params)
 {
     char err[HT_ERR_MAX];
     bool ok = true;
+    /* Foveal sampling: the analysis passes read the foveal image, not SRC. */
+    bool foveal = params->sampling == HT_SAMPLING_FOVEAL;
+    ht_source asrc = foveal ? pass_foveal_source(p->foveal) : src;
     switch (pass) {
     case HT_PASS_histogram:
-        ensure_tiles(p, src, params->bins);
-        ok = pass_histogram_run(p->histogram, src, &p->buf, params, err, sizeof err);
+        pass_foveal_prepare(p->foveal, src, &p->buf, params);
+        if (foveal && !pass_foveal_run(p->foveal, src, &p->buf, params, &asrc, err, sizeof err)) {
+            ok = false;
+            break;
+        }
+        ensure_tiles(p, asrc, params->bins);
+        set_luminance(p->histogram, asrc.samples, params->luminance);
+        ok = pass_histogram_run(p->histogram, asrc, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_range:
-        ok = pass_range_run(p->range, src, &p->buf, params, err, sizeof err);
+        ok = pass_range_run(p->range, asrc, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_rebin:
-        ok = pass_histogram_rebin(p->histogram, src, &p->buf, params, err, sizeof err);
+        ok = pass_histogram_rebin(p->histogram, asrc, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_merge:
         ok = pass_merge_run(p->merge, &p->buf, err, sizeof err);
         break;
     case HT_PASS_curve:
-        ok = pass_curve_run(p->curve, &p->buf, params, err, sizeof err);
+        ok = (!foveal || pass_foveal_bin_points(p->foveal, &p->buf, err, sizeof err)) &&
+             pass_curve_run(p->curve, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_apply:
         ensure_output(p, src);
+        set_luminance(p->apply, src.samples, params->luminance);
         ok = pass_apply_run(p->apply, src, &p->buf, p->out_tex, params, err, sizeof err);
         break;
     }

@@ -21,7 +21,7 @@ typedef struct tsv {
     int nrows;
 } tsv;
 
-static void tsv_free(tsv *t)
+static inline void tsv_free(tsv *t)
 {
     for (int i = 0; i < t->nrows; i++)
         free(t->cells[i]);
@@ -31,7 +31,7 @@ static void tsv_free(tsv *t)
     memset(t, 0, sizeof *t);
 }
 
-static int tsv_read(const char *path, int ws, tsv *t)
+static inline int tsv_read(const char *path, int ws, tsv *t)
 {
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "rb");
@@ -70,7 +70,7 @@ static int tsv_read(const char *path, int ws, tsv *t)
     return 1;
 }
 
-static int tsv_col(const tsv *t, const char *name)
+static inline int tsv_col(const tsv *t, const char *name)
 {
     for (int c = 0; t->nrows && c < t->ncols[0]; c++)
         if (strcmp(t->cells[0][c], name) == 0)
@@ -79,7 +79,7 @@ static int tsv_col(const tsv *t, const char *name)
 }
 
 /* DIR/NAME/FILE in a static buffer (exits when it does not fit). */
-static const char *ref_path(const char *dir, const char *name, const char *file)
+static inline const char *ref_path(const char *dir, const char *name, const char *file)
 {
     static char buf[4096];
     int n = snprintf(buf, sizeof buf, "%s/%s/%s", dir, name, file);
@@ -91,7 +91,7 @@ static const char *ref_path(const char *dir, const char *name, const char *file)
 }
 
 /* params.tsv: the value of KEY (row) in column COL ("default", "s_foveal", ...). */
-static const char *param_value(const tsv *t, const char *key, const char *col)
+static inline const char *param_value(const tsv *t, const char *key, const char *col)
 {
     int c = tsv_col(t, col);
     for (int r = 1; c >= 0 && r < t->nrows; r++)
@@ -118,7 +118,7 @@ static const pcond_mode PCOND_MODES[6] = {
     {"l_foveal", "curve_l_foveal.txt", HT_CEILING_LINEAR, 1, 0},
 };
 
-static void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
+static inline void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
 {
     tonemap_params_default(p);
     tonemap_params_preset_pcond(p);
@@ -128,7 +128,7 @@ static void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
 }
 
 /* The image folders of DIR (those with a params.tsv), sorted; returns the count. */
-static int pcond_folders(const char *dir, char names[][64], int max)
+static inline int pcond_folders(const char *dir, char names[][64], int max)
 {
     DIR *d = opendir(dir);
     int n = 0;
@@ -156,7 +156,7 @@ static int pcond_folders(const char *dir, char names[][64], int max)
 
 /* Max |log10 ours - log10 pcond| over the 100 points of a -x file (LD: our curve as pcond
  * prints it); *npts gets the number of points. -1 when the file cannot be read. */
-static double curve_deviation(const char *path, const tonemap_result *r, const tonemap_params *p,
+static inline double curve_deviation(const char *path, const tonemap_result *r, const tonemap_params *p,
                               double (*ld)(const tonemap_result *, const tonemap_params *, double),
                               int *npts, double *worst_lw)
 {

@@ -1,0 +1,37 @@
+// Foveal pass: the box average of linear RGB that pcond gets from pfilt -1 -b (one group per
+// foveal pixel: foveal pixel (c, r) averages the pixels with floor(x fw / W) = c and
+// floor(row fh / H) = r; non-finite pixels are left out, a box without a finite pixel is
+// black). With u_rgbe the average is rounded as pfilt writes it (RGBE, Radiance's units).
+// The result is a small RGBA32F image that the histogram passes read as their source.
+layout(local_size_x = HT_FOVEAL_GROUP) in;
+layout(rgba32f, binding = 0) writeonly uniform image2D u_fov;
+uniform ivec2 u_size;   // the picture
+uniform ivec2 u_grid;   // fw, fh
+uniform bool u_rgbe;
+
+const uint N = uint(HT_FOVEAL_GROUP);
+shared vec4 s_sum[N];
+
+void main()
+{
+    ivec2 c = ivec2(gl_WorkGroupID.xy);
+    // The first x with floor(x fw / W) = c is ceil(c W / fw).
+    ivec2 lo = (c * u_size + u_grid - 1) / u_grid, hi = ((c + 1) * u_size + u_grid - 1) / u_grid;
+    int bw = hi.x - lo.x, n = bw * (hi.y - lo.y);
+    uint t = gl_LocalInvocationIndex;
+    vec4 acc = vec4(0.0);
+    for (int k = int(t); k < n; k += int(N)) {
+        vec3 v = ht_load(lo + ivec2(k % bw, k / bw)).rgb;
+        if (ht_finite(v.r) && ht_finite(v.g) && ht_finite(v.b)) acc += vec4(v, 1.0);
+    }
+    s_sum[t] = acc;
+    barrier();
+    for (uint s = N / 2u; s > 0u; s >>= 1) {
+        if (t < s) s_sum[t] += s_sum[t + s];
+        barrier();
+    }
+    if (t != 0u) return;
+    vec3 avg = s_sum[0].w > 0.0 ? s_sum[0].rgb / s_sum[0].w : vec3(0.0);
+    if (u_rgbe) avg = ht_rgbe_round(avg, float(HT_WHTEFFICACY));
+    imageStore(u_fov, c, vec4(avg, 1.0));
+}

@@ -1,0 +1,35 @@
+/* Foveal sampling on the GPU (issue 7; docs/pcond.md): the foveal pass (foveal.comp, the
+ * 1-degree box-filtered image the histogram passes then read as their source) and pcond's
+ * random point samples (points.comp: gathered from the picture at positions the CPU walks
+ * once per picture size, binned after the range pass, weighed in the curve pass).
+ * Internal to the pipeline. */
+#ifndef HT_PASS_FOVEAL_H
+#define HT_PASS_FOVEAL_H
+
+#include "pass.h"
+
+typedef struct pass_foveal pass_foveal;
+
+/* NULL with the reason in err. */
+pass_foveal *pass_foveal_create(char *err, size_t errlen);
+void pass_foveal_destroy(pass_foveal **p);
+
+/* The frame fields the pipeline uploads before an analysis (n_points .. pt_weight of
+ * ht_frame): the foveal grid and point count for SRC and PARAMS (all zero with pixel
+ * sampling), pcond_rules, and the pt_* accumulators reset. Sizes the buffers; computes the
+ * point positions when the picture size changed. */
+void pass_foveal_prepare(pass_foveal *p, ht_source src, const ht_buffers *b,
+                         const tonemap_params *params);
+
+/* Foveal image of SRC and the gathered point samples (before the histogram pass); returns
+ * the foveal image as a source. False (reason in err) when a program cannot be built. */
+bool pass_foveal_run(pass_foveal *p, ht_source src, const ht_buffers *b,
+                     const tonemap_params *params, ht_source *fov, char *err, size_t errlen);
+
+/* Bins the point samples with the frame's binning (after range and re-binning). */
+bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size_t errlen);
+
+/* The foveal image of the last run as a source (texture 0 before any). */
+ht_source pass_foveal_source(const pass_foveal *p);
+
+#endif
