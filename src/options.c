@@ -379,7 +379,7 @@ void options_print_markdown(FILE *f)
         char short_opt[8] = "";
         if (d->short_name)
             snprintf(short_opt, sizeof short_opt, "-%c, ", d->short_name);
-        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, d->name, d->metavar ? " " : "", d->metavar ? d->metavar : "", used,
-                dflt[0] ? dflt : "", d->help);
+        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, d->name, meta[0] ? " " : "",
+                meta, used, dflt, help);
     }
 }
