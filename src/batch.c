@@ -20,6 +20,7 @@ typedef struct job {
     const char *in, *out;
     hdr_image img;
     uint8_t *rgb;
+    int width, height;
     bool loaded, mapped, done, ok;
 } job;
 
@@ -102,10 +103,9 @@ static void *encoder(void *arg)
         if (j->done)   /* failed before it got here */
             continue;
         pthread_mutex_unlock(&b->mu);
-        bool ok = png_write_atomic(j->out, j->rgb, j->img.width, j->img.height, err, sizeof err);
+        bool ok = png_write_atomic(j->out, j->rgb, j->width, j->height, err, sizeof err);
         free(j->rgb);
         j->rgb = NULL;
-        image_free(&j->img);
         pthread_mutex_lock(&b->mu);
         if (!ok)
             report(b, err);
@@ -131,14 +131,17 @@ static void tonemap_all(batch *b)
         pthread_mutex_unlock(&b->mu);
         if (failed)
             continue;
+        /* The encoder needs only the 8-bit pixels: the float image goes as early as it can. */
         bool ok = false;
-        size_t bytes = (size_t)j->img.width * j->img.height * 3;
-        if (!(j->rgb = malloc(bytes)))
-            snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->img.width, j->img.height);
-        else if (!commands_tonemap(b->o, &j->img, NULL, j->rgb, err, sizeof err))
+        j->width = j->img.width;
+        j->height = j->img.height;
+        if (!(j->rgb = malloc((size_t)j->width * j->height * 3)))
+            snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->width, j->height);
+        else if (!commands_tonemap_consume(b->o, &j->img, j->rgb, err, sizeof err))
             snprintf(msg, sizeof msg, "%s: %s", j->in, err);
         else
             ok = true;
+        image_free(&j->img);   /* consumed already unless the allocation failed */
         pthread_mutex_lock(&b->mu);
         if (ok) {
             j->mapped = true;
@@ -147,7 +150,6 @@ static void tonemap_all(batch *b)
             report(b, msg);
             free(j->rgb);
             j->rgb = NULL;
-            image_free(&j->img);
             finish(b, j, false);
         }
         pthread_mutex_unlock(&b->mu);

@@ -24,17 +24,9 @@ static void release_gpu(void)
     gl_context_destroy(&g_ctx);
 }
 
-bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
-                      uint8_t *rgb, char *err, size_t errlen)
+/* The GPU state, made on first use. */
+static bool ensure_gpu(char *err, size_t errlen)
 {
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_result local;
-        tonemap_result *res = r ? r : &local;
-        tonemap_cpu_analyze(img, &o->tm, res);
-        if (rgb)
-            tonemap_cpu_apply(img, &o->tm, res, rgb);
-        return true;
-    }
     if (!g_pipe) {
         char why[HT_ERR_MAX];
         if (!(g_ctx = gl_context_create_headless(why, sizeof why))) {
@@ -48,7 +40,42 @@ bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result 
         }
         atexit(release_gpu);
     }
-    return pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
+    return true;
+}
+
+bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
+                      uint8_t *rgb, char *err, size_t errlen)
+{
+    if (o->backend == HT_BACKEND_CPU) {
+        tonemap_result local;
+        tonemap_result *res = r ? r : &local;
+        tonemap_cpu_analyze(img, &o->tm, res);
+        if (rgb)
+            tonemap_cpu_apply(img, &o->tm, res, rgb);
+        return true;
+    }
+    return ensure_gpu(err, errlen) &&
+           pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
+}
+
+bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb, char *err,
+                              size_t errlen)
+{
+    if (o->backend == HT_BACKEND_CPU) {
+        bool ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
+        image_free(img);
+        return ok;
+    }
+    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen)) {
+        image_free(img);
+        return false;
+    }
+    /* The texture has the pixels now: the CPU copy goes before the GPU allocates the rest
+     * (with a CPU rasteriser all of it is system memory). */
+    image_free(img);
+    bool ok = pipeline_tonemap_uploaded(g_pipe, &o->tm, NULL, rgb, err, errlen);
+    pipeline_release_textures(g_pipe);
+    return ok;
 }
 
 int commands_usage_error(const char *cmd, const char *msg)

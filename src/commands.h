@@ -17,4 +17,10 @@ int commands_usage_error(const char *cmd, const char *msg);
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen);
 
+/* The same for export, where nothing reads IMG or the GPU textures afterwards: IMG is freed
+ * (always, also on failure) as soon as the backend has no more use for it, and the GPU's
+ * textures after the read-back, so a large picture is never held twice. */
+bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb, char *err,
+                              size_t errlen);
+
 #endif

@@ -823,15 +823,23 @@ static bool pick_view(const exr_part_info *p, const char *want, exr_view *v, cha
 /* ---- tinyexr decoding into planes ---- */
 
 /* Copies channel C of tinyexr's decoded part into a W x H float plane. */
-static float *tiny_plane(const EXRHeader *h, const EXRImage *im, int c, int w, int hgt, char *why,
+static float *tiny_plane(const EXRHeader *h, EXRImage *im, int c, int w, int hgt, char *why,
                          size_t wl)
 {
+    bool is_uint = h->pixel_types[c] == TINYEXR_PIXELTYPE_UINT; /* HALF was asked as FLOAT */
+    if (!h->tiled && !is_uint && im->images && im->images[c] && im->width == w &&
+        im->height == hgt) {
+        /* A float scanline channel is already the plane: take it over instead of copying
+         * (an 8K channel is 133 MB). FreeEXRImage skips the NULL left behind. */
+        float *own = (float *)(void *)im->images[c];
+        im->images[c] = NULL;
+        return own;
+    }
     float *v = calloc((size_t)w * (size_t)hgt, sizeof *v);
     if (!v) {
         snprintf(why, wl, "out of memory (%d x %d)", w, hgt);
         return NULL;
     }
-    bool is_uint = h->pixel_types[c] == TINYEXR_PIXELTYPE_UINT; /* HALF was asked as FLOAT */
     if (h->tiled) {
         /* Level 0 only: with one-level and mipmap modes that is the first EXRImage; tiles
          * were checked to lie inside the data window. */

@@ -107,8 +107,13 @@ bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen
     glTexStorage2D(GL_TEXTURE_2D, 1, img->half_exact ? GL_RGBA16F : GL_RGBA32F, img->width,
                    img->height);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, img->width, img->height, GL_RGBA, GL_FLOAT,
-                    img->rgba);
+    /* In strips: a driver converting float to half (Mesa does) then needs a strip's worth of
+     * temporary memory, not a whole second image. */
+    for (int y = 0; y < img->height; y += 256) {
+        int rows = img->height - y < 256 ? img->height - y : 256;
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, img->width, rows, GL_RGBA, GL_FLOAT,
+                        img->rgba + (size_t)y * img->width * 4);
+    }
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -262,6 +267,14 @@ void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params)
     p->query_set = 1 - p->query_set;
 }
 
+void pipeline_release_textures(pipeline *p)
+{
+    glDeleteTextures(1, &p->image_tex);
+    glDeleteTextures(1, &p->out_tex);
+    p->image_tex = p->out_tex = 0;
+    p->image_w = p->image_h = p->out_w = p->out_h = 0;
+}
+
 unsigned pipeline_output_texture(const pipeline *p) { return p->out_tex; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame; }
 pipeline_timings pipeline_last_timings(const pipeline *p) { return p->timings; }
@@ -283,8 +296,13 @@ void pipeline_read_rgb(pipeline *p, uint8_t *rgb)
 bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
                             tonemap_result *r, uint8_t *rgb, char *err, size_t errlen)
 {
-    if (!pipeline_upload(p, img, err, errlen))
-        return false;
+    return pipeline_upload(p, img, err, errlen) &&
+           pipeline_tonemap_uploaded(p, params, r, rgb, err, errlen);
+}
+
+bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                               uint8_t *rgb, char *err, size_t errlen)
+{
     ht_source src = pipeline_image_source(p);
     p->err[0] = '\0';
     pipeline_analyze(p, src, params);

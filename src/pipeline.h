@@ -68,9 +68,17 @@ void pipeline_read_rgb(pipeline *p, uint8_t *rgb);
 typedef struct pipeline_timings { double ms[HT_PASS_COUNT]; } pipeline_timings;
 pipeline_timings pipeline_last_timings(const pipeline *p);
 
+/* Deletes the image and output textures (the next upload or apply makes new ones): memory for
+ * a batch between images, which on a CPU rasteriser is system memory. */
+void pipeline_release_textures(pipeline *p);
+
 /* One-shot helper for export/stats/tests: upload IMG, analyse and apply it, read back the
  * result (r may be NULL) and the RGB8 pixels (rgb may be NULL). */
 bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
                             tonemap_result *r, uint8_t *rgb, char *err, size_t errlen);
+
+/* The same for the image pipeline_upload sent last (the CPU copy may be gone). */
+bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                               uint8_t *rgb, char *err, size_t errlen);
 
 #endif
