@@ -362,16 +362,10 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
 int cmd_bench(int argc, char **argv)
 {
     ht_options o;
-    options_default(&o);
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    char err[HT_ERR_MAX];
-    if (!pos)
-        return 1;
-    if (!options_parse(argc, argv, HT_CMD_BENCH, &o, pos, &npos, err, sizeof err)) {
-        free(pos);
-        return commands_usage_error("bench", err);
-    }
+    char **pos, err[HT_ERR_MAX];
+    int npos, early = commands_parse(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
     if (o.help) {
         printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
                "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"

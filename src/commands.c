@@ -84,6 +84,24 @@ int commands_usage_error(const char *cmd, const char *msg)
     return 2;
 }
 
+int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
+                   char ***pos, int *npos)
+{
+    char err[HT_ERR_MAX];
+    options_default(o);
+    *npos = 0;
+    if (!(*pos = calloc((size_t)argc + 2, sizeof **pos))) {   /* +2: room for a default */
+        fprintf(stderr, "hdrtone %s: out of memory\n", name);
+        return 1;
+    }
+    if (!options_parse(argc, argv, command, o, *pos, npos, err, sizeof err)) {
+        free(*pos);
+        *pos = NULL;
+        return commands_usage_error(name, err);
+    }
+    return -1;
+}
+
 static bool is_directory(const char *path)
 {
     struct stat st;
@@ -104,16 +122,10 @@ static void output_in_dir(const char *outdir, const char *in, char *buf, size_t 
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
-    options_default(&o);
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    char err[HT_ERR_MAX];
-    if (!pos)
-        return 1;
-    if (!options_parse(argc, argv, HT_CMD_EXPORT, &o, pos, &npos, err, sizeof err)) {
-        free(pos);
-        return commands_usage_error("export", err);
-    }
+    char **pos;
+    int npos, early = commands_parse(argc, argv, HT_CMD_EXPORT, "export", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
     if (o.help) {
         printf("usage: hdrtone export IN... -o OUT [options]\n"
                "Tone-maps each IN and writes an 8-bit sRGB PNG: OUT is the file for one input,\n"
@@ -421,16 +433,10 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
 int cmd_stats(int argc, char **argv)
 {
     ht_options o;
-    options_default(&o);
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int npos = 0;
-    char err[HT_ERR_MAX];
-    if (!pos)
-        return 1;
-    if (!options_parse(argc, argv, HT_CMD_STATS, &o, pos, &npos, err, sizeof err)) {
-        free(pos);
-        return commands_usage_error("stats", err);
-    }
+    char **pos, err[HT_ERR_MAX];
+    int npos, early = commands_parse(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
     if (o.help || npos != 1) {
         free(pos);
         if (!o.help)

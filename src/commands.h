@@ -3,9 +3,21 @@
 #ifndef HT_COMMANDS_H
 #define HT_COMMANDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
 int cmd_export(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* bench.c */
+
+/* The start of every command: defaults, then ARGV parsed for COMMAND (named NAME in messages)
+ * into *o and *pos (positional arguments, *npos of them; the caller frees *pos). Returns -1
+ * to go on, or the exit status to return at once (2 after a usage error, 1 out of memory). */
+int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
+                   char ***pos, int *npos);
 
 /* Prints "hdrtone CMD: MSG" and returns 2 (usage error). */
 int commands_usage_error(const char *cmd, const char *msg);
@@ -13,7 +25,6 @@ int commands_usage_error(const char *cmd, const char *msg);
 /* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
  * backend creates a headless GL context and pipeline on first use and keeps them for the
  * process. False with the reason in err. */
-#include "options.h"
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen);
 

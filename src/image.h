@@ -16,7 +16,7 @@ typedef struct hdr_image {
     char format[16];          /* "OpenEXR", "Radiance" */
     char channels[128];       /* as in the file, e.g. "A,B,G,R (half)" */
     char compression[32];     /* e.g. "PIZ", "RLE" */
-    char rgb_source[64];      /* how R,G,B were formed, e.g. "R,G,B", "Y (R=G=B=Y)" */
+    char rgb_source[192];     /* how R,G,B were formed, e.g. "R,G,B", "Y (R=G=B=Y)" */
     /* Parts and layers (OpenEXR; a single part 0 for other formats). */
     int part;                 /* index of the part held */
     int part_count;           /* parts in the file */

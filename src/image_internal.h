@@ -45,7 +45,7 @@ typedef struct exr_view {
     exr_view_mode mode;
     bool fallback;     /* no R,G,B or Y: other channels shown as grey or R,G(,B) */
     char layer[64];
-    char rgb_source[64];
+    char rgb_source[192];   /* three layer prefixes of up to 41 characters fit */
 } exr_view;
 
 /* ---- Luminance/chroma reconstruction (image_yca.c) ---- */

@@ -2,7 +2,6 @@
  * and finishes on the CPU (imgstats.h). */
 #include "imgstats.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,47 +29,15 @@ _Static_assert(_Alignof(ht_extrema) == 4 && _Alignof(ht_peak) == 4 &&
 const char *const imgstats_pass_names[IMGSTATS_PASS_COUNT] = {IMGSTATS_PASSES(IMGSTATS_PASS_NAME_)};
 #undef IMGSTATS_PASS_NAME_
 
-static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + len, len < cap ? cap - len : 0, fmt, ap);
-    va_end(ap);
-    return len + (n > 0 ? (size_t)n : 0);
-}
-
-/* The GLSL of gpu_shared.h's HT_STATS_* lists and statistics structs, generated once. */
+/* What the statistics shaders need beyond the common preamble (shaders.c): the source kind
+ * and the grey-histogram kernels of the options. */
 static const char *stats_defines(void)
 {
-    static char buf[4096];
-    if (buf[0])
-        return buf;
-    size_t n = 0;
-    n = append(buf, sizeof buf, n, "#define HT_SRC_2D 1\n#define HT_GREY_GLOBAL %d\n"
-               "#define HT_GREY_SHARED %d\n#define HT_GREY_PRIVATE %d\n",
-               HT_GREY_GLOBAL, HT_GREY_SHARED, HT_GREY_PRIVATE);
-#define HT_INT_(name, value) n = append(buf, sizeof buf, n, "#define %s %d\n", #name, (int)(value));
-    HT_STATS_CONSTANTS(HT_INT_)
-    HT_STATS_BINDINGS(HT_INT_)
-#undef HT_INT_
-#define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));
-    HT_STATS_FCONSTANTS(HT_FLT_)
-#undef HT_FLT_
-#define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
-    n = append(buf, sizeof buf, n, "struct ht_extrema {\n");
-    HT_EXTREMA_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_peaks_head {\n");
-    HT_PEAKS_HEAD_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_peak {\n");
-    HT_PEAK_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_hist {\n");
-    HT_HIST_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\n");
-#undef HT_GLSL_FIELD_
-    if (n >= sizeof buf)
-        abort(); /* a programming error: the buffer is too small */
+    static char buf[256];
+    if (!buf[0])
+        snprintf(buf, sizeof buf, "#define HT_SRC_2D 1\n#define HT_GREY_GLOBAL %d\n"
+                 "#define HT_GREY_SHARED %d\n#define HT_GREY_PRIVATE %d\n",
+                 HT_GREY_GLOBAL, HT_GREY_SHARED, HT_GREY_PRIVATE);
     return buf;
 }
 

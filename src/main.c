@@ -10,16 +10,10 @@
 int cmd_view(int argc, char **argv)
 {
     ht_options o;
-    options_default(&o);
-    char **pos = calloc((size_t)argc + 2, sizeof *pos);
-    int npos = 0;
-    char err[HT_ERR_MAX];
-    if (!pos)
-        return 1;
-    if (!options_parse(argc, argv, HT_CMD_VIEW, &o, pos, &npos, err, sizeof err)) {
-        free(pos);
-        return commands_usage_error("view", err);
-    }
+    char **pos;
+    int npos, early = commands_parse(argc, argv, HT_CMD_VIEW, "view", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
     if (o.help) {
         printf("usage: hdrtone [view] [FILE...] [options]\n"
                "Opens the files in a window (no file: the bundled default image).\n\noptions:\n");

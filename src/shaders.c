@@ -42,7 +42,7 @@ static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
 
 const char *shaders_preamble(void)
 {
-    static char buf[8192];
+    static char buf[16384];
     if (buf[0])
         return buf;
     size_t n = 0;
@@ -50,15 +50,26 @@ const char *shaders_preamble(void)
 #define HT_INT_(name, value) n = append(buf, sizeof buf, n, "#define %s %d\n", #name, (int)(value));
     HT_CONSTANTS(HT_INT_)
     HT_BINDINGS(HT_INT_)
+    HT_STATS_CONSTANTS(HT_INT_)
+    HT_STATS_BINDINGS(HT_INT_)
 #undef HT_INT_
 #define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));
     HT_FCONSTANTS(HT_FLT_)
+    HT_STATS_FCONSTANTS(HT_FLT_)
 #undef HT_FLT_
 #define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
     n = append(buf, sizeof buf, n, "struct ht_tilesum {\n");
     HT_TILESUM_FIELDS(HT_GLSL_FIELD_)
     n = append(buf, sizeof buf, n, "};\nstruct ht_frame {\n");
     HT_FRAME_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_extrema {\n");
+    HT_EXTREMA_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_peaks_head {\n");
+    HT_PEAKS_HEAD_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_peak {\n");
+    HT_PEAK_FIELDS(HT_GLSL_FIELD_)
+    n = append(buf, sizeof buf, n, "};\nstruct ht_hist {\n");
+    HT_HIST_FIELDS(HT_GLSL_FIELD_)
     n = append(buf, sizeof buf, n, "};\n");
 #undef HT_GLSL_FIELD_
     if (n >= sizeof buf)
