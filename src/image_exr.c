@@ -753,7 +753,7 @@ static bool pick_view(const exr_part_info *p, const char *want, exr_view *v, cha
     static const char *const sufs[VIEW_N] = {"R", "G", "B", "A", "Y", "RY", "BY"};
     for (int k = 0; k < VIEW_N; k++)
         v->idx[k] = find_in_layer(p, layer, sufs[k]);
-    char pre[72] = "";
+    char pre[42] = "";   /* "%.40s." */
     if (layer[0])
         snprintf(pre, sizeof pre, "%.40s.", printable(layer, shown));
     if (v->idx[VIEW_R] >= 0 || v->idx[VIEW_G] >= 0 || v->idx[VIEW_B] >= 0) {
