@@ -141,7 +141,7 @@ static inline int pcond_folders(const char *dir, char names[][64], int max)
         if (!f)
             continue;
         fclose(f);
-        snprintf(names[n++], 64, "%s", e->d_name);
+        snprintf(names[n++], 64, "%.63s", e->d_name);
     }
     closedir(d);
     for (int i = 1; i < n; i++)   /* insertion sort: a stable report order */
