@@ -21,6 +21,7 @@ typedef struct job {
     hdr_image img;
     uint8_t *rgb;
     int width, height;
+    int data_window[4], display_window[4];
     bool loaded, mapped, done, ok;
 } job;
 
@@ -91,6 +92,35 @@ static void *decoder(void *arg)
     return NULL;
 }
 
+/* --display-window: the display window as RGBA, the data window's pixels placed in it (the
+ * part of the data window outside it dropped), everything else transparent black. */
+static bool write_display_window(const job *j, char *err, size_t errlen)
+{
+    const int *dw = j->data_window, *vw = j->display_window;
+    int w = vw[2] - vw[0] + 1, h = vw[3] - vw[1] + 1;
+    uint8_t *px = w > 0 && h > 0 ? calloc((size_t)w * h, 4) : NULL;
+    if (!px) {
+        snprintf(err, errlen, "%s: cannot hold the %d x %d display window", j->out, w, h);
+        return false;
+    }
+    for (int y = 0; y < h; y++) {
+        int sy = vw[1] + y - dw[1];
+        if (sy < 0 || sy >= j->height)
+            continue;
+        for (int x = 0; x < w; x++) {
+            int sx = vw[0] + x - dw[0];
+            if (sx < 0 || sx >= j->width)
+                continue;
+            uint8_t *d = px + 4 * ((size_t)y * w + x);
+            memcpy(d, j->rgb + 3 * ((size_t)sy * j->width + sx), 3);
+            d[3] = 255;
+        }
+    }
+    bool ok = png_write_atomic_channels(j->out, px, w, h, 4, err, errlen);
+    free(px);
+    return ok;
+}
+
 static void *encoder(void *arg)
 {
     batch *b = arg;
@@ -103,7 +133,9 @@ static void *encoder(void *arg)
         if (j->done)   /* failed before it got here */
             continue;
         pthread_mutex_unlock(&b->mu);
-        bool ok = png_write_atomic(j->out, j->rgb, j->width, j->height, err, sizeof err);
+        bool ok = b->o->display_window ? write_display_window(j, err, sizeof err)
+                                       : png_write_atomic(j->out, j->rgb, j->width, j->height,
+                                                          err, sizeof err);
         free(j->rgb);
         j->rgb = NULL;
         pthread_mutex_lock(&b->mu);
@@ -135,6 +167,8 @@ static void tonemap_all(batch *b)
         bool ok = false;
         j->width = j->img.width;
         j->height = j->img.height;
+        memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
+        memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
         if (!(j->rgb = malloc((size_t)j->width * j->height * 3)))
             snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->width, j->height);
         else if (!commands_tonemap_consume(b->o, &j->img, j->rgb, err, sizeof err))

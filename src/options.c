@@ -60,6 +60,9 @@ static const opt_def OPTIONS[] = {
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output PNG (one input) or directory (several inputs)"},
+    {"display-window", 0, OPT_FLAG, HT_CMD_EXPORT, OFF(display_window), 0, 0, NULL, NULL,
+     "write the display window (RGBA), the area outside the data window transparent "
+     "(default: the data window, RGB)"},
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT, OFF(jobs), 1, 64, NULL, "N",
      "threads that decode and encode files while the GPU works (default: the CPU cores, 2 to 8)"},
     {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,

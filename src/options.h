@@ -24,6 +24,7 @@ typedef struct ht_options {
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
+    bool display_window;      /* export: the display window, RGBA, transparent outside the data */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
     bool continuous;          /* viewer: redraw every vsync */

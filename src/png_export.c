@@ -59,12 +59,18 @@ static const char *errno_reason(int e)
 bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int height, char *err,
                       size_t errlen)
 {
+    return png_write_atomic_channels(path, rgb, width, height, 3, err, errlen);
+}
+
+bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, int height,
+                               int channels, char *err, size_t errlen)
+{
     if (!path || !*path) {
         snprintf(err, errlen, "(no path): no output file given");
         return false;
     }
-    if (!rgb || width <= 0 || height <= 0 || (int64_t)width * 3 > 0x7fffffff ||
-        (int64_t)width * height > 0x7fffffff / 3) {
+    if (!rgb || width <= 0 || height <= 0 || channels < 1 || channels > 4 ||
+        (int64_t)width * channels > 0x7fffffff || (int64_t)width * height > 0x7fffffff / channels) {
         snprintf(err, errlen, "%s: invalid image to write (%d x %d)", path, width, height);
         return false;
     }
@@ -110,7 +116,8 @@ bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int heigh
      * (tone-mapped photographs; measured in BENCHMARKS.md). Process-wide, always these. */
     stbi_write_force_png_filter = 1;
     stbi_write_png_compression_level = 4;
-    int ok = stbi_write_png_to_func(png_sink_write, &sink, width, height, 3, rgb, width * 3);
+    int ok = stbi_write_png_to_func(png_sink_write, &sink, width, height, channels, rgb,
+                                    width * channels);
     const char *what = NULL;
     int e = 0;
     if (!ok) {

@@ -13,4 +13,8 @@
 bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int height,
                       char *err, size_t errlen);
 
+/* The same for CHANNELS (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA) bytes per pixel. */
+bool png_write_atomic_channels(const char *path, const uint8_t *pixels, int width, int height,
+                               int channels, char *err, size_t errlen);
+
 #endif
