@@ -1,5 +1,6 @@
-/* Overlay: batched rectangles and text (overlay_flat.*), and the histogram panel drawn from
- * the frame SSBO (overlay_norm.comp, overlay_plot.*). */
+/* Overlay: batched rectangles and text (overlay_flat.*), the histogram panel drawn from
+ * the frame SSBO (overlay_norm.comp, overlay_plot.*), and the panel of the output's 8-bit
+ * histograms drawn from imgstats' SSBO (overlay_histnorm.comp, overlay_hist.vert). */
 #include "overlay.h"
 
 #include <math.h>
@@ -15,7 +16,9 @@
 
 /* The overlay's own SSBO binding point (the pipeline's are HT_BIND_*, 0..4). */
 #define OVERLAY_BIND 5
+#define OVERLAY_BIND_HIST 6
 #define OVERLAY_DEFINES "#define HT_BIND_OVERLAY 5\n"
+#define OVERLAY_HIST_DEFINES "#define HT_NO_FRAME\n#define HT_BIND_OVERLAY 5\n#define HT_BIND_OVERLAY_HIST 6\n"
 
 enum { MODE_HIST, MODE_TRIMMED, MODE_CURVE, MODE_RANGE, MODE_CURSOR, MODE_DOT, MODE_CEILING };
 enum { CURVE_POINTS = 1024 };
@@ -27,6 +30,7 @@ typedef struct flat_vertex {
 
 struct overlay {
     unsigned flat_prog, plot_prog, norm_prog;
+    unsigned hist_prog, histnorm_prog;   /* the output's 8-bit histograms */
     unsigned flat_vao, flat_vbo;
     unsigned plot_vao;          /* empty: the panel's vertices come from gl_VertexID */
     unsigned norm_buf;          /* one float: the histogram's height scale */
@@ -53,7 +57,13 @@ overlay *overlay_create(char *err, size_t errlen)
                                         OVERLAY_DEFINES, err, errlen);
     if (o->plot_prog)
         o->norm_prog = shaders_compute("overlay_norm.comp", OVERLAY_DEFINES, err, errlen);
-    if (!o->norm_prog) {
+    if (o->norm_prog)
+        o->hist_prog = shaders_graphics("overlay_hist.vert", "overlay_plot.frag",
+                                        OVERLAY_HIST_DEFINES, err, errlen);
+    if (o->hist_prog)
+        o->histnorm_prog = shaders_compute("overlay_histnorm.comp", OVERLAY_HIST_DEFINES, err,
+                                           errlen);
+    if (!o->histnorm_prog) {
         overlay_destroy(&o);
         return NULL;
     }
@@ -83,6 +93,8 @@ void overlay_destroy(overlay **op)
     glDeleteProgram(o->flat_prog);
     glDeleteProgram(o->plot_prog);
     glDeleteProgram(o->norm_prog);
+    glDeleteProgram(o->hist_prog);
+    glDeleteProgram(o->histnorm_prog);
     glDeleteVertexArrays(1, &o->flat_vao);
     glDeleteVertexArrays(1, &o->plot_vao);
     glDeleteBuffers(1, &o->flat_vbo);
@@ -177,6 +189,17 @@ void overlay_rect(overlay *o, float x, float y, float w, float h, const float rg
     uint8_t c[4];
     to_bytes(rgba, c);
     push_quad(o, x, y, x + w, y + h, c);
+}
+
+void overlay_outline(overlay *o, float x, float y, float w, float h, float t, const float rgba[4])
+{
+    uint8_t c[4];
+    to_bytes(rgba, c);
+    t = fminf(t, fminf(w, h) / 2);
+    push_quad(o, x, y, x + w, y + t, c);
+    push_quad(o, x, y + h - t, x + w, y + h, c);
+    push_quad(o, x, y + t, x + t, y + h - t, c);
+    push_quad(o, x + w - t, y + t, x + w, y + h - t, c);
 }
 
 /* stb_easy_font writes quads of 4 vertices of 16 bytes: x, y, z (floats) and a colour. */
@@ -345,5 +368,95 @@ void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *in
         lx -= w;
         overlay_text(o, lx, in->y + 5 * s, s, legend[i].name, legend[i].c);
         lx -= 10 * s;
+    }
+}
+
+void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overlay_plot_info *in)
+{
+    const float s = in->scale;
+    const float bg[4] = {0.08f, 0.08f, 0.09f, 0.78f};
+    const float grid[4] = {1, 1, 1, 0.14f};
+    const float label[4] = {0.85f, 0.85f, 0.85f, 1};
+    float px = in->x + 8 * s, py = in->y + 20 * s;
+    float pw = in->w - 16 * s, ph = in->h - 20 * s - 30 * s;
+    if (pw < 20 || ph < 20)
+        return;
+    overlay_rect(o, in->x, in->y, in->w, in->h, bg);
+    if (in->title)
+        overlay_text(o, in->x + 8 * s, in->y + 5 * s, s, in->title, label);
+    /* The 8-bit levels: a grid line and a label every 32 (every 64 when narrow). */
+    int step = pw / 8 < 30 * s ? 64 : 32;
+    for (int k = 0; k <= 256; k += step) {
+        float x = px + (float)k / 256 * pw;
+        overlay_rect(o, x, py, 1, ph, grid);
+        char buf[8];
+        snprintf(buf, sizeof buf, "%d", k == 256 ? 255 : k);
+        float tw = overlay_text_width(buf, s);
+        overlay_text(o, fminf(x - tw / 2, px + pw - tw), py + ph + 4 * s, s, buf, label);
+    }
+    overlay_text(o, px, py + ph + 16 * s, s,
+                 kind == OVERLAY_OUTPUT_GREY
+                     ? "x: grey level (54 R + 183 G + 19 B) / 256 of the output   y: pixels (sqrt)"
+                     : "x: 8-bit value of the output   y: pixels (sqrt)",
+                 label);
+    flush(o);
+
+    /* The statistics passes wrote the counts with atomics: make them visible. */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OVERLAY_BIND_HIST, hist_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OVERLAY_BIND, o->norm_buf);
+    glUseProgram(o->histnorm_prog);
+    glUniform1i(glGetUniformLocation(o->histnorm_prog, "u_grey"), kind == OVERLAY_OUTPUT_GREY);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+
+    glEnable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor((GLint)floorf(px), (GLint)floorf((float)o->height - (py + ph)), (GLsizei)ceilf(pw),
+              (GLsizei)ceilf(ph + 1));
+    unsigned prog = o->hist_prog;
+    glUseProgram(prog);
+    glUniform2f(glGetUniformLocation(prog, "u_viewport"), (float)o->width, (float)o->height);
+    glUniform4f(glGetUniformLocation(prog, "u_rect"), px, py, pw, ph);
+    glBindVertexArray(o->plot_vao);
+    int ch_loc = glGetUniformLocation(prog, "u_channel"), c_loc = glGetUniformLocation(prog, "u_color");
+    static const float colours[5][4] = {
+        {1.0f, 0.25f, 0.2f, 0.75f}, {0.2f, 1.0f, 0.25f, 0.75f}, {0.3f, 0.45f, 1.0f, 0.85f},
+        {0.6f, 0.6f, 0.6f, 0.35f}, {0.8f, 0.8f, 0.82f, 0.85f}};
+    if (kind == OVERLAY_OUTPUT_GREY) {
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glUniform1i(ch_loc, 4);
+        glUniform4fv(c_loc, 1, colours[4]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, HT_GREY_BINS);
+    } else {
+        /* A under, then R, G and B added up: where all three agree the bars are white. */
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glUniform1i(ch_loc, 3);
+        glUniform4fv(c_loc, 1, colours[3]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, HT_COLOR_BINS);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+        for (int c = 0; c < 3; c++) {
+            glUniform1i(ch_loc, c);
+            glUniform4fv(c_loc, 1, colours[c]);
+            glDrawArraysInstanced(GL_TRIANGLES, 0, 6, HT_COLOR_BINS);
+        }
+    }
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDisable(GL_SCISSOR_TEST);
+
+    /* The legend. */
+    float lx = in->x + in->w - 8 * s;
+    const char *names[4] = {"A", "B", "G", "R"};
+    const int idx[4] = {3, 2, 1, 0};
+    int n = kind == OVERLAY_OUTPUT_GREY ? 0 : 4;
+    for (int i = 0; i < n; i++) {
+        float w = overlay_text_width(names[i], s);
+        lx -= w;
+        float c[4] = {colours[idx[i]][0], colours[idx[i]][1], colours[idx[i]][2], 1};
+        overlay_text(o, lx, in->y + 5 * s, s, names[i], c);
+        lx -= 8 * s;
     }
 }

@@ -28,6 +28,9 @@ void overlay_text(overlay *o, float x, float y, float scale, const char *text,
                   const float rgba[4]);
 void overlay_end(overlay *o);
 
+/* The outline of the rectangle (x, y, w, h), T pixels thick, drawn inside it. */
+void overlay_outline(overlay *o, float x, float y, float w, float h, float t, const float rgba[4]);
+
 /* Size of TEXT in pixels at SCALE. */
 float overlay_text_width(const char *text, float scale);
 float overlay_text_height(const char *text, float scale);
@@ -46,5 +49,15 @@ typedef struct overlay_plot_info {
 
 /* Draws the panel from FRAME_BUFFER (the pipeline's ht_frame SSBO). */
 void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *info);
+
+/* Which histograms of the tone-mapped 8-bit output overlay_plot_output draws. */
+enum { OVERLAY_OUTPUT_RGBA = 0, OVERLAY_OUTPUT_GREY = 1 };
+
+/* Draws the panel of the output's histograms from HIST_BUFFER (imgstats_gpu_hist_buffer,
+ * layout ht_hist): KIND OVERLAY_OUTPUT_RGBA, the R, G, B counts (added up where they overlap)
+ * over the A counts, or OVERLAY_OUTPUT_GREY, the 256 grey levels. Square-root scale
+ * normalised to the largest second-largest bin of a channel (a black or clipped spike cannot
+ * flatten the rest). Uses x, y, w, h, scale and title of INFO; nothing is read back. */
+void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overlay_plot_info *info);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "gl_context.h"
 #include "image.h"
+#include "imgstats.h"
 #include "overlay.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -55,8 +56,29 @@ struct viewer {
     int nfiles, cur;
     hdr_image img;
     bool have_image;
-    double y_min, y_max;       /* valid luminance of the image in image units (no scale) */
+    unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
+    double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
+                                  the current luminance weights */
     char load_err[HT_ERR_MAX];
+
+    /* Parts and layers (issue 5): what the next load asks for. Unset = the command line's
+     * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
+    const char *opt_part, *opt_layer;
+    double max_pixels;
+    bool part_set, layer_set;
+    char part_sel[16], layer_sel[64];
+    int part_idx, part_count;  /* of the file, kept when a part fails to load */
+    char layers[192];          /* the part's layers as hdr_part_info lists them */
+
+    /* Statistics (issue 4), computed on demand for the whole image (see stats_update). */
+    int hist_mode;             /* HIST_* */
+    bool show_marks;
+    int grey_kernel;
+    imgstats_gpu_ctx *stats_ctx;
+    imgstats stats;
+    bool stats_tried, stats_ok;
+    unsigned long stats_gen;   /* image_gen and params of the cached answer */
+    tonemap_params stats_tm;
 
     /* View: ZOOM window pixels per image pixel, image point (cx, cy) at the window centre. */
     double zoom, cx, cy;
@@ -66,6 +88,7 @@ struct viewer {
     /* Settings the keys change. */
     tonemap_params tm;
     int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
+    int samples;               /* what the last frame got */
     bool show_overlay, show_help, adapt_view;
 
     /* Input. */
@@ -216,6 +239,7 @@ static void set_message(viewer *v, bool error, const char *fmt, ...)
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 static bool load_current(viewer *v);
+static const char *base_name(const char *path);
 
 /* The latest analysis, read back now (waits for the GPU: used on key presses only). */
 static const tonemap_result *current_result(viewer *v)
@@ -299,10 +323,86 @@ static void act_drange(viewer *v, int dir)
     v->tm.drange = clampd(dir > 0 ? v->tm.drange * DISPLAY_STEP : v->tm.drange / DISPLAY_STEP, 1.001, 1e6);
 }
 
+/* linear -> human -> none -> linear */
 static void act_ceiling(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.ceiling = v->tm.ceiling == HT_CEILING_LINEAR ? HT_CEILING_NONE : HT_CEILING_LINEAR;
+    v->tm.ceiling = v->tm.ceiling == HT_CEILING_LINEAR  ? HT_CEILING_HUMAN
+                    : v->tm.ceiling == HT_CEILING_HUMAN ? HT_CEILING_NONE
+                                                        : HT_CEILING_LINEAR;
+}
+
+static void update_y_range(viewer *v);
+
+static void act_sampling(viewer *v, int arg)
+{
+    (void)arg;
+    v->tm.sampling = v->tm.sampling == HT_SAMPLING_FOVEAL ? HT_SAMPLING_PIXELS : HT_SAMPLING_FOVEAL;
+    if (!(v->tm.fov > 0))
+        v->tm.fov = 40;
+}
+
+static void act_points(viewer *v, int arg)
+{
+    (void)arg;
+    v->tm.point_samples = !v->tm.point_samples;
+    if (v->tm.sampling != HT_SAMPLING_FOVEAL)
+        set_message(v, false, "point samples %s (they count with foveal sampling only: O)",
+                    v->tm.point_samples ? "on" : "off");
+}
+
+static void act_weights(viewer *v, int arg)
+{
+    (void)arg;
+    v->tm.luminance = v->tm.luminance == HT_LUMINANCE_RADIANCE ? HT_LUMINANCE_REC709
+                                                               : HT_LUMINANCE_RADIANCE;
+    update_y_range(v);
+}
+
+static void act_linear(viewer *v, int arg)
+{
+    (void)arg;
+    v->tm.force_linear = !v->tm.force_linear;
+}
+
+/* Shift+P: the pcond preset (tonemap_params_preset_pcond), or back to the defaults; the
+ * ceiling, forced linear, transfer, scale and a set range stay as they are. */
+static void act_pcond(viewer *v, int arg)
+{
+    (void)arg;
+    tonemap_params keep = v->tm;
+    if (v->tm.pcond)
+        tonemap_params_default(&v->tm);
+    else
+        tonemap_params_preset_pcond(&v->tm);
+    v->tm.ceiling = keep.ceiling;
+    v->tm.force_linear = keep.force_linear;
+    v->tm.transfer = keep.transfer;
+    v->tm.gamma = keep.gamma;
+    v->tm.scale = keep.scale;
+    v->tm.lmin = keep.lmin;
+    v->tm.lmax = keep.lmax;
+    update_y_range(v);
+    set_message(v, false, "%s", v->tm.pcond ? "pcond preset: foveal sampling + point samples, "
+                                              "Radiance weights, 100 bins, pcond's rules"
+                                            : "default settings: every pixel, Rec. 709 weights");
+}
+
+/* Statistics panel and markers (issue 4). */
+enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
+enum { VIEW_PEAKS = 8 };   /* peaks marked by X, at the --min-distance default (16) apart */
+
+static void act_hist_mode(viewer *v, int arg)
+{
+    (void)arg;
+    v->hist_mode = (v->hist_mode + 1) % HIST_MODES;
+    v->show_overlay = true;
+}
+
+static void act_marks(viewer *v, int arg)
+{
+    (void)arg;
+    v->show_marks = !v->show_marks;
 }
 
 static void act_bins(viewer *v, int dir)
@@ -350,13 +450,33 @@ static void act_zoom(viewer *v, int dir)
     zoom_at(v, dir > 0 ? 2.0 : 0.5, v->fb_w / 2.0, v->fb_h / 2.0);
 }
 
+/* What the view frames, in absolute pixel coordinates (edges, exclusive end): the display
+ * window and the data window together, so neither is cut off (the data window may lie partly
+ * or wholly outside the display window, at negative coordinates too). */
+static void frame_box(const hdr_image *img, double box[4])
+{
+    const int *dw = img->data_window, *dp = img->display_window;
+    bool disp = dp[2] >= dp[0] && dp[3] >= dp[1];
+    box[0] = disp ? fmin(dw[0], dp[0]) : dw[0];
+    box[1] = disp ? fmin(dw[1], dp[1]) : dw[1];
+    box[2] = disp ? fmax(dw[0] + img->width, dp[2] + 1.0) : dw[0] + img->width;
+    box[3] = disp ? fmax(dw[1] + img->height, dp[3] + 1.0) : dw[1] + img->height;
+}
+
+/* The view's centre (cx, cy) is in absolute pixel coordinates: the data window's pixel
+ * (0, 0) covers [dw0, dw0 + 1) x [dw1, dw1 + 1). */
 static void view_fit(viewer *v)
 {
     if (!v->have_image || v->fb_w <= 0 || v->fb_h <= 0)
         return;
-    v->zoom = fmin((double)v->fb_w / v->img.width, (double)v->fb_h / v->img.height);
-    v->cx = v->img.width / 2.0;
-    v->cy = v->img.height / 2.0;
+    double b[4];
+    frame_box(&v->img, b);
+    /* A margin for the display window's frame when there is one. */
+    bool frame = memcmp(v->img.data_window, v->img.display_window, sizeof v->img.data_window) != 0;
+    double m = frame ? 16 : 0;
+    v->zoom = fmin(fmax(v->fb_w - m, 1) / (b[2] - b[0]), fmax(v->fb_h - m, 1) / (b[3] - b[1]));
+    v->cx = (b[0] + b[2]) / 2.0;
+    v->cy = (b[1] + b[3]) / 2.0;
 }
 
 static void act_fit(viewer *v, int arg) { (void)arg; view_fit(v); }
@@ -387,24 +507,97 @@ static void act_file(viewer *v, int dir)
         return;
     }
     v->cur = (v->cur + dir + v->nfiles) % v->nfiles;
+    v->part_set = v->layer_set = false;
+    v->part_count = 0;
     load_current(v);
 }
 
-static void act_reload(viewer *v, int arg)
+/* Loads files[cur] again (another part or layer, or the same), keeping the view when the
+ * windows have not changed. */
+static bool reload_keep_view(viewer *v)
 {
-    (void)arg;
-    /* Same file, so keep the view when the size has not changed. */
-    int w = v->img.width, h = v->img.height;
+    bool had = v->have_image;
+    int dw[4], dsp[4];
+    memcpy(dw, v->img.data_window, sizeof dw);
+    memcpy(dsp, v->img.display_window, sizeof dsp);
     double zoom = v->zoom, cx = v->cx, cy = v->cy;
     if (!load_current(v))
-        return;
-    if (v->img.width == w && v->img.height == h) {
+        return false;
+    if (had && memcmp(dw, v->img.data_window, sizeof dw) == 0 &&
+        memcmp(dsp, v->img.display_window, sizeof dsp) == 0) {
         v->zoom = zoom;
         v->cx = cx;
         v->cy = cy;
         v->view_fresh = false;
     }
-    set_message(v, false, "reloaded %s", v->files[v->cur]);
+    return true;
+}
+
+static void act_reload(viewer *v, int arg)
+{
+    (void)arg;
+    if (reload_keep_view(v))
+        set_message(v, false, "reloaded %s", v->files[v->cur]);
+}
+
+/* E / Shift+E: the next / previous part of a multi-part file (its default layer). */
+static void act_part(viewer *v, int dir)
+{
+    int n = v->part_count;
+    if (n <= 1) {
+        set_message(v, false, "%s has one part only", base_name(v->files[v->cur]));
+        return;
+    }
+    int k = ((v->part_idx + dir) % n + n) % n;
+    snprintf(v->part_sel, sizeof v->part_sel, "%d", k);
+    v->part_set = true;
+    v->layer_set = false;
+    v->part_idx = k;
+    if (reload_keep_view(v))
+        set_message(v, false, "part %d/%d%s%s%s, layer %s", k + 1, n,
+                    v->img.part_name[0] ? " '" : "", v->img.part_name,
+                    v->img.part_name[0] ? "'" : "", v->img.layer[0] ? v->img.layer : "(none)");
+}
+
+/* The layers of the part: "(none)" stands for the un-prefixed channels (""). Returns the
+ * count written to names (at most MAX). */
+static int layer_names(const viewer *v, char (*names)[64], int max)
+{
+    int n = 0;
+    const char *s = v->layers;
+    while (*s && n < max) {
+        size_t len = strcspn(s, ",");
+        if (len < 64 && !(len >= 3 && strncmp(s + len - 3, "...", 3) == 0)) {
+            snprintf(names[n], 64, "%.*s", (int)len, s);
+            if (strcmp(names[n], "(none)") == 0)
+                names[n][0] = '\0';
+            n++;
+        }
+        s += len + (s[len] == ',');
+    }
+    return n;
+}
+
+/* Y / Shift+Y: the next / previous layer of the part. */
+static void act_layer(viewer *v, int dir)
+{
+    char names[32][64];
+    int n = layer_names(v, names, 32);
+    if (n <= 1) {
+        set_message(v, false, "this part has one layer only (%s)", v->layers[0] ? v->layers : "-");
+        return;
+    }
+    const char *cur = v->have_image ? v->img.layer : v->layer_sel;
+    int i = 0;
+    while (i < n && strcmp(names[i], cur) != 0)
+        i++;
+    i = i == n ? 0 : ((i + dir) % n + n) % n;
+    snprintf(v->layer_sel, sizeof v->layer_sel, "%.63s", names[i]);
+    snprintf(v->part_sel, sizeof v->part_sel, "%d", v->part_idx);
+    v->part_set = v->layer_set = true;
+    if (reload_keep_view(v))
+        set_message(v, false, "layer %d/%d %s: %s", i + 1, n, names[i][0] ? names[i] : "(none)",
+                    v->img.rgb_source);
 }
 
 static void act_export(viewer *v, int arg);
@@ -444,13 +637,20 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_L, SHIFT, act_ldmax, -1, "display maximum Ldmax up / down (half a stop)"},
     {GLFW_KEY_D, 0, act_drange, +1, "display dynamic range up / down (half a stop)"},
     {GLFW_KEY_D, SHIFT, act_drange, -1, "display dynamic range up / down (half a stop)"},
-    {GLFW_KEY_C, 0, act_ceiling, 0, "ceiling: linear / none"},
+    {GLFW_KEY_C, 0, act_ceiling, 0, "ceiling: linear / human / none"},
+    {GLFW_KEY_K, 0, act_linear, 0, "force the linear mapping (pcond -l) on / off"},
     {GLFW_KEY_B, 0, act_bins, +1, "histogram bins x2 / /2"},
     {GLFW_KEY_B, SHIFT, act_bins, -1, "histogram bins x2 / /2"},
+    {GLFW_KEY_O, 0, act_sampling, 0, "histogram samples: every pixel / foveal (1 per degree)"},
+    {GLFW_KEY_I, 0, act_points, 0, "pcond point samples (with foveal sampling) on / off"},
+    {GLFW_KEY_W, 0, act_weights, 0, "luminance weights: Rec. 709 / Radiance"},
+    {GLFW_KEY_P, SHIFT, act_pcond, 0, "pcond preset / default settings"},
     {GLFW_KEY_G, 0, act_transfer, 0, "display transfer: sRGB / gamma"},
     {GLFW_KEY_M, 0, act_msaa, 0, "MSAA: 1, 2, 4, 8 samples (as the GPU allows)"},
     {GLFW_KEY_V, 0, act_adapt, 0, "adapt to: whole image / what is in view"},
     {GLFW_KEY_H, 0, act_overlay, 0, "overlay (histogram, curve, text) on / off"},
+    {GLFW_KEY_TAB, 0, act_hist_mode, 0, "histogram panel: log-luminance + curve / RGBA / grey"},
+    {GLFW_KEY_X, 0, act_marks, 0, "mark the brightest pixel and the 8 brightest peaks"},
     {GLFW_KEY_EQUAL, 0, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
     {GLFW_KEY_EQUAL, SHIFT, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
     {GLFW_KEY_KP_ADD, 0, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
@@ -470,6 +670,10 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_N, 0, act_file, +1, "next / previous file (drop files to open them)"},
     {GLFW_KEY_PAGE_UP, 0, act_file, -1, "next / previous file (drop files to open them)"},
     {GLFW_KEY_P, 0, act_file, -1, "next / previous file (drop files to open them)"},
+    {GLFW_KEY_E, 0, act_part, +1, "next / previous part of a multi-part EXR"},
+    {GLFW_KEY_E, SHIFT, act_part, -1, "next / previous part of a multi-part EXR"},
+    {GLFW_KEY_Y, 0, act_layer, +1, "next / previous layer (channel-name prefix)"},
+    {GLFW_KEY_Y, SHIFT, act_layer, -1, "next / previous layer (channel-name prefix)"},
     {GLFW_KEY_R, 0, act_reload, 0, "reload the file"},
     {GLFW_KEY_S, 0, act_export, 0, "export PNG (as `hdrtone export`) to ./NAME_tonemapped.png"},
     {GLFW_KEY_ESCAPE, 0, act_quit, 1, "quit (Esc first closes the help)"},
@@ -640,34 +844,58 @@ static bool load_current(viewer *v)
     snprintf(title, sizeof title, "hdrtone - %s", base_name(path));
     glfwSetWindowTitle(v->win, title);
     v->dirty = true;
-    if (!image_load(path, &v->img, err, sizeof err)) {
+    image_load_options lo = {0};
+    lo.part = v->part_set ? v->part_sel : v->opt_part;
+    lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
+    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    if (!image_load_ex(path, &lo, &v->img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%s", err);
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
     }
+    /* What E and Y cycle through. */
+    v->part_idx = v->img.part;
+    v->part_count = v->img.part_count;
+    if (v->img.parts && v->img.part >= 0 && v->img.part < v->img.part_count)
+        snprintf(v->layers, sizeof v->layers, "%s", v->img.parts[v->img.part].layers);
+    else
+        snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
     if (!pipeline_upload(v->pipe, &v->img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, err);
         fprintf(stderr, "hdrtone: %s\n", v->load_err);
         image_free(&v->img);
         return false;
     }
-    /* Valid luminance range on the CPU, for "fit the range to the image" and the x axis. */
-    v->y_min = INFINITY;
-    v->y_max = 0;
+    v->have_image = true;
+    v->view_fresh = true;
+    v->image_gen++;
+    update_y_range(v);
+    return true;
+}
+
+/* Valid luminance range on the CPU by the current weights, for "fit the range to the image"
+ * and the x axis. */
+static void update_y_range(viewer *v)
+{
+    v->y_min = v->y_max = 0;
+    if (!v->have_image)
+        return;
+    double w[3];
+    tonemap_luminance_weights(v->tm.luminance, w);
+    double lo = INFINITY, hi = 0;
     size_t n = (size_t)v->img.width * v->img.height;
     for (size_t i = 0; i < n; i++) {
         const float *p = v->img.rgba + 4 * i;
-        double y = HT_LUM_R * p[0] + HT_LUM_G * p[1] + HT_LUM_B * p[2];
+        double y = w[0] * p[0] + w[1] * p[1] + w[2] * p[2];
         if (isfinite(y) && y > 0) {
-            v->y_min = fmin(v->y_min, y);
-            v->y_max = fmax(v->y_max, y);
+            lo = fmin(lo, y);
+            hi = fmax(hi, y);
         }
     }
-    if (!(v->y_max > 0))
-        v->y_min = v->y_max = 0;
-    v->have_image = true;
-    v->view_fresh = true;
-    return true;
+    if (hi > 0) {
+        v->y_min = lo;
+        v->y_max = hi;
+    }
 }
 
 /* S: the full image through pipeline_tonemap_image with the current settings, exactly what
@@ -782,8 +1010,11 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
 static void on_drop(GLFWwindow *w, int n, const char **paths)
 {
     viewer *v = from(w);
-    if (n > 0 && files_set(v, (char **)paths, n))
+    if (n > 0 && files_set(v, (char **)paths, n)) {
+        v->part_set = v->layer_set = false;
+        v->part_count = 0;
         load_current(v);
+    }
 }
 
 static void on_refresh(GLFWwindow *w) { from(w)->dirty = true; }
@@ -849,8 +1080,17 @@ static void readback_poll(viewer *v)
  * pixel shows exactly one image pixel. */
 static scene_view view_of(const viewer *v)
 {
-    return (scene_view){floor(v->fb_w / 2.0 - v->cx * v->zoom + 0.5),
-                        floor(v->fb_h / 2.0 - v->cy * v->zoom + 0.5), v->zoom};
+    double x0 = v->img.data_window[0], y0 = v->img.data_window[1];
+    return (scene_view){floor(v->fb_w / 2.0 - (v->cx - x0) * v->zoom + 0.5),
+                        floor(v->fb_h / 2.0 - (v->cy - y0) * v->zoom + 0.5), v->zoom};
+}
+
+/* World luminance of a pixel, by the current weights. */
+static double pixel_lw(const viewer *v, const float *p)
+{
+    double w[3];
+    tonemap_luminance_weights(v->tm.luminance, w);
+    return v->tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
 }
 
 static void fmt_lum(double l, char *buf, size_t len) { snprintf(buf, len, "%.3g", l); }
@@ -913,6 +1153,26 @@ static void status_text(viewer *v, int samples, char *buf, size_t len)
         ADD("  GPU %.2f ms", ms);
     else
         ADD("  GPU time n/a");
+    /* Which part and layer is on screen, and where the data window lies (issue 5). */
+    const hdr_image *im = &v->img;
+    char names[32][64];
+    int nl = layer_names(v, names, 32);
+    const int *dw = im->data_window, *dp = im->display_window;
+    bool windows = memcmp(dw, dp, sizeof im->data_window) != 0;
+    if (v->part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0) {
+        if (v->part_count > 1)
+            ADD("\npart %d/%d%s%s%s  ", im->part + 1, v->part_count, im->part_name[0] ? " '" : "",
+                im->part_name, im->part_name[0] ? "'" : "");
+        else
+            ADD("\n");
+        ADD("layer %s", im->layer[0] ? im->layer : "(none)");
+        if (nl > 1)
+            ADD(" (of %d)", nl);
+        ADD("  shown: %s", im->rgb_source);
+        if (windows)
+            ADD("\ndata window (%d,%d)-(%d,%d) in display window (%d,%d)-(%d,%d) (frame)", dw[0],
+                dw[1], dw[2], dw[3], dp[0], dp[1], dp[2], dp[3]);
+    }
     char a[32], b[32];
     if (tm->lmin > 0 && tm->lmax > tm->lmin) {
         fmt_lum(tm->lmin, a, sizeof a);
@@ -925,22 +1185,54 @@ static void status_text(viewer *v, int samples, char *buf, size_t len)
     } else {
         ADD("\nrange auto");
     }
-    if (r)
+    if (r) {
         ADD("  mapping: %s", tonemap_mapping_name(r->mapping));
+        if (tm->pcond)
+            ADD(" (pcond: %s)", tonemap_mapping_pcond_name(r->mapping));
+    }
+    /* What the histogram samples: the analysed source is the image, or the window's view. */
+    if (tm->sampling == HT_SAMPLING_FOVEAL) {
+        int sw = v->adapt_view ? v->fb_w : v->img.width, sh = v->adapt_view ? v->fb_h : v->img.height;
+        int fw, fh;
+        tonemap_foveal_grid(sw, sh, tm->fov, &fw, &fh);
+        ADD("\nsampling foveal %.3g deg, grid %dx%d", tm->fov, fw, fh);
+        if (tm->point_samples)
+            ADD(" + %u point samples", (unsigned)tonemap_point_count(sw, sh, fw, fh));
+        else
+            ADD(", no point samples");
+    } else {
+        ADD("\nsampling pixels (every pixel)");
+    }
+    ADD("  weights %s%s%s", tm->luminance == HT_LUMINANCE_RADIANCE ? "Radiance" : "Rec. 709",
+        tm->force_linear ? "  linear forced" : "", tm->pcond ? "  preset pcond" : "");
     fmt_lum(tm->ldmax / tm->drange, a, sizeof a);
     fmt_lum(tm->ldmax, b, sizeof b);
     ADD("\ndisplay Ld %s..%s cd/m^2 (Dr %.4g)  ceiling %s  bins %d  ", a, b, tm->drange,
-        tm->ceiling == HT_CEILING_LINEAR ? "linear" : "none", tm->bins);
+        tm->ceiling == HT_CEILING_LINEAR ? "linear" : tm->ceiling == HT_CEILING_HUMAN ? "human" : "none",
+        tm->bins);
     if (tm->transfer == HT_TRANSFER_SRGB)
         ADD("sRGB");
     else
         ADD("gamma %.3g", tm->gamma);
+    /* The brightest pixel and the peaks (X). */
+    if (v->show_marks) {
+        const imgstats *st = &v->stats;
+        if (!v->stats_ok)
+            ADD("\nbrightest: not available");
+        else if (!st->brightest.valid)
+            ADD("\nbrightest: none (no pixel with Y > 0)");
+        else
+            ADD("\nbrightest %d,%d (abs %d,%d)  RGB %.4g %.4g %.4g  Y %.4g  peaks %d",
+                st->brightest.x, st->brightest.y, st->brightest.abs_x, st->brightest.abs_y,
+                st->brightest.rgb[0], st->brightest.rgb[1], st->brightest.rgb[2],
+                st->brightest.luminance, st->n_peaks);
+    }
     /* The pixel under the cursor, from the CPU copy of the image. */
     scene_view sv = view_of(v);
     double ix = floor((v->mouse_x - sv.x) / sv.zoom), iy = floor((v->mouse_y - sv.y) / sv.zoom);
     if (v->mouse_in && ix >= 0 && iy >= 0 && ix < v->img.width && iy < v->img.height) {
         const float *p = v->img.rgba + 4 * ((size_t)iy * v->img.width + (size_t)ix);
-        double lw = tm->scale * (HT_LUM_R * p[0] + HT_LUM_G * p[1] + HT_LUM_B * p[2]);
+        double lw = pixel_lw(v, p);
         ADD("\npixel %d,%d  RGB %.3g %.3g %.3g  Lw %.3g", (int)ix + v->img.data_window[0],
             (int)iy + v->img.data_window[1], p[0], p[1], p[2], lw);
         if (r && isfinite(lw) && lw > 0) {
@@ -982,6 +1274,114 @@ static void plot_axis(viewer *v, double *lo, double *hi)
     *hi = b + pad;
 }
 
+/* Same tone-mapping parameters? (Field by field: the struct has padding.) */
+static bool params_same(const tonemap_params *a, const tonemap_params *b)
+{
+    return a->bins == b->bins && a->lmin == b->lmin && a->lmax == b->lmax &&
+           a->ldmax == b->ldmax && a->drange == b->drange && a->ceiling == b->ceiling &&
+           a->transfer == b->transfer && a->gamma == b->gamma && a->scale == b->scale &&
+           a->sampling == b->sampling && a->fov == b->fov &&
+           a->point_samples == b->point_samples && a->luminance == b->luminance &&
+           a->force_linear == b->force_linear && a->pcond == b->pcond;
+}
+
+static bool stats_wanted(const viewer *v)
+{
+    return v->have_image && (v->show_marks || (v->show_overlay && v->hist_mode != HIST_LOG));
+}
+
+/* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
+ * on demand (a mode turned on, another image, other parameters) and cached: the whole image
+ * tone-mapped as `export` does it (pipeline_tonemap_uploaded: the image source, an output of
+ * the image's size), then imgstats' GPU passes on it (brightest/darkest, the peaks, the RGBA
+ * and grey histograms). The brightest and peaks need a read-back, once per change; the panel
+ * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
+ * frame's own passes, which overwrite the pipeline's frame and output again. */
+static void stats_update(viewer *v)
+{
+    if (!stats_wanted(v))
+        return;
+    if (v->stats_tried && v->stats_gen == v->image_gen && params_same(&v->stats_tm, &v->tm))
+        return;
+    v->stats_tried = true;
+    v->stats_ok = false;
+    v->stats_gen = v->image_gen;
+    v->stats_tm = v->tm;
+    imgstats_free(&v->stats);
+    char err[HT_ERR_MAX];
+    if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
+        set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    ht_source img = pipeline_image_source(v->pipe);
+    if (img.width != v->img.width || img.height != v->img.height) {
+        /* An image in several textures: imgstats takes one texture of the whole image. */
+        set_message(v, true, "statistics: only for images that fit one GPU texture");
+        return;
+    }
+    if (!pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err)) {
+        set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
+        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, VIEW_PEAKS, 16, &v->stats, err,
+                          sizeof err)) {
+        set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    v->stats_ok = true;
+}
+
+/* The display window's frame (when it differs from the data window): a line just outside
+ * it, so it covers none of its pixels. */
+static void draw_display_frame(viewer *v, float s)
+{
+    const int *dw = v->img.data_window, *dp = v->img.display_window;
+    if (memcmp(dw, dp, sizeof v->img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
+        return;
+    scene_view sv = view_of(v);
+    float x0 = (float)(sv.x + (dp[0] - dw[0]) * sv.zoom), y0 = (float)(sv.y + (dp[1] - dw[1]) * sv.zoom);
+    float x1 = (float)(sv.x + (dp[2] + 1 - dw[0]) * sv.zoom), y1 = (float)(sv.y + (dp[3] + 1 - dw[1]) * sv.zoom);
+    float t = fmaxf(1, floorf(s / 1.5f + 0.5f));
+    const float c[4] = {1.0f, 0.78f, 0.25f, 0.9f};
+    overlay_outline(v->ovl, x0 - t, y0 - t, x1 - x0 + 2 * t, y1 - y0 + 2 * t, t, c);
+}
+
+/* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
+static void draw_marks(viewer *v, float s)
+{
+    if (!v->show_marks || !v->stats_ok)
+        return;
+    scene_view sv = view_of(v);
+    float u = s / 1.5f;
+    const float dark[4] = {0, 0, 0, 0.8f};
+    const float cyan[4] = {0.2f, 0.95f, 1.0f, 1};
+    const float mag[4] = {1.0f, 0.25f, 0.9f, 1};
+    for (int i = v->stats.n_peaks - 1; i >= 0; i--) {
+        const imgstats_pixel *p = &v->stats.peaks[i];
+        float cx = (float)(sv.x + (p->x + 0.5) * sv.zoom), cy = (float)(sv.y + (p->y + 0.5) * sv.zoom);
+        float h = fmaxf(7 * u, (float)sv.zoom * 0.5f + 3 * u);
+        overlay_outline(v->ovl, cx - h - u, cy - h - u, 2 * (h + u), 2 * (h + u), 3 * u, dark);
+        overlay_outline(v->ovl, cx - h, cy - h, 2 * h, 2 * h, u, cyan);
+        char num[16];
+        snprintf(num, sizeof num, "%d", i + 1);
+        overlay_text(v->ovl, cx + h + 2 * u, cy - h - 2 * u, u, num, cyan);
+    }
+    const imgstats_pixel *b = &v->stats.brightest;
+    if (!b->valid)
+        return;
+    float cx = (float)(sv.x + (b->x + 0.5) * sv.zoom), cy = (float)(sv.y + (b->y + 0.5) * sv.zoom);
+    float gap = fmaxf(5 * u, (float)sv.zoom * 0.5f + 2 * u), len = 18 * u, t = 2 * u;
+    const float arms[4][4] = {{cx - gap - len, cy - t / 2, len, t}, {cx + gap, cy - t / 2, len, t},
+                              {cx - t / 2, cy - gap - len, t, len}, {cx - t / 2, cy + gap, t, len}};
+    for (int k = 0; k < 4; k++)
+        overlay_rect(v->ovl, arms[k][0] - u, arms[k][1] - u, arms[k][2] + 2 * u, arms[k][3] + 2 * u, dark);
+    for (int k = 0; k < 4; k++)
+        overlay_rect(v->ovl, arms[k][0], arms[k][1], arms[k][2], arms[k][3], mag);
+    overlay_text(v->ovl, cx + gap + 2 * u, cy + gap, u, "max", mag);
+}
+
 static void draw_overlay(viewer *v, int samples)
 {
     float s = 1.0f;
@@ -990,10 +1390,14 @@ static void draw_overlay(viewer *v, int samples)
     /* stb_easy_font is a 6x12 pixel font: 1.5x reads well at 96 dpi. */
     s = 1.5f * fmaxf(1.0f, xs);
     overlay_begin(v->ovl, v->fb_w, v->fb_h);
+    if (v->have_image) {
+        draw_display_frame(v, s);
+        draw_marks(v, s);
+    }
     float y = 8 * s / 1.5f;
     if (v->show_overlay) {
         if (v->have_image) {
-            char text[1024];
+            char text[2048];
             status_text(v, samples, text, sizeof text);
             y += text_box(v, 8, y, s, text, WHITE) + 4;
         } else if (v->nfiles > 0) {
@@ -1024,12 +1428,21 @@ static void draw_overlay(viewer *v, int samples)
         double ix = floor((v->mouse_x - sv.x) / sv.zoom), iy = floor((v->mouse_y - sv.y) / sv.zoom);
         if (v->mouse_in && ix >= 0 && iy >= 0 && ix < v->img.width && iy < v->img.height) {
             const float *p = v->img.rgba + 4 * ((size_t)iy * v->img.width + (size_t)ix);
-            double lw = v->tm.scale * (HT_LUM_R * p[0] + HT_LUM_G * p[1] + HT_LUM_B * p[2]);
+            double lw = pixel_lw(v, p);
             info.cursor = isfinite(lw) && lw > 0;
             info.cursor_ln_lw = info.cursor ? log(lw) : 0;
         }
-        if (pw > 120 && ph > 80 && info.y > y)
+        if (v->hist_mode != HIST_LOG) {
+            info.title = v->hist_mode == HIST_RGBA
+                             ? "RGBA histogram of the output (whole image, as export)"
+                             : "grey histogram of the output (whole image, as export)";
+            if (pw > 120 && ph > 80 && info.y > y && v->stats_ok)
+                overlay_plot_output(v->ovl, imgstats_gpu_hist_buffer(v->stats_ctx),
+                                    v->hist_mode == HIST_RGBA ? OVERLAY_OUTPUT_RGBA : OVERLAY_OUTPUT_GREY,
+                                    &info);
+        } else if (pw > 120 && ph > 80 && info.y > y) {
             overlay_plot(v->ovl, pipeline_frame_buffer(v->pipe), &info);
+        }
     }
     if (v->show_help)
         draw_help(v, s);
@@ -1051,6 +1464,7 @@ static int draw_frame(viewer *v)
                 v->zoom = 1;
             v->view_fresh = false;
         }
+        stats_update(v);
         ht_source img = pipeline_image_source(v->pipe);
         bool f32 = !v->img.half_exact;
         samples = pass_scene_samples(v->scene, v->msaa, f32);
@@ -1080,6 +1494,7 @@ static int draw_frame(viewer *v)
         glClearColor(0.12f, 0.12f, 0.13f, 1);
         glClear(GL_COLOR_BUFFER_BIT);
     }
+    v->samples = samples;
     draw_overlay(v, samples);
     return samples;
 }
@@ -1113,6 +1528,20 @@ static bool screenshot(viewer *v, const char *path)
         scene_view sv = view_of(v);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
                v->img.width, v->img.height, (int)sv.x, (int)sv.y, sv.zoom);
+        /* And the status text, shown or not, line by line: tests check what it says. */
+        if (v->have_image) {
+            char text[2048];
+            status_text(v, v->samples, text, sizeof text);
+            for (char *line = text, *end; line; line = end ? end + 1 : NULL) {
+                end = strchr(line, '\n');
+                printf("status: %.*s\n", end ? (int)(end - line) : (int)strlen(line), line);
+            }
+        }
+        if (v->message[0])
+            printf("message: %s\n", v->message);
+        /* The marked peaks (X), data-window coordinates, by rank. */
+        for (int i = 0; v->show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
+            printf("peak: %d %d,%d\n", i + 1, v->stats.peaks[i].x, v->stats.peaks[i].y);
         fflush(stdout);
     }
     free(px);
@@ -1185,11 +1614,13 @@ static void viewer_cleanup(viewer *v)
         glDeleteBuffers(1, &v->rb.buf);
         glDeleteFramebuffers(1, &v->present_fbo);
         overlay_destroy(&v->ovl);
+        imgstats_gpu_destroy(&v->stats_ctx);
         pass_scene_destroy(&v->scene);
         pipeline_destroy(&v->pipe);
         glfwDestroyWindow(v->win);
     }
     image_free(&v->img);
+    imgstats_free(&v->stats);
     files_free(v);
     free(v->replay);
     glfwTerminate();
@@ -1204,6 +1635,10 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     v->zoom = 1;
     v->dirty = true;
     v->testing = o->keys || o->screenshot;
+    v->opt_part = o->part;
+    v->opt_layer = o->layer;
+    v->max_pixels = o->max_pixels;
+    v->grey_kernel = o->histogram_kernel;
     if (o->keys && !parse_replay(v, o->keys)) {
         free(v->replay);
         return 2;
@@ -1230,8 +1665,10 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         hdr_image probe = {0};
         char err[HT_ERR_MAX];
         if (image_load(v->files[v->cur], &probe, err, sizeof err)) {
-            ww = probe.width;
-            wh = probe.height;
+            double b[4];
+            frame_box(&probe, b);
+            ww = (int)fmin(b[2] - b[0], 1 << 16);
+            wh = (int)fmin(b[3] - b[1], 1 << 16);
         }
         image_free(&probe);
         const GLFWvidmode *mode = glfwGetVideoMode(glfwGetPrimaryMonitor());
