@@ -170,8 +170,6 @@ bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *
                    size_t errlen)
 {
     memset(img, 0, sizeof *img);
-    if (!opts)
-        opts = &g_defaults;
     if (errlen)
         err[0] = '\0';
     if (!path || !*path) {
@@ -182,7 +180,19 @@ bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *
     uint8_t *data = read_whole_file(path, &size, err, errlen);
     if (!data)
         return false;
+    bool ok = image_load_memory(path, data, size, opts, img, err, errlen);
+    free(data);
+    return ok;
+}
 
+bool image_load_memory(const char *path, const uint8_t *data, size_t size,
+                       const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
+{
+    memset(img, 0, sizeof *img);
+    if (!opts)
+        opts = &g_defaults;
+    if (errlen)
+        err[0] = '\0';
     bool ok;
     if (size == 0) {
         snprintf(err, errlen, "%s: file is empty", path);
@@ -204,7 +214,6 @@ bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *
                  "%s: not an OpenEXR, Radiance .hdr or PFM file (unrecognised content)", path);
         ok = false;
     }
-    free(data);
     if (!ok)
         image_free(img);
     else if (img->part_count == 0) /* formats with one image */

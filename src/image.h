@@ -66,6 +66,11 @@ void image_set_default_load_options(const image_load_options *opts);
  * empty and writes one line "PATH: reason" to err (errlen bytes). Never aborts on bad input. */
 bool image_load(const char *path, hdr_image *img, char *err, size_t errlen);
 
+/* The same for a file already in memory (DATA, SIZE bytes; PATH only names it in messages):
+ * what image_load_ex does after reading the file. The fuzzer's entry point. */
+bool image_load_memory(const char *path, const uint8_t *data, size_t size,
+                       const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);
 

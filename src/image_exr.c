@@ -925,8 +925,13 @@ static bool tiny_decode(const uint8_t *data, size_t size, bool multipart, int np
         snprintf(why, wl, "out of memory");
         goto done;
     }
-    for (int k = 0; k < nheaders; k++)
+    for (int k = 0; k < nheaders; k++) {
         InitEXRImage(&images[k]);
+        /* tinyexr sets num_channels only on success, yet frees a failed image with
+         * FreeEXRImage, which walks num_channels: set it now so that cleanup frees the
+         * channel buffers instead of leaking them (found by scripts/fuzz). */
+        images[k].num_channels = (multipart ? headers[k] : &single)->num_channels;
+    }
     if (multipart) {
         ret = LoadEXRMultipartImageFromMemory(images, (const EXRHeader **)headers,
                                               (unsigned)nheaders, data, size, &terr);
