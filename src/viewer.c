@@ -382,10 +382,7 @@ static void act_pcond(viewer *v, int arg)
     v->tm.scale = keep.scale;
     v->tm.lmin = keep.lmin;
     v->tm.lmax = keep.lmax;
-    update_y_range(v);
-    set_message(v, false, "%s", v->tm.pcond ? "pcond preset: foveal sampling + point samples, "
-                                              "Radiance weights, 100 bins, pcond's rules"
-                                            : "default settings: every pixel, Rec. 709 weights");
+    update_y_range(v);   /* (the status text says "preset pcond": no message over the picture) */
 }
 
 /* Statistics panel and markers (issue 4). */
