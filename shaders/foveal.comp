@@ -3,10 +3,16 @@
 // floor(row fh / H) = r; non-finite pixels are left out, a box without a finite pixel is
 // black). With u_rgbe the average is rounded as pfilt writes it (RGBE, Radiance's units).
 // The result is a small RGBA32F image that the histogram passes read as their source.
+// A picture in pieces (larger than a texture) takes one dispatch per piece: each adds the
+// part of every box inside its piece to the sums the previous ones left in u_fov (rgb, count);
+// the last one divides. One piece is first and last: the single-texture pass.
 layout(local_size_x = HT_FOVEAL_GROUP) in;
-layout(rgba32f, binding = 0) writeonly uniform image2D u_fov;
-uniform ivec2 u_size;   // the picture
-uniform ivec2 u_grid;   // fw, fh
+layout(rgba32f, binding = 0) uniform image2D u_fov;
+uniform ivec2 u_size;     // the picture
+uniform ivec2 u_grid;     // fw, fh
+uniform ivec2 u_origin;   // the piece this dispatch reads: where it lies in the picture,
+uniform ivec2 u_piece;    // and its size
+uniform bool u_first, u_last;
 uniform bool u_rgbe;
 
 const uint N = uint(HT_FOVEAL_GROUP);
@@ -17,7 +23,11 @@ void main()
     ivec2 c = ivec2(gl_WorkGroupID.xy);
     // The first x with floor(x fw / W) = c is ceil(c W / fw).
     ivec2 lo = (c * u_size + u_grid - 1) / u_grid, hi = ((c + 1) * u_size + u_grid - 1) / u_grid;
-    int bw = hi.x - lo.x, n = bw * (hi.y - lo.y);
+    // The part of the box inside this piece, in the piece's coordinates.
+    lo = max(lo - u_origin, ivec2(0));
+    hi = min(hi - u_origin, u_piece);
+    int bw = max(hi.x - lo.x, 0), n = bw * max(hi.y - lo.y, 0);
+    if (n == 0 && !u_first && !u_last) return;   // the same for the whole group
     uint t = gl_LocalInvocationIndex;
     vec4 acc = vec4(0.0);
     for (int k = int(t); k < n; k += int(N)) {
@@ -31,7 +41,10 @@ void main()
         barrier();
     }
     if (t != 0u) return;
-    vec3 avg = s_sum[0].w > 0.0 ? s_sum[0].rgb / s_sum[0].w : vec3(0.0);
+    vec4 total = s_sum[0];
+    if (!u_first) total += imageLoad(u_fov, c);
+    if (!u_last) { imageStore(u_fov, c, total); return; }
+    vec3 avg = total.w > 0.0 ? total.rgb / total.w : vec3(0.0);
     if (u_rgbe) avg = ht_rgbe_round(avg, float(HT_WHTEFFICACY));
     imageStore(u_fov, c, vec4(avg, 1.0));
 }

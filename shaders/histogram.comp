@@ -6,7 +6,9 @@
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
 layout(std430, binding = HT_BIND_TILE_HIST) writeonly buffer TileHist { uint tile_hist[]; };
 layout(std430, binding = HT_BIND_TILE_SUMS) writeonly buffer TileSums { ht_tilesum tile_sums[]; };
-uniform ivec2 u_size;
+uniform ivec2 u_size;          // of the piece this dispatch reads
+uniform ivec2 u_tile_origin;   // the piece's first tile in the whole image's tile grid
+uniform uint u_tiles_x;        // the width of that grid
 uniform float u_scale;
 uniform bool u_rebin;
 
@@ -58,7 +60,9 @@ void main()
         if (t < s) s_sum[t] += s_sum[t + s];
         barrier();
     }
-    uint k = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    // Numbered in the whole image's grid: an image in pieces fills the arrays as one would.
+    uvec2 tile = gl_WorkGroupID.xy + uvec2(u_tile_origin);
+    uint k = tile.y * u_tiles_x + tile.x;
     for (uint i = t; i < bins; i += N) tile_hist[k * bins + i] = s_hist[i];
     if (t == 0u)
         tile_sums[k] = ht_tilesum(s_sum[0], s_count, s_min, s_max, s_valid, s_nonfinite);

@@ -1,7 +1,8 @@
 // pcond's random point samples (pass_foveal). Two stages of one shader:
 //  HT_POINTS_STAGE 0, before the range pass: Lw of each sample at its position (x | y << 16)
 //    into point_lum (NaN when not finite), and the classes and min/max of the samples into
-//    the frame's pt_* fields (one atomic per group), which the range pass folds in.
+//    the frame's pt_* fields (one atomic per group), which the range pass folds in. A picture
+//    in pieces takes one dispatch per piece, each gathering the samples inside its piece.
 //  HT_POINTS_STAGE 1, after the range pass (one group): the samples binned with the frame's
 //    binning into pt_hist, with their count and sum of ln Lw; the curve pass weighs them.
 layout(local_size_x = HT_POINTS_GROUP) in;
@@ -12,6 +13,8 @@ uniform float u_scale;
 
 const uint N = uint(HT_POINTS_GROUP);
 #if HT_POINTS_STAGE == 0
+uniform ivec2 u_origin;   // the piece this dispatch reads: where it lies in the picture,
+uniform ivec2 u_piece;    // and its size
 shared uint s_valid, s_nonfinite, s_min, s_max;
 
 void main()
@@ -19,10 +22,11 @@ void main()
     uint t = gl_LocalInvocationIndex, k = gl_GlobalInvocationID.x;
     if (t == 0u) { s_valid = 0u; s_nonfinite = 0u; s_min = 0x7f7fffffu; s_max = 0u; }
     barrier();
-    if (k < u_count) {
-        uint xy = point_pos[k];
+    uint xy = k < u_count ? point_pos[k] : 0u;
+    ivec2 q = ivec2(xy & 0xffffu, xy >> 16) - u_origin;
+    if (k < u_count && all(greaterThanEqual(q, ivec2(0))) && all(lessThan(q, u_piece))) {
         float lw;
-        int cls = ht_classify(ht_load(ivec2(xy & 0xffffu, xy >> 16)).rgb, u_scale, lw);
+        int cls = ht_classify(ht_load(q).rgb, u_scale, lw);
         point_lum[k] = cls == HT_PIX_NONFINITE ? uintBitsToFloat(0x7fc00000u) : lw;
         if (cls == HT_PIX_VALID) {
             atomicAdd(s_valid, 1u);

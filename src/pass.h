@@ -10,9 +10,26 @@
 /* Owned by the pipeline; the passes only bind them. */
 typedef struct ht_buffers {
     unsigned partials, tile_hist, tile_sums, frame;
-    int tiles_x, tiles_y;   /* tile grid of the current source */
+    int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
 } ht_buffers;
+
+/* An image the analysis reads, as one or more textures: an image larger than
+ * GL_MAX_TEXTURE_SIZE is a grid of pieces, each its own texture. Piece i covers
+ * [x, x + src.width) x [y, y + src.height) of the WIDTH x HEIGHT image; x is a multiple of
+ * HT_TILE_X and y of HT_TILE_Y, so a histogram tile never spans two pieces and the tiles of
+ * all pieces are numbered as those of one texture would be (same results, bit for bit). All
+ * pieces have the same sample count. A plain source is one piece at (0, 0). */
+typedef struct ht_piece {
+    ht_source src;
+    int x, y;
+} ht_piece;
+
+typedef struct ht_pieces {
+    const ht_piece *piece;
+    int count;
+    int width, height;
+} ht_pieces;
 
 /* A compute program from one embedded shader, in up to two variants: [0] reads a
  * sampler2D, [1] a sampler2DMS (defines HT_SRC_2D / HT_SRC_MS). */
@@ -55,18 +72,20 @@ void pass_set_vec2(unsigned prog, const char *name, float x, float y);
  * only when its program cannot be built. */
 typedef struct pass_histogram pass_histogram;
 pass_histogram *pass_histogram_create(char *err, size_t errlen);
-/* The one read: classes, min/max and the per-tile histograms with the frame's binning. */
-bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
+/* The one read: classes, min/max and the per-tile histograms with the frame's binning, one
+ * dispatch per piece of IMG (each writing its own tiles of the whole image's tile grid). */
+bool pass_histogram_run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen);
 /* The re-binning: the same program again, doing nothing unless the range pass found the
  * binning stale. */
-bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
+bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen);
 void pass_histogram_destroy(pass_histogram **p);
 
 typedef struct pass_range pass_range;
 pass_range *pass_range_create(char *err, size_t errlen);
-bool pass_range_run(pass_range *p, ht_source src, const ht_buffers *b,
+/* TOTAL: the samples of the whole image (width * height). */
+bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen);
 void pass_range_destroy(pass_range **p);
 
@@ -83,7 +102,7 @@ void pass_curve_destroy(pass_curve **p);
 
 typedef struct pass_apply pass_apply;
 pass_apply *pass_apply_create(char *err, size_t errlen);
-/* Writes the RGBA8 texture OUT (SRC's size). */
+/* Writes the RGBA8 texture OUT (SRC's size; for an image in pieces, run once per piece). */
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
                     const tonemap_params *params, char *err, size_t errlen);
 void pass_apply_destroy(pass_apply **p);

@@ -63,9 +63,10 @@ _Static_assert(offsetof(ht_frame, pt_weight) - offsetof(ht_frame, n_points) ==
                    offsetof(foveal_config, pt_min_bits),
                "foveal_config mirrors ht_frame's n_points .. pt_weight");
 
-void pass_foveal_prepare(pass_foveal *p, ht_source src, const ht_buffers *b,
+void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                          const tonemap_params *params)
 {
+    const ht_source src = {0, img->width, img->height, 1};   /* the picture's size */
     foveal_config c = {0};
     c.pcond_rules = params->pcond;
     c.pt_min_bits = 0x7f7fffffu;
@@ -120,22 +121,34 @@ static void ensure_fov_texture(pass_foveal *p)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
-bool pass_foveal_run(pass_foveal *p, ht_source src, const ht_buffers *b,
+bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                      const tonemap_params *params, ht_source *fov, char *err, size_t errlen)
 {
     ensure_fov_texture(p);
-    pass_bind(src, b);
-    unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
+    int samples = img->piece[0].src.samples;
+    unsigned prog = pass_program_use(&p->base.prog[0], samples, err, errlen);
     if (!prog)
         return false;
-    pass_set_ivec2(prog, "u_size", src.width, src.height);
+    pass_set_ivec2(prog, "u_size", img->width, img->height);
     pass_set_ivec2(prog, "u_grid", p->fw, p->fh);
     pass_set_int(prog, "u_rgbe", params->pcond);
-    glBindImageTexture(0, p->fov_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-    glDispatchCompute((GLuint)p->fw, (GLuint)p->fh, 1);
+    /* One dispatch per piece, adding into the sums of the previous one (foveal.comp). */
+    glBindImageTexture(0, p->fov_tex, 0, GL_FALSE, 0,
+                       img->count > 1 ? GL_READ_WRITE : GL_WRITE_ONLY, GL_RGBA32F);
+    for (int i = 0; i < img->count; i++) {
+        const ht_piece *pc = &img->piece[i];
+        pass_bind(pc->src, b);
+        pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
+        pass_set_ivec2(prog, "u_piece", pc->src.width, pc->src.height);
+        pass_set_int(prog, "u_first", i == 0);
+        pass_set_int(prog, "u_last", i == img->count - 1);
+        glDispatchCompute((GLuint)p->fw, (GLuint)p->fh, 1);
+        if (i < img->count - 1)
+            glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    }
     *fov = pass_foveal_source(p);
     if (p->n_points) {
-        int v = src.samples > 1;
+        int v = samples > 1;
         pass_program *g = &p->gather[v];
         if (!g->prog[0]) {
             g->prog[0] = shaders_compute("points.comp",
@@ -152,7 +165,14 @@ bool pass_foveal_run(pass_foveal *p, ht_source src, const ht_buffers *b,
         pass_set_int(prog, "u_luminance", params->luminance);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos_buf);
-        glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
+        /* Per piece, each gathering the samples that lie in it (points.comp). */
+        for (int i = 0; i < img->count; i++) {
+            const ht_piece *pc = &img->piece[i];
+            pass_bind(pc->src, b);
+            pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
+            pass_set_ivec2(prog, "u_piece", pc->src.width, pc->src.height);
+            glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
+        }
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);

@@ -15,15 +15,16 @@ pass_foveal *pass_foveal_create(char *err, size_t errlen);
 void pass_foveal_destroy(pass_foveal **p);
 
 /* The frame fields the pipeline uploads before an analysis (n_points .. pt_weight of
- * ht_frame): the foveal grid and point count for SRC and PARAMS (all zero with pixel
- * sampling), pcond_rules, and the pt_* accumulators reset. Sizes the buffers; computes the
- * point positions when the picture size changed. */
-void pass_foveal_prepare(pass_foveal *p, ht_source src, const ht_buffers *b,
+ * ht_frame): the foveal grid and point count for the picture IMG and PARAMS (all zero with
+ * pixel sampling), pcond_rules, and the pt_* accumulators reset. Sizes the buffers; computes
+ * the point positions when the picture size changed. */
+void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                          const tonemap_params *params);
 
-/* Foveal image of SRC and the gathered point samples (before the histogram pass); returns
- * the foveal image as a source. False (reason in err) when a program cannot be built. */
-bool pass_foveal_run(pass_foveal *p, ht_source src, const ht_buffers *b,
+/* Foveal image of IMG (every piece) and the gathered point samples (before the histogram
+ * pass); returns the foveal image as a source. False (reason in err) when a program cannot
+ * be built. */
+bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                      const tonemap_params *params, ht_source *fov, char *err, size_t errlen);
 
 /* Bins the point samples with the frame's binning (after range and re-binning). */

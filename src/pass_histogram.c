@@ -13,38 +13,41 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_histogram), "histogram.comp", NULL, err, errlen);
 }
 
-static unsigned prepare(pass_histogram *p, ht_source src, const ht_buffers *b,
-                        const tonemap_params *params, bool rebin, char *err, size_t errlen)
+/* One dispatch per piece: the piece's tiles, numbered in the whole image's grid (the tile
+ * origin and the grid's width per piece, uniforms only: nothing per pixel). */
+static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
+                const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
-    pass_bind(src, b);
-    unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
-    if (prog) {
-        pass_set_ivec2(prog, "u_size", src.width, src.height);
-        pass_set_float(prog, "u_scale", (float)params->scale);
-        pass_set_int(prog, "u_rebin", rebin);
+    unsigned prog = pass_program_use(&p->base.prog[0], img->piece[0].src.samples, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_float(prog, "u_scale", (float)params->scale);
+    pass_set_int(prog, "u_rebin", rebin);
+    pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);
+    for (int i = 0; i < img->count; i++) {
+        const ht_piece *pc = &img->piece[i];
+        pass_bind(pc->src, b);
+        pass_set_ivec2(prog, "u_size", pc->src.width, pc->src.height);
+        pass_set_ivec2(prog, "u_tile_origin", pc->x / HT_TILE_X, pc->y / HT_TILE_Y);
+        /* Re-binning: every tile; each group reads frame.rebinned and leaves at once when it
+         * is 0. */
+        glDispatchCompute((GLuint)((pc->src.width + HT_TILE_X - 1) / HT_TILE_X),
+                          (GLuint)((pc->src.height + HT_TILE_Y - 1) / HT_TILE_Y), 1);
     }
-    return prog;
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
 }
 
-bool pass_histogram_run(pass_histogram *p, ht_source src, const ht_buffers *b,
+bool pass_histogram_run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen)
 {
-    if (!prepare(p, src, b, params, false, err, errlen))
-        return false;
-    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    return true;
+    return run(p, img, b, params, false, err, errlen);
 }
 
-bool pass_histogram_rebin(pass_histogram *p, ht_source src, const ht_buffers *b,
+bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen)
 {
-    if (!prepare(p, src, b, params, true, err, errlen))
-        return false;
-    /* Every tile; each group reads frame.rebinned and leaves at once when it is 0. */
-    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    return true;
+    return run(p, img, b, params, true, err, errlen);
 }
 
 void pass_histogram_destroy(pass_histogram **p)

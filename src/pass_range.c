@@ -13,14 +13,14 @@ pass_range *pass_range_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_range), "range.comp", NULL, err, errlen);
 }
 
-bool pass_range_run(pass_range *p, ht_source src, const ht_buffers *b,
+bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen)
 {
     unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
     if (!prog)
         return false;
-    pass_bind(src, b);
-    pass_set_uint(prog, "u_total", (unsigned)src.width * (unsigned)src.height);
+    pass_bind((ht_source){0, 0, 0, 1}, b);
+    pass_set_uint(prog, "u_total", total);
     pass_set_int(prog, "u_bins", params->bins);
     pass_set_vec2(prog, "u_user_range", (float)params->lmin, (float)params->lmax);
     pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));

@@ -100,8 +100,17 @@ static void ensure_target(pass_scene *s, int w, int h, int samples, bool float32
     s->float32 = float32;
 }
 
-ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
-                         int samples, scene_view view)
+/* Draws N pieces (texture, size and top-left corner in the IMAGE_W x IMAGE_H image each):
+ * one quad per piece with the same view, so a zoomed-out image in pieces is downsampled on
+ * the GPU exactly as one texture would be (scene.vert, scene.frag). */
+typedef struct scene_piece {
+    ht_source src;
+    int x, y;
+} scene_piece;
+
+static ht_source draw(pass_scene *s, const scene_piece *pieces, int n, int image_w,
+                      int image_h, bool float32, int width, int height, int samples,
+                      scene_view view)
 {
     ensure_target(s, width, height, samples, float32);
     glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
@@ -111,7 +120,7 @@ ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width
     glDisable(GL_SCISSOR_TEST);
     static const float zero[4] = {0, 0, 0, 0};
     glClearBufferfv(GL_COLOR, 0, zero);
-    if (image.texture) {
+    if (n > 0 && pieces[0].src.texture) {
         if (samples > 1) {
             glEnable(GL_MULTISAMPLE);
             /* Belt and braces with the 'sample' input: one fragment shader run per sample. */
@@ -122,16 +131,50 @@ ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width
         glUniform2f(glGetUniformLocation(s->prog, "u_target"), (float)width, (float)height);
         glUniform2f(glGetUniformLocation(s->prog, "u_origin"), (float)view.x, (float)view.y);
         glUniform1f(glGetUniformLocation(s->prog, "u_zoom"), (float)view.zoom);
-        glUniform2f(glGetUniformLocation(s->prog, "u_image"), (float)image.width,
-                    (float)image.height);
+        glUniform2f(glGetUniformLocation(s->prog, "u_full"), (float)image_w, (float)image_h);
+        GLint loc_image = glGetUniformLocation(s->prog, "u_image");
+        GLint loc_piece = glGetUniformLocation(s->prog, "u_piece");
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, image.texture);
         glBindVertexArray(s->vao);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        for (int i = 0; i < n; i++) {
+            glUniform2f(loc_image, (float)pieces[i].src.width, (float)pieces[i].src.height);
+            glUniform2f(loc_piece, (float)pieces[i].x, (float)pieces[i].y);
+            glBindTexture(GL_TEXTURE_2D, pieces[i].src.texture);
+            glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        }
         glBindVertexArray(0);
         glUseProgram(0);
         glDisable(GL_SAMPLE_SHADING);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     return (ht_source){s->target, width, height, samples};
+}
+
+ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
+                         int samples, scene_view view)
+{
+    scene_piece one = {image, 0, 0};
+    return draw(s, &one, 1, image.width, image.height, float32, width, height, samples, view);
+}
+
+ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, int width,
+                               int height, int samples, scene_view view)
+{
+    scene_piece stack[64], *list = stack;
+    int n = pipeline_image_pieces(p);
+    if (n > 64 && !(list = malloc(sizeof *list * (size_t)n))) {
+        list = stack;
+        n = 1;   /* out of memory: the first piece rather than nothing */
+    }
+    int image_w = 0, image_h = 0;
+    for (int i = 0; i < n; i++) {
+        list[i].src = pipeline_image_piece(p, i, &list[i].x, &list[i].y);
+        /* The last piece is the bottom-right one. */
+        image_w = list[i].x + list[i].src.width;
+        image_h = list[i].y + list[i].src.height;
+    }
+    ht_source out = draw(s, list, n, image_w, image_h, float32, width, height, samples, view);
+    if (list != stack)
+        free(list);
+    return out;
 }

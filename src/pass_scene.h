@@ -35,4 +35,11 @@ int pass_scene_samples(pass_scene *s, int requested, bool float32);
 ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
                          int samples, scene_view view);
 
+/* The same for the pipeline's uploaded image, every piece of it when it is larger than one
+ * texture (pipeline_upload): one quad per piece, all placed by VIEW in the whole image's
+ * pixels, so zoomed out the GPU downsamples the whole image (MSAA). For an image of one
+ * texture it draws exactly what pass_scene_run(s, pipeline_image_source(p), ...) draws. */
+ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, int width,
+                               int height, int samples, scene_view view);
+
 #endif

@@ -29,8 +29,10 @@ struct pipeline {
     int max_bins;                      /* most bins any run asked for: the first histogram
                                           dispatch bins with the frame's previous count */
 
-    unsigned image_tex;                /* the uploaded image */
+    ht_piece *pieces;                  /* the uploaded image: one texture, or a grid of pieces */
+    int npieces;                       /* when larger than GL_MAX_TEXTURE_SIZE (pass.h) */
     int image_w, image_h;
+    int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
     unsigned out_tex;                  /* RGBA8 output of the apply pass */
     int out_w, out_h;
 
@@ -82,8 +84,7 @@ void pipeline_destroy(pipeline **pp)
     pass_foveal_destroy(&p->foveal);
     unsigned bufs[] = {p->buf.frame, p->buf.partials, p->buf.tile_hist, p->buf.tile_sums};
     glDeleteBuffers(4, bufs);
-    glDeleteTextures(1, &p->image_tex);
-    glDeleteTextures(1, &p->out_tex);
+    pipeline_release_textures(p);
     for (int s = 0; s < QUERY_SETS; s++)
         if (p->queries[s][0])
             glDeleteQueries(HT_PASS_COUNT, p->queries[s]);
@@ -91,41 +92,109 @@ void pipeline_destroy(pipeline **pp)
     *pp = NULL;
 }
 
+void pipeline_set_max_piece(pipeline *p, int size)
+{
+    p->max_piece = size > 0 ? size : 0;
+}
+
+/* Deletes the image's textures. */
+static void release_image(pipeline *p)
+{
+    for (int i = 0; i < p->npieces; i++)
+        glDeleteTextures(1, &p->pieces[i].src.texture);
+    free(p->pieces);
+    p->pieces = NULL;
+    p->npieces = 0;
+    p->image_w = p->image_h = 0;
+}
+
+/* The largest piece side: LIMIT (or the test knob, if smaller) rounded down to a multiple
+ * of TILE, so that tiles never span two pieces. */
+static int piece_side(int limit, int knob, int tile)
+{
+    int side = knob > 0 && knob < limit ? knob : limit;
+    side -= side % tile;
+    return side < tile ? tile : side;
+}
+
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
 {
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-    if (img->width < 1 || img->height < 1 || img->width > max_size || img->height > max_size) {
-        snprintf(err, errlen, "%dx%d is larger than this GPU's texture limit (%d)", img->width,
-                 img->height, (int)max_size);
+    if (img->width < 1 || img->height < 1) {
+        snprintf(err, errlen, "%dx%d: an empty image", img->width, img->height);
         return false;
     }
-    glDeleteTextures(1, &p->image_tex);
-    glGenTextures(1, &p->image_tex);
-    glBindTexture(GL_TEXTURE_2D, p->image_tex);
-    /* Half is lossless for half sources and halves the bytes every pass reads. */
-    glTexStorage2D(GL_TEXTURE_2D, 1, img->half_exact ? GL_RGBA16F : GL_RGBA32F, img->width,
-                   img->height);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    /* In strips: a driver converting float to half (Mesa does) then needs a strip's worth of
-     * temporary memory, not a whole second image. */
-    for (int y = 0; y < img->height; y += 256) {
-        int rows = img->height - y < 256 ? img->height - y : 256;
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, img->width, rows, GL_RGBA, GL_FLOAT,
-                        img->rgba + (size_t)y * img->width * 4);
+    /* Wider or taller than one texture: a grid of pieces (pass.h), each at most the limit. */
+    int pw = piece_side((int)max_size, p->max_piece, HT_TILE_X);
+    int ph = piece_side((int)max_size, p->max_piece, HT_TILE_Y);
+    int cols = (img->width + pw - 1) / pw, rows = (img->height + ph - 1) / ph;
+    release_image(p);
+    if (!(p->pieces = calloc((size_t)cols * rows, sizeof *p->pieces))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
     }
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    p->npieces = cols * rows;
     p->image_w = img->width;
     p->image_h = img->height;
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, img->width);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            ht_piece *pc = &p->pieces[r * cols + c];
+            int x0 = c * pw, y0 = r * ph;
+            int w = img->width - x0 < pw ? img->width - x0 : pw;
+            int h = img->height - y0 < ph ? img->height - y0 : ph;
+            *pc = (ht_piece){{0, w, h, 1}, x0, y0};
+            glGenTextures(1, &pc->src.texture);
+            glBindTexture(GL_TEXTURE_2D, pc->src.texture);
+            /* Half is lossless for half sources and halves the bytes every pass reads. */
+            glTexStorage2D(GL_TEXTURE_2D, 1, img->half_exact ? GL_RGBA16F : GL_RGBA32F, w, h);
+            /* In strips: a driver converting float to half (Mesa does) then needs a strip's
+             * worth of temporary memory, not a whole second image. */
+            for (int y = 0; y < h; y += 256) {
+                int n = h - y < 256 ? h - y : 256;
+                glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_FLOAT,
+                                img->rgba + ((size_t)(y0 + y) * img->width + (size_t)x0) * 4);
+            }
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        }
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     return true;
 }
 
 ht_source pipeline_image_source(const pipeline *p)
 {
-    return (ht_source){p->image_tex, p->image_w, p->image_h, 1};
+    return p->npieces ? p->pieces[0].src : (ht_source){0, 0, 0, 1};
+}
+
+int pipeline_image_pieces(const pipeline *p)
+{
+    return p->npieces;
+}
+
+ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y)
+{
+    if (i < 0 || i >= p->npieces) {
+        *x = *y = 0;
+        return (ht_source){0, 0, 0, 1};
+    }
+    *x = p->pieces[i].x;
+    *y = p->pieces[i].y;
+    return p->pieces[i].src;
+}
+
+/* SRC as pieces: the whole image when SRC is the image source of an image in pieces, else
+ * SRC alone (in ONE). */
+static ht_pieces pieces_of(const pipeline *p, ht_source src, ht_piece *one)
+{
+    if (p->npieces > 1 && src.texture == p->pieces[0].src.texture && src.samples == 1)
+        return (ht_pieces){p->pieces, p->npieces, p->image_w, p->image_h};
+    *one = (ht_piece){src, 0, 0};
+    return (ht_pieces){one, 1, src.width, src.height};
 }
 
 /* Grows BUF to hold NEED bytes (never shrinks). */
@@ -138,11 +207,11 @@ static void ensure_buffer(unsigned buf, size_t need)
         glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)need, NULL, GL_DYNAMIC_COPY);
 }
 
-/* Sizes the per-tile buffers for SRC. */
-static void ensure_tiles(pipeline *p, ht_source src, int bins)
+/* Sizes the per-tile buffers for a WIDTH x HEIGHT image. */
+static void ensure_tiles(pipeline *p, int width, int height, int bins)
 {
-    p->buf.tiles_x = (src.width + HT_TILE_X - 1) / HT_TILE_X;
-    p->buf.tiles_y = (src.height + HT_TILE_Y - 1) / HT_TILE_Y;
+    p->buf.tiles_x = (width + HT_TILE_X - 1) / HT_TILE_X;
+    p->buf.tiles_y = (height + HT_TILE_Y - 1) / HT_TILE_Y;
     size_t ntiles = (size_t)p->buf.tiles_x * p->buf.tiles_y;
     p->buf.merge_groups = (int)((ntiles + HT_MERGE_TILES - 1) / HT_MERGE_TILES);
     ensure_buffer(p->buf.partials, (size_t)p->buf.merge_groups * sizeof(float));
@@ -209,25 +278,33 @@ void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
 {
     char err[HT_ERR_MAX];
     bool ok = true;
+    ht_piece one, fov = {pass_foveal_source(p->foveal), 0, 0};
+    ht_pieces img = pieces_of(p, src, &one);
     /* Foveal sampling: the analysis passes read the foveal image, not SRC. */
     bool foveal = params->sampling == HT_SAMPLING_FOVEAL;
-    ht_source asrc = foveal ? pass_foveal_source(p->foveal) : src;
+    ht_pieces fimg = {&fov, 1, fov.src.width, fov.src.height};
+    const ht_pieces *a = foveal ? &fimg : &img;
     switch (pass) {
     case HT_PASS_histogram:
-        pass_foveal_prepare(p->foveal, src, &p->buf, params);
-        if (foveal && !pass_foveal_run(p->foveal, src, &p->buf, params, &asrc, err, sizeof err)) {
-            ok = false;
-            break;
+        pass_foveal_prepare(p->foveal, &img, &p->buf, params);
+        if (foveal) {
+            if (!pass_foveal_run(p->foveal, &img, &p->buf, params, &fov.src, err, sizeof err)) {
+                ok = false;
+                break;
+            }
+            fimg.width = fov.src.width;
+            fimg.height = fov.src.height;
         }
-        ensure_tiles(p, asrc, params->bins);
-        set_luminance(p->histogram, asrc.samples, params->luminance);
-        ok = pass_histogram_run(p->histogram, asrc, &p->buf, params, err, sizeof err);
+        ensure_tiles(p, a->width, a->height, params->bins);
+        set_luminance(p->histogram, a->piece[0].src.samples, params->luminance);
+        ok = pass_histogram_run(p->histogram, a, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_range:
-        ok = pass_range_run(p->range, asrc, &p->buf, params, err, sizeof err);
+        ok = pass_range_run(p->range, (unsigned)a->width * (unsigned)a->height, &p->buf, params,
+                            err, sizeof err);
         break;
     case HT_PASS_rebin:
-        ok = pass_histogram_rebin(p->histogram, asrc, &p->buf, params, err, sizeof err);
+        ok = pass_histogram_rebin(p->histogram, a, &p->buf, params, err, sizeof err);
         break;
     case HT_PASS_merge:
         ok = pass_merge_run(p->merge, &p->buf, err, sizeof err);
@@ -269,10 +346,10 @@ void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params)
 
 void pipeline_release_textures(pipeline *p)
 {
-    glDeleteTextures(1, &p->image_tex);
+    release_image(p);
     glDeleteTextures(1, &p->out_tex);
-    p->image_tex = p->out_tex = 0;
-    p->image_w = p->image_h = p->out_w = p->out_h = 0;
+    p->out_tex = 0;
+    p->out_w = p->out_h = 0;
 }
 
 unsigned pipeline_output_texture(const pipeline *p) { return p->out_tex; }
@@ -300,20 +377,43 @@ bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_par
            pipeline_tonemap_uploaded(p, params, r, rgb, err, errlen);
 }
 
+/* The apply pass over every piece of an image in pieces, each read back into its place in
+ * RGB (a W x H RGB8 buffer) through the one output texture. Last (or alone, when RGB is NULL)
+ * piece 0, so that the output texture then matches pipeline_image_source as it does for one
+ * texture. Untimed: the read-backs would be inside the queries. */
+static void apply_pieces(pipeline *p, const tonemap_params *params, uint8_t *rgb)
+{
+    for (int i = rgb ? p->npieces - 1 : 0; i >= 0; i--) {
+        const ht_piece *pc = &p->pieces[i];
+        pipeline_run_pass(p, HT_PASS_apply, pc->src, params);
+        if (!rgb || p->err[0])
+            continue;
+        glBindTexture(GL_TEXTURE_2D, p->out_tex);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glPixelStorei(GL_PACK_ROW_LENGTH, p->image_w);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB, GL_UNSIGNED_BYTE,
+                      rgb + ((size_t)pc->y * p->image_w + (size_t)pc->x) * 3);
+        glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    }
+}
+
 bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                uint8_t *rgb, char *err, size_t errlen)
 {
     ht_source src = pipeline_image_source(p);
     p->err[0] = '\0';
     pipeline_analyze(p, src, params);
-    pipeline_apply(p, src, params);
+    if (p->npieces > 1)
+        apply_pieces(p, params, rgb);
+    else
+        pipeline_apply(p, src, params);
     if (p->err[0]) {
         snprintf(err, errlen, "%s", p->err);
         return false;
     }
     if (r)
         pipeline_read_result(p, r);
-    if (rgb)
+    if (rgb && p->npieces <= 1)
         pipeline_read_rgb(p, rgb);
     return true;
 }

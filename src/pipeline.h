@@ -38,15 +38,29 @@ pipeline *pipeline_create(char *err, size_t errlen);
 void pipeline_destroy(pipeline **p);
 
 /* Uploads IMG as the image texture (RGBA16F when img->half_exact, else RGBA32F), replacing
- * the previous one. False (with the reason) when it exceeds GL_MAX_TEXTURE_SIZE. */
+ * the previous one. An image wider or taller than GL_MAX_TEXTURE_SIZE becomes a grid of
+ * pieces, each its own texture of at most the limit (the analysis sees the whole image,
+ * pipeline_tonemap_* apply every piece, pass_scene_run_image draws them all). False (with
+ * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
-/* The uploaded image as a source (texture 0 before any upload). */
+/* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
+ * first piece (top left), which pipeline_analyze and pipeline_run_pass's analysis passes
+ * take for the whole image. */
 ht_source pipeline_image_source(const pipeline *p);
+/* The number of pieces of the uploaded image (1 when it fits one texture, 0 before any
+ * upload), and piece I as a source, with its top-left corner in the image in *x, *y. */
+int pipeline_image_pieces(const pipeline *p);
+ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
+/* Test knob: pieces of at most SIZE pixels a side (rounded down to whole histogram tiles)
+ * from the next upload on, to split ordinary images; 0 restores the GL limit. */
+void pipeline_set_max_piece(pipeline *p, int size);
 
-/* Range, histogram, merge and curve over SRC into the frame buffer. */
+/* Range, histogram, merge and curve over SRC into the frame buffer; over every piece when SRC
+ * is pipeline_image_source of an image in pieces. */
 void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params);
 /* Apply pass: SRC through the current frame's curve into the output texture (RGBA8, SRC's
- * size, resolved when SRC is multisampled). */
+ * size, resolved when SRC is multisampled). SRC as given: one piece of an image in pieces
+ * (pipeline_tonemap_* apply them all). */
 void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params);
 
 /* Runs the one pass PASS (HT_PASS_*) on SRC, as analyze/apply do, without timer queries (the
@@ -58,7 +72,8 @@ void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
 unsigned pipeline_output_texture(const pipeline *p);
 unsigned pipeline_frame_buffer(const pipeline *p);
 
-/* Read-backs (they wait for the GPU). rgb: width*height*3 bytes of the last apply. */
+/* Read-backs (they wait for the GPU). rgb: width*height*3 bytes of the last apply (for an
+ * image in pieces after pipeline_tonemap_*: of its first piece). */
 void pipeline_read_result(pipeline *p, tonemap_result *r);
 void pipeline_read_rgb(pipeline *p, uint8_t *rgb);
 
@@ -73,7 +88,10 @@ pipeline_timings pipeline_last_timings(const pipeline *p);
 void pipeline_release_textures(pipeline *p);
 
 /* One-shot helper for export/stats/tests: upload IMG, analyse and apply it, read back the
- * result (r may be NULL) and the RGB8 pixels (rgb may be NULL). */
+ * result (r may be NULL) and the RGB8 pixels (rgb may be NULL). An image in pieces: every
+ * piece applied and read back into its place in RGB, one piece at a time through one output
+ * texture (no full-size copy); with RGB NULL only the first piece is applied. Afterwards the
+ * output texture holds the first piece's output (pipeline_image_source's). */
 bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
                             tonemap_result *r, uint8_t *rgb, char *err, size_t errlen);
 
