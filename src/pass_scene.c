@@ -1,6 +1,7 @@
 /* Scene pass: the image with zoom/pan into a (multisampled) float target (scene.vert/frag). */
 #include "pass_scene.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +11,7 @@
 
 struct pass_scene {
     unsigned prog;
+    unsigned prog_pieces;   /* HT_SCENE_PIECES: an image in pieces (scene.frag) */
     unsigned vao;        /* empty: the quad comes from gl_VertexID */
     unsigned fbo;
     unsigned target;     /* GL_TEXTURE_2D (samples 1) or GL_TEXTURE_2D_MULTISAMPLE */
@@ -26,7 +28,12 @@ pass_scene *pass_scene_create(char *err, size_t errlen)
     }
     /* HT_NO_FRAME: the scene pass does not touch the pipeline's frame buffer. */
     s->prog = shaders_graphics("scene.vert", "scene.frag", "#define HT_NO_FRAME\n", err, errlen);
-    if (!s->prog) {
+    if (s->prog)
+        s->prog_pieces = shaders_graphics("scene.vert", "scene.frag",
+                                          "#define HT_NO_FRAME\n#define HT_SCENE_PIECES 1\n", err,
+                                          errlen);
+    if (!s->prog_pieces) {
+        glDeleteProgram(s->prog);
         free(s);
         return NULL;
     }
@@ -41,6 +48,7 @@ void pass_scene_destroy(pass_scene **sp)
         return;
     pass_scene *s = *sp;
     glDeleteProgram(s->prog);
+    glDeleteProgram(s->prog_pieces);
     glDeleteVertexArrays(1, &s->vao);
     glDeleteFramebuffers(1, &s->fbo);
     glDeleteTextures(1, &s->target);
@@ -100,9 +108,11 @@ static void ensure_target(pass_scene *s, int w, int h, int samples, bool float32
     s->float32 = float32;
 }
 
-/* Draws N pieces (texture, size and top-left corner in the IMAGE_W x IMAGE_H image each):
- * one quad per piece with the same view, so a zoomed-out image in pieces is downsampled on
- * the GPU exactly as one texture would be (scene.vert, scene.frag). */
+/* Draws N pieces (texture, size and top-left corner in the IMAGE_W x IMAGE_H image each)
+ * with the same view. One piece: one quad. Several: each draws the whole image's quad (so
+ * the interpolation is the one texture's), scissored to the piece's place plus a pixel, and
+ * keeps the samples of its own texels (scene.frag): a zoomed-out image in pieces is
+ * downsampled on the GPU exactly as one texture would be. */
 typedef struct scene_piece {
     ht_source src;
     int x, y;
@@ -127,21 +137,37 @@ static ht_source draw(pass_scene *s, const scene_piece *pieces, int n, int image
             glEnable(GL_SAMPLE_SHADING);
             glMinSampleShading(1.0f);
         }
-        glUseProgram(s->prog);
-        glUniform2f(glGetUniformLocation(s->prog, "u_target"), (float)width, (float)height);
-        glUniform2f(glGetUniformLocation(s->prog, "u_origin"), (float)view.x, (float)view.y);
-        glUniform1f(glGetUniformLocation(s->prog, "u_zoom"), (float)view.zoom);
-        glUniform2f(glGetUniformLocation(s->prog, "u_full"), (float)image_w, (float)image_h);
-        GLint loc_image = glGetUniformLocation(s->prog, "u_image");
-        GLint loc_piece = glGetUniformLocation(s->prog, "u_piece");
+        unsigned prog = n > 1 ? s->prog_pieces : s->prog;
+        glUseProgram(prog);
+        glUniform2f(glGetUniformLocation(prog, "u_target"), (float)width, (float)height);
+        glUniform2f(glGetUniformLocation(prog, "u_origin"), (float)view.x, (float)view.y);
+        glUniform1f(glGetUniformLocation(prog, "u_zoom"), (float)view.zoom);
+        glUniform2f(glGetUniformLocation(prog, "u_image"), (float)image_w, (float)image_h);
+        GLint loc_piece = glGetUniformLocation(prog, "u_piece");
         glActiveTexture(GL_TEXTURE0);
         glBindVertexArray(s->vao);
+        if (n > 1)
+            glEnable(GL_SCISSOR_TEST);
         for (int i = 0; i < n; i++) {
-            glUniform2f(loc_image, (float)pieces[i].src.width, (float)pieces[i].src.height);
-            glUniform2f(loc_piece, (float)pieces[i].x, (float)pieces[i].y);
-            glBindTexture(GL_TEXTURE_2D, pieces[i].src.texture);
+            const scene_piece *pc = &pieces[i];
+            if (n > 1) {
+                /* The piece's place in window pixels (y up), a pixel more each way: rounding
+                 * cannot put one of its samples outside. */
+                double x0 = floor(view.x + pc->x * view.zoom) - 1;
+                double x1 = ceil(view.x + (pc->x + pc->src.width) * view.zoom) + 1;
+                double y0 = floor(view.y + pc->y * view.zoom) - 1;
+                double y1 = ceil(view.y + (pc->y + pc->src.height) * view.zoom) + 1;
+                x0 = fmax(x0, 0), y0 = fmax(y0, 0);
+                x1 = fmin(x1, width), y1 = fmin(y1, height);
+                if (x1 <= x0 || y1 <= y0)
+                    continue;   /* off screen */
+                glScissor((GLint)x0, (GLint)(height - y1), (GLsizei)(x1 - x0), (GLsizei)(y1 - y0));
+                glUniform2i(loc_piece, pc->x, pc->y);
+            }
+            glBindTexture(GL_TEXTURE_2D, pc->src.texture);
             glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
         }
+        glDisable(GL_SCISSOR_TEST);
         glBindVertexArray(0);
         glUseProgram(0);
         glDisable(GL_SAMPLE_SHADING);
