@@ -389,7 +389,7 @@ void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overl
     for (int k = 0; k <= 256; k += step) {
         float x = px + (float)k / 256 * pw;
         overlay_rect(o, x, py, 1, ph, grid);
-        char buf[8];
+        char buf[16];
         snprintf(buf, sizeof buf, "%d", k == 256 ? 255 : k);
         float tw = overlay_text_width(buf, s);
         overlay_text(o, fminf(x - tw / 2, px + pw - tw), py + ph + 4 * s, s, buf, label);

@@ -1311,9 +1311,16 @@ static void stats_update(viewer *v)
         return;
     }
     ht_source img = pipeline_image_source(v->pipe);
-    if (img.width != v->img.width || img.height != v->img.height) {
-        /* An image in several textures: imgstats takes one texture of the whole image. */
-        set_message(v, true, "statistics: only for images that fit one GPU texture");
+    if (pipeline_image_pieces(v->pipe) != 1 || img.width != v->img.width ||
+        img.height != v->img.height) {
+        /* An image in several textures: imgstats' GPU passes take one texture of the whole
+         * image. The brightest pixel and the peaks come from the CPU reference then (the
+         * same answer); the histograms of the output are not available. */
+        if (!imgstats_cpu(&v->img, NULL, VIEW_PEAKS, 16, &v->stats)) {
+            set_message(v, true, "statistics: out of memory");
+            return;
+        }
+        v->stats_ok = true;
         return;
     }
     if (!pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err)) {
@@ -1433,10 +1440,13 @@ static void draw_overlay(viewer *v, int samples)
             info.title = v->hist_mode == HIST_RGBA
                              ? "RGBA histogram of the output (whole image, as export)"
                              : "grey histogram of the output (whole image, as export)";
-            if (pw > 120 && ph > 80 && info.y > y && v->stats_ok)
+            if (pw > 120 && ph > 80 && info.y > y && v->stats_ok && v->stats.have_hist)
                 overlay_plot_output(v->ovl, imgstats_gpu_hist_buffer(v->stats_ctx),
                                     v->hist_mode == HIST_RGBA ? OVERLAY_OUTPUT_RGBA : OVERLAY_OUTPUT_GREY,
                                     &info);
+            else if (v->stats_ok && info.y > y)
+                text_box(v, 8, info.y, s, "no output histograms: the image is larger than one "
+                                          "GPU texture (Tab for the log-luminance panel)", GREY);
         } else if (pw > 120 && ph > 80 && info.y > y) {
             overlay_plot(v->ovl, pipeline_frame_buffer(v->pipe), &info);
         }
@@ -1465,7 +1475,10 @@ static int draw_frame(viewer *v)
         ht_source img = pipeline_image_source(v->pipe);
         bool f32 = !v->img.half_exact;
         samples = pass_scene_samples(v->scene, v->msaa, f32);
-        ht_source scene = pass_scene_run(v->scene, img, f32, v->fb_w, v->fb_h, samples, view_of(v));
+        /* Every piece of an image larger than one texture (pipeline_upload), downsampled
+         * on the GPU when zoomed out. */
+        ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
+                                               view_of(v));
         pipeline_analyze(v->pipe, v->adapt_view ? scene : img, &v->tm);
         pipeline_apply(v->pipe, scene, &v->tm);
         if (v->testing) {
