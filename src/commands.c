@@ -457,7 +457,8 @@ int cmd_stats(int argc, char **argv)
     image_compute_stats(&img, &st);
     tonemap_result *r = malloc(sizeof *r);
     /* The CPU backend's statistics count the output pixels it returns; the GPU's read the
-     * pipeline's textures (g_pipe, made by commands_tonemap) without a read-back. */
+     * pipeline's textures (g_pipe, made by commands_tonemap) without a read-back, except for
+     * an image in several textures, whose output is read back and counted on the CPU. */
     uint8_t *rgb = o.backend == HT_BACKEND_CPU ? malloc((size_t)img.width * img.height * 3) : NULL;
     imgstats s = {0};
     int status = 1;
@@ -465,11 +466,14 @@ int cmd_stats(int argc, char **argv)
         fprintf(stderr, "hdrtone stats: out of memory\n");
     else if (!commands_tonemap(&o, &img, r, rgb, err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
-    else if (o.backend == HT_BACKEND_CPU ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
-                                         : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks,
-                                                         o.min_distance, &s, err, sizeof err))
-        fprintf(stderr, "hdrtone stats: %s: %s\n", path,
-                o.backend == HT_BACKEND_CPU ? "out of memory" : err);
+    else if (o.backend == HT_BACKEND_GPU && pipeline_image_pieces(g_pipe) > 1 &&
+             (!(rgb = malloc((size_t)img.width * img.height * 3)) ||
+              !pipeline_tonemap_uploaded(g_pipe, &o.tm, NULL, rgb, err, sizeof err)))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? err : "out of memory");
+    else if (rgb ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
+                 : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks, o.min_distance, &s,
+                                 err, sizeof err))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
         (o.json && o.curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
             stdout, path, &img, &st, &o, r, &s);

@@ -41,4 +41,18 @@ mkdir "$tmp/out"
 # The data window is what is exported (multipart part 0: 877x876 inside 2048x1556).
 "$HT_BIN" export --backend cpu "$shared/exr-samples/multipart.0001.exr" -o "$tmp/mp.png" || err "multipart export"
 [[ -f $tmp/mp.png && $(png_size "$tmp/mp.png") == 877x876 ]] || err "multipart data window"
+# An image wider than any GPU texture here (llvmpipe: 16384): stats on the GPU equals the CPU's.
+"$HT_MAKE_BENCH_EXR" "$HT_SOURCE_DIR/assets/default.exr" "$tmp/wide.exr" 20000 200 zip || err "make wide.exr"
+if "$HT_BIN" stats "$tmp/wide.exr" --json > "$tmp/wide_gpu.json" 2>"$tmp/wide.err"; then
+  "$HT_BIN" stats "$tmp/wide.exr" --json --backend cpu > "$tmp/wide_cpu.json" || err "wide: cpu stats"
+  python3 - "$tmp/wide_gpu.json" "$tmp/wide_cpu.json" <<'PY' || err "wide: GPU and CPU stats differ"
+import json, sys
+g, c = (json.load(open(p)) for p in sys.argv[1:3])
+assert g["width"] == 20000 and g["brightest"] == c["brightest"], (g["brightest"], c["brightest"])
+assert g["tonemap"]["mapping"] == c["tonemap"]["mapping"]
+assert sum(g["grey_histogram"]) == 20000 * 200
+PY
+else
+  grep -q "no GPU" "$tmp/wide.err" || err "wide stats: $(cat "$tmp/wide.err")"
+fi
 exit $fail
