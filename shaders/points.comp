@@ -1,9 +1,9 @@
 // pcond's random point samples (pass_foveal). Two stages of one shader:
-//  HT_POINTS_STAGE 0, before the histogram pass: Lw of each sample at its position (x | y << 16)
+//  HT_POINTS_STAGE 0, before the range pass: Lw of each sample at its position (x | y << 16)
 //    into point_lum (NaN when not finite), and the classes and min/max of the samples into
-//    the frame's pt_* fields (one atomic per group), which the range step folds in. A picture
+//    the frame's pt_* fields (one atomic per group), which the range pass folds in. A picture
 //    in pieces takes one dispatch per piece, each gathering the samples inside its piece.
-//  HT_POINTS_STAGE 1, after the range step (one group): the samples binned with the frame's
+//  HT_POINTS_STAGE 1, after the range pass (one group): the samples binned with the frame's
 //    binning into pt_hist, with their count and sum of ln Lw; the curve pass weighs them.
 layout(local_size_x = HT_POINTS_GROUP) in;
 layout(std430, binding = HT_BIND_POINT_LUM) buffer PointLum { float point_lum[]; };

@@ -156,7 +156,7 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
 static void run_pass(bench *b) { pipeline_run_pass(b->pipe, b->pass, b->src, &b->params); }
 
 
-/* A new image every run: the binning the frame holds is made stale first, so the range step
+/* A new image every run: the binning the frame holds is made stale first, so the range pass
  * orders the re-binning read. */
 static void run_pipeline_cold(bench *b)
 {

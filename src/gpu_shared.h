@@ -95,10 +95,10 @@ HT_FCONSTANTS(HT_FDEF_)
     X(uint, n_nonpositive, )                     \
     X(uint, n_counted, )     /* samples in the histogram (merge, atomics) */ \
     X(uint, bins, )          /* the binning the per-tile histograms used: bins, widened, */ \
-    X(uint, widened, )       /* bw_min/bw_max, lo/hi_thresh (range step) */ \
+    X(uint, widened, )       /* bw_min/bw_max, lo/hi_thresh (range pass) */ \
     X(uint, mapping, )       /* HT_MAP_* */       \
     X(uint, iterations, )    /* ceiling passes */ \
-    X(uint, rebinned, )      /* 1 when the range step found the binning stale */ \
+    X(uint, rebinned, )      /* 1 when the range pass found the binning stale */ \
     X(float, lw_min, )       /* over valid pixels */ \
     X(float, lw_max, )                           \
     X(float, bw_min, )       /* histogram range, ln cd/m^2 */ \
@@ -112,7 +112,6 @@ HT_FCONSTANTS(HT_FDEF_)
     X(uint, hist, [HT_MAX_BINS])        /* merged counts */ \
     X(float, trimmed, [HT_MAX_BINS])    /* after the ceiling (bottom-bin rule applied) */ \
     X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */ \
-    X(uint, groups_done, )   /* histogram groups finished: the last computes the range */ \
     /* Foveal sampling (pass_foveal, issue 7). The pipeline uploads n_points..pcond_rules and */ \
     /* resets the pt_* accumulators before the analysis; all zero in pixel sampling. */ \
     X(uint, n_points, )      /* pcond point samples taken (0: none) */ \

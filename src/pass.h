@@ -76,12 +76,18 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen);
  * dispatch per piece of IMG (each writing its own tiles of the whole image's tile grid). */
 bool pass_histogram_run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen);
-/* The re-binning: the same program again, doing nothing unless the range step found the
+/* The re-binning: the same program again, doing nothing unless the range pass found the
  * binning stale. */
 bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen);
 void pass_histogram_destroy(pass_histogram **p);
 
+typedef struct pass_range pass_range;
+pass_range *pass_range_create(char *err, size_t errlen);
+/* TOTAL: the samples of the whole image (width * height). */
+bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
+                    const tonemap_params *params, char *err, size_t errlen);
+void pass_range_destroy(pass_range **p);
 
 typedef struct pass_merge pass_merge;
 pass_merge *pass_merge_create(char *err, size_t errlen);

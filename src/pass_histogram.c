@@ -1,6 +1,5 @@
 /* Histogram pass: per-tile histograms of ln Lw in group-shared memory, plus the pixel classes
- * and min/max of each tile, in one read, and the range from all tiles by its last group
- * (histogram.comp); and its re-binning dispatch. */
+ * and min/max of each tile, in one read (histogram.comp); and its re-binning dispatch. */
 #include <glad/gl.h>
 
 #include "pass.h"
@@ -25,11 +24,6 @@ static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_rebin", rebin);
     pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);
-    /* For the range its last group computes (histogram.comp). */
-    pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));
-    pass_set_uint(prog, "u_total", (unsigned)img->width * (unsigned)img->height);
-    pass_set_int(prog, "u_bins", params->bins);
-    pass_set_vec2(prog, "u_user_range", (float)params->lmin, (float)params->lmax);
     for (int i = 0; i < img->count; i++) {
         const ht_piece *pc = &img->piece[i];
         pass_bind(pc->src, b);

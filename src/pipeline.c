@@ -19,6 +19,7 @@ enum { QUERY_SETS = 2 };
 
 struct pipeline {
     pass_histogram *histogram;
+    pass_range *range;
     pass_merge *merge;
     pass_curve *curve;
     pass_apply *apply;
@@ -50,6 +51,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
         return NULL;
     }
     if (!(p->histogram = pass_histogram_create(err, errlen)) ||
+        !(p->range = pass_range_create(err, errlen)) ||
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
@@ -74,6 +76,7 @@ void pipeline_destroy(pipeline **pp)
     if (!pp || !*pp)
         return;
     pipeline *p = *pp;
+    pass_range_destroy(&p->range);
     pass_histogram_destroy(&p->histogram);
     pass_merge_destroy(&p->merge);
     pass_curve_destroy(&p->curve);
@@ -295,6 +298,10 @@ void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         ensure_tiles(p, a->width, a->height, params->bins);
         set_luminance(p->histogram, a->piece[0].src.samples, params->luminance);
         ok = pass_histogram_run(p->histogram, a, &p->buf, params, err, sizeof err);
+        break;
+    case HT_PASS_range:
+        ok = pass_range_run(p->range, (unsigned)a->width * (unsigned)a->height, &p->buf, params,
+                            err, sizeof err);
         break;
     case HT_PASS_rebin:
         ok = pass_histogram_rebin(p->histogram, a, &p->buf, params, err, sizeof err);

@@ -1,10 +1,6 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
- *   histogram -> rebin -> merge -> curve -> apply
- * The histogram pass reads the image once for everything the analysis needs, binning it with
- * the range the frame held; its last work group computes the right range and, only when that
- * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
- * static image costs one read of the analysis per frame, a new one two, and the answer is
- * always the exact one. Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
+ *   range -> histogram -> merge -> curve -> apply
+ * Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
  * the passes hand each other (tiles, frame) and the image and output textures. Nothing is
  * read back between passes; pipeline_read_* read back on request only. Needs a current GL
  * 4.3 context. */
@@ -30,7 +26,7 @@ typedef struct ht_source {
 } ht_source;
 
 /* Named passes, for timings (indices into pipeline_timings.ms). */
-#define HT_PASSES(X) X(histogram) X(rebin) X(merge) X(curve) X(apply)
+#define HT_PASSES(X) X(histogram) X(range) X(rebin) X(merge) X(curve) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_

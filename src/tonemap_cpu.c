@@ -284,7 +284,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_
     return true;
 }
 
-/* The range step (the histogram pass's last group): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
+/* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
  * rules (pcond3.c comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the
  * thresholds keep 1e-7 cd/m^2 off the range's ends. */
 static void compute_range(const tonemap_params *p, tonemap_result *r)
