@@ -4,10 +4,10 @@
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
  * static image costs one read of the analysis per frame, a new one two, and the answer is
- * always the exact one. Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
- * the passes hand each other (tiles, frame) and the image and output textures. Nothing is
- * read back between passes; pipeline_read_* read back on request only. Needs a current GL
- * 4.3 context. */
+ * always the exact one. Each pass lives in its own pass_*.c and owns its GL objects; the
+ * pipeline owns the buffers the passes hand each other (tiles, frame) and the image and
+ * output textures. Nothing is read back between passes; pipeline_read_* read back on request
+ * only. Needs a current GL 4.3 context. */
 #ifndef HT_PIPELINE_H
 #define HT_PIPELINE_H
 
