@@ -39,7 +39,7 @@ static void print_usage(FILE *f)
             "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
             "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
             "       hdrtone COMMAND --help | --help | --version\n"
-            "Formats: OpenEXR and Radiance .hdr, recognised by content.\n");
+            "Formats: OpenEXR, Radiance .hdr and PFM, recognised by content.\n");
 }
 
 int main(int argc, char **argv)
