@@ -1,6 +1,11 @@
 // Curve pass: the bottom-bin rule, the ceiling iteration as pcond does it, cumf at the bin
-// edges and the linear-mapping scale (tonemap_cpu.c compute_curve). One thread per bin.
-layout(local_size_x = HT_MAX_BINS) in;
+// edges and the linear-mapping scale (tonemap_cpu.c compute_curve). One thread per bin:
+// pass_curve.c builds it for HT_MAX_BINS threads and, for the usual bin counts, for fewer
+// (HT_CURVE_THREADS), since every barrier of the ceiling loop waits for all of them.
+#ifndef HT_CURVE_THREADS
+#define HT_CURVE_THREADS HT_MAX_BINS
+#endif
+layout(local_size_x = HT_CURVE_THREADS) in;
 uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_ceiling;
@@ -50,10 +55,10 @@ void main()
     uint n = frame.bins;
     bool own_bin = t < n;
     float ln_sum = 0.0;
-    for (uint k = t; k < u_partials; k += uint(HT_MAX_BINS)) ln_sum += partials[k];
+    for (uint k = t; k < u_partials; k += uint(HT_CURVE_THREADS)) ln_sum += partials[k];
     s_red[t] = ln_sum;   // summed over all threads, not only u_width
     barrier();
-    for (uint s = uint(HT_MAX_BINS) / 2u; s > 0u; s >>= 1) {
+    for (uint s = uint(HT_CURVE_THREADS) / 2u; s > 0u; s >>= 1) {
         if (t < s) s_red[t] += s_red[t + s];
         barrier();
     }
