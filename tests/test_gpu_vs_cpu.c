@@ -6,43 +6,16 @@
 #include "gpucpu.h"
 #include "testutil.h"
 
-static unsigned seed = 12345;
-
-/* Log-uniform luminance over 1e-3..1e4 with varied colours, and a few bad pixels. */
-static void random_scene(int x, int y, float rgb[3])
-{
-    (void)x, (void)y;
-    float l = powf(10.0f, -3.0f + 7.0f * test_rand(&seed));
-    for (int c = 0; c < 3; c++)
-        rgb[c] = l * (0.2f + 1.6f * test_rand(&seed));
-    float u = test_rand(&seed);
-    if (u < 0.002f)
-        rgb[0] = NAN;
-    else if (u < 0.004f)
-        rgb[1] = INFINITY;
-    else if (u < 0.006f)
-        rgb[0] = rgb[1] = rgb[2] = 0.0f;
-    else if (u < 0.008f)
-        rgb[2] = -rgb[2] * 20.0f;   /* negative luminance */
-}
-
-/* A smooth scene: a lamp over a dark gradient (narrow range in parts, to reach the ceiling). */
-static void lamp_scene(int x, int y, float rgb[3])
-{
-    float dx = x - 40.0f, dy = y - 20.0f;
-    float l = 0.05f + 0.02f * x + 5000.0f / (1.0f + dx * dx + dy * dy);
-    rgb[0] = l * 1.2f;
-    rgb[1] = l;
-    rgb[2] = l * 0.7f;
-}
-
 int main(void)
 {
+    test_scene_seed = 12345;
+    test_lamp_x = 40.0f;
+    test_lamp_y = 20.0f;
     test_require_gl();
     tonemap_params p;
     hdr_image img;
 
-    test_make_image(&img, 131, 77, random_scene);   /* odd size: partial tiles */
+    test_make_image(&img, 131, 77, test_scene_random);   /* odd size: partial tiles */
     tonemap_params_default(&p);
     compare_backends("random default", &img, &p, NULL, NULL);
     p.ceiling = HT_CEILING_NONE;
@@ -61,7 +34,7 @@ int main(void)
     compare_backends("random 2 bins", &img, &p, NULL, NULL);
     image_free(&img);
 
-    test_make_image(&img, 200, 150, lamp_scene);
+    test_make_image(&img, 200, 150, test_scene_lamp);
     tonemap_params_default(&p);
     compare_backends("lamp default", &img, &p, NULL, NULL);
     p.bins = 64;
@@ -74,7 +47,7 @@ int main(void)
      * image twice (the second run must not re-bin), then an image with the same min and max
      * but other pixels in between (no re-binning either, and still the right histogram). */
     {
-        test_make_image(&img, 200, 150, lamp_scene);
+        test_make_image(&img, 200, 150, test_scene_lamp);
         tonemap_params_default(&p);
         tonemap_result first, second, cpu;
         compare_backends("lamp, first run", &img, &p, &first, NULL);
@@ -95,7 +68,7 @@ int main(void)
         image_free(&img);
     }
 
-    test_make_image(&img, 1, 1, lamp_scene);
+    test_make_image(&img, 1, 1, test_scene_lamp);
     tonemap_params_default(&p);
     compare_backends("1x1", &img, &p, NULL, NULL);
     image_free(&img);

@@ -29,34 +29,6 @@ static pipeline *whole, *split;   /* the GL limit; pieces of at most PIECE */
 static pass_scene *scene_a, *scene_b;
 enum { PIECE = 64 };
 
-static unsigned seed = 777;
-
-/* Log-uniform luminance over 1e-3..1e4, varied colours, a few bad pixels (float32 texture). */
-static void random_scene(int x, int y, float rgb[3])
-{
-    (void)x, (void)y;
-    float l = powf(10.0f, -3.0f + 7.0f * test_rand(&seed));
-    for (int c = 0; c < 3; c++)
-        rgb[c] = l * (0.2f + 1.6f * test_rand(&seed));
-    float u = test_rand(&seed);
-    if (u < 0.002f)
-        rgb[0] = NAN;
-    else if (u < 0.004f)
-        rgb[2] = INFINITY;
-    else if (u < 0.006f)
-        rgb[0] = rgb[1] = rgb[2] = 0.0f;
-}
-
-/* A smooth lamp over a gradient: a narrow range (ceiling reached, foveal boxes alike). */
-static void lamp_scene(int x, int y, float rgb[3])
-{
-    float dx = x - 90.0f, dy = y - 40.0f;
-    float l = 0.05f + 0.02f * x + 5000.0f / (1.0f + dx * dx + dy * dy);
-    rgb[0] = l * 1.2f;
-    rgb[1] = l;
-    rgb[2] = l * 0.7f;
-}
-
 static int expected_pieces(int w, int h, int side)
 {
     return ((w + side - 1) / side) * ((h + side - 1) / side);
@@ -236,7 +208,7 @@ static void split_tests(void)
     char err[HT_ERR_MAX];
 
     /* 300x200 at 64: 5x4 pieces, the last column 44 wide, the last row 8 high. */
-    test_make_image(&img, 300, 200, random_scene);
+    test_make_image(&img, 300, 200, test_scene_random);
     tonemap_params_default(&p);
     compare_split("random default", &img, &p, true);
     p.ceiling = HT_CEILING_NONE;
@@ -252,7 +224,7 @@ static void split_tests(void)
     image_free(&img);
 
     /* 130x65: pieces 2 wide and 1 high at the edges. */
-    test_make_image(&img, 130, 65, lamp_scene);
+    test_make_image(&img, 130, 65, test_scene_lamp);
     tonemap_params_default(&p);
     compare_split("lamp 130x65", &img, &p, true);
     p.ceiling = HT_CEILING_HUMAN;
@@ -356,6 +328,9 @@ static void large_test(void)
 
 int main(void)
 {
+    test_scene_seed = 777;
+    test_lamp_x = 90.0f;
+    test_lamp_y = 40.0f;
     test_require_gl();
     char err[HT_ERR_MAX];
     if (!(whole = pipeline_create(err, sizeof err)) || !(split = pipeline_create(err, sizeof err)) ||

@@ -94,36 +94,11 @@ static void compare_foveal(const char *label, const hdr_image *img, const tonema
     free(crgb);
 }
 
-static unsigned seed = 777;
-
-/* Log-uniform 1e-3..1e4 with colours and a few bad pixels (black ones too: pcond's rules). */
-static void random_scene(int x, int y, float rgb[3])
-{
-    (void)x, (void)y;
-    float l = powf(10.0f, -3.0f + 7.0f * test_rand(&seed));
-    for (int c = 0; c < 3; c++)
-        rgb[c] = l * (0.2f + 1.6f * test_rand(&seed));
-    float u = test_rand(&seed);
-    if (u < 0.002f)
-        rgb[0] = NAN;
-    else if (u < 0.004f)
-        rgb[1] = INFINITY;
-    else if (u < 0.006f)
-        rgb[0] = rgb[1] = rgb[2] = 0.0f;
-}
-
-/* A smooth lamp over a gradient: the ceiling loop runs. */
-static void lamp_scene(int x, int y, float rgb[3])
-{
-    float dx = x - 60.0f, dy = y - 30.0f;
-    float l = 0.05f + 0.02f * x + 5000.0f / (1.0f + dx * dx + dy * dy);
-    rgb[0] = l * 1.2f;
-    rgb[1] = l;
-    rgb[2] = l * 0.7f;
-}
-
 int main(void)
 {
+    test_scene_seed = 777;
+    test_lamp_x = 60.0f;
+    test_lamp_y = 30.0f;
     test_require_gl();
     char err[HT_ERR_MAX];
     if (!(pipe_ = pipeline_create(err, sizeof err))) {
@@ -135,7 +110,7 @@ int main(void)
     tonemap_result *g = calloc(1, sizeof *g);
 
     /* Pixel sampling with the new options: the existing comparison. */
-    test_make_image(&img, 131, 77, random_scene);
+    test_make_image(&img, 131, 77, test_scene_random);
     tonemap_params_default(&p);
     p.luminance = HT_LUMINANCE_RADIANCE;
     compare_backends("random, radiance weights", &img, &p, NULL, NULL);
@@ -158,7 +133,7 @@ int main(void)
           "random, pcond preset: a black sample must drop the range to LMIN (%u black, bw_min %g)",
           g->n_nonpositive, g->bw_min);
     image_free(&img);
-    test_make_image(&img, 240, 130, lamp_scene);
+    test_make_image(&img, 240, 130, test_scene_lamp);
     tonemap_params_default(&p);
     tonemap_params_preset_pcond(&p);
     compare_foveal("lamp, pcond preset", &img, &p, g);
@@ -172,7 +147,7 @@ int main(void)
     p.ceiling = HT_CEILING_HUMAN;
     compare_foveal("lamp, foveal, human ceiling", &img, &p, g);
     image_free(&img);
-    test_make_image(&img, 3, 2, lamp_scene);   /* smaller than the foveal grid */
+    test_make_image(&img, 3, 2, test_scene_lamp);   /* smaller than the foveal grid */
     tonemap_params_default(&p);
     tonemap_params_preset_pcond(&p);
     compare_foveal("3x2, pcond preset", &img, &p, g);

@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -70,4 +71,33 @@ float test_rand(unsigned *state)
     x ^= x << 5;
     *state = x;
     return (float)(x >> 8) / 16777216.0f;
+}
+
+unsigned test_scene_seed = 12345;
+float test_lamp_x = 40.0f, test_lamp_y = 20.0f;
+
+void test_scene_random(int x, int y, float rgb[3])
+{
+    (void)x, (void)y;
+    float l = powf(10.0f, -3.0f + 7.0f * test_rand(&test_scene_seed));
+    for (int c = 0; c < 3; c++)
+        rgb[c] = l * (0.2f + 1.6f * test_rand(&test_scene_seed));
+    float u = test_rand(&test_scene_seed);
+    if (u < 0.002f)
+        rgb[0] = NAN;
+    else if (u < 0.004f)
+        rgb[1] = INFINITY;
+    else if (u < 0.006f)
+        rgb[0] = rgb[1] = rgb[2] = 0.0f;
+    else if (u < 0.008f)
+        rgb[2] = -rgb[2] * 20.0f;   /* negative luminance */
+}
+
+void test_scene_lamp(int x, int y, float rgb[3])
+{
+    float dx = x - test_lamp_x, dy = y - test_lamp_y;
+    float l = 0.05f + 0.02f * x + 5000.0f / (1.0f + dx * dx + dy * dy);
+    rgb[0] = l * 1.2f;
+    rgb[1] = l;
+    rgb[2] = l * 0.7f;
 }

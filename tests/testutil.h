@@ -36,6 +36,15 @@ void test_require_gl(void);
 /* A synthetic image W x H: fills with values from FN(x, y, rgb[3]) (alpha 1). */
 void test_make_image(hdr_image *img, int w, int h, void (*fn)(int x, int y, float rgb[3]));
 
+/* Scenes for test_make_image. test_scene_random: luminance log-uniform over 1e-3..1e4 with
+ * varied colours and a few bad pixels (NaN, +Inf, black, negative luminance), drawn from
+ * test_scene_seed. test_scene_lamp: a lamp at (test_lamp_x, test_lamp_y) over a dark
+ * gradient, a narrow range in parts, so the ceiling loop runs. */
+extern unsigned test_scene_seed;
+extern float test_lamp_x, test_lamp_y;
+void test_scene_random(int x, int y, float rgb[3]);
+void test_scene_lamp(int x, int y, float rgb[3]);
+
 /* A deterministic pseudo-random float in [0,1) (xorshift), for reproducible test data. */
 float test_rand(unsigned *state);
 
