@@ -74,6 +74,7 @@ struct viewer {
     int hist_mode;             /* HIST_* */
     bool show_marks;
     int grey_kernel;
+    int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
     imgstats_gpu_ctx *stats_ctx;
     imgstats stats;
     bool stats_tried, stats_ok;
@@ -387,7 +388,7 @@ static void act_pcond(viewer *v, int arg)
 
 /* Statistics panel and markers (issue 4). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
-enum { VIEW_PEAKS = 8 };   /* peaks marked by X, at the --min-distance default (16) apart */
+enum { VIEW_PEAKS = 8 };   /* peaks marked by X when --peaks does not say */
 
 static void act_hist_mode(viewer *v, int arg)
 {
@@ -647,7 +648,7 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_V, 0, act_adapt, 0, "adapt to: whole image / what is in view"},
     {GLFW_KEY_H, 0, act_overlay, 0, "overlay (histogram, curve, text) on / off"},
     {GLFW_KEY_TAB, 0, act_hist_mode, 0, "histogram panel: log-luminance + curve / RGBA / grey"},
-    {GLFW_KEY_X, 0, act_marks, 0, "mark the brightest pixel and the 8 brightest peaks"},
+    {GLFW_KEY_X, 0, act_marks, 0, "mark the brightest pixel and the brightest peaks (--peaks)"},
     {GLFW_KEY_EQUAL, 0, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
     {GLFW_KEY_EQUAL, SHIFT, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
     {GLFW_KEY_KP_ADD, 0, act_zoom, +1, "zoom in (also the mouse wheel, at the cursor)"},
@@ -1316,7 +1317,7 @@ static void stats_update(viewer *v)
         /* An image in several textures: imgstats' GPU passes take one texture of the whole
          * image. The brightest pixel and the peaks come from the CPU reference then (the
          * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->img, NULL, VIEW_PEAKS, 16, &v->stats)) {
+        if (!imgstats_cpu(&v->img, NULL, v->peaks, v->min_distance, &v->stats)) {
             set_message(v, true, "statistics: out of memory");
             return;
         }
@@ -1329,8 +1330,8 @@ static void stats_update(viewer *v)
     }
     ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
     if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, VIEW_PEAKS, 16, &v->stats, err,
-                          sizeof err)) {
+        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, v->peaks, v->min_distance,
+                          &v->stats, err, sizeof err)) {
         set_message(v, true, "statistics: %s", err);
         return;
     }
@@ -1649,6 +1650,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     v->opt_layer = o->layer;
     v->max_pixels = o->max_pixels;
     v->grey_kernel = o->histogram_kernel;
+    v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
+    v->min_distance = o->min_distance;
     if (o->keys && !parse_replay(v, o->keys)) {
         free(v->replay);
         return 2;

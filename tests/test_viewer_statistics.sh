@@ -26,6 +26,15 @@ echo "$line"
 python3 -c 'import sys; y = float(sys.argv[1].split(" Y ")[1].split()[0]); sys.exit(abs(y - float(sys.argv[2])) > 1e-3 * float(sys.argv[2]))' \
   "$line" "$bY" || err "X: brightest Y differs from stats ($bY): $line"
 diff <(grep '^peak: ' <<<"$out") "$tmp/peaks.want" >&2 || err "X: the marked peaks are not stats --peaks 8's"
+# --peaks and --min-distance reach the viewer's marks: the same as stats with them.
+"$HT_BIN" stats "$image" --json --peaks 3 --min-distance 40 | python3 -c '
+import json, sys
+for i, p in enumerate(json.load(sys.stdin)["peaks"]):
+    print("peak: %d %d,%d" % (i + 1, p["x"], p["y"]))' >"$tmp/peaks3.want"
+out3=$(shot "$tmp/marks3.png" --msaa 1 --no-overlay --peaks 3 --min-distance 40 --keys "1 x") ||
+  err "viewer --peaks 3: $(cat "$tmp/viewer.err")"
+[[ $(wc -l <"$tmp/peaks3.want") == 3 ]] || err "stats --peaks 3 gave $(wc -l <"$tmp/peaks3.want") peaks"
+diff <(grep '^peak: ' <<<"$out3") "$tmp/peaks3.want" >&2 || err "X with --peaks 3 --min-distance 40 differs from stats"
 read -r _ _ _ _ _ _ at _ zoom <<<"$(head -1 <<<"$out")"
 ax=${at%,*} ay=${at#*,}
 [[ $zoom == 1 ]] || err "zoom $zoom after '1'"
