@@ -258,21 +258,30 @@ typedef struct row {
     double ratio;       /* median / that probe's median (0: not compared) */
 } row;
 
-static int print_report(FILE *f, bool json, const char *what, int w, int h, int samples,
-                        const row *rows, int nrows, bool wall_clock)
+/* One table per sample count. With JSON, one object for the whole run: the first table opens
+ * it ({"device": ..., "results": [), each table is an element, cmd_bench closes it. */
+static int print_report(FILE *f, bool json, bool first, const char *what, int w, int h,
+                        int samples, const row *rows, int nrows, bool wall_clock)
 {
     if (json) {
-        fprintf(f, "{\"device\": \"%s\", \"gl\": \"%s\", \"image\": \"%s\", \"width\": %d, "
-                "\"height\": %d, \"samples\": %d, \"timer\": \"%s\", \"passes\": [",
-                gl_renderer(), gl_version(), what, w, h, samples,
-                wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        if (first) {
+            fputs("{\"device\": ", f);
+            commands_json_str(f, gl_renderer());
+            fputs(", \"gl\": ", f);
+            commands_json_str(f, gl_version());
+            fputs(", \"image\": ", f);
+            commands_json_str(f, what);
+            fprintf(f, ", \"width\": %d, \"height\": %d, \"results\": [", w, h);
+        }
+        fprintf(f, "%s\n {\"samples\": %d, \"timer\": \"%s\", \"passes\": [", first ? "" : ",",
+                samples, wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
         for (int i = 0; i < nrows; i++)
             fprintf(f, "%s\n  {\"name\": \"%s\", \"median_us\": %.2f, \"min_us\": %.2f, "
                     "\"bytes\": %.0f, \"gbps\": %.1f, \"vs\": \"%s\", \"ratio\": %.3f}",
                     i ? "," : "", rows[i].name, rows[i].t.median_ms * 1e3, rows[i].t.min_ms * 1e3,
                     rows[i].bytes, rows[i].bytes / (rows[i].t.median_ms * 1e6),
                     rows[i].vs ? rows[i].vs : "", rows[i].ratio);
-        fprintf(f, "]}\n");
+        fprintf(f, "]}");
         return 0;
     }
     fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
@@ -436,15 +445,17 @@ int cmd_bench(int argc, char **argv)
         }
         row rows[32];
         int n = bench_source(&b, o.runs, img.half_exact, rows);
-        print_report(stdout, o.json, what, img.width, img.height, 1, rows, n, b.wall_clock);
+        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock);
         int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;
         if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
             b.src = pass_scene_run(b.scene, b.image, b.float32, img.width, img.height, samples,
                                    (scene_view){0, 0, 1});
             n = bench_source(&b, o.runs, img.half_exact, rows);
-            print_report(stdout, o.json, what, img.width, img.height, samples, rows, n,
+            print_report(stdout, o.json, false, what, img.width, img.height, samples, rows, n,
                          b.wall_clock);
         }
+        if (o.json)
+            fputs("\n]}\n", stdout);
         status = 0;
     }
     pass_scene_destroy(&b.scene);

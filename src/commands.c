@@ -119,6 +119,32 @@ static void output_in_dir(const char *outdir, const char *in, char *buf, size_t 
     snprintf(buf, len, "%s/%.*s.png", outdir, n, base);
 }
 
+/* Before anything is written: no output may be one of the inputs (export would replace the
+ * picture it reads), and no two inputs may share an output (the second would silently replace
+ * the first: a/x.exr and b/x.exr, or x.exr and x.hdr, into one directory). */
+static int check_outputs(const char **in, const char **out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct stat so;
+        if (stat(out[i], &so) == 0)
+            for (int k = 0; k < n; k++) {
+                struct stat si;
+                if (stat(in[k], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+                    fprintf(stderr, "hdrtone export: %s: the output would replace the input %s\n",
+                            out[i], in[k]);
+                    return 2;
+                }
+            }
+        for (int k = 0; k < i; k++)
+            if (strcmp(out[i], out[k]) == 0) {
+                fprintf(stderr, "hdrtone export: %s and %s would both be written to %s\n", in[k],
+                        in[i], out[i]);
+                return 2;
+            }
+    }
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
@@ -135,7 +161,7 @@ int cmd_export(int argc, char **argv)
         return 0;
     }
     int status = 0;
-    if (npos == 0 || !o.output)
+    if (npos == 0 || !o.output || !o.output[0])
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
     else if (npos > 1 && !is_directory(o.output))
         status = commands_usage_error("export", "with several inputs, -o must be an existing directory");
@@ -153,7 +179,9 @@ int cmd_export(int argc, char **argv)
                     snprintf(outs[i], sizeof outs[i], "%s", o.output);
                 outp[i] = outs[i];
             }
-            status = batch_export(&o, (const char **)pos, outp, npos);
+            status = check_outputs((const char **)pos, outp, npos);
+            if (status == 0)
+                status = batch_export(&o, (const char **)pos, outp, npos);
         }
         free(outs);
         free(outp);
@@ -171,7 +199,7 @@ static void json_num(FILE *f, double v)
         fputs("null", f);
 }
 
-static void json_str(FILE *f, const char *s)
+void commands_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -197,35 +225,35 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
 {
     const int *dw = img->data_window, *vw = img->display_window;
     fputs("{\"file\": ", f);
-    json_str(f, path);
+    commands_json_str(f, path);
     fputs(", \"format\": ", f);
-    json_str(f, img->format);
+    commands_json_str(f, img->format);
     fprintf(f, ", \"width\": %d, \"height\": %d", img->width, img->height);
     fprintf(f, ", \"data_window\": [%d, %d, %d, %d]", dw[0], dw[1], dw[2], dw[3]);
     fprintf(f, ", \"display_window\": [%d, %d, %d, %d]", vw[0], vw[1], vw[2], vw[3]);
     fputs(", \"channels\": ", f);
-    json_str(f, img->channels);
+    commands_json_str(f, img->channels);
     fputs(", \"compression\": ", f);
-    json_str(f, img->compression);
+    commands_json_str(f, img->compression);
     fputs(", \"rgb_source\": ", f);
-    json_str(f, img->rgb_source);
+    commands_json_str(f, img->rgb_source);
     /* Parts and layers of the file (issue 5): which one is shown, and all of them. */
     fprintf(f, ",\n \"part\": %d, \"part_name\": ", img->part);
-    json_str(f, img->part_name);
+    commands_json_str(f, img->part_name);
     fputs(", \"layer\": ", f);
-    json_str(f, img->layer);
+    commands_json_str(f, img->layer);
     fputs(", \"parts\": [", f);
     for (int k = 0; img->parts && k < img->part_count; k++) {
         const hdr_part_info *pi = &img->parts[k];
         fputs(k ? ", {\"name\": " : "{\"name\": ", f);
-        json_str(f, pi->name);
+        commands_json_str(f, pi->name);
         fputs(", \"type\": ", f);
-        json_str(f, pi->type);
+        commands_json_str(f, pi->type);
         fputs(", \"compression\": ", f);
-        json_str(f, pi->compression);
+        commands_json_str(f, pi->compression);
         fprintf(f, ", \"data_window\": [%d, %d, %d, %d], \"channels\": ", pi->data_window[0],
                 pi->data_window[1], pi->data_window[2], pi->data_window[3]);
-        json_str(f, pi->channels);
+        commands_json_str(f, pi->channels);
         fputs(", \"layers\": [", f);
         for (const char *l = pi->layers; *l;) {
             char one[sizeof pi->layers];
@@ -233,7 +261,7 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
             snprintf(one, sizeof one, "%.*s", (int)n, l);
             if (l != pi->layers)
                 fputs(", ", f);
-            json_str(f, one);
+            commands_json_str(f, one);
             l += n + (l[n] == ',');
         }
         fputs("]}", f);
@@ -339,7 +367,7 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
     fprintf(f, ",\n \"backend\": \"%s\"", o->backend == HT_BACKEND_CPU ? "cpu" : "gpu");
     if (o->backend == HT_BACKEND_GPU) {
         fputs(", \"renderer\": ", f);
-        json_str(f, gl_renderer());
+        commands_json_str(f, gl_renderer());
     }
     fputs("}\n", f);
 }

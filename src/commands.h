@@ -19,6 +19,9 @@ int cmd_bench(int argc, char **argv);   /* bench.c */
 int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
                    char ***pos, int *npos);
 
+/* Prints S as a JSON string (quoted, escaped). */
+void commands_json_str(FILE *f, const char *s);
+
 /* Prints "hdrtone CMD: MSG" and returns 2 (usage error). */
 int commands_usage_error(const char *cmd, const char *msg);
 

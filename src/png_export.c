@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,62 @@ static const char *errno_reason(int e)
     case EDQUOT: return "the disk quota is exceeded";
     default: return strerror(e);
     }
+}
+
+/* Temporary files being written, so that an interrupted export (SIGINT, SIGTERM, SIGHUP) leaves
+ * none behind: the handler unlinks them (async-signal-safe) and re-raises the signal. */
+enum { MAX_PENDING = 64, PENDING_PATH = 4096 };
+static char g_pending[MAX_PENDING][PENDING_PATH];
+static volatile sig_atomic_t g_pending_used[MAX_PENDING];
+static pthread_mutex_t g_pending_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_handlers_once = PTHREAD_ONCE_INIT;
+
+static void remove_pending_and_die(int sig)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (g_pending_used[i])
+            unlink(g_pending[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending_and_die;
+        sigemptyset(&sa.sa_mask);
+        /* Only where nobody else handles the signal. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Registers PATH; returns its slot, or -1 when the table is full or PATH too long (then an
+ * interruption may leave that one file, as before). */
+static int pending_add(const char *path)
+{
+    pthread_once(&g_handlers_once, install_handlers);
+    if (strlen(path) >= PENDING_PATH)
+        return -1;
+    int slot = -1;
+    pthread_mutex_lock(&g_pending_mu);
+    for (int i = 0; i < MAX_PENDING && slot < 0; i++)
+        if (!g_pending_used[i]) {
+            memcpy(g_pending[i], path, strlen(path) + 1);
+            g_pending_used[i] = 1;
+            slot = i;
+        }
+    pthread_mutex_unlock(&g_pending_mu);
+    return slot;
+}
+
+static void pending_remove(int slot)
+{
+    if (slot >= 0)
+        g_pending_used[slot] = 0;
 }
 
 bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int height, char *err,
@@ -105,6 +163,7 @@ bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, 
         free(tmp);
         return false;
     }
+    int slot = pending_add(tmp);
     /* mkstemp makes it 0600; an exported picture should get the usual umask permissions. */
     mode_t um = umask(0);
     umask(um);
@@ -137,8 +196,10 @@ bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, 
         what = "cannot replace the file";
         e = errno;
     }
-    if (what) {
+    if (what)
         unlink(tmp);
+    pending_remove(slot);   /* after the rename or unlink: a signal before finds it still listed */
+    if (what) {
         if (e)
             snprintf(err, errlen, "%s: %s: %s", path, what, errno_reason(e));
         else

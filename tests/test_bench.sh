@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# hdrtone bench runs (on llvmpipe here: wall-clock timing), checks the GPU against the CPU
+# first, and --json is one JSON object with every pass of the pipeline for each sample count.
+set -u
+out=$("$HT_BIN" bench --synthetic 96x40 --runs 3 --msaa 4 --json 2>&1) || {
+  grep -q "no GPU" <<<"$out" && { echo "skipped: no GPU"; exit 77; }
+  echo "FAIL: bench: $out"; exit 1; }
+python3 - "$out" <<'PY' || exit 1
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["width"] == 96 and d["height"] == 40, d
+samples = [r["samples"] for r in d["results"]]
+assert samples[0] == 1 and len(samples) == 2 and samples[1] > 1, samples
+for r in d["results"]:
+    names = {p["name"] for p in r["passes"]}
+    for want in ("histogram", "range", "rebin", "merge", "curve", "apply", "pipeline"):
+        assert want in names, (want, names)
+    assert all(p["median_us"] > 0 for p in r["passes"] if p["name"] != "stats: hist_clear"), r
+print("bench:", samples, "sample counts,", len(d["results"][0]["passes"]), "rows")
+PY
+"$HT_BIN" bench --synthetic 0x5 >/dev/null 2>&1; [[ $? == 2 ]] || { echo "FAIL: bad size is not a usage error"; exit 1; }
+exit 0
