@@ -61,6 +61,19 @@ mkdir multi
 [[ -f multi/2by2.png ]] || err "multi: good input not exported"
 [[ ! -e multi/empty.png ]] || err "multi: output for the bad input"
 
+# An output that is an input, or two inputs with one output: refused before anything is written.
+cp "$shared/exr-samples/2by2.exr" self.exr
+before_self=$(sha256sum self.exr)
+"$HT_BIN" export --backend cpu self.exr -o self.exr 2>msg; [[ $? == 2 ]] || err "export onto its input: not a usage error"
+[[ $(sha256sum self.exr) == "$before_self" ]] || err "export onto its input changed it"
+grep -q "self.exr" msg || err "self-overwrite message: $(cat msg)"
+mkdir c1 c2 clash
+cp "$shared/exr-samples/2by2.exr" c1/x.exr
+cp "$shared/exr-samples/Garden.exr" c2/x.exr
+"$HT_BIN" export --backend cpu c1/x.exr c2/x.exr -o clash 2>msg; [[ $? == 2 ]] || err "output clash: not a usage error"
+[[ -z $(ls clash) ]] || err "output clash: something was written"
+grep -q "c1/x.exr" msg && grep -q "c2/x.exr" msg || err "clash message names both inputs: $(cat msg)"
+
 # Usage errors.
 "$HT_BIN" export --bins 0 real.png -o x.png 2>msg; [[ $? == 2 ]] || err "--bins 0 not a usage error"
 "$HT_BIN" export --lmin 5 "$shared/exr-samples/2by2.exr" -o x.png 2>msg; [[ $? == 2 ]] || err "--lmin alone not a usage error"
