@@ -16,8 +16,7 @@ vec3 tonemap(vec4 c)
 {
     float lw;
     if (ht_classify(c.rgb, u_scale, lw) != HT_PIX_VALID) return vec3(0.0);
-    float factor = ht_pixel_factor(lw, u_ldmax, u_drange);
-    return clamp(u_scale * c.rgb * factor, 0.0, 1.0);
+    return clamp(ht_pixel_out(c.rgb, lw, u_scale, u_ldmax, u_drange), 0.0, 1.0);
 }
 
 void apply_pixel(ivec2 p)

@@ -89,17 +89,22 @@ float ht_display_luminance(float lw, float ldmax, float drange)
     return ldmin;
 }
 
-// out_rgb = scale * rgb * factor (tonemap_pixel_factor).
-float ht_pixel_factor(float lw, float ldmax, float drange)
+// The output RGB of a valid pixel of world luminance lw (tonemap_pixel_factor: out = scale *
+// rgb * factor). Formed as rgb relative to the pixel's own luminance times its display value,
+// so that nothing overflows for the brightest floats (scale * Y near 3e38 made
+// (Ldmax - Ldmin) * lw infinite, and such a pixel black instead of white).
+vec3 ht_pixel_out(vec3 rgb, float lw, float scale, float ldmax, float drange)
 {
-    if (!(lw >= float(HT_LMIN))) return 0.0;
+    if (!(lw >= float(HT_LMIN))) return vec3(0.0);
     float ldmin = ldmax / drange;
     uint m = frame.mapping;
-    if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE))
-        return (ht_display_luminance(lw, ldmax, drange) - ldmin) / ((ldmax - ldmin) * lw);
+    if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE)) {
+        float shown = (ht_display_luminance(lw, ldmax, drange) - ldmin) / (ldmax - ldmin);
+        return rgb / (lw / scale) * shown;
+    }
     if (ht_is_linear(m))
-        return frame.linear_scale / ldmax;
-    return 0.0;
+        return scale * rgb * (frame.linear_scale / ldmax);
+    return vec3(0.0);
 }
 #endif
 

@@ -68,6 +68,15 @@ int main(void)
         image_free(&img);
     }
 
+    /* The brightest floats: scale * Y near 3e38 must come out white on the GPU too (found by
+     * review: an intermediate overflowed and made them black). */
+    test_make_image(&img, 3, 2, test_scene_lamp);
+    img.rgba[0] = img.rgba[1] = img.rgba[2] = 3e38f;
+    img.rgba[4] = 2e38f;
+    tonemap_params_default(&p);
+    compare_backends("3e38 pixels", &img, &p, NULL, NULL);
+    image_free(&img);
+
     test_make_image(&img, 1, 1, test_scene_lamp);
     tonemap_params_default(&p);
     compare_backends("1x1", &img, &p, NULL, NULL);
