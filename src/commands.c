@@ -274,13 +274,13 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
             (unsigned long long)st->nan, (unsigned long long)st->inf,
             (unsigned long long)st->negative);
     fputs(",\n \"luminance\": {\"min\": ", f);
-    json_num(f, st->y_min);
+    json_num(f, st->positive ? st->y_min : NAN);   /* no pixel with Y > 0: null */
     fputs(", \"max\": ", f);
-    json_num(f, st->y_max);
+    json_num(f, st->positive ? st->y_max : NAN);
     fputs(", \"mean\": ", f);
-    json_num(f, st->y_mean);
+    json_num(f, st->positive ? st->y_mean : NAN);
     fputs(", \"log_average\": ", f);
-    json_num(f, st->y_log_average);
+    json_num(f, st->positive ? st->y_log_average : NAN);
     fputs("},\n \"tonemap\": {\"scale\": ", f);
     json_num(f, o->tm.scale);
     fputs(", \"ldmax\": ", f);

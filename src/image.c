@@ -185,6 +185,22 @@ bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *
     return ok;
 }
 
+/* Radiance and PFM files hold one image with plain R,G,B: a part other than the first, or a
+ * layer, is an error as it is for a single-part OpenEXR file, not silently ignored. */
+static bool single_image_options(const char *path, const image_load_options *opts, char *err,
+                                 size_t errlen)
+{
+    if (opts->part && opts->part[0] && strcmp(opts->part, "0") != 0) {
+        snprintf(err, errlen, "%s: no part '%s' (the file holds one image)", path, opts->part);
+        return false;
+    }
+    if (opts->layer && opts->layer[0]) {
+        snprintf(err, errlen, "%s: no layer '%s' (the file has R,G,B only)", path, opts->layer);
+        return false;
+    }
+    return true;
+}
+
 bool image_load_memory(const char *path, const uint8_t *data, size_t size,
                        const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
 {
@@ -201,10 +217,12 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
         ok = image_load_exr_opts(path, data, size, opts, img, err, errlen);
     } else if (size >= 2 && data[0] == '#' && data[1] == '?') {
         /* "#?RADIANCE" and "#?RGBE" are the usual, but Radiance itself only checks "#?". */
-        ok = image_load_hdr_opts(path, data, size, opts, img, err, errlen);
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_hdr_opts(path, data, size, opts, img, err, errlen);
     } else if (size >= 3 && data[0] == 'P' && (data[1] == 'F' || data[1] == 'f') &&
                (data[2] == '\n' || data[2] == '\r' || data[2] == ' ' || data[2] == '\t')) {
-        ok = image_load_pfm_opts(path, data, size, opts, img, err, errlen);
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_pfm_opts(path, data, size, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
                               "PFM)", path);

@@ -221,8 +221,14 @@ static const opt_def *find_option(const char *arg, unsigned command, const char 
         if (!(d->commands & command))
             continue;
         if (arg[1] != '-') {
-            if (d->short_name && arg[1] == d->short_name && arg[2] == '\0')
-                return d;
+            if (d->short_name && arg[1] == d->short_name) {
+                if (arg[2] == '\0')
+                    return d;
+                if (d->kind != OPT_FLAG) {   /* -j4 as well as -j 4 */
+                    *value = arg + 2;
+                    return d;
+                }
+            }
             continue;
         }
         size_t n = strlen(d->name);

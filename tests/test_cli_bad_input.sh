@@ -74,6 +74,14 @@ cp "$shared/exr-samples/Garden.exr" c2/x.exr
 [[ -z $(ls clash) ]] || err "output clash: something was written"
 grep -q "c1/x.exr" msg && grep -q "c2/x.exr" msg || err "clash message names both inputs: $(cat msg)"
 
+# --part/--layer on a format with one image is an error, as on a single-part EXR.
+"$HT_BIN" stats --backend cpu "$shared/exr-samples/venice_sunset_1k.hdr" --part 1 >/dev/null 2>msg && err "--part 1 on .hdr accepted"
+grep -q "no part '1'" msg || err "--part on .hdr: message $(cat msg)"
+# No pixel with Y > 0: the luminance statistics are null, not 0.
+python3 -c "import struct; open('black.pfm','wb').write(b'PF\n2 1\n-1.0\n' + struct.pack('<6f', *[0.0] * 6))"
+"$HT_BIN" stats --backend cpu black.pfm --json | python3 -c 'import json, sys; l = json.load(sys.stdin)["luminance"]; sys.exit(any(v is not None for v in l.values()))' ||
+  err "black image: luminance statistics are not null"
+
 # Usage errors.
 "$HT_BIN" export --bins 0 real.png -o x.png 2>msg; [[ $? == 2 ]] || err "--bins 0 not a usage error"
 "$HT_BIN" export --lmin 5 "$shared/exr-samples/2by2.exr" -o x.png 2>msg; [[ $? == 2 ]] || err "--lmin alone not a usage error"

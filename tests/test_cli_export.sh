@@ -10,6 +10,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 "$HT_BIN" --version | grep -q '^hdrtone ' || err "--version"
 "$HT_BIN" --help | grep -q 'export' || err "--help"
+"$HT_BIN" help | grep -q 'export' || err "help"
 "$HT_BIN" export --help | grep -q -- '--ldmax' || err "export --help lists options"
 "$HT_BIN" stats --help | grep -q -- '--json' || err "stats --help lists --json"
 
@@ -35,7 +36,7 @@ fi
 
 # Several inputs into a directory, by name; the CPU backend needs no GPU.
 mkdir "$tmp/out"
-"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" "$shared/exr-samples/venice_sunset_1k.hdr" -o "$tmp/out" || err "multi export"
+"$HT_BIN" export --backend cpu -j2 "$shared/exr-samples/2by2.exr" "$shared/exr-samples/venice_sunset_1k.hdr" -o "$tmp/out" || err "multi export (-j2)"
 [[ $(png_size "$tmp/out/2by2.png") == 2x2 ]] || err "2by2.png"
 [[ $(png_size "$tmp/out/venice_sunset_1k.png") == 1024x512 ]] || err "venice png"
 # The data window is what is exported (multipart part 0: 877x876 inside 2048x1556).
