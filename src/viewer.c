@@ -420,9 +420,17 @@ static void act_transfer(viewer *v, int arg)
 static void act_msaa(viewer *v, int arg)
 {
     (void)arg;
-    int max = pass_scene_samples(v->scene, 8, !v->img.half_exact);
-    int next = v->msaa * 2;
-    v->msaa = next > max ? 1 : next;
+    /* The next count the driver really gives (llvmpipe offers 1 and 4, not 2), then back to 1. */
+    bool f32 = !v->img.half_exact;
+    int cur = pass_scene_samples(v->scene, v->msaa, f32);
+    for (int n = 2; n <= 8; n *= 2) {
+        int got = pass_scene_samples(v->scene, n, f32);
+        if (got > cur) {
+            v->msaa = got;
+            return;
+        }
+    }
+    v->msaa = 1;
 }
 
 static void act_overlay(viewer *v, int arg) { (void)arg; v->show_overlay = !v->show_overlay; }
@@ -1140,9 +1148,11 @@ static void status_text(viewer *v, int samples, char *buf, size_t len)
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
     size_t n = 0;
 #define ADD(...) n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__)
-    ADD("%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d%s  adapt: %s", base_name(v->files[v->cur]),
-        v->img.width, v->img.height, v->cur + 1, v->nfiles, v->zoom * 100, samples,
-        samples < v->msaa ? " (GPU max)" : "", v->adapt_view ? "view" : "image");
+    ADD("%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", base_name(v->files[v->cur]), v->img.width,
+        v->img.height, v->cur + 1, v->nfiles, v->zoom * 100, samples);
+    if (samples != v->msaa)   /* --msaa asked for a count this GPU does not offer */
+        ADD(" (asked %d)", v->msaa);
+    ADD("  adapt: %s", v->adapt_view ? "view" : "image");
     pipeline_timings t = pipeline_last_timings(v->pipe);
     double ms = 0;
     for (int i = 0; i < HT_PASS_COUNT; i++)

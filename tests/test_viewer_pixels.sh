@@ -35,4 +35,16 @@ shot "$tmp/overlay.png" --msaa 1 >/dev/null || err "viewer with overlay"
 out=$("$HT_PNGDIFF" "$tmp/overlay.png" "$tmp/default.png" --max-off1 0.05)
 [[ $? == 1 ]] || err "the overlay changes less than 5% of the window: $out"
 echo "overlay vs none: $out"
+# M: every press changes the sample count (no count the driver does not offer), and the
+# cycle comes back to where it started within four presses.
+keys="" prev="" first=""
+for i in 0 1 2 3 4; do
+  out=$(shot "$tmp/m$i.png" --no-overlay --keys "$keys") || err "viewer M x$i"
+  cur=$(status_of "$out" 'MSAA' | grep -o 'MSAA [0-9]*')
+  [[ -n $first ]] || first=$cur
+  [[ $i == 0 || $cur != "$prev" ]] || err "M press $i left $cur unchanged"
+  [[ $i == 0 || $cur != "$first" ]] || { back=1; break; }
+  prev=$cur keys="$keys m"
+done
+[[ ${back:-0} == 1 ]] || err "M did not cycle back to $first"
 exit $fail
