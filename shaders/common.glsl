@@ -100,7 +100,10 @@ vec3 ht_pixel_out(vec3 rgb, float lw, float scale, float ldmax, float drange)
     uint m = frame.mapping;
     if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE)) {
         float shown = (ht_display_luminance(lw, ldmax, drange) - ldmin) / (ldmax - ldmin);
-        return rgb / (lw / scale) * shown;
+        float y = lw / scale;
+        // One factor for the three channels, except for the brightest floats, where it would
+        // underflow: there each channel is divided (a rare branch; the common path is faster).
+        return y < 1e30 ? rgb * (shown / y) : rgb / y * shown;
     }
     if (ht_is_linear(m))
         return scale * rgb * (frame.linear_scale / ldmax);
