@@ -99,11 +99,13 @@ vec3 ht_pixel_out(vec3 rgb, float lw, float scale, float ldmax, float drange)
     float ldmin = ldmax / drange;
     uint m = frame.mapping;
     if (m == uint(HT_MAP_HISTOGRAM) || m == uint(HT_MAP_EQUALIZE)) {
-        float shown = (ht_display_luminance(lw, ldmax, drange) - ldmin) / (ldmax - ldmin);
-        float y = lw / scale;
-        // One factor for the three channels, except for the brightest floats, where it would
-        // underflow: there each channel is divided (a rare branch; the common path is faster).
-        return y < 1e30 ? rgb * (shown / y) : rgb / y * shown;
+        float ld = ht_display_luminance(lw, ldmax, drange);
+        // One division per pixel (the special-function units set this pass's speed), except
+        // for the brightest floats, where (Ldmax - Ldmin) * lw would overflow: there rgb is
+        // taken relative to the pixel's luminance first.
+        if (lw < 1e30)
+            return scale * rgb * ((ld - ldmin) / ((ldmax - ldmin) * lw));
+        return rgb / (lw / scale) * ((ld - ldmin) / (ldmax - ldmin));
     }
     if (ht_is_linear(m))
         return scale * rgb * (frame.linear_scale / ldmax);
