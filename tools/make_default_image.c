@@ -72,28 +72,27 @@ static float noise1(void) { return (float)(xorshift32() >> 8) / 8388608.0f - 1.0
 /* Illumination of the room by the window: strong near it, falling off to the left. */
 static float room_light(float x, float y) {
     float dx = (x - 745.0f) / 330.0f, dy = (y - 185.0f) / 420.0f;
-    return 0.012f + 0.9f / (1.0f + 4.0f * (dx * dx + dy * dy));
+    return 0.03f + 0.9f / (1.0f + 4.0f * (dx * dx + dy * dy));
 }
 
 /* The letter F: vertical stem plus top and middle bars, in the upper left. */
-static int in_f(float x, float y) {
-    const float x0 = 70.0f, y0 = 48.0f, stroke = 34.0f, height = 230.0f;
-    if (x >= x0 && x < x0 + stroke && y >= y0 && y < y0 + height) return 1;
-    if (y >= y0 && y < y0 + stroke && x >= x0 && x < x0 + 150.0f) return 1;
-    if (y >= y0 + 96.0f && y < y0 + 96.0f + stroke * 0.9f && x >= x0 && x < x0 + 112.0f)
-        return 1;
-    return 0;
-}
-/* Distance to the F (0 inside), sampled coarsely; used for the neon glow on the wall. */
-static float f_glow(float x, float y) {
+static const float f_rects[3][4] = {
+    /* x0, y0, x1, y1 */
+    {70.0f, 48.0f, 104.0f, 278.0f},
+    {70.0f, 48.0f, 220.0f, 82.0f},
+    {70.0f, 144.0f, 182.0f, 174.6f},
+};
+
+/* Distance from (x, y) to the F (0 inside). */
+static float f_dist(float x, float y) {
     float best = 1e9f;
-    for (int dy = -24; dy <= 24; dy += 6)
-        for (int dx = -24; dx <= 24; dx += 6)
-            if (in_f(x + (float)dx, y + (float)dy)) {
-                float d = sqrtf((float)(dx * dx + dy * dy));
-                if (d < best) best = d;
-            }
-    return best > 1e8f ? 0.0f : expf(-best / 9.0f);
+    for (int i = 0; i < 3; i++) {
+        float dx = fmaxf(fmaxf(f_rects[i][0] - x, x - f_rects[i][2]), 0.0f);
+        float dy = fmaxf(fmaxf(f_rects[i][1] - y, y - f_rects[i][3]), 0.0f);
+        float d = sqrtf(dx * dx + dy * dy);
+        if (d < best) best = d;
+    }
+    return best;
 }
 
 static rgb wall(float x, float y) {
@@ -180,7 +179,7 @@ static float sphere_shadow(float x, float y, float cx, float cy, float r) {
     /* contact shadow: an ellipse on the floor under and left of the sphere */
     float ex = (x - (cx - 0.35f * r)) / (1.35f * r), ey = (y - (cy + 0.85f * r)) / (0.28f * r);
     float d = ex * ex + ey * ey;
-    return 1.0f - 0.75f * (1.0f - smooth(0.3f, 1.2f, d));
+    return 1.0f - 0.6f * (1.0f - smooth(0.3f, 1.2f, d));
 }
 
 static rgb pixel(int ix, int iy) {
@@ -216,12 +215,13 @@ static rgb pixel(int ix, int iy) {
                 c = sky(x, y);
         }
         /* red neon "F" with a glow on the wall */
-        if (in_f(x, y)) {
+        float fd = f_dist(x, y);
+        if (fd <= 0.0f) {
             float sx = 0.85f + 0.15f * sinf(y * 0.05f);
             c = scale(mk(1.0f, 0.035f, 0.025f), 60.0f * sx);
         } else {
-            float g = f_glow(x, y);
-            if (g > 0.0f) c = add(c, scale(mk(1.0f, 0.06f, 0.04f), 3.0f * g));
+            float g = expf(-fd / 10.0f) + 0.15f * expf(-fd / 40.0f);
+            c = add(c, scale(mk(1.0f, 0.06f, 0.04f), 2.5f * g));
         }
     } else {
         c = floor_px(x, y);
