@@ -90,7 +90,7 @@ int main(void)
         for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
             char err[HT_ERR_MAX];
             const char *path = test_shared_path(real[i]);
-            if (!image_load(path, &img, err, sizeof err)) {
+            if (!image_load(path, NULL, &img, err, sizeof err)) {
                 CHECK(0, "%s", err);
                 continue;
             }

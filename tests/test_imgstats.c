@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "options.h"
 #include "pipeline.h"
 #include "testutil.h"

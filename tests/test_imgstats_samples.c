@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "options.h"
 #include "pipeline.h"
 #include "testutil.h"
@@ -90,7 +90,7 @@ int main(void)
         }
         snprintf(path, sizeof path, "%s/%s", dir, v[c_file]);
         hdr_image img;
-        if (!image_load(path, &img, err, sizeof err)) {
+        if (!image_load(path, NULL, &img, err, sizeof err)) {
             printf("%s: not loaded (%s)\n", v[c_file], err);   /* test_load_manifest's job */
             continue;
         }

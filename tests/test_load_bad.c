@@ -72,7 +72,7 @@ static void expect_fail(const char *path, const char *want, const char *what)
     hdr_image img;
     memset(&img, 0x5a, sizeof img); /* the loader must clear it, whatever was there */
     char err[HT_ERR_MAX] = "";
-    bool ok = image_load(path, &img, err, sizeof err);
+    bool ok = image_load(path, NULL, &img, err, sizeof err);
     CHECK(!ok, "%s: loaded, but should fail", what);
     if (ok) {
         image_free(&img);
@@ -229,7 +229,7 @@ static void test_patched_exr(void)
         hdr_image img;
         char err[HT_ERR_MAX] = "";
         const char *path = write_tmp(k ? "dwab.exr" : "pxr24.exr", b.data, b.size);
-        if (image_load(path, &img, err, sizeof err))
+        if (image_load(path, NULL, &img, err, sizeof err))
             image_free(&img);
         else
             CHECK(strstr(err, path) != NULL, "%s: message lacks the path: %s", path, err);
@@ -285,7 +285,7 @@ static void test_line_order(void)
     /* 2by2.exr rewritten in decreasing order: chunks stored bottom row first. */
     const char *src = test_shared_path("exr-samples/2by2.exr");
     hdr_image ref, img;
-    bool ok = image_load(src, &ref, err, sizeof err);
+    bool ok = image_load(src, NULL, &ref, err, sizeof err);
     CHECK(ok, "%s", err);
     if (!ok)
         return;
@@ -305,7 +305,7 @@ static void test_line_order(void)
     put_u64(d.data + table, off0 + len1); /* the table stays in y order */
     put_u64(d.data + table + 8, off0);
     const char *path = write_tmp("decreasing.exr", d.data, d.size);
-    ok = image_load(path, &img, err, sizeof err);
+    ok = image_load(path, NULL, &img, err, sizeof err);
     CHECK(ok, "decreasing.exr: %s", err);
     if (ok) {
         CHECK(same_pixels(&ref, &img), "decreasing.exr: pixels differ from 2by2.exr (flipped?)");
@@ -317,7 +317,7 @@ static void test_line_order(void)
 
     /* Garden.exr is tiled; for tiles the line order only says how they are stored. */
     src = test_shared_path("exr-samples/Garden.exr");
-    ok = image_load(src, &ref, err, sizeof err);
+    ok = image_load(src, NULL, &ref, err, sizeof err);
     CHECK(ok, "%s", err);
     if (!ok)
         return;
@@ -326,7 +326,7 @@ static void test_line_order(void)
     CHECK(lo != 0 && b.data[lo] == 0, "Garden.exr: lineOrder not found");
     b.data[lo] = 1;
     path = write_tmp("garden_decreasing.exr", b.data, b.size);
-    ok = image_load(path, &img, err, sizeof err);
+    ok = image_load(path, NULL, &img, err, sizeof err);
     CHECK(ok, "garden_decreasing.exr: %s", err);
     if (ok) {
         CHECK(same_pixels(&ref, &img), "garden_decreasing.exr: pixels differ (flipped tiles?)");
@@ -421,7 +421,7 @@ static void test_radiance(void)
     const char *path = write_hdr("bare.hdr", "#?\n\n-Y 2 +X 16\n", flat, sizeof flat);
     hdr_image img;
     char err[HT_ERR_MAX];
-    bool ok = image_load(path, &img, err, sizeof err);
+    bool ok = image_load(path, NULL, &img, err, sizeof err);
     CHECK(ok, "bare.hdr: %s", err);
     if (ok) {
         CHECK(img.width == 16 && img.height == 2, "bare.hdr: %dx%d", img.width, img.height);
@@ -457,7 +457,7 @@ static void test_mutations(void)
                 (uint8_t)(test_rand(&seed) * 256);
         hdr_image img;
         char err[HT_ERR_MAX] = "";
-        if (image_load_exr("mutant.exr", b.data, b.size, &img, err, sizeof err)) {
+        if (image_load_memory("mutant.exr", b.data, b.size, NULL, &img, err, sizeof err)) {
             loaded++;
             image_free(&img);
         } else {
@@ -491,7 +491,7 @@ static void test_damaged_chunk(void)
         memset(b.data + at, 0xA5, 64);
         hdr_image img;
         char err[HT_ERR_MAX] = "";
-        bool ok = image_load_exr("damaged.exr", b.data, b.size, &img, err, sizeof err);
+        bool ok = image_load_memory("damaged.exr", b.data, b.size, NULL, &img, err, sizeof err);
         CHECK(!ok, "damaged chunk at %zu loaded", at);
         if (ok)
             image_free(&img);

@@ -121,7 +121,7 @@ int main(void)
 
         hdr_image img;
         char err[HT_ERR_MAX] = "";
-        bool ok = image_load(path, &img, err, sizeof err);
+        bool ok = image_load(path, NULL, &img, err, sizeof err);
         if (!readable) {
             const char *reason = expected_reason(v[c_comp], v[c_chan]);
             CHECK(reason != NULL, "%s: manifest says unreadable, but no known reason", file);

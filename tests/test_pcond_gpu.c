@@ -159,7 +159,7 @@ int main(void)
         const char *dir = test_shared_path("pcond-reference");
         const char *names[] = {"Desk", "bimodal_window"};
         for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
-            if (!image_load(ref_path(dir, names[f], "input_decoded.exr"), &img, err, sizeof err)) {
+            if (!image_load(ref_path(dir, names[f], "input_decoded.exr"), NULL, &img, err, sizeof err)) {
                 CHECK(0, "%s", err);
                 continue;
             }

@@ -167,7 +167,7 @@ int main(void)
         }
         hdr_image img;
         path = ref_path(dir, name, "input_decoded.exr");
-        if (!image_load(path, &img, err, sizeof err)) {
+        if (!image_load(path, NULL, &img, err, sizeof err)) {
             CHECK(0, "%s", err);
             tsv_free(&params);
             continue;

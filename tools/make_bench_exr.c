@@ -19,7 +19,7 @@ int main(int argc, char **argv)
     }
     char err[HT_ERR_MAX];
     hdr_image in = {0};
-    if (!image_load(argv[1], &in, err, sizeof err)) {
+    if (!image_load(argv[1], NULL, &in, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

@@ -294,9 +294,13 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         snprintf(err, errlen, "--max-pixels: '%g' is not a whole number", o->max_pixels);
         return false;
     }
-    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels};
-    image_set_default_load_options(&lo);
     return true;
+}
+
+image_load_options options_load(const ht_options *o)
+{
+    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels};
+    return lo;
 }
 
 static void default_text(const opt_def *d, const ht_options *def, char *buf, size_t len)

@@ -22,7 +22,7 @@
 
 #include "gl_context.h"
 #include "image.h"
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "overlay.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -854,7 +854,7 @@ static bool load_current(viewer *v)
     lo.part = v->part_set ? v->part_sel : v->opt_part;
     lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
     lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    if (!image_load_ex(path, &lo, &v->img, err, sizeof err)) {
+    if (!image_load(path, &lo, &v->img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%s", err);
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
@@ -1687,7 +1687,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     {
         hdr_image probe = {0};
         char err[HT_ERR_MAX];
-        if (image_load(v->files[v->cur], &probe, err, sizeof err)) {
+        image_load_options lo = options_load(o);
+        if (image_load(v->files[v->cur], &lo, &probe, err, sizeof err)) {
             double b[4];
             frame_box(&probe, b);
             ww = (int)fmin(b[2] - b[0], 1 << 16);

@@ -158,6 +158,16 @@ HT_BINDINGS(HT_ENUM_)
     X(HT_GREY_PRIVATE_Y, 8)        /* 64 x 256 8-bit counters = 16 KiB of shared memory      */ \
     X(HT_EXTREMA_REDUCE_GROUP, 512) /* threads of the single-group level 2 (48 B each shared) */
 
+/* Strategies of the 256-bin grey histogram (--histogram-kernel; pass_greyhist.c passes the
+ * id to its shader as HT_GREY_KERNEL). */
+#define HT_GREY_KERNELS(X) \
+    X(HT_GREY_GLOBAL, 0)   \
+    X(HT_GREY_SHARED, 1)   \
+    X(HT_GREY_PRIVATE, 2)
+#define HT_ENUM_(name, value) enum { name = (value) };
+HT_GREY_KERNELS(HT_ENUM_)
+#undef HT_ENUM_
+
 /* The error bound of the single-precision luminance: |Y_float - Y_double| <= e with
  * e = REL * (0.2126|R| + 0.7152|G| + 0.0722|B|) + ABS (ABS covers flushed denormals); REL is
  * ~34 float ulps where ~4 are needed. 0 when R, G, B are all zero. */

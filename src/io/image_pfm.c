@@ -44,19 +44,13 @@ static bool parse_dim(const char *s, long *v)
     return true;
 }
 
-bool image_load_pfm(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen)
-{
-    return image_load_pfm_opts(path, data, size, NULL, img, err, errlen);
-}
-
-bool image_load_pfm_opts(const char *path, const uint8_t *data, size_t size,
+bool image_load_pfm(const char *path, const uint8_t *data, size_t size,
                          const image_load_options *opts, hdr_image *img, char *err,
                          size_t errlen)
 {
     memset(img, 0, sizeof *img);
     if (!opts)
-        opts = image_default_load_options();
+        opts = &image_load_defaults;
     if (size < 3 || data[0] != 'P' || (data[1] != 'F' && data[1] != 'f') || !is_space(data[2])) {
         snprintf(err, errlen, "%s: not a PFM file (bad magic)", path);
         return false;

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "gl_context.h"
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "pipeline.h"
 #include "batch.h"
 #include "png_export.h"
@@ -477,7 +477,8 @@ int cmd_stats(int argc, char **argv)
     const char *path = pos[0];
     free(pos);
     hdr_image img = {0};
-    if (!image_load(path, &img, err, sizeof err)) {
+    image_load_options lo = options_load(&o);
+    if (!image_load(path, &lo, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
         return 1;
     }

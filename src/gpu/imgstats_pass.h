@@ -3,7 +3,7 @@
 #ifndef HT_IMGSTATS_PASS_H
 #define HT_IMGSTATS_PASS_H
 
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "pass.h"
 
 /* Owned by imgstats_gpu_ctx; the passes only bind them. */
@@ -48,10 +48,5 @@ pass_greyhist *pass_greyhist_create(char *err, size_t errlen);
 /* Adds the grey counts of OUT to b->hist with strategy KERNEL (HT_GREY_*). */
 void pass_greyhist_run(pass_greyhist *p, int kernel, ht_source out, const imgstats_buffers *b);
 void pass_greyhist_destroy(pass_greyhist **p);
-
-/* Chooses the peaks among N local maxima CAND (reordered) and fills out->peaks_asked,
- * n_peaks, peaks (imgstats_cpu.c). False when out of memory. */
-bool imgstats_fill_peaks(const hdr_image *img, ht_peak *cand, size_t n, int k, int min_distance,
-                         imgstats *out);
 
 #endif

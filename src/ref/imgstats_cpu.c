@@ -1,7 +1,7 @@
 /* The CPU reference of the image statistics, and the pieces the GPU path finishes with
  * (imgstats.h, docs/statistics.md). */
 #include "imgstats.h"
-#include "imgstats_pass.h"
+#include "imgstats.h"
 
 #include <math.h>
 #include <stdlib.h>

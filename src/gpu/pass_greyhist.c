@@ -6,7 +6,7 @@
 #include <glad/gl.h>
 
 #include "imgstats_pass.h"
-#include "options.h"
+#include "gpu_shared.h"
 
 struct pass_greyhist {
     pass_base base;        /* [0] HT_GREY_GLOBAL, [1] HT_GREY_SHARED */

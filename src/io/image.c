@@ -87,17 +87,7 @@ static uint8_t *read_whole_file(const char *path, size_t *size_out, char *err, s
     return buf;
 }
 
-static image_load_options g_defaults;
-
-void image_set_default_load_options(const image_load_options *opts)
-{
-    if (opts)
-        g_defaults = *opts;
-    else
-        memset(&g_defaults, 0, sizeof g_defaults);
-}
-
-const image_load_options *image_default_load_options(void) { return &g_defaults; }
+const image_load_options image_load_defaults = {0};
 
 uint64_t image_max_pixels(const image_load_options *opts)
 {
@@ -161,13 +151,8 @@ uint16_t image_float_to_half(float f)
     return (uint16_t)(sign | hv);
 }
 
-bool image_load(const char *path, hdr_image *img, char *err, size_t errlen)
-{
-    return image_load_ex(path, NULL, img, err, errlen);
-}
-
-bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *img, char *err,
-                   size_t errlen)
+bool image_load(const char *path, const image_load_options *opts, hdr_image *img, char *err,
+                size_t errlen)
 {
     memset(img, 0, sizeof *img);
     if (errlen)
@@ -206,7 +191,7 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
 {
     memset(img, 0, sizeof *img);
     if (!opts)
-        opts = &g_defaults;
+        opts = &image_load_defaults;
     if (errlen)
         err[0] = '\0';
     bool ok;
@@ -214,15 +199,15 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
         snprintf(err, errlen, "%s: file is empty", path);
         ok = false;
     } else if (size >= 4 && memcmp(data, EXR_MAGIC, 4) == 0) {
-        ok = image_load_exr_opts(path, data, size, opts, img, err, errlen);
+        ok = image_load_exr(path, data, size, opts, img, err, errlen);
     } else if (size >= 2 && data[0] == '#' && data[1] == '?') {
         /* "#?RADIANCE" and "#?RGBE" are the usual, but Radiance itself only checks "#?". */
         ok = single_image_options(path, opts, err, errlen) &&
-             image_load_hdr_opts(path, data, size, opts, img, err, errlen);
+             image_load_hdr(path, data, size, opts, img, err, errlen);
     } else if (size >= 3 && data[0] == 'P' && (data[1] == 'F' || data[1] == 'f') &&
                (data[2] == '\n' || data[2] == '\r' || data[2] == ' ' || data[2] == '\t')) {
         ok = single_image_options(path, opts, err, errlen) &&
-             image_load_pfm_opts(path, data, size, opts, img, err, errlen);
+             image_load_pfm(path, data, size, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
                               "PFM)", path);

@@ -14,7 +14,7 @@
 
 #include "commands.h"
 #include "gl_context.h"
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 #include "pass.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -396,7 +396,8 @@ int cmd_bench(int argc, char **argv)
     char what[256];
     if (npos == 1) {
         snprintf(what, sizeof what, "%s", pos[0]);
-        if (!image_load(pos[0], &img, err, sizeof err)) {
+        image_load_options lo = options_load(&o);
+        if (!image_load(pos[0], &lo, &img, err, sizeof err)) {
             fprintf(stderr, "hdrtone bench: %s\n", err);
             free(pos);
             return 1;

@@ -16,16 +16,17 @@ uint64_t image_max_pixels(const image_load_options *opts);
 bool image_check_pixels(const char *path, uint64_t w, uint64_t h, const image_load_options *opts,
                         char *err, size_t errlen);
 
-/* Format loaders with options (NULL = the process defaults); same contract as image_load. */
-bool image_load_hdr_opts(const char *path, const uint8_t *data, size_t size,
-                         const image_load_options *opts, hdr_image *img, char *err,
-                         size_t errlen);
-bool image_load_pfm_opts(const char *path, const uint8_t *data, size_t size,
-                         const image_load_options *opts, hdr_image *img, char *err,
-                         size_t errlen);
+/* The format loaders image_load_memory chooses by content; same contract as image_load. DATA/SIZE
+ * is the whole file; OPTS NULL = image_load_defaults. */
+bool image_load_exr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+bool image_load_pfm(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
-/* Process defaults (image.c). */
-const image_load_options *image_default_load_options(void);
+/* Every option at its default. */
+extern const image_load_options image_load_defaults;
 
 /* ---- OpenEXR channel selection (image_exr.c) ---- */
 

@@ -210,13 +210,7 @@ static bool hdr_decode(const uint8_t *d, size_t size, size_t pos, long len, long
     return true;
 }
 
-bool image_load_hdr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen)
-{
-    return image_load_hdr_opts(path, data, size, NULL, img, err, errlen);
-}
-
-bool image_load_hdr_opts(const char *path, const uint8_t *data, size_t size,
+bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
                          const image_load_options *opts, hdr_image *img, char *err,
                          size_t errlen)
 {
@@ -225,7 +219,7 @@ bool image_load_hdr_opts(const char *path, const uint8_t *data, size_t size,
     size_t pos = 0;
     memset(img, 0, sizeof *img);
     if (!opts)
-        opts = image_default_load_options();
+        opts = &image_load_defaults;
 
     if (!hdr_read_line(data, size, &pos, line, sizeof line) || strncmp(line, "#?", 2) != 0) {
         snprintf(err, errlen, "%s: not a Radiance .hdr file (bad or truncated header)", path);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "image.h"
 #include "tonemap.h"
 
 /* Commands, as a bit mask: which options each one takes. */
@@ -45,9 +46,6 @@ typedef struct ht_options {
     bool help;
 } ht_options;
 
-/* Strategies of the 256-bin grey histogram (issue 4), in --histogram-kernel order. */
-enum { HT_GREY_GLOBAL = 0, HT_GREY_SHARED = 1, HT_GREY_PRIVATE = 2 };
-
 /* Presets (--preset) and curve formats (stats --curve-format), in option order. */
 enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
 enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };
@@ -61,11 +59,12 @@ void options_default(ht_options *o);
 
 /* Parses ARGV[0..ARGC) (no program or command name) for COMMAND into *o; positional
  * arguments are collected, in order, into POS (room for ARGC entries), their count in *npos.
- * Returns false with "option: reason" in err. On success also makes --part, --layer and
- * --max-pixels the image loader's defaults (image_set_default_load_options), so every
- * image_load of the command honours them. */
+ * Returns false with "option: reason" in err. */
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen);
+
+/* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's). */
+image_load_options options_load(const ht_options *o);
 
 /* Prints the options of COMMAND as --help lines. */
 void options_print_help(FILE *f, unsigned command);

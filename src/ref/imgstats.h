@@ -9,7 +9,8 @@
  *    luminance), local maxima of their 8-neighbourhood, chosen greedily, pairwise Euclidean
  *    distance >= min_distance.
  *  - grey = (54 R + 183 G + 19 B + 128) >> 8 on the 8-bit output.
- * Both backends give identical results (positions, values and counts). */
+ * Both backends give identical results (positions, values and counts). The GPU side is
+ * gpu/imgstats_gpu.h. */
 #ifndef HT_IMGSTATS_H
 #define HT_IMGSTATS_H
 
@@ -19,7 +20,6 @@
 
 #include "gpu_shared.h"
 #include "image.h"
-#include "pipeline.h"
 
 /* One pixel of the answer. */
 typedef struct imgstats_pixel {
@@ -48,65 +48,6 @@ void imgstats_free(imgstats *s);
  * False only when out of memory. The caller frees *out with imgstats_free. */
 bool imgstats_cpu(const hdr_image *img, const uint8_t *rgb, int peaks, int min_distance,
                   imgstats *out);
-
-/* GPU, one shot: the statistics of the image P last tone-mapped (pipeline_tonemap_image, or
- * pipeline_upload + pipeline_analyze + pipeline_apply with the image source): IMG must be the
- * image that was uploaded (the exact finish reads it). GREY_KERNEL: HT_GREY_* of options.h.
- * Builds and deletes its programs on every call: for repeated use take an imgstats_gpu_ctx.
- * False with the reason in err. The caller frees *out with imgstats_free. */
-bool imgstats_gpu(pipeline *p, const hdr_image *img, int grey_kernel, int peaks,
-                  int min_distance, imgstats *out, char *err, size_t errlen);
-
-/* --- Repeated use (viewer, benchmark). Needs a current GL 4.3 context. --- */
-
-/* The GPU passes, for timing them one by one. */
-#define IMGSTATS_PASSES(X) \
-    X(extrema)      /* brightest.comp + brightest_reduce.comp: brightest/darkest candidates */ \
-    X(peaks)        /* brightest_peaks.comp: local maxima */                                  \
-    X(hist_clear)   /* colorhist_clear.comp: zeroes both histograms */                        \
-    X(rgba)         /* colorhist.comp */                                                      \
-    X(grey_global)  /* greyhist.comp, the three strategies */                                 \
-    X(grey_shared)                                                                            \
-    X(grey_private)
-#define IMGSTATS_PASS_ENUM_(n) IMGSTATS_PASS_##n,
-enum { IMGSTATS_PASSES(IMGSTATS_PASS_ENUM_) IMGSTATS_PASS_COUNT };
-#undef IMGSTATS_PASS_ENUM_
-extern const char *const imgstats_pass_names[IMGSTATS_PASS_COUNT];
-
-typedef struct imgstats_gpu_ctx imgstats_gpu_ctx;
-
-/* Builds every program and the buffers. NULL with the reason in err. */
-imgstats_gpu_ctx *imgstats_gpu_create(char *err, size_t errlen);
-/* Accepts NULL; sets *c to NULL. */
-void imgstats_gpu_destroy(imgstats_gpu_ctx **c);
-
-/* Sets the inputs of the next passes and sizes the buffers for them: IMAGE, the float image
- * (a GL_TEXTURE_2D of one sample, pipeline_image_source), and OUTPUT, the RGBA8 tone-mapped
- * image (pipeline_output_texture with the image's size; texture 0 = no histograms). The
- * textures are only read, never owned. False (reason in err) for a multisampled source. */
-bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output, char *err,
-                          size_t errlen);
-
-/* Dispatches one pass (IMGSTATS_PASS_*) on the prepared inputs; no read-back, no wait: the
- * benchmark calls it between its timer queries. The histogram passes add to the counts:
- * run hist_clear before them. */
-void imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which);
-
-/* Runs the passes a full answer needs (extrema; peaks when PEAKS > 0; clear, rgba and the
- * GREY_KERNEL grey pass when the output is set), then imgstats_gpu_read. */
-bool imgstats_gpu_run(imgstats_gpu_ctx *c, const hdr_image *img, int grey_kernel, int peaks,
-                      int min_distance, imgstats *out, char *err, size_t errlen);
-
-/* Reads back what the last passes wrote and finishes on the CPU: the brightest/darkest
- * candidate tiles are rescanned in double from IMG (the uploaded image), the peaks are chosen
- * from the local maxima. PEAKS = 0 skips the peaks; histograms are read when an output is
- * set. Waits for the GPU. False when out of memory. */
-bool imgstats_gpu_read(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int min_distance,
-                       imgstats *out, char *err, size_t errlen);
-
-/* The SSBO of the histograms (layout ht_hist: rgba[4*256] then grey[256]), for an overlay
- * that draws them without a read-back; valid after hist_clear + rgba + a grey pass. */
-unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c);
 
 /* --- Definitions shared by both backends (imgstats_cpu.c). --- */
 
@@ -143,5 +84,10 @@ void imgstats_extrema_scan(const hdr_image *img, int x0, int y0, int x1, int y1,
  * memory. */
 int imgstats_select_peaks(ht_peak *cand, size_t n, int width, int height, int k,
                           int min_distance, uint32_t *out);
+
+/* Chooses the peaks among N local maxima CAND (reordered) and fills out->peaks_asked,
+ * n_peaks, peaks. False when out of memory. */
+bool imgstats_fill_peaks(const hdr_image *img, ht_peak *cand, size_t n, int k, int min_distance,
+                         imgstats *out);
 
 #endif

@@ -50,41 +50,23 @@ typedef struct image_load_options {
 /* Default for image_load_options.max_pixels: 2^28 pixels = 4 GiB of RGBA floats. */
 #define HT_DEFAULT_MAX_PIXELS ((uint64_t)1 << 28)
 
-/* Like image_load, with explicit options (NULL = the process defaults below). */
-bool image_load_ex(const char *path, const image_load_options *opts, hdr_image *img, char *err,
-                   size_t errlen);
-
-/* Sets the options image_load uses (copied; strings must outlive the loads). The command-line
- * parser sets them from --part, --layer and --max-pixels, so every command honours them. */
-void image_set_default_load_options(const image_load_options *opts);
-
 /* Largest error message any loader writes. */
 #define HT_ERR_MAX 512
 
-/* Loads PATH by its content (magic bytes), not its extension. On success fills *img (the
- * caller frees it with image_free) and returns true. On failure returns false, leaves *img
- * empty and writes one line "PATH: reason" to err (errlen bytes). Never aborts on bad input. */
-bool image_load(const char *path, hdr_image *img, char *err, size_t errlen);
+/* Loads PATH by its content (magic bytes), not its extension, with OPTS (NULL = every default).
+ * On success fills *img (the caller frees it with image_free) and returns true. On failure
+ * returns false, leaves *img empty and writes one line "PATH: reason" to err (errlen bytes).
+ * Never aborts on bad input. */
+bool image_load(const char *path, const image_load_options *opts, hdr_image *img, char *err,
+                size_t errlen);
 
 /* The same for a file already in memory (DATA, SIZE bytes; PATH only names it in messages):
- * what image_load_ex does after reading the file. The fuzzer's entry point. */
+ * what image_load does after reading the file. The fuzzer's entry point. */
 bool image_load_memory(const char *path, const uint8_t *data, size_t size,
                        const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);
-
-/* Format-specific loaders used by image_load; same contract. DATA/SIZE is the whole file. */
-bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen);
-bool image_load_hdr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen);
-bool image_load_pfm(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen);
-/* The same with options (NULL = defaults); image_load_exr etc. use the process defaults. */
-bool image_load_exr_opts(const char *path, const uint8_t *data, size_t size,
-                         const image_load_options *opts, hdr_image *img, char *err,
-                         size_t errlen);
 
 /* Statistics as defined in exr-samples/README.md (Y = 0.2126R + 0.7152G + 0.0722B in double,
  * over the data window). */

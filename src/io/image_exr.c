@@ -1062,20 +1062,14 @@ static void free_parts(exr_part_info *parts, int n)
     free(parts);
 }
 
-bool image_load_exr(const char *path, const uint8_t *data, size_t size, hdr_image *img,
-                    char *err, size_t errlen)
-{
-    return image_load_exr_opts(path, data, size, NULL, img, err, errlen);
-}
-
-bool image_load_exr_opts(const char *path, const uint8_t *data, size_t size,
+bool image_load_exr(const char *path, const uint8_t *data, size_t size,
                          const image_load_options *opts, hdr_image *img, char *err,
                          size_t errlen)
 {
     char why[HT_ERR_MAX];
     memset(img, 0, sizeof *img);
     if (!opts)
-        opts = image_default_load_options();
+        opts = &image_load_defaults;
 
     /* --- our own structural walk, before any decoder sees anything --- */
     if (size < 8 || memcmp(data, "\x76\x2f\x31\x01", 4) != 0) {

@@ -1,6 +1,6 @@
 /* Image statistics on the GPU: the context owns the buffers and the three passes, runs them
  * and finishes on the CPU (imgstats.h). */
-#include "imgstats.h"
+#include "imgstats_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <glad/gl.h>
 
 #include "imgstats_pass.h"
-#include "options.h"
+#include "gpu_shared.h"
 #include "shaders.h"
 
 /* Every field is a 4-byte scalar, so the std430 layout is the C layout (see shaders.c). */

@@ -79,7 +79,8 @@ static void *decoder(void *arg)
         }
         job *j = &b->jobs[b->next_load++];
         pthread_mutex_unlock(&b->mu);
-        bool ok = image_load(j->in, &j->img, err, sizeof err);
+        image_load_options lo = options_load(b->o);
+        bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
         pthread_mutex_lock(&b->mu);
         if (!ok) {
             report(b, err);
