@@ -26,7 +26,8 @@ const vec4 NOWHERE = vec4(2.0, 2.0, 2.0, 1.0);   // outside the clip volume
 // Corner k (0..5) of a quad as two triangles.
 vec2 quad_corner(int k)
 {
-    const vec2 c[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 0), vec2(1, 1), vec2(0, 1));
+    const vec2 c[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 0), vec2(1, 1),
+                              vec2(0, 1));
     return c[k];
 }
 
@@ -46,7 +47,8 @@ void main()
     } else if (u_mode == HT_PLOT_CURVE) {
         if (frame.mapping == uint(HT_MAP_NONE)) { gl_Position = NOWHERE; return; }
         float b = mix(u_axis.x, u_axis.y, float(gl_VertexID) / float(u_points - 1));
-        gl_Position = clip_of(vec2(x_of(b), y_of_ld(ht_display_luminance(exp(b), u_ldmax, u_drange))));
+        float ld = ht_display_luminance(exp(b), u_ldmax, u_drange);
+        gl_Position = clip_of(vec2(x_of(b), y_of_ld(ld)));
     } else if (u_mode == HT_PLOT_RANGE) {
         // Two vertical lines at the ends of the histogram's range.
         float b = (gl_VertexID >> 1) == 0 ? frame.bw_min : frame.bw_max;
@@ -65,7 +67,8 @@ void main()
         gl_Position = clip_of(vec2(x_of(u_cursor), y_of(float(gl_VertexID & 1))));
     } else {   // HT_PLOT_DOT: a square on the curve at the cursor's luminance
         if (frame.mapping == uint(HT_MAP_NONE)) { gl_Position = NOWHERE; return; }
-        vec2 p = vec2(x_of(u_cursor), y_of_ld(ht_display_luminance(exp(u_cursor), u_ldmax, u_drange)));
+        float ld = ht_display_luminance(exp(u_cursor), u_ldmax, u_drange);
+        vec2 p = vec2(x_of(u_cursor), y_of_ld(ld));
         gl_Position = clip_of(p + (quad_corner(gl_VertexID) - 0.5) * u_dot);
     }
 }

@@ -164,7 +164,8 @@ int cmd_export(int argc, char **argv)
     if (npos == 0 || !o.output || !o.output[0])
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
     else if (npos > 1 && !is_directory(o.output))
-        status = commands_usage_error("export", "with several inputs, -o must be an existing directory");
+        status = commands_usage_error("export",
+                                      "with several inputs, -o must be an existing directory");
     if (status != 2) {
         char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
         const char **outp = calloc((size_t)npos, sizeof *outp);
@@ -298,9 +299,10 @@ static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result
             r->n_nonfinite, r->n_nonpositive, r->n_counted);
     fputs(", \"log_average\": ", f);
     json_num(f, r->n_counted ? exp(r->ln_avg) : NAN);
-    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u", tonemap_mapping_name(r->mapping),
-            r->iterations);
-    fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ", tonemap_mapping_pcond_name(r->mapping));
+    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u",
+            tonemap_mapping_name(r->mapping), r->iterations);
+    fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ",
+            tonemap_mapping_pcond_name(r->mapping));
     json_num(f, r->linear_scale);
     fprintf(f, ", \"luminance\": \"%s\", \"pcond_rules\": %s, \"sampling\": \"%s\"",
             ht_enum_name(tonemap_luminances, tm->luminance), tm->pcond ? "true" : "false",
@@ -308,8 +310,9 @@ static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result
     if (tm->sampling == HT_SAMPLING_FOVEAL) {
         fputs(", \"fov\": ", f);
         json_num(f, tm->fov);
-        fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, \"point_samples_counted\": %u, "
-                   "\"point_weight\": ", r->fov_width, r->fov_height, r->n_points, r->pt_counted);
+        fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, "
+                   "\"point_samples_counted\": %u, \"point_weight\": ",
+                r->fov_width, r->fov_height, r->n_points, r->pt_counted);
         json_num(f, r->pt_weight);
     }
     fputc('}', f);
@@ -345,7 +348,11 @@ static void json_pixels_found(FILE *f, const imgstats *s, int min_distance)
     int npix = 2 + (s->peaks_asked > 0 ? s->n_peaks : 0);
     for (int i = 0; i < npix; i++) {
         const imgstats_pixel *px = i == 0 ? &s->brightest : i == 1 ? &s->darkest : &s->peaks[i - 2];
-        fputs(i == 0 ? ",\n \"brightest\": " : i == 1 ? ", \"darkest\": " : i == 2 ? ",\n \"peaks\": [" : ", ", f);
+        fputs(i == 0   ? ",\n \"brightest\": "
+              : i == 1 ? ", \"darkest\": "
+              : i == 2 ? ",\n \"peaks\": ["
+                       : ", ",
+              f);
         if (!px->valid) {
             fputs("null", f);
             continue;
@@ -415,8 +422,9 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         }
         return;
     }
-    fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
-    /* Parts and layers of the file (issue 5); '*' marks the part shown. */
+    fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels,
+            img->compression);
+    /* Parts and layers of the file; '*' marks the part shown. */
     for (int k = 0; img->parts && k < img->part_count; k++) {
         const hdr_part_info *pi = &img->parts[k];
         fprintf(f, "%s%c%d '%s' %s %s: %s; layers %s\n", k ? "              " : "parts         ",
@@ -501,7 +509,8 @@ int cmd_stats(int argc, char **argv)
         if (!o.help)
             return commands_usage_error("stats", "needs exactly one input (see --help)");
         printf("usage: hdrtone stats IN [--json] [options]\n"
-               "Prints the image's statistics, its histogram and the response curve.\n\noptions:\n");
+               "Prints the image's statistics, its histogram and the response curve.\n"
+               "\noptions:\n");
         options_print_help(stdout, HT_CMD_STATS);
         return 0;
     }

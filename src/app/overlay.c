@@ -445,7 +445,8 @@ void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overl
     glUniform2f(glGetUniformLocation(prog, "u_viewport"), (float)o->width, (float)o->height);
     glUniform4f(glGetUniformLocation(prog, "u_rect"), px, py, pw, ph);
     glBindVertexArray(o->plot_vao);
-    int ch_loc = glGetUniformLocation(prog, "u_channel"), c_loc = glGetUniformLocation(prog, "u_color");
+    int ch_loc = glGetUniformLocation(prog, "u_channel");
+    int c_loc = glGetUniformLocation(prog, "u_color");
     static const float colours[5][4] = {
         {1.0f, 0.25f, 0.2f, 0.75f}, {0.2f, 1.0f, 0.25f, 0.75f}, {0.3f, 0.45f, 1.0f, 0.85f},
         {0.6f, 0.6f, 0.6f, 0.35f}, {0.8f, 0.8f, 0.82f, 0.85f}};

@@ -74,7 +74,7 @@
 
 /* X(name, value): floating-point constants (pcond's, see WARD97.md). */
 #define HT_FCONSTANTS(X)                                                                     \
-    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range; darker pixels are black */ \
+    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range; darker: black */ \
     X(HT_LMAX, 1e7)       /* cd/m^2: upper clamp of the automatic range */                \
     X(HT_CVRATIO, 0.025)  /* ceiling-loop tolerance */                                    \
     X(HT_LUM_R, 0.2126)                                                                   \
@@ -131,7 +131,7 @@ HT_FCONSTANTS(HT_FDEF_)
     X(uint, hist, [HT_MAX_BINS])        /* merged counts */ \
     X(float, trimmed, [HT_MAX_BINS])    /* after the ceiling (bottom-bin rule applied) */ \
     X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */ \
-    /* Foveal sampling (pass_foveal, issue 7). The pipeline uploads n_points..pcond_rules and */ \
+    /* Foveal sampling (pass_foveal). The pipeline uploads n_points..pcond_rules and */ \
     /* resets the pt_* accumulators before the analysis; all zero in pixel sampling. */ \
     X(uint, n_points, )      /* pcond point samples taken (0: none) */ \
     X(uint, fov_width, )     /* foveal grid (0 with pixel sampling) */ \

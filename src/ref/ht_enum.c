@@ -11,6 +11,11 @@ static const ht_enum *entry(const ht_enum *table, int value)
     return NULL;
 }
 
+bool ht_enum_has(const ht_enum *table, int value)
+{
+    return entry(table, value) != NULL;
+}
+
 const char *ht_enum_name(const ht_enum *table, int value)
 {
     const ht_enum *e = entry(table, value);

@@ -15,6 +15,9 @@ typedef struct ht_enum {
     const char *label;
 } ht_enum;
 
+/* Whether TABLE lists VALUE. */
+bool ht_enum_has(const ht_enum *table, int value);
+
 /* The name / label of VALUE; "?" when TABLE does not list it. */
 const char *ht_enum_name(const ht_enum *table, int value);
 const char *ht_enum_label(const ht_enum *table, int value);

@@ -23,7 +23,7 @@
     X(int, transfer)        /* HT_TRANSFER_* */                                            \
     X(double, gamma)        /* for HT_TRANSFER_GAMMA */                                    \
     X(double, scale)        /* cd/m^2 per image unit */                                    \
-    /* The paper's sampling and pcond's rules (docs/pcond.md). */                          \
+    /* The paper's sampling and pcond's rules (README.md). */                              \
     X(int, sampling)        /* HT_SAMPLING_*: every pixel, or the foveal image */          \
     X(double, fov)          /* foveal sampling: degrees across the longer side */          \
     X(int, point_samples)   /* foveal sampling: add pcond's random point samples (0 or 1) */ \
@@ -47,12 +47,10 @@ bool tonemap_params_equal(const tonemap_params *a, const tonemap_params *b);
 /* Presets (--preset, the viewer's Shift+P). */
 enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
 
-/* Sets the fields PRESET decides from its table: bins, ldmax, drange, sampling, fov,
- * point_samples, luminance and pcond; the pcond preset also makes the range automatic.
- * Default: 100 bins, Ldmax 100, Dr 100, every pixel sampled, Rec. 709 weights. pcond: what
- * Radiance's pcond does by default (pcond-reference/README.md): foveal sampling over 40
- * degrees plus its point samples, Radiance weights, 100 bins, Ldmax 100, Dr 100, pcond's
- * rules. Ceiling, force_linear, transfer, gamma and scale stay as they are. */
+/* Sets the fields PRESET decides to its values (the table in tonemap_params.c): bins, ldmax,
+ * drange, sampling, fov, point_samples, luminance and pcond; the pcond preset, what Radiance's
+ * pcond does by default (README.md), also makes the range automatic. Ceiling, force_linear,
+ * transfer, gamma and scale stay as they are. */
 void tonemap_apply_preset(tonemap_params *p, int preset);
 
 /* The same as tonemap_apply_preset(p, HT_PRESET_PCOND), for the callers not yet switched. */
@@ -64,6 +62,7 @@ extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */
 extern const ht_enum tonemap_samplings[];   /* HT_SAMPLING_*: pixels, foveal */
 extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: rec709, radiance */
 extern const ht_enum tonemap_presets[];     /* HT_PRESET_*: default, pcond */
+extern const ht_enum tonemap_mappings[];    /* HT_MAP_* (results, not options) */
 
 /* The foveal grid for a W x H picture: one sample per degree, FOV degrees across the longer
  * side (pcond getfovimg), at least 2 and at most the picture's size. */
@@ -102,7 +101,8 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);
 
-/* Name of a HT_MAP_* value ("histogram", "linear (range fits display)", ...). */
+/* The label of a HT_MAP_* value ("histogram", "linear (forced)", ...); any other value is
+ * HT_MAP_NONE's. */
 const char *tonemap_mapping_name(unsigned mapping);
 
 /* Rounds RGB as a Radiance picture stores it (RGBE, 8-bit mantissas, truncated; read back at
@@ -116,7 +116,8 @@ void tonemap_rgbe_round(float rgb[3], double unit);
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb);
 
-/* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...). */
+/* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...): the
+ * name in tonemap_mappings. */
 const char *tonemap_mapping_pcond_name(unsigned mapping);
 
 /* CPU reference: analyse IMG (all four steps but the apply) into *r. */

@@ -83,31 +83,6 @@ double tonemap_tvi(double la)
     return pow(10.0, y);
 }
 
-const char *tonemap_mapping_name(unsigned mapping)
-{
-    switch (mapping) {
-    case HT_MAP_HISTOGRAM: return "histogram";
-    case HT_MAP_LINEAR_FITS: return "linear (scene range fits the display)";
-    case HT_MAP_LINEAR_GAVE_UP: return "linear (ceiling loop gave up: no compression needed)";
-    case HT_MAP_EQUALIZE: return "histogram equalisation (no ceiling)";
-    case HT_MAP_LINEAR_FORCED: return "linear (forced)";
-    default: return "none (no pixel with positive finite luminance)";
-    }
-}
-
-const char *tonemap_mapping_pcond_name(unsigned mapping)
-{
-    switch (mapping) {
-    case HT_MAP_HISTOGRAM: return "histogram";
-    case HT_MAP_LINEAR_FITS: return "linear(range<=display)";
-    case HT_MAP_LINEAR_GAVE_UP: return "linear(no_compression_needed)";
-    case HT_MAP_LINEAR_FORCED: return "linear(-l)";
-    case HT_MAP_EQUALIZE: return "equalize";
-    default: return "none";
-    }
-}
-
-
 /* Lw of a pixel in float, as the shaders compute it ('precise': no fused multiply-add). */
 static int classify(const float *c, float scale, const float w[3], float *lw)
 {
@@ -550,7 +525,8 @@ void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tone
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         float lw;
-        double factor = classify(c, scale, w, &lw) == HT_PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        bool valid = classify(c, scale, w, &lw) == HT_PIX_VALID;
+        double factor = valid ? tonemap_pixel_factor(r, p, lw) : 0;
         for (int ch = 0; ch < 3; ch++)
             rgb[3 * k + ch] = tonemap_encode(p, (double)scale * c[ch] * factor);
     }

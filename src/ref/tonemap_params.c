@@ -1,6 +1,7 @@
 /* tonemap_params as data: the defaults, the presets and the tables of its enumerations. */
 #include "tonemap.h"
 
+#include <limits.h>
 #include <string.h>
 
 const ht_enum tonemap_ceilings[] = {
@@ -33,6 +34,35 @@ const ht_enum tonemap_presets[] = {
     {HT_PRESET_PCOND, "pcond", "pcond"},
     {0, NULL, NULL},
 };
+
+/* Names as pcond-reference's params.tsv has them. */
+const ht_enum tonemap_mappings[] = {
+    {HT_MAP_NONE, "none", "none (no pixel with positive finite luminance)"},
+    {HT_MAP_HISTOGRAM, "histogram", "histogram"},
+    {HT_MAP_LINEAR_FITS, "linear(range<=display)", "linear (scene range fits the display)"},
+    {HT_MAP_LINEAR_GAVE_UP, "linear(no_compression_needed)",
+     "linear (ceiling loop gave up: no compression needed)"},
+    {HT_MAP_EQUALIZE, "equalize", "histogram equalisation (no ceiling)"},
+    {HT_MAP_LINEAR_FORCED, "linear(-l)", "linear (forced)"},
+    {0, NULL, NULL},
+};
+
+/* A value the table does not list counts as HT_MAP_NONE. */
+static int known_mapping(unsigned mapping)
+{
+    return mapping <= INT_MAX && ht_enum_has(tonemap_mappings, (int)mapping) ? (int)mapping
+                                                                             : HT_MAP_NONE;
+}
+
+const char *tonemap_mapping_name(unsigned mapping)
+{
+    return ht_enum_label(tonemap_mappings, known_mapping(mapping));
+}
+
+const char *tonemap_mapping_pcond_name(unsigned mapping)
+{
+    return ht_enum_name(tonemap_mappings, known_mapping(mapping));
+}
 
 /* X(field): the fields a preset decides. */
 #define PRESET_FIELDS(X) \
