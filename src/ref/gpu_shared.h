@@ -51,12 +51,12 @@
     X(HT_LUMINANCE_RADIANCE, 1)  /* Radiance's standard primaries, as pcond */                \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
-    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */    \
+    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */         \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_PLOT_MODES(X)
 
 /* X(name, value): the class of a pixel (ht_classify in common.glsl, classify in
- * tonemap_cpu.c). */
+ * tonemap_cpu.c). Part of HT_CONSTANTS, as are the plot modes. */
 #define HT_PIXEL_CLASSES(X)     \
     X(HT_PIX_VALID, 0)          /* finite, Lw > 0 */ \
     X(HT_PIX_NONFINITE, 1)      /* R, G, B or Lw not finite */ \
@@ -74,7 +74,7 @@
 
 /* X(name, value): floating-point constants (pcond's, see WARD97.md). */
 #define HT_FCONSTANTS(X)                                                                     \
-    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range; darker: black */ \
+    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range (darker: black) */ \
     X(HT_LMAX, 1e7)       /* cd/m^2: upper clamp of the automatic range */                \
     X(HT_CVRATIO, 0.025)  /* ceiling-loop tolerance */                                    \
     X(HT_LUM_R, 0.2126)                                                                   \
@@ -163,8 +163,8 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_OUT, 4)            \
     X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
     X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */ \
-    X(HT_BIND_OVERLAY, 11)       /* overlay: the height scale of the panel's bars */ \
-    X(HT_BIND_OVERLAY_HIST, 12)  /* overlay: the ht_hist it draws */
+    X(HT_BIND_OVERLAY, 7)        /* overlay: the height scale of the panel's bars */ \
+    X(HT_BIND_OVERLAY_HIST, 8)   /* overlay: the ht_hist it draws */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
@@ -199,10 +199,10 @@ HT_GREY_KERNELS(HT_ENUM_)
 
 /* Binding points of the statistics buffers. */
 #define HT_STATS_BINDINGS(X)        \
-    X(HT_BIND_EXTREMA_TILES, 7)    \
-    X(HT_BIND_EXTREMA, 8)          \
-    X(HT_BIND_PEAKS, 9)            \
-    X(HT_BIND_HIST, 10)
+    X(HT_BIND_EXTREMA_TILES, 9)    \
+    X(HT_BIND_EXTREMA, 10)         \
+    X(HT_BIND_PEAKS, 11)           \
+    X(HT_BIND_HIST, 12)
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_STATS_CONSTANTS(HT_ENUM_)
