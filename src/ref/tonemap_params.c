@@ -77,7 +77,7 @@ const char *tonemap_mapping_pcond_name(unsigned mapping)
 
 static const struct preset_values {
     int preset;
-    bool automatic_range;   /* lmin = lmax = 0 */
+    bool automatic_range;   /* lmin = lmax = 0 (pcond always measures its range) */
     tonemap_params p;       /* only the PRESET_FIELDS count */
 } PRESETS[] = {
     {HT_PRESET_DEFAULT, false,
