@@ -1,10 +1,6 @@
 // Shared by every shader, after the preamble generated from gpu_shared.h. The CPU reference
 // (tonemap_cpu.c) mirrors each function here.
 
-const int HT_PIX_VALID = 0;
-const int HT_PIX_NONFINITE = 1;
-const int HT_PIX_NONPOSITIVE = 2;
-
 // isnan/isinf may be optimised away by some compilers; the exponent bits cannot.
 bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
@@ -12,7 +8,7 @@ bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f80000
 // HT_LUMINANCE_RADIANCE. The pipeline sets it on the programs that classify pixels.
 uniform int u_luminance;
 
-// World luminance and the class of a pixel. 'precise' keeps the compiler from fusing
+// World luminance and the class of a pixel (HT_PIX_*). 'precise' keeps the compiler from fusing
 // multiply-adds, so the GPU computes the same float as the CPU reference.
 int ht_classify(vec3 c, float scale, out float lw)
 {

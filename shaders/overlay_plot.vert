@@ -6,15 +6,12 @@ layout(std430, binding = HT_BIND_OVERLAY) readonly buffer OverlayNorm { float no
 uniform vec2 u_viewport;  // framebuffer size, pixels
 uniform vec4 u_rect;      // plot area: x, y (top-left, y down), w, h
 uniform vec2 u_axis;      // ln cd/m^2 at the left and right edges
-uniform int u_mode;
+uniform int u_mode;       // HT_PLOT_*
 uniform int u_points;     // vertices of the curve
 uniform float u_ldmax;
 uniform float u_drange;
 uniform float u_cursor;   // ln Lw under the cursor
 uniform float u_dot;      // marker size, pixels
-
-const int MODE_HIST = 0, MODE_TRIMMED = 1, MODE_CURVE = 2, MODE_RANGE = 3, MODE_CURSOR = 4,
-          MODE_DOT = 5, MODE_CEILING = 6;
 
 vec4 clip_of(vec2 px)
 {
@@ -29,7 +26,8 @@ const vec4 NOWHERE = vec4(2.0, 2.0, 2.0, 1.0);   // outside the clip volume
 // Corner k (0..5) of a quad as two triangles.
 vec2 quad_corner(int k)
 {
-    const vec2 c[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 0), vec2(1, 1), vec2(0, 1));
+    const vec2 c[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 0), vec2(1, 1),
+                              vec2(0, 1));
     return c[k];
 }
 
@@ -37,24 +35,25 @@ void main()
 {
     uint n = frame.bins;
     float db = (frame.bw_max - frame.bw_min) / float(max(n, 1u));
-    if (u_mode == MODE_HIST || u_mode == MODE_TRIMMED) {
+    if (u_mode == HT_PLOT_HIST || u_mode == HT_PLOT_TRIMMED) {
         uint bin = uint(gl_InstanceID);
         if (bin >= n || frame.mapping == uint(HT_MAP_NONE)) { gl_Position = NOWHERE; return; }
-        float count = u_mode == MODE_HIST ? float(frame.hist[bin]) : frame.trimmed[bin];
+        float count = u_mode == HT_PLOT_HIST ? float(frame.hist[bin]) : frame.trimmed[bin];
         // Square root: small bins stay visible next to big ones.
         float h = clamp(sqrt(max(count, 0.0) / max(norm, 1.0)), 0.0, 1.0);
         vec2 c = quad_corner(gl_VertexID);
         float b = frame.bw_min + (float(bin) + c.x) * db;
         gl_Position = clip_of(vec2(x_of(b), y_of(c.y * h)));
-    } else if (u_mode == MODE_CURVE) {
+    } else if (u_mode == HT_PLOT_CURVE) {
         if (frame.mapping == uint(HT_MAP_NONE)) { gl_Position = NOWHERE; return; }
         float b = mix(u_axis.x, u_axis.y, float(gl_VertexID) / float(u_points - 1));
-        gl_Position = clip_of(vec2(x_of(b), y_of_ld(ht_display_luminance(exp(b), u_ldmax, u_drange))));
-    } else if (u_mode == MODE_RANGE) {
+        float ld = ht_display_luminance(exp(b), u_ldmax, u_drange);
+        gl_Position = clip_of(vec2(x_of(b), y_of_ld(ld)));
+    } else if (u_mode == HT_PLOT_RANGE) {
         // Two vertical lines at the ends of the histogram's range.
         float b = (gl_VertexID >> 1) == 0 ? frame.bw_min : frame.bw_max;
         gl_Position = clip_of(vec2(x_of(b), y_of(float(gl_VertexID & 1))));
-    } else if (u_mode == MODE_CEILING) {
+    } else if (u_mode == HT_PLOT_CEILING) {
         // The linear ceiling of the last pass: T * db / ln(Dr) (WARD97.md), on the bars' scale.
         if (frame.mapping != uint(HT_MAP_HISTOGRAM) || frame.iterations == 0u) {
             gl_Position = NOWHERE;
@@ -64,11 +63,12 @@ void main()
         float h = sqrt(ceiling / max(norm, 1.0));
         if (h > 1.0) { gl_Position = NOWHERE; return; }   // above the panel: nothing trimmed shows
         gl_Position = clip_of(vec2(x_of(gl_VertexID == 0 ? frame.bw_min : frame.bw_max), y_of(h)));
-    } else if (u_mode == MODE_CURSOR) {
+    } else if (u_mode == HT_PLOT_CURSOR) {
         gl_Position = clip_of(vec2(x_of(u_cursor), y_of(float(gl_VertexID & 1))));
-    } else {   // MODE_DOT: a square on the curve at the cursor's luminance
+    } else {   // HT_PLOT_DOT: a square on the curve at the cursor's luminance
         if (frame.mapping == uint(HT_MAP_NONE)) { gl_Position = NOWHERE; return; }
-        vec2 p = vec2(x_of(u_cursor), y_of_ld(ht_display_luminance(exp(u_cursor), u_ldmax, u_drange)));
+        float ld = ht_display_luminance(exp(u_cursor), u_ldmax, u_drange);
+        vec2 p = vec2(x_of(u_cursor), y_of_ld(ld));
         gl_Position = clip_of(p + (quad_corner(gl_VertexID) - 0.5) * u_dot);
     }
 }

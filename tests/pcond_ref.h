@@ -121,7 +121,7 @@ static const pcond_mode PCOND_MODES[6] = {
 static inline void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
 {
     tonemap_params_default(p);
-    tonemap_params_preset_pcond(p);
+    tonemap_apply_preset(p, HT_PRESET_PCOND);
     p->ceiling = m->ceiling;
     p->force_linear = m->force_linear != 0;
     p->point_samples = m->point_samples;

@@ -219,7 +219,7 @@ static void split_tests(void)
     p.bins = HT_MAX_BINS;
     compare_split("random user range, 1024 bins", &img, &p, true);
     tonemap_params_default(&p);
-    tonemap_params_preset_pcond(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
     compare_split("random pcond preset (foveal, points)", &img, &p, false);
     image_free(&img);
 
@@ -230,7 +230,7 @@ static void split_tests(void)
     p.ceiling = HT_CEILING_HUMAN;
     compare_split("lamp 130x65 human ceiling", &img, &p, true);
     tonemap_params_default(&p);
-    tonemap_params_preset_pcond(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
     compare_split("lamp 130x65 pcond preset", &img, &p, false);
     image_free(&img);
 

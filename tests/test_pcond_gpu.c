@@ -127,7 +127,7 @@ int main(void)
     tonemap_params_default(&p);
     p.sampling = HT_SAMPLING_FOVEAL;
     compare_foveal("random, foveal", &img, &p, g);
-    tonemap_params_preset_pcond(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
     compare_foveal("random, pcond preset", &img, &p, g);
     CHECK(g->n_nonpositive > 0 && g->bw_min == (float)log(HT_LMIN),
           "random, pcond preset: a black sample must drop the range to LMIN (%u black, bw_min %g)",
@@ -135,7 +135,7 @@ int main(void)
     image_free(&img);
     test_make_image(&img, 240, 130, test_scene_lamp);
     tonemap_params_default(&p);
-    tonemap_params_preset_pcond(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
     compare_foveal("lamp, pcond preset", &img, &p, g);
     p.ceiling = HT_CEILING_HUMAN;
     compare_foveal("lamp, pcond -s", &img, &p, g);
@@ -149,7 +149,7 @@ int main(void)
     image_free(&img);
     test_make_image(&img, 3, 2, test_scene_lamp);   /* smaller than the foveal grid */
     tonemap_params_default(&p);
-    tonemap_params_preset_pcond(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
     compare_foveal("3x2, pcond preset", &img, &p, g);
     image_free(&img);
 

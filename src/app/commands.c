@@ -164,7 +164,8 @@ int cmd_export(int argc, char **argv)
     if (npos == 0 || !o.output || !o.output[0])
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
     else if (npos > 1 && !is_directory(o.output))
-        status = commands_usage_error("export", "with several inputs, -o must be an existing directory");
+        status = commands_usage_error("export",
+                                      "with several inputs, -o must be an existing directory");
     if (status != 2) {
         char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
         const char **outp = calloc((size_t)npos, sizeof *outp);
@@ -214,14 +215,8 @@ void commands_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static const char *ceiling_name(int c)
-{
-    return c == HT_CEILING_NONE ? "none" : c == HT_CEILING_HUMAN ? "human" : "linear";
-}
-
-static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
-                             const image_stats *st, const ht_options *o, const tonemap_result *r,
-                             const imgstats *s)
+/* The JSON fields of the file: format, size, windows, channels and its parts and layers. */
+static void json_file(FILE *f, const char *path, const hdr_image *img)
 {
     const int *dw = img->data_window, *vw = img->display_window;
     fputs("{\"file\": ", f);
@@ -237,7 +232,7 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
     commands_json_str(f, img->compression);
     fputs(", \"rgb_source\": ", f);
     commands_json_str(f, img->rgb_source);
-    /* Parts and layers of the file (issue 5): which one is shown, and all of them. */
+    /* Which part and layer are shown, and all of them. */
     fprintf(f, ",\n \"part\": %d, \"part_name\": ", img->part);
     commands_json_str(f, img->part_name);
     fputs(", \"layer\": ", f);
@@ -267,6 +262,11 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
         fputs("]}", f);
     }
     fputc(']', f);
+}
+
+/* The JSON fields of the input's pixels: counts and luminance. */
+static void json_pixels(FILE *f, const image_stats *st)
+{
     fprintf(f, ",\n \"pixels\": {\"total\": %llu, \"finite\": %llu, \"positive_luminance\": %llu}",
             (unsigned long long)st->total, (unsigned long long)st->finite,
             (unsigned long long)st->positive);
@@ -281,35 +281,46 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
     json_num(f, st->positive ? st->y_mean : NAN);
     fputs(", \"log_average\": ", f);
     json_num(f, st->positive ? st->y_log_average : NAN);
-    fputs("},\n \"tonemap\": {\"scale\": ", f);
-    json_num(f, o->tm.scale);
+    fputc('}', f);
+}
+
+/* The JSON object "tonemap": the parameters, the mapping and how the samples were taken. */
+static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result *r)
+{
+    fputs(",\n \"tonemap\": {\"scale\": ", f);
+    json_num(f, tm->scale);
     fputs(", \"ldmax\": ", f);
-    json_num(f, o->tm.ldmax);
+    json_num(f, tm->ldmax);
     fputs(", \"drange\": ", f);
-    json_num(f, o->tm.drange);
-    fprintf(f, ", \"ceiling\": \"%s\", \"range\": \"%s\"", ceiling_name(o->tm.ceiling),
-            o->tm.lmin > 0 ? "user" : "automatic");
+    json_num(f, tm->drange);
+    fprintf(f, ", \"ceiling\": \"%s\", \"range\": \"%s\"",
+            ht_enum_name(tonemap_ceilings, tm->ceiling), tm->lmin > 0 ? "user" : "automatic");
     fprintf(f, ", \"excluded\": {\"nonfinite\": %u, \"nonpositive\": %u}, \"counted\": %u",
             r->n_nonfinite, r->n_nonpositive, r->n_counted);
     fputs(", \"log_average\": ", f);
     json_num(f, r->n_counted ? exp(r->ln_avg) : NAN);
-    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u", tonemap_mapping_name(r->mapping),
-            r->iterations);
-    /* Issue 7: the mapping as pcond names it, and how the samples were taken. */
-    fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ", tonemap_mapping_pcond_name(r->mapping));
+    fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u",
+            tonemap_mapping_name(r->mapping), r->iterations);
+    fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ",
+            tonemap_mapping_pcond_name(r->mapping));
     json_num(f, r->linear_scale);
     fprintf(f, ", \"luminance\": \"%s\", \"pcond_rules\": %s, \"sampling\": \"%s\"",
-            o->tm.luminance == HT_LUMINANCE_RADIANCE ? "radiance" : "rec709",
-            o->tm.pcond ? "true" : "false",
-            o->tm.sampling == HT_SAMPLING_FOVEAL ? "foveal" : "pixels");
-    if (o->tm.sampling == HT_SAMPLING_FOVEAL) {
+            ht_enum_name(tonemap_luminances, tm->luminance), tm->pcond ? "true" : "false",
+            ht_enum_name(tonemap_samplings, tm->sampling));
+    if (tm->sampling == HT_SAMPLING_FOVEAL) {
         fputs(", \"fov\": ", f);
-        json_num(f, o->tm.fov);
-        fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, \"point_samples_counted\": %u, "
-                   "\"point_weight\": ", r->fov_width, r->fov_height, r->n_points, r->pt_counted);
+        json_num(f, tm->fov);
+        fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, "
+                   "\"point_samples_counted\": %u, \"point_weight\": ",
+                r->fov_width, r->fov_height, r->n_points, r->pt_counted);
         json_num(f, r->pt_weight);
     }
     fputc('}', f);
+}
+
+/* The JSON fields "histogram" (the analysis' counts) and "curve" (Lw, Ld at bin centres). */
+static void json_histogram_curve(FILE *f, const tonemap_params *tm, const tonemap_result *r)
+{
     fprintf(f, ",\n \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
     json_num(f, r->bw_min);
     fputs(", \"ln_max\": ", f);
@@ -324,15 +335,24 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
         fputs(i ? ", [" : "[", f);
         json_num(f, lw);
         fputs(", ", f);
-        json_num(f, tonemap_curve_ld(r, &o->tm, lw));
+        json_num(f, tonemap_curve_ld(r, tm, lw));
         fputc(']', f);
     }
     fputc(']', f);
-    /* brightest, darkest, then the peaks: one object each, null when absent. */
+}
+
+/* The JSON fields "brightest", "darkest" and, when asked for, "peaks": one object each, null
+ * when absent. */
+static void json_pixels_found(FILE *f, const imgstats *s, int min_distance)
+{
     int npix = 2 + (s->peaks_asked > 0 ? s->n_peaks : 0);
     for (int i = 0; i < npix; i++) {
         const imgstats_pixel *px = i == 0 ? &s->brightest : i == 1 ? &s->darkest : &s->peaks[i - 2];
-        fputs(i == 0 ? ",\n \"brightest\": " : i == 1 ? ", \"darkest\": " : i == 2 ? ",\n \"peaks\": [" : ", ", f);
+        fputs(i == 0   ? ",\n \"brightest\": "
+              : i == 1 ? ", \"darkest\": "
+              : i == 2 ? ",\n \"peaks\": ["
+                       : ", ",
+              f);
         if (!px->valid) {
             fputs("null", f);
             continue;
@@ -348,7 +368,12 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
     }
     if (s->peaks_asked > 0)
         fprintf(f, "%s, \"peaks_min_distance\": %d", s->n_peaks ? "]" : ",\n \"peaks\": []",
-                o->min_distance);
+                min_distance);
+}
+
+/* The JSON fields of the output's histograms (when computed) and of the backend. */
+static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
+{
     if (s->have_hist) {
         fputs(",\n \"rgba_histogram\": [", f);
         for (int c = 0; c < 4; c++)
@@ -359,16 +384,27 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
         for (int i = 0; i < HT_GREY_BINS; i++)
             fprintf(f, "%s%u", i ? ", " : "", s->grey_hist[i]);
         fputc(']', f);
-        if (o->backend == HT_BACKEND_GPU) {
-            static const char *const kernels[] = {"global", "shared", "private"};
-            fprintf(f, ", \"grey_histogram_kernel\": \"%s\"", kernels[o->histogram_kernel]);
-        }
+        if (o->backend == HT_BACKEND_GPU)
+            fprintf(f, ", \"grey_histogram_kernel\": \"%s\"",
+                    ht_enum_name(options_grey_kernels, o->histogram_kernel));
     }
-    fprintf(f, ",\n \"backend\": \"%s\"", o->backend == HT_BACKEND_CPU ? "cpu" : "gpu");
+    fprintf(f, ",\n \"backend\": \"%s\"", ht_enum_name(options_backends, o->backend));
     if (o->backend == HT_BACKEND_GPU) {
         fputs(", \"renderer\": ", f);
         commands_json_str(f, gl_renderer());
     }
+}
+
+static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
+                             const image_stats *st, const ht_options *o, const tonemap_result *r,
+                             const imgstats *s)
+{
+    json_file(f, path, img);
+    json_pixels(f, st);
+    json_tonemap(f, &o->tm, r);
+    json_histogram_curve(f, &o->tm, r);
+    json_pixels_found(f, s, o->min_distance);
+    json_output_backend(f, s, o);
     fputs("}\n", f);
 }
 
@@ -386,8 +422,9 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         }
         return;
     }
-    fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels, img->compression);
-    /* Parts and layers of the file (issue 5); '*' marks the part shown. */
+    fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels,
+            img->compression);
+    /* Parts and layers of the file; '*' marks the part shown. */
     for (int k = 0; img->parts && k < img->part_count; k++) {
         const hdr_part_info *pi = &img->parts[k];
         fprintf(f, "%s%c%d '%s' %s %s: %s; layers %s\n", k ? "              " : "parts         ",
@@ -410,10 +447,11 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
     fprintf(f, "histogram     %u bins, Lw %.6g .. %.6g cd/m^2 (%s range), %u samples\n", r->bins,
             exp(r->bw_min), exp(r->bw_max), o->tm.lmin > 0 ? "user" : "automatic", r->n_counted);
     fprintf(f, "mapping       %s, ceiling %s, %u passes; display %g..%g cd/m^2\n",
-            tonemap_mapping_name(r->mapping), ceiling_name(o->tm.ceiling), r->iterations,
+            tonemap_mapping_name(r->mapping), ht_enum_name(tonemap_ceilings, o->tm.ceiling),
+            r->iterations,
             o->tm.ldmax / o->tm.drange, o->tm.ldmax);
-    fprintf(f, "samples       %s, %s luminance%s", o->tm.sampling == HT_SAMPLING_FOVEAL ? "foveal" : "every pixel",
-            o->tm.luminance == HT_LUMINANCE_RADIANCE ? "Radiance" : "Rec. 709",
+    fprintf(f, "samples       %s, %s luminance%s", ht_enum_label(tonemap_samplings, o->tm.sampling),
+            ht_enum_label(tonemap_luminances, o->tm.luminance),
             o->tm.pcond ? ", pcond's range rules" : "");
     if (o->tm.sampling == HT_SAMPLING_FOVEAL)
         fprintf(f, "; %ux%u foveal grid over %g deg, %u point samples (%u counted, weight %g)",
@@ -450,7 +488,8 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
                 n ? (double)sum / n : 0.0, median);
     }
     fprintf(f, "backend       %s\ncurve         Lw -> Ld (cd/m^2) at bin centres\n",
-            o->backend == HT_BACKEND_CPU ? "cpu" : gl_renderer());
+            o->backend == HT_BACKEND_CPU ? ht_enum_name(options_backends, o->backend)
+                                         : gl_renderer());
     double db = ((double)r->bw_max - r->bw_min) / r->bins;
     for (unsigned i = 0; i < r->bins; i++) {
         double lw = exp(r->bw_min + (i + 0.5) * db);
@@ -470,7 +509,8 @@ int cmd_stats(int argc, char **argv)
         if (!o.help)
             return commands_usage_error("stats", "needs exactly one input (see --help)");
         printf("usage: hdrtone stats IN [--json] [options]\n"
-               "Prints the image's statistics, its histogram and the response curve.\n\noptions:\n");
+               "Prints the image's statistics, its histogram and the response curve.\n"
+               "\noptions:\n");
         options_print_help(stdout, HT_CMD_STATS);
         return 0;
     }

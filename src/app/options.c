@@ -16,10 +16,31 @@ typedef struct opt_def {
     unsigned commands;
     size_t offset;            /* into ht_options */
     double min, max;          /* numeric range */
-    const char *choices;      /* OPT_CHOICE: '|'-separated names, value = index */
+    const ht_enum *choices;   /* OPT_CHOICE: the names and their values */
     const char *metavar;
     const char *help;         /* the default is appended from options_default() */
 } opt_def;
+
+const ht_enum options_backends[] = {
+    {HT_BACKEND_GPU, "gpu", "GPU pipeline"},
+    {HT_BACKEND_CPU, "cpu", "CPU reference"},
+    {0, NULL, NULL},
+};
+
+const ht_enum options_grey_kernels[] = {
+    {HT_GREY_GLOBAL, "global", "global atomics"},
+    {HT_GREY_SHARED, "shared", "a shared histogram per group"},
+    {HT_GREY_PRIVATE, "private", "private 8-bit counters per thread"},
+    {0, NULL, NULL},
+};
+
+const ht_enum options_curve_formats[] = {
+    {HT_CURVE_STATS, "stats", "stats"},
+    {HT_CURVE_PCOND, "pcond", "pcond -x"},
+    {0, NULL, NULL},
+};
+
+static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, NULL}};
 
 #define OFF(field) offsetof(ht_options, field)
 #define TM HT_CMD_ALL
@@ -34,29 +55,30 @@ static const opt_def OPTIONS[] = {
      "display white, cd/m^2"},
     {"drange", 0, OPT_DOUBLE, TM, OFF(tm.drange), 1.001, 1e6, NULL, "R",
      "display dynamic range Ldmax/Ldmin"},
-    {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, "none|linear|human", "KIND",
+    {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, tonemap_ceilings, "KIND",
      "histogram ceiling: linear (Ward '97), human (contrast sensitivity, pcond -s) or none "
      "(plain equalisation)"},
     {"transfer", 0, OPT_TRANSFER, TM, OFF(tm.transfer), 0, 0, NULL, "srgb|gamma[:G]",
      "display encoding: the sRGB curve or a plain gamma (G default 2.2)"},
     {"scale", 0, OPT_DOUBLE, TM, OFF(tm.scale), 1e-30, 1e30, NULL, "S",
      "cd/m^2 per image unit"},
-    {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, "default|pcond", "NAME",
+    {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, tonemap_presets, "NAME",
      "pcond: as Radiance's pcond (foveal sampling with its point samples, Radiance weights, "
      "100 bins, Ldmax 100, Dr 100, its range rules); options after it change it"},
-    {"sampling", 0, OPT_CHOICE, TM, OFF(tm.sampling), 0, 0, "pixels|foveal", "MODE",
+    {"sampling", 0, OPT_CHOICE, TM, OFF(tm.sampling), 0, 0, tonemap_samplings, "MODE",
      "histogram samples: every pixel, or the foveal image (one box-averaged sample per degree)"},
     {"fov", 0, OPT_DOUBLE, TM, OFF(tm.fov), 1, 120, NULL, "DEG",
      "foveal sampling: the picture's longer side spans DEG degrees"},
-    {"point-samples", 0, OPT_CHOICE, TM, OFF(tm.point_samples), 0, 0, "off|on", "on|off",
+    {"point-samples", 0, OPT_CHOICE, TM, OFF(tm.point_samples), 0, 0, OFF_ON, "on|off",
      "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)"},
-    {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, "rec709|radiance", "WEIGHTS",
+    {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, tonemap_luminances, "WEIGHTS",
      "luminance weights of R, G, B: Rec. 709 or Radiance's primaries (pcond)"},
     {"linear", 0, OPT_FLAG, TM, OFF(tm.force_linear), 0, 0, NULL, NULL,
      "force the linear mapping (pcond -l)"},
-    {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, "stats|pcond", "FMT",
+    {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
+     "FMT",
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
-    {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(backend), 0, 0, "gpu|cpu",
+    {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output PNG (one input) or directory (several inputs)"},
@@ -69,10 +91,11 @@ static const opt_def OPTIONS[] = {
      "print one JSON object"},
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",
      "the K brightest local peaks (stats: also list them; view: X marks them, 0 = 8)"},
-    {"min-distance", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(min_distance), 1, 1 << 20, NULL, "D",
+    {"min-distance", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(min_distance), 1, 1 << 20, NULL,
+     "D",
      "minimum distance between peaks, pixels"},
     {"histogram-kernel", 0, OPT_CHOICE, HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_VIEW,
-     OFF(histogram_kernel), 0, 0, "global|shared|private", "KIND",
+     OFF(histogram_kernel), 0, 0, options_grey_kernels, "KIND",
      "strategy of the 256-bin grey histogram"},
     {"synthetic", 0, OPT_STRING, HT_CMD_BENCH, OFF(synthetic), 0, 0, NULL, "WxH",
      "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied colours)"},
@@ -114,28 +137,41 @@ void options_default(ht_options *o)
     o->histogram_kernel = HT_GREY_SHARED;
 }
 
-static bool choice_index(const char *choices, const char *value, int *index)
-{
-    size_t len = strlen(value);
-    int i = 0;
-    for (const char *c = choices; *c; i++) {
-        const char *end = strchr(c, '|');
-        size_t n = end ? (size_t)(end - c) : strlen(c);
-        if (n == len && strncmp(c, value, n) == 0) {
-            *index = i;
-            return true;
-        }
-        c += n + (end ? 1 : 0);
-    }
-    return false;
-}
-
 static bool parse_double(const char *s, double *v)
 {
     char *end;
     errno = 0;
     *v = strtod(s, &end);
     return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+/* --transfer srgb|gamma[:G] */
+static bool set_transfer(const char *value, tonemap_params *tm, char *err, size_t errlen)
+{
+    char name[16];
+    const char *colon = strchr(value, ':');
+    int transfer;
+    size_t n = colon ? (size_t)(colon - value) : strlen(value);
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : 0), value);
+    bool known = n < sizeof name && ht_enum_find(tonemap_transfers, name, &transfer);
+    if (known && transfer == HT_TRANSFER_GAMMA) {
+        double g = 2.2;
+        if (colon && (!parse_double(colon + 1, &g) || g < 0.1 || g > 10)) {
+            snprintf(err, errlen, "--transfer: gamma '%s' is not a number in 0.1..10", colon + 1);
+            return false;
+        }
+        tm->transfer = transfer;
+        tm->gamma = g;
+        return true;
+    }
+    if (known && !colon) {
+        tm->transfer = transfer;
+        return true;
+    }
+    const char *srgb = ht_enum_name(tonemap_transfers, HT_TRANSFER_SRGB);
+    const char *gamma = ht_enum_name(tonemap_transfers, HT_TRANSFER_GAMMA);
+    snprintf(err, errlen, "--transfer: '%s' is not %s, %s or %s:G", value, srgb, gamma, gamma);
+    return false;
 }
 
 static bool set_value(const opt_def *d, const char *value, ht_options *o, char *err,
@@ -165,52 +201,20 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
         *(const char **)field = value;
         return true;
     case OPT_CHOICE:
-        if (!choice_index(d->choices, value, &idx)) {
-            snprintf(err, errlen, "--%s: '%s' is not one of %s", d->name, value, d->choices);
+        if (!ht_enum_find(d->choices, value, &idx)) {
+            char names[128];
+            ht_enum_list(d->choices, "|", names, sizeof names);
+            snprintf(err, errlen, "--%s: '%s' is not one of %s", d->name, value, names);
             return false;
         }
         *(int *)field = idx;
         return true;
     case OPT_TRANSFER:
-        if (strcmp(value, "srgb") == 0) {
-            o->tm.transfer = HT_TRANSFER_SRGB;
-            return true;
-        }
-        if (strncmp(value, "gamma", 5) == 0 && (value[5] == '\0' || value[5] == ':')) {
-            double g = 2.2;
-            if (value[5] == ':' && (!parse_double(value + 6, &g) || g < 0.1 || g > 10)) {
-                snprintf(err, errlen, "--transfer: gamma '%s' is not a number in 0.1..10",
-                         value + 6);
-                return false;
-            }
-            o->tm.transfer = HT_TRANSFER_GAMMA;
-            o->tm.gamma = g;
-            return true;
-        }
-        snprintf(err, errlen, "--transfer: '%s' is not srgb, gamma or gamma:G", value);
-        return false;
+        return set_transfer(value, &o->tm, err, errlen);
     case OPT_FLAG:
         break;
     }
     return false;
-}
-
-void options_apply_preset(ht_options *o)
-{
-    if (o->preset == HT_PRESET_PCOND) {
-        tonemap_params_preset_pcond(&o->tm);
-        return;
-    }
-    tonemap_params d;   /* default: undo what the pcond preset sets */
-    tonemap_params_default(&d);
-    o->tm.bins = d.bins;
-    o->tm.ldmax = d.ldmax;
-    o->tm.drange = d.drange;
-    o->tm.sampling = d.sampling;
-    o->tm.fov = d.fov;
-    o->tm.point_samples = d.point_samples;
-    o->tm.luminance = d.luminance;
-    o->tm.pcond = d.pcond;
 }
 
 static const opt_def *find_option(const char *arg, unsigned command, const char **value)
@@ -279,8 +283,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         }
         if (!set_value(d, value, o, err, errlen))
             return false;
-        if (d->offset == offsetof(ht_options, preset))
-            options_apply_preset(o);
+        if (d->offset == offsetof(ht_options, preset))   /* later options override it */
+            tonemap_apply_preset(&o->tm, o->preset);
     }
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");
@@ -316,19 +320,11 @@ static void default_text(const opt_def *d, const ht_options *def, char *buf, siz
         if (*(const double *)field > 0)
             snprintf(buf, len, "%g", *(const double *)field);
         break;
-    case OPT_CHOICE: {
-        int idx = *(const int *)field;
-        const char *c = d->choices;
-        for (int i = 0; i < idx && c; i++) {
-            c = strchr(c, '|');
-            c = c ? c + 1 : NULL;
-        }
-        if (c)
-            snprintf(buf, len, "%.*s", (int)strcspn(c, "|"), c);
+    case OPT_CHOICE:
+        snprintf(buf, len, "%s", ht_enum_name(d->choices, *(const int *)field));
         break;
-    }
     case OPT_TRANSFER:
-        snprintf(buf, len, "srgb");
+        snprintf(buf, len, "%s", ht_enum_name(tonemap_transfers, def->tm.transfer));
         break;
     case OPT_STRING:
     case OPT_FLAG:

@@ -19,6 +19,7 @@ enum {
 };
 
 enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1 };
+enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 
 typedef struct ht_options {
     tonemap_params tm;
@@ -38,7 +39,7 @@ typedef struct ht_options {
     int peaks;                /* stats: the K brightest local peaks (0 = none) */
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */
-    int preset;               /* HT_PRESET_*: the last --preset (already applied to tm) */
+    int preset;               /* HT_PRESET_*: the last --preset (applied to tm where it stood) */
     int curve_format;         /* stats: HT_CURVE_* */
     const char *part;         /* --part N|NAME of multi-part OpenEXR files (NULL = 0) */
     const char *layer;        /* --layer NAME: channel-name prefix (NULL = default) */
@@ -46,13 +47,11 @@ typedef struct ht_options {
     bool help;
 } ht_options;
 
-/* Presets (--preset) and curve formats (stats --curve-format), in option order. */
-enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
-enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };
-
-/* Applies o->preset to o->tm (options_parse does it where --preset appears, so later options
- * override it). */
-void options_apply_preset(ht_options *o);
+/* The tables of the enumerations of the options (ht_enum.h); tonemap.h has those of
+ * tonemap_params. */
+extern const ht_enum options_backends[];       /* HT_BACKEND_*: gpu, cpu */
+extern const ht_enum options_grey_kernels[];   /* HT_GREY_*: global, shared, private */
+extern const ht_enum options_curve_formats[];  /* HT_CURVE_*: stats, pcond */
 
 /* Fills the defaults of the table. */
 void options_default(ht_options *o);

@@ -14,13 +14,9 @@
 
 #include "shaders.h"
 
-/* The overlay's own SSBO binding point (the pipeline's are HT_BIND_*, 0..4). */
-#define OVERLAY_BIND 5
-#define OVERLAY_BIND_HIST 6
-#define OVERLAY_DEFINES "#define HT_BIND_OVERLAY 5\n"
-#define OVERLAY_HIST_DEFINES "#define HT_NO_FRAME\n#define HT_BIND_OVERLAY 5\n#define HT_BIND_OVERLAY_HIST 6\n"
+/* The output's histograms read imgstats' buffer, not the frame. */
+#define OVERLAY_HIST_DEFINES "#define HT_NO_FRAME\n"
 
-enum { MODE_HIST, MODE_TRIMMED, MODE_CURVE, MODE_RANGE, MODE_CURSOR, MODE_DOT, MODE_CEILING };
 enum { CURVE_POINTS = 1024 };
 
 typedef struct flat_vertex {
@@ -53,10 +49,10 @@ overlay *overlay_create(char *err, size_t errlen)
     o->flat_prog = shaders_graphics("overlay_flat.vert", "overlay_flat.frag",
                                     "#define HT_NO_FRAME\n", err, errlen);
     if (o->flat_prog)
-        o->plot_prog = shaders_graphics("overlay_plot.vert", "overlay_plot.frag",
-                                        OVERLAY_DEFINES, err, errlen);
+        o->plot_prog = shaders_graphics("overlay_plot.vert", "overlay_plot.frag", NULL, err,
+                                        errlen);
     if (o->plot_prog)
-        o->norm_prog = shaders_compute("overlay_norm.comp", OVERLAY_DEFINES, err, errlen);
+        o->norm_prog = shaders_compute("overlay_norm.comp", NULL, err, errlen);
     if (o->norm_prog)
         o->hist_prog = shaders_graphics("overlay_hist.vert", "overlay_plot.frag",
                                         OVERLAY_HIST_DEFINES, err, errlen);
@@ -262,71 +258,85 @@ static void plot_draw(overlay *o, int mode, GLenum prim, int count, int instance
     glDrawArraysInstanced(prim, 0, count, instances);
 }
 
-void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *in)
-{
-    const float s = in->scale;
-    const float bg[4] = {0.08f, 0.08f, 0.09f, 0.78f};
-    const float grid[4] = {1, 1, 1, 0.14f};
-    const float label[4] = {0.85f, 0.85f, 0.85f, 1};
-    /* Plot area inside the panel: room for the title above, the Lw labels below and the Ld
-     * labels to the right. */
-    float px = in->x + 8 * s, py = in->y + 20 * s;
-    float pw = in->w - 8 * s - 44 * s, ph = in->h - 20 * s - 30 * s;
-    if (pw < 20 || ph < 20)
-        return;
-    double lo = in->axis_lo, hi = in->axis_hi > in->axis_lo ? in->axis_hi : in->axis_lo + 1;
-    overlay_rect(o, in->x, in->y, in->w, in->h, bg);
-    if (in->title)
-        overlay_text(o, in->x + 8 * s, in->y + 5 * s, s, in->title, label);
+/* The colours of the panel's parts, shared by the plot and its legend. */
+static const float C_HIST[4] = {0.55f, 0.58f, 0.62f, 0.75f};
+static const float C_TRIM[4] = {0.20f, 0.55f, 0.95f, 0.85f};
+static const float C_CEILING[4] = {0.20f, 0.55f, 0.95f, 0.9f};
+static const float C_RANGE[4] = {1.0f, 0.35f, 0.30f, 0.9f};
+static const float C_CURVE[4] = {1.0f, 0.85f, 0.25f, 1.0f};
+static const float C_CURSOR[4] = {0.3f, 1.0f, 0.4f, 0.95f};
+static const float C_PANEL[4] = {0.08f, 0.08f, 0.09f, 0.78f};
+static const float C_GRID[4] = {1, 1, 1, 0.14f};
+static const float C_LABEL[4] = {0.85f, 0.85f, 0.85f, 1};
 
-    /* Decades of world luminance: grid lines and labels, thinned out when they would touch. */
+/* The plot area inside a panel, pixels (y down). */
+typedef struct plot_area {
+    float x, y, w, h;
+} plot_area;
+
+/* The x axis: decades of world luminance (LO..HI, ln cd/m^2), grid lines and labels, thinned
+ * out when they would touch. */
+static void plot_lw_axis(overlay *o, const plot_area *a, float s, double lo, double hi)
+{
     const double ln10 = log(10.0);
     int k0 = (int)ceil(lo / ln10), k1 = (int)floor(hi / ln10);
-    float per_decade = (float)(pw * ln10 / (hi - lo));
+    float per_decade = (float)(a->w * ln10 / (hi - lo));
     int step = 1;
     while (step < 64 && per_decade * (float)step < 34 * s)
         step *= 2;
     for (int k = k0; k <= k1; k++) {
         if (k % step != 0)
             continue;
-        float x = px + (float)((k * ln10 - lo) / (hi - lo)) * pw;
-        overlay_rect(o, x, py, 1, ph, grid);
+        float x = a->x + (float)((k * ln10 - lo) / (hi - lo)) * a->w;
+        overlay_rect(o, x, a->y, 1, a->h, C_GRID);
         char buf[32];
         decade_label(k, buf, sizeof buf);
-        overlay_text(o, x - overlay_text_width(buf, s) / 2, py + ph + 4 * s, s, buf, label);
+        overlay_text(o, x - overlay_text_width(buf, s) / 2, a->y + a->h + 4 * s, s, buf, C_LABEL);
     }
-    overlay_text(o, px, py + ph + 16 * s, s, "x: world luminance Lw   y: display luminance Ld (cd/m^2)", label);
-    /* Display luminance: Ldmin at the bottom, Ldmax at the top, decades between. */
-    double ldmin = in->ldmax / in->drange;
-    char buf[48];
-    for (int k = (int)ceil(log10(ldmin) + 1e-9); k <= (int)floor(log10(in->ldmax) - 1e-9); k++) {
-        float y = py + ph * (1 - (float)((k * ln10 - log(ldmin)) / log(in->drange)));
-        overlay_rect(o, px, y, pw, 1, grid);
-        decade_label(k, buf, sizeof buf);
-        overlay_text(o, px + pw + 4 * s, y - 4 * s, s, buf, label);
-    }
-    snprintf(buf, sizeof buf, "%.3g", in->ldmax);
-    overlay_text(o, px + pw + 4 * s, py - 3 * s, s, buf, label);
-    snprintf(buf, sizeof buf, "%.3g", ldmin);
-    overlay_text(o, px + pw + 4 * s, py + ph - 9 * s, s, buf, label);
-    flush(o);
+    overlay_text(o, a->x, a->y + a->h + 16 * s, s,
+                 "x: world luminance Lw   y: display luminance Ld (cd/m^2)", C_LABEL);
+}
 
-    /* The GPU part. The curve pass wrote the frame with shader stores: make them visible. */
+/* The y axis: display luminance, Ldmin at the bottom, Ldmax at the top, decades between. */
+static void plot_ld_axis(overlay *o, const plot_area *a, float s, double ldmax, double drange)
+{
+    const double ln10 = log(10.0);
+    double ldmin = ldmax / drange;
+    char buf[48];
+    for (int k = (int)ceil(log10(ldmin) + 1e-9); k <= (int)floor(log10(ldmax) - 1e-9); k++) {
+        float y = a->y + a->h * (1 - (float)((k * ln10 - log(ldmin)) / log(drange)));
+        overlay_rect(o, a->x, y, a->w, 1, C_GRID);
+        decade_label(k, buf, sizeof buf);
+        overlay_text(o, a->x + a->w + 4 * s, y - 4 * s, s, buf, C_LABEL);
+    }
+    snprintf(buf, sizeof buf, "%.3g", ldmax);
+    overlay_text(o, a->x + a->w + 4 * s, a->y - 3 * s, s, buf, C_LABEL);
+    snprintf(buf, sizeof buf, "%.3g", ldmin);
+    overlay_text(o, a->x + a->w + 4 * s, a->y + a->h - 9 * s, s, buf, C_LABEL);
+}
+
+/* The GPU part: the bars' height scale (overlay_norm.comp), then every part of the panel
+ * (overlay_plot.vert, one draw per HT_PLOT_* mode) from FRAME_BUFFER, clipped to the area. */
+static void plot_frame(overlay *o, unsigned frame_buffer, const overlay_plot_info *in,
+                       const plot_area *a, double lo, double hi)
+{
+    const float s = in->scale;
+    /* The curve pass wrote the frame with shader stores: make them visible. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, frame_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OVERLAY_BIND, o->norm_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_OVERLAY, o->norm_buf);
     glUseProgram(o->norm_prog);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 
     set_blend();
     glEnable(GL_SCISSOR_TEST);
-    glScissor((GLint)floorf(px), (GLint)floorf((float)o->height - (py + ph)), (GLsizei)ceilf(pw),
-              (GLsizei)ceilf(ph + 1));
+    glScissor((GLint)floorf(a->x), (GLint)floorf((float)o->height - (a->y + a->h)),
+              (GLsizei)ceilf(a->w), (GLsizei)ceilf(a->h + 1));
     unsigned prog = o->plot_prog;
     glUseProgram(prog);
     glUniform2f(glGetUniformLocation(prog, "u_viewport"), (float)o->width, (float)o->height);
-    glUniform4f(glGetUniformLocation(prog, "u_rect"), px, py, pw, ph);
+    glUniform4f(glGetUniformLocation(prog, "u_rect"), a->x, a->y, a->w, a->h);
     glUniform2f(glGetUniformLocation(prog, "u_axis"), (float)lo, (float)hi);
     glUniform1i(glGetUniformLocation(prog, "u_points"), CURVE_POINTS);
     glUniform1f(glGetUniformLocation(prog, "u_ldmax"), (float)in->ldmax);
@@ -334,35 +344,33 @@ void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *in
     glUniform1f(glGetUniformLocation(prog, "u_cursor"), (float)in->cursor_ln_lw);
     glUniform1f(glGetUniformLocation(prog, "u_dot"), 7 * s);
     glBindVertexArray(o->plot_vao);
-    const float c_hist[4] = {0.55f, 0.58f, 0.62f, 0.75f};
-    const float c_trim[4] = {0.20f, 0.55f, 0.95f, 0.85f};
-    const float c_range[4] = {1.0f, 0.35f, 0.30f, 0.9f};
-    const float c_curve[4] = {1.0f, 0.85f, 0.25f, 1.0f};
-    const float c_cursor[4] = {0.3f, 1.0f, 0.4f, 0.95f};
-    plot_draw(o, MODE_HIST, GL_TRIANGLES, 6, HT_MAX_BINS, c_hist);
-    plot_draw(o, MODE_TRIMMED, GL_TRIANGLES, 6, HT_MAX_BINS, c_trim);
-    const float c_ceiling[4] = {0.20f, 0.55f, 0.95f, 0.9f};
-    plot_draw(o, MODE_CEILING, GL_LINES, 2, 1, c_ceiling);
-    plot_draw(o, MODE_RANGE, GL_LINES, 4, 1, c_range);
+    plot_draw(o, HT_PLOT_HIST, GL_TRIANGLES, 6, HT_MAX_BINS, C_HIST);
+    plot_draw(o, HT_PLOT_TRIMMED, GL_TRIANGLES, 6, HT_MAX_BINS, C_TRIM);
+    plot_draw(o, HT_PLOT_CEILING, GL_LINES, 2, 1, C_CEILING);
+    plot_draw(o, HT_PLOT_RANGE, GL_LINES, 4, 1, C_RANGE);
     /* Wide lines are optional in core profiles: ask for what the driver offers. */
     float widths[2] = {1, 1};
     glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, widths);
     glLineWidth(fminf(fmaxf(2 * s, 1), widths[1]));
-    plot_draw(o, MODE_CURVE, GL_LINE_STRIP, CURVE_POINTS, 1, c_curve);
+    plot_draw(o, HT_PLOT_CURVE, GL_LINE_STRIP, CURVE_POINTS, 1, C_CURVE);
     glLineWidth(1);
     if (in->cursor) {
-        plot_draw(o, MODE_CURSOR, GL_LINES, 2, 1, c_cursor);
-        plot_draw(o, MODE_DOT, GL_TRIANGLES, 6, 1, c_cursor);
+        plot_draw(o, HT_PLOT_CURSOR, GL_LINES, 2, 1, C_CURSOR);
+        plot_draw(o, HT_PLOT_DOT, GL_TRIANGLES, 6, 1, C_CURSOR);
     }
     glBindVertexArray(0);
     glUseProgram(0);
     glDisable(GL_SCISSOR_TEST);
+}
 
-    /* A legend under the title. */
+/* The legend, right-aligned on the title's line. */
+static void plot_legend(overlay *o, const overlay_plot_info *in)
+{
+    const float s = in->scale;
     float lx = in->x + in->w - 8 * s;
     const struct { const char *name; const float *c; } legend[] = {
-        {"curve", c_curve}, {"range", c_range}, {"trimmed/ceiling", c_trim},
-        {"histogram", c_hist}};
+        {"curve", C_CURVE}, {"range", C_RANGE}, {"trimmed/ceiling", C_TRIM},
+        {"histogram", C_HIST}};
     for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
         float w = overlay_text_width(legend[i].name, s);
         lx -= w;
@@ -371,12 +379,29 @@ void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *in
     }
 }
 
+void overlay_plot(overlay *o, unsigned frame_buffer, const overlay_plot_info *in)
+{
+    const float s = in->scale;
+    /* Plot area inside the panel: room for the title above, the Lw labels below and the Ld
+     * labels to the right. */
+    plot_area a = {in->x + 8 * s, in->y + 20 * s, in->w - 8 * s - 44 * s, in->h - 20 * s - 30 * s};
+    if (a.w < 20 || a.h < 20)
+        return;
+    double lo = in->axis_lo, hi = in->axis_hi > in->axis_lo ? in->axis_hi : in->axis_lo + 1;
+    overlay_rect(o, in->x, in->y, in->w, in->h, C_PANEL);
+    if (in->title)
+        overlay_text(o, in->x + 8 * s, in->y + 5 * s, s, in->title, C_LABEL);
+    plot_lw_axis(o, &a, s, lo, hi);
+    plot_ld_axis(o, &a, s, in->ldmax, in->drange);
+    flush(o);
+    plot_frame(o, frame_buffer, in, &a, lo, hi);
+    plot_legend(o, in);
+}
+
 void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overlay_plot_info *in)
 {
     const float s = in->scale;
-    const float bg[4] = {0.08f, 0.08f, 0.09f, 0.78f};
-    const float grid[4] = {1, 1, 1, 0.14f};
-    const float label[4] = {0.85f, 0.85f, 0.85f, 1};
+    const float *bg = C_PANEL, *grid = C_GRID, *label = C_LABEL;
     float px = in->x + 8 * s, py = in->y + 20 * s;
     float pw = in->w - 16 * s, ph = in->h - 20 * s - 30 * s;
     if (pw < 20 || ph < 20)
@@ -403,8 +428,8 @@ void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overl
 
     /* The statistics passes wrote the counts with atomics: make them visible. */
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OVERLAY_BIND_HIST, hist_buffer);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, OVERLAY_BIND, o->norm_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_OVERLAY_HIST, hist_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_OVERLAY, o->norm_buf);
     glUseProgram(o->histnorm_prog);
     glUniform1i(glGetUniformLocation(o->histnorm_prog, "u_grey"), kind == OVERLAY_OUTPUT_GREY);
     glDispatchCompute(1, 1, 1);
@@ -420,7 +445,8 @@ void overlay_plot_output(overlay *o, unsigned hist_buffer, int kind, const overl
     glUniform2f(glGetUniformLocation(prog, "u_viewport"), (float)o->width, (float)o->height);
     glUniform4f(glGetUniformLocation(prog, "u_rect"), px, py, pw, ph);
     glBindVertexArray(o->plot_vao);
-    int ch_loc = glGetUniformLocation(prog, "u_channel"), c_loc = glGetUniformLocation(prog, "u_color");
+    int ch_loc = glGetUniformLocation(prog, "u_channel");
+    int c_loc = glGetUniformLocation(prog, "u_color");
     static const float colours[5][4] = {
         {1.0f, 0.25f, 0.2f, 0.75f}, {0.2f, 1.0f, 0.25f, 0.75f}, {0.3f, 0.45f, 1.0f, 0.85f},
         {0.6f, 0.6f, 0.6f, 0.35f}, {0.8f, 0.8f, 0.82f, 0.85f}};

@@ -51,11 +51,30 @@
     X(HT_LUMINANCE_RADIANCE, 1)  /* Radiance's standard primaries, as pcond */                \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
-    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */
+    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */         \
+    HT_PIXEL_CLASSES(X)                                                                       \
+    HT_PLOT_MODES(X)
+
+/* X(name, value): the class of a pixel (ht_classify in common.glsl, classify in
+ * tonemap_cpu.c). Part of HT_CONSTANTS, as are the plot modes. */
+#define HT_PIXEL_CLASSES(X)     \
+    X(HT_PIX_VALID, 0)          /* finite, Lw > 0 */ \
+    X(HT_PIX_NONFINITE, 1)      /* R, G, B or Lw not finite */ \
+    X(HT_PIX_NONPOSITIVE, 2)    /* finite, Lw <= 0 */
+
+/* X(name, value): what one draw of overlay_plot.vert draws (its u_mode). */
+#define HT_PLOT_MODES(X)        \
+    X(HT_PLOT_HIST, 0)          /* the histogram's bars, one instance per bin */ \
+    X(HT_PLOT_TRIMMED, 1)       /* the trimmed histogram's bars */ \
+    X(HT_PLOT_CURVE, 2)         /* the response curve */ \
+    X(HT_PLOT_RANGE, 3)         /* the ends of the histogram's range */ \
+    X(HT_PLOT_CURSOR, 4)        /* the vertical line at the cursor's luminance */ \
+    X(HT_PLOT_DOT, 5)           /* the square on the curve at the cursor's luminance */ \
+    X(HT_PLOT_CEILING, 6)       /* the linear ceiling of the last pass */
 
 /* X(name, value): floating-point constants (pcond's, see WARD97.md). */
 #define HT_FCONSTANTS(X)                                                                     \
-    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range; darker pixels are black */ \
+    X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range (darker: black) */ \
     X(HT_LMAX, 1e7)       /* cd/m^2: upper clamp of the automatic range */                \
     X(HT_CVRATIO, 0.025)  /* ceiling-loop tolerance */                                    \
     X(HT_LUM_R, 0.2126)                                                                   \
@@ -112,7 +131,7 @@ HT_FCONSTANTS(HT_FDEF_)
     X(uint, hist, [HT_MAX_BINS])        /* merged counts */ \
     X(float, trimmed, [HT_MAX_BINS])    /* after the ceiling (bottom-bin rule applied) */ \
     X(float, cumf, [HT_MAX_BINS + 1])   /* response: cumf at bin edges */ \
-    /* Foveal sampling (pass_foveal, issue 7). The pipeline uploads n_points..pcond_rules and */ \
+    /* Foveal sampling (pass_foveal). The pipeline uploads n_points..pcond_rules and */ \
     /* resets the pt_* accumulators before the analysis; all zero in pixel sampling. */ \
     X(uint, n_points, )      /* pcond point samples taken (0: none) */ \
     X(uint, fov_width, )     /* foveal grid (0 with pixel sampling) */ \
@@ -133,7 +152,9 @@ typedef float ht_float_t;
 typedef struct ht_tilesum { HT_TILESUM_FIELDS(HT_C_FIELD_) } ht_tilesum;
 typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
 
-/* SSBO binding points, one per buffer kind. */
+/* SSBO binding points, one per buffer kind, each its own number (checked below, with the
+ * statistics' HT_STATS_BINDINGS): a buffer left bound by one pass never stands in for another
+ * pass's buffer. */
 #define HT_BINDINGS(X)           \
     X(HT_BIND_PARTIALS, 0)       \
     X(HT_BIND_TILE_HIST, 1)      \
@@ -141,13 +162,14 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_FRAME, 3)          \
     X(HT_BIND_OUT, 4)            \
     X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
-    X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */
+    X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */ \
+    X(HT_BIND_OVERLAY, 7)        /* overlay: the height scale of the panel's bars */ \
+    X(HT_BIND_OVERLAY_HIST, 8)   /* overlay: the ht_hist it draws */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
 
-/* Image statistics (issue 4: imgstats.h). shaders.c does not emit these lists: imgstats_gpu.c
- * turns them into the defines of its own programs, which follow the common preamble. */
+/* Image statistics (imgstats.h). */
 #define HT_STATS_CONSTANTS(X)                                                                \
     X(HT_COLOR_BINS, 256)          /* bins per channel of the RGBA histogram of the output */ \
     X(HT_GREY_BINS, 256)                                                                      \
@@ -175,17 +197,28 @@ HT_GREY_KERNELS(HT_ENUM_)
     X(HT_EXTREMA_REL_ERR, 2e-6)    \
     X(HT_EXTREMA_ABS_ERR, 1e-37)
 
-/* Binding points of the statistics buffers (the histogram passes never bind the tiles). */
+/* Binding points of the statistics buffers. */
 #define HT_STATS_BINDINGS(X)        \
-    X(HT_BIND_EXTREMA_TILES, 5)    \
-    X(HT_BIND_EXTREMA, 6)          \
-    X(HT_BIND_PEAKS, 7)            \
-    X(HT_BIND_HIST, 5)
+    X(HT_BIND_EXTREMA_TILES, 9)    \
+    X(HT_BIND_EXTREMA, 10)         \
+    X(HT_BIND_PEAKS, 11)           \
+    X(HT_BIND_HIST, 12)
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_STATS_CONSTANTS(HT_ENUM_)
 HT_STATS_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
+
+/* HT_BIND_COUNT binding points, numbered 0..HT_BIND_COUNT - 1 with none shared: then the sum
+ * of 1 << point over them is (1 << HT_BIND_COUNT) - 1. A GL must offer HT_BIND_COUNT
+ * (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS). */
+#define HT_ONE_(name, value) +1
+#define HT_BIT_(name, value) +(1u << (value))
+enum { HT_BIND_COUNT = 0 HT_BINDINGS(HT_ONE_) HT_STATS_BINDINGS(HT_ONE_) };
+_Static_assert((0u HT_BINDINGS(HT_BIT_) HT_STATS_BINDINGS(HT_BIT_)) == (1u << HT_BIND_COUNT) - 1,
+               "SSBO binding points: one per buffer kind, numbered 0..HT_BIND_COUNT - 1");
+#undef HT_ONE_
+#undef HT_BIT_
 #define HT_FDEF_(name, value) static const double name = (value);
 HT_STATS_FCONSTANTS(HT_FDEF_)
 #undef HT_FDEF_

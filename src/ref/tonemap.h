@@ -8,34 +8,61 @@
 #include <stdint.h>
 
 #include "gpu_shared.h"
+#include "ht_enum.h"
 #include "image.h"
 
-typedef struct tonemap_params {
-    int bins;            /* histogram bins, HT_MIN_BINS..HT_MAX_BINS */
-    double lmin, lmax;   /* world luminance range in cd/m^2; both 0 = automatic */
-    double ldmax;        /* display maximum, cd/m^2 */
-    double drange;       /* display dynamic range Ldmax/Ldmin */
-    int ceiling;         /* HT_CEILING_* */
-    int transfer;        /* HT_TRANSFER_* */
-    double gamma;        /* for HT_TRANSFER_GAMMA */
-    double scale;        /* cd/m^2 per image unit */
-    /* Issue 7: the paper's sampling and pcond's rules (docs/pcond.md). */
-    int sampling;        /* HT_SAMPLING_*: every pixel, or the foveal image */
-    double fov;          /* foveal sampling: degrees across the longer side */
-    int point_samples;   /* foveal sampling: add pcond's random point samples (0 or 1) */
-    int luminance;       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */
-    bool force_linear;   /* linear mapping whatever the range (pcond -l) */
-    bool pcond;          /* pcond's own rules: range margins and black samples, the -x quirk */
-} tonemap_params;
+/* X(type, name): the fields of tonemap_params, in order (tonemap_params_equal compares them
+ * all). */
+#define TONEMAP_PARAMS_FIELDS(X)                                                           \
+    X(int, bins)            /* histogram bins, HT_MIN_BINS..HT_MAX_BINS */                 \
+    X(double, lmin)         /* world luminance range in cd/m^2; both 0 = automatic */      \
+    X(double, lmax)                                                                        \
+    X(double, ldmax)        /* display maximum, cd/m^2 */                                  \
+    X(double, drange)       /* display dynamic range Ldmax/Ldmin */                        \
+    X(int, ceiling)         /* HT_CEILING_* */                                             \
+    X(int, transfer)        /* HT_TRANSFER_* */                                            \
+    X(double, gamma)        /* for HT_TRANSFER_GAMMA */                                    \
+    X(double, scale)        /* cd/m^2 per image unit */                                    \
+    /* The paper's sampling and pcond's rules (README.md). */                              \
+    X(int, sampling)        /* HT_SAMPLING_*: every pixel, or the foveal image */          \
+    X(double, fov)          /* foveal sampling: degrees across the longer side */          \
+    X(int, point_samples)   /* foveal sampling: add pcond's random point samples (0 or 1) */ \
+    X(int, luminance)       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */             \
+    X(bool, force_linear)   /* linear mapping whatever the range (pcond -l) */             \
+    X(bool, pcond)          /* pcond's own rules: range margins and black samples, the -x quirk */
 
-/* Fills the defaults of WARD97.md (100 bins, Ldmax 100, Dr 100, linear ceiling, sRGB, s = 1,
- * every pixel sampled, Rec. 709 weights). */
+#define TONEMAP_PARAMS_FIELD_(type, name) type name;
+typedef struct tonemap_params {
+    TONEMAP_PARAMS_FIELDS(TONEMAP_PARAMS_FIELD_)
+} tonemap_params;
+#undef TONEMAP_PARAMS_FIELD_
+
+/* Fills the defaults of WARD97.md: the default preset (below) with a linear ceiling, sRGB,
+ * s = 1 and the automatic range. */
 void tonemap_params_default(tonemap_params *p);
 
-/* The pcond preset: what Radiance's pcond does by default (pcond-reference/README.md):
- * foveal sampling over 40 degrees plus its point samples, Radiance weights, 100 bins,
- * Ldmax 100, Dr 100, pcond's rules. Leaves ceiling, force_linear, transfer and scale. */
+/* Every field equal (field by field: the struct has padding). */
+bool tonemap_params_equal(const tonemap_params *a, const tonemap_params *b);
+
+/* Presets (--preset, the viewer's Shift+P). */
+enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
+
+/* Sets the fields PRESET decides to its values (the table in tonemap_params.c): bins, ldmax,
+ * drange, sampling, fov, point_samples, luminance and pcond; the pcond preset, what Radiance's
+ * pcond does by default (README.md), also makes the range automatic. Ceiling, force_linear,
+ * transfer, gamma and scale stay as they are. */
+void tonemap_apply_preset(tonemap_params *p, int preset);
+
+/* The same as tonemap_apply_preset(p, HT_PRESET_PCOND), for the callers not yet switched. */
 void tonemap_params_preset_pcond(tonemap_params *p);
+
+/* The tables of the enumerations of tonemap_params (ht_enum.h), in command-line order. */
+extern const ht_enum tonemap_ceilings[];    /* HT_CEILING_*: none, linear, human */
+extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */
+extern const ht_enum tonemap_samplings[];   /* HT_SAMPLING_*: pixels, foveal */
+extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: rec709, radiance */
+extern const ht_enum tonemap_presets[];     /* HT_PRESET_*: default, pcond */
+extern const ht_enum tonemap_mappings[];    /* HT_MAP_* (results, not options) */
 
 /* The foveal grid for a W x H picture: one sample per degree, FOV degrees across the longer
  * side (pcond getfovimg), at least 2 and at most the picture's size. */
@@ -74,7 +101,8 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);
 
-/* Name of a HT_MAP_* value ("histogram", "linear (range fits display)", ...). */
+/* The label of a HT_MAP_* value ("histogram", "linear (forced)", ...); any other value is
+ * HT_MAP_NONE's. */
 const char *tonemap_mapping_name(unsigned mapping);
 
 /* Rounds RGB as a Radiance picture stores it (RGBE, 8-bit mantissas, truncated; read back at
@@ -88,7 +116,8 @@ void tonemap_rgbe_round(float rgb[3], double unit);
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb);
 
-/* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...). */
+/* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...): the
+ * name in tonemap_mappings. */
 const char *tonemap_mapping_pcond_name(unsigned mapping);
 
 /* CPU reference: analyse IMG (all four steps but the apply) into *r. */

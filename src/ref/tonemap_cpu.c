@@ -7,34 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tonemap_params_default(tonemap_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->bins = 100;
-    p->ldmax = 100.0;
-    p->drange = 100.0;
-    p->ceiling = HT_CEILING_LINEAR;
-    p->transfer = HT_TRANSFER_SRGB;
-    p->gamma = 2.2;
-    p->scale = 1.0;
-    p->sampling = HT_SAMPLING_PIXELS;
-    p->fov = 40.0;
-    p->luminance = HT_LUMINANCE_REC709;
-}
-
-void tonemap_params_preset_pcond(tonemap_params *p)
-{
-    p->bins = 100;
-    p->lmin = p->lmax = 0.0;
-    p->ldmax = 100.0;
-    p->drange = 100.0;
-    p->sampling = HT_SAMPLING_FOVEAL;
-    p->fov = 40.0;
-    p->point_samples = 1;
-    p->luminance = HT_LUMINANCE_RADIANCE;
-    p->pcond = true;
-}
-
 static const double PI = 3.14159265358979323846;
 
 void tonemap_foveal_grid(int w, int h, double fov, int *fw, int *fh)
@@ -111,40 +83,13 @@ double tonemap_tvi(double la)
     return pow(10.0, y);
 }
 
-const char *tonemap_mapping_name(unsigned mapping)
-{
-    switch (mapping) {
-    case HT_MAP_HISTOGRAM: return "histogram";
-    case HT_MAP_LINEAR_FITS: return "linear (scene range fits the display)";
-    case HT_MAP_LINEAR_GAVE_UP: return "linear (ceiling loop gave up: no compression needed)";
-    case HT_MAP_EQUALIZE: return "histogram equalisation (no ceiling)";
-    case HT_MAP_LINEAR_FORCED: return "linear (forced)";
-    default: return "none (no pixel with positive finite luminance)";
-    }
-}
-
-const char *tonemap_mapping_pcond_name(unsigned mapping)
-{
-    switch (mapping) {
-    case HT_MAP_HISTOGRAM: return "histogram";
-    case HT_MAP_LINEAR_FITS: return "linear(range<=display)";
-    case HT_MAP_LINEAR_GAVE_UP: return "linear(no_compression_needed)";
-    case HT_MAP_LINEAR_FORCED: return "linear(-l)";
-    case HT_MAP_EQUALIZE: return "equalize";
-    default: return "none";
-    }
-}
-
-/* Pixel classes, as in common.glsl's ht_classify. */
-enum { PIX_VALID, PIX_NONFINITE, PIX_NONPOSITIVE };
-
 /* Lw of a pixel in float, as the shaders compute it ('precise': no fused multiply-add). */
 static int classify(const float *c, float scale, const float w[3], float *lw)
 {
     *lw = scale * (w[0] * c[0] + w[1] * c[1] + w[2] * c[2]);
     if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(*lw))
-        return PIX_NONFINITE;
-    return *lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
+        return HT_PIX_NONFINITE;
+    return *lw > 0.0f ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
 }
 
 static void float_weights(int luminance, float w[3])
@@ -163,13 +108,13 @@ typedef struct sample_set {
 
 static int class_of(float lw)
 {
-    return !isfinite(lw) ? PIX_NONFINITE : lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
+    return !isfinite(lw) ? HT_PIX_NONFINITE : lw > 0.0f ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
 }
 
 static void sample_pixel(const float *c, float scale, const float w[3], float *out)
 {
     float lw;
-    *out = classify(c, scale, w, &lw) == PIX_NONFINITE ? NAN : lw;
+    *out = classify(c, scale, w, &lw) == HT_PIX_NONFINITE ? NAN : lw;
 }
 
 /* Foveal image (pass_foveal): the box average of linear RGB over the pixels (x, row) with
@@ -431,12 +376,12 @@ static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, dou
 {
     for (size_t k = 0; k < s->n; k++) {
         switch (class_of(s->lw[k])) {
-        case PIX_VALID:
+        case HT_PIX_VALID:
             r->n_valid++;
             *lw_min = fmin(*lw_min, s->lw[k]);
             *lw_max = fmax(*lw_max, s->lw[k]);
             break;
-        case PIX_NONFINITE: r->n_nonfinite++; break;
+        case HT_PIX_NONFINITE: r->n_nonfinite++; break;
         default: r->n_nonpositive++; break;
         }
     }
@@ -448,7 +393,7 @@ static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, ui
     double sum_ln = 0;
     for (size_t k = 0; k < s->n; k++) {
         float lw = s->lw[k];
-        if (class_of(lw) != PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
+        if (class_of(lw) != HT_PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
             continue;
         hist[bin_of(r, lw)]++;
         (*counted)++;
@@ -580,7 +525,8 @@ void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tone
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         float lw;
-        double factor = classify(c, scale, w, &lw) == PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        bool valid = classify(c, scale, w, &lw) == HT_PIX_VALID;
+        double factor = valid ? tonemap_pixel_factor(r, p, lw) : 0;
         for (int ch = 0; ch < 3; ch++)
             rgb[3 * k + ch] = tonemap_encode(p, (double)scale * c[ch] * factor);
     }
