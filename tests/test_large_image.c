@@ -52,49 +52,25 @@ static long frame_diff(const tonemap_result *a, const tonemap_result *b, const c
     return -1;
 }
 
-/* REF and GOT (results and W*H RGB8 pixels) within the pcond tolerances (test_pcond_gpu.c):
- * counts and mapping exact, lw range 1e-5 relative, histograms max(4, 0.5 %) moved, curve
- * 2e-3 log10 at the bin centres, pixels <= 1 LSB on 99.9 %, never 2. */
+/* GOT against REF (results and W x H RGB8 pixels) within COMPARE_TOL_FOVEAL (as in
+ * test_pcond_gpu.c) but with the displayed curve (tonemap_curve_ld), not pcond's -x form. */
 static void compare_tolerant(const char *label, const tonemap_params *p, const tonemap_result *ref,
                              const uint8_t *refrgb, const tonemap_result *got,
-                             const uint8_t *gotrgb, size_t n)
+                             const uint8_t *gotrgb, int w, int h)
 {
-    CHECK(got->n_total == ref->n_total && got->n_valid == ref->n_valid &&
-              got->n_nonfinite == ref->n_nonfinite && got->n_points == ref->n_points &&
-              got->fov_width == ref->fov_width && got->fov_height == ref->fov_height,
-          "%s: counts %u/%u/%u +%u %ux%u vs %u/%u/%u +%u %ux%u", label, got->n_total, got->n_valid,
-          got->n_nonfinite, got->n_points, got->fov_width, got->fov_height, ref->n_total,
-          ref->n_valid, ref->n_nonfinite, ref->n_points, ref->fov_width, ref->fov_height);
-    CHECK(fabs(got->lw_min - ref->lw_min) <= 1e-5 * ref->lw_min &&
-              fabs(got->lw_max - ref->lw_max) <= 1e-5 * ref->lw_max,
-          "%s: lw %.9g..%.9g vs %.9g..%.9g", label, got->lw_min, got->lw_max, ref->lw_min,
-          ref->lw_max);
-    CHECK(got->mapping == ref->mapping, "%s: mapping %s vs %s", label,
-          tonemap_mapping_name(got->mapping), tonemap_mapping_name(ref->mapping));
-    long moved = 0, pmoved = 0;
-    for (unsigned i = 0; i < ref->bins && i < HT_MAX_BINS; i++) {
-        moved += labs((long)got->hist[i] - (long)ref->hist[i]);
-        pmoved += labs((long)got->pt_hist[i] - (long)ref->pt_hist[i]);
-    }
-    long allowed = 2 * (long)fmax(4, ref->n_counted / 200.0);
-    long pallowed = 2 * (long)fmax(4, ref->pt_counted / 200.0);
-    CHECK(moved <= allowed && pmoved <= pallowed, "%s: histograms moved %ld/%ld (allowed %ld/%ld)",
-          label, moved, pmoved, allowed, pallowed);
-    double worst = 0, db = ((double)ref->bw_max - ref->bw_min) / ref->bins;
-    for (unsigned i = 0; i < ref->bins; i++) {
-        double lw = exp(ref->bw_min + (i + 0.5) * db);
-        worst = fmax(worst, fabs(log10(tonemap_curve_ld(got, p, lw)) -
-                                 log10(tonemap_curve_ld(ref, p, lw))));
-    }
-    CHECK(worst <= 2e-3, "%s: curves differ by %.2g log10", label, worst);
-    size_t off1 = 0, off2 = 0;
-    for (size_t k = 0; k < n * 3; k++) {
-        int d = abs((int)gotrgb[k] - (int)refrgb[k]);
-        off1 += d > 1;
-        off2 += d > 2;
-    }
-    CHECK(off2 == 0 && off1 <= n * 3 / 1000, "%s: %zu values off by >1 LSB, %zu by >2 (of %zu)",
-          label, off1, off2, n * 3);
+    compare_tol t = COMPARE_TOL_FOVEAL;
+    t.curve_pcond = false;
+    check_tonemap(label, p, got, gotrgb, ref, refrgb, w, h, &t);
+}
+
+/* CHECKs that the RGB8 outputs A and B of W x H pixels are identical. */
+static void check_same_rgb(const char *label, const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    static const compare_tol exact;   /* no value may differ */
+    compare_rgb_report r;
+    compare_rgb8(a, b, w, h, &exact, &r);
+    CHECK(r.ok, "%s: %zu of %zu output values differ, worst by %d at (%d,%d) channel %d", label,
+          r.over_max, r.n_values, r.worst, r.worst_x, r.worst_y, r.worst_c);
 }
 
 /* IMG through the whole and the split pipeline: identical with pixel sampling (EXACT; the one
@@ -121,10 +97,7 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
         const char *field = "";
         long at = frame_diff(a, b, &field);
         CHECK(at < 0, "%s: frames differ at byte %ld (%s)", label, at, field);
-        size_t diff = 0;
-        for (size_t k = 0; k < n * 3; k++)
-            diff += argb[k] != brgb[k];
-        CHECK(diff == 0, "%s: %zu of %zu output values differ", label, diff, n * 3);
+        check_same_rgb(label, argb, brgb, img->width, img->height);
         /* What the viewer's whole-image adaptation runs: the analysis of the image source. */
         pipeline_analyze(split, pipeline_image_source(split), p);
         pipeline_read_result(split, c);
@@ -135,7 +108,7 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
     } else if (ok) {
         char what[200];
         snprintf(what, sizeof what, "%s (split vs one texture)", label);
-        compare_tolerant(what, p, a, argb, b, brgb, n);
+        compare_tolerant(what, p, a, argb, b, brgb, img->width, img->height);
     }
     if (ok && exact) {
         compare_backends(label, img, p, NULL, NULL);   /* one texture vs CPU (gpucpu.h) */
@@ -144,7 +117,7 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
         tonemap_cpu_apply(img, p, c, crgb);
         char what[200];
         snprintf(what, sizeof what, "%s (split vs CPU)", label);
-        compare_tolerant(what, p, c, crgb, b, brgb, n);
+        compare_tolerant(what, p, c, crgb, b, brgb, img->width, img->height);
     }
     free(a), free(b), free(c), free(argb), free(brgb), free(crgb);
 }
@@ -192,11 +165,9 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
     pipeline_analyze(split, pipeline_image_source(split), p);
     pipeline_apply(split, sb, p);
     pipeline_read_rgb(split, rb);
-    size_t diff = 0;
-    for (size_t k = 0; k < n * 3; k++)
-        diff += ra[k] != rb[k];
-    CHECK(diff == 0, "%s: %zu of %zu window values differ (%d samples)", label, diff, n * 3,
-          samples);
+    char what[200];
+    snprintf(what, sizeof what, "%s (window, %d samples)", label, samples);
+    check_same_rgb(what, ra, rb, tw, th);
     free(ra);
     free(rb);
 }
