@@ -34,7 +34,7 @@ void compare_backends(const char *label, const hdr_image *img, const tonemap_par
     tonemap_cpu_analyze(img, p, c);
     tonemap_cpu_apply(img, p, c, crgb);
     if (ok)
-        check_tonemap(label, p, g, grgb, c, crgb, img->width, img->height, &COMPARE_TOL_PIXELS);
+        check_tonemap(label, p, g, grgb, c, crgb, img->width, img->height, compare_tol_for(p));
     if (gpu_out)
         *gpu_out = *g;
     if (cpu_out)

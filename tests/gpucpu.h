@@ -12,7 +12,7 @@ void check_tonemap(const char *label, const tonemap_params *p, const tonemap_res
                    const compare_tol *t);
 
 /* Tone-maps IMG with both backends (a headless context must be current) and check_tonemap's
- * them within COMPARE_TOL_PIXELS. LABEL names the case in messages. Fills *gpu and *cpu if
+ * them within compare_tol_for(P). LABEL names the case in messages. Fills *gpu and *cpu if
  * not NULL. */
 void compare_backends(const char *label, const hdr_image *img, const tonemap_params *p,
                       tonemap_result *gpu, tonemap_result *cpu);

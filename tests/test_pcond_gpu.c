@@ -2,7 +2,7 @@
  * point samples and rules, Radiance weights, human ceiling, forced linear), and the GPU's
  * curves against pcond's own (pcond-reference, when $HT_SHARED is there).
  *
- * Pixel sampling: compare_backends (gpucpu.h, COMPARE_TOL_PIXELS). Foveal sampling: the
+ * compare_backends (gpucpu.h): COMPARE_TOL_PIXELS with pixel sampling. Foveal sampling: the
  * foveal averages are float sums on the GPU and double sums on the CPU, so the samples may
  * differ in the last bits (with pcond's RGBE rounding, rarely by one RGBE step: 1/256 of the
  * largest channel, within lw's 1e-5 relative for at most one foveal sample, which then shows
@@ -14,32 +14,9 @@
 
 #include "gpucpu.h"
 #include "pcond_ref.h"
-#include "pipeline.h"
 #include "testutil.h"
 
-static pipeline *pipe_;
 static double worst_gpu_vs_pcond[6];
-
-/* GPU vs CPU with foveal sampling; returns the GPU's result in *g (caller's buffer). */
-static void compare_foveal(const char *label, const hdr_image *img, const tonemap_params *p,
-                           tonemap_result *g)
-{
-    char err[HT_ERR_MAX];
-    size_t n = (size_t)img->width * img->height;
-    tonemap_result *c = calloc(1, sizeof *c);
-    uint8_t *grgb = malloc(n * 3), *crgb = malloc(n * 3);
-    if (!c || !grgb || !crgb)
-        abort();
-    bool ok = pipeline_tonemap_image(pipe_, img, p, g, grgb, err, sizeof err);
-    CHECK(ok, "%s: GPU: %s", label, err);
-    tonemap_cpu_analyze(img, p, c);
-    tonemap_cpu_apply(img, p, c, crgb);
-    if (ok)
-        check_tonemap(label, p, g, grgb, c, crgb, img->width, img->height, &COMPARE_TOL_FOVEAL);
-    free(c);
-    free(grgb);
-    free(crgb);
-}
 
 int main(void)
 {
@@ -48,10 +25,6 @@ int main(void)
     test_lamp_y = 30.0f;
     test_require_gl();
     char err[HT_ERR_MAX];
-    if (!(pipe_ = pipeline_create(err, sizeof err))) {
-        CHECK(0, "pipeline_create: %s", err);
-        return test_finish("test_pcond_gpu");
-    }
     tonemap_params p;
     hdr_image img;
     tonemap_result *g = calloc(1, sizeof *g);
@@ -73,9 +46,9 @@ int main(void)
     /* Foveal sampling on synthetic pictures. */
     tonemap_params_default(&p);
     p.sampling = HT_SAMPLING_FOVEAL;
-    compare_foveal("random, foveal", &img, &p, g);
+    compare_backends("random, foveal", &img, &p, g, NULL);
     tonemap_params_preset_pcond(&p);
-    compare_foveal("random, pcond preset", &img, &p, g);
+    compare_backends("random, pcond preset", &img, &p, g, NULL);
     CHECK(g->n_nonpositive > 0 && g->bw_min == (float)log(HT_LMIN),
           "random, pcond preset: a black sample must drop the range to LMIN (%u black, bw_min %g)",
           g->n_nonpositive, g->bw_min);
@@ -83,21 +56,21 @@ int main(void)
     test_make_image(&img, 240, 130, test_scene_lamp);
     tonemap_params_default(&p);
     tonemap_params_preset_pcond(&p);
-    compare_foveal("lamp, pcond preset", &img, &p, g);
+    compare_backends("lamp, pcond preset", &img, &p, g, NULL);
     p.ceiling = HT_CEILING_HUMAN;
-    compare_foveal("lamp, pcond -s", &img, &p, g);
+    compare_backends("lamp, pcond -s", &img, &p, g, NULL);
     p.fov = 90;
     p.point_samples = 0;
-    compare_foveal("lamp, pcond -s, 90 deg, no point samples", &img, &p, g);
+    compare_backends("lamp, pcond -s, 90 deg, no point samples", &img, &p, g, NULL);
     tonemap_params_default(&p);
     p.sampling = HT_SAMPLING_FOVEAL;
     p.ceiling = HT_CEILING_HUMAN;
-    compare_foveal("lamp, foveal, human ceiling", &img, &p, g);
+    compare_backends("lamp, foveal, human ceiling", &img, &p, g, NULL);
     image_free(&img);
     test_make_image(&img, 3, 2, test_scene_lamp);   /* smaller than the foveal grid */
     tonemap_params_default(&p);
     tonemap_params_preset_pcond(&p);
-    compare_foveal("3x2, pcond preset", &img, &p, g);
+    compare_backends("3x2, pcond preset", &img, &p, g, NULL);
     image_free(&img);
 
     /* pcond-reference: two folders (llvmpipe is slow), all six runs, GPU vs CPU and GPU vs
@@ -114,7 +87,7 @@ int main(void)
                 char label[128];
                 snprintf(label, sizeof label, "%s %s", names[f], PCOND_MODES[m].column);
                 pcond_mode_params(&PCOND_MODES[m], &p);
-                compare_foveal(label, &img, &p, g);
+                compare_backends(label, &img, &p, g, NULL);
                 int npts = 0;
                 double at = 0;
                 double d = curve_deviation(ref_path(dir, names[f], PCOND_MODES[m].curve), g, &p,
@@ -131,6 +104,5 @@ int main(void)
         printf("\n");
     }
     free(g);
-    pipeline_destroy(&pipe_);
     return test_finish("test_pcond_gpu");
 }

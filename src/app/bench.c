@@ -227,8 +227,7 @@ static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
         tonemap_cpu_apply(img, &b->params, c, crgb);
         compare_report r;
         compare_tonemap(g, grgb, c, crgb, img->width, img->height, &b->params,
-                        b->params.sampling == HT_SAMPLING_FOVEAL ? &COMPARE_TOL_FOVEAL
-                                                                 : &COMPARE_TOL_PIXELS, &r);
+                        compare_tol_for(&b->params), &r);
         if (!r.ok) {
             char text[1024];
             snprintf(why, len, "GPU differs from the CPU reference: %s",

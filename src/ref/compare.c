@@ -22,6 +22,11 @@ const compare_tol COMPARE_TOL_FOVEAL = {
     .pt_weight_rel = 1e-5, .linear_scale_rel = 1e-4,
 };
 
+const compare_tol *compare_tol_for(const tonemap_params *p)
+{
+    return p->sampling == HT_SAMPLING_FOVEAL ? &COMPARE_TOL_FOVEAL : &COMPARE_TOL_PIXELS;
+}
+
 /* The fields that must be equal, in the order a report names the first that is not. */
 #define COMPARE_EXACT_FIELDS(X) \
     X(n_total) X(n_valid) X(n_nonfinite) X(n_nonpositive) X(fov_width) X(fov_height) \
