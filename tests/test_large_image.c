@@ -141,7 +141,8 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
                           scene_view view, int samples, const tonemap_params *p)
 {
     bool f32 = !img->half_exact;
-    ht_source sa = pass_scene_run(scene_a, pipeline_image_source(whole), f32, tw, th, samples, view);
+    ht_source sa =
+        pass_scene_run(scene_a, pipeline_image_source(whole), f32, tw, th, samples, view);
     ht_source sb = pass_scene_run_image(scene_b, split, f32, tw, th, samples, view);
     if (samples == 1) {
         float *va = read_target(sa), *vb = read_target(sb);
@@ -245,7 +246,7 @@ static void large_test(void)
     if (!g || !c)
         abort();
     compare_backends("20000x700", &img, &p, g, c);
-    CHECK(g->n_total == (unsigned)w * h, "20000x700: %u samples counted", g->n_total);
+    CHECK_EQ(g->n_total, (unsigned)w * h);
 
     /* The viewer: uploaded into pieces, drawn zoomed out to 1000x35 (one texel per target
      * pixel at zoom 1/20, the pixel centres on texel centres 20 i + 10.5), analysed as a
@@ -255,8 +256,7 @@ static void large_test(void)
     CHECK(ok, "20000x700 upload: %s", err);
     int pieces = pipeline_image_pieces(whole);
     int expect = expected_pieces(w, h, (int)limit - (int)limit % HT_TILE_X);
-    CHECK(pieces == expect, "20000x700: %d pieces, expected %d (limit %d)", pieces, expect,
-          (int)limit);
+    CHECK_EQ(pieces, expect);
     printf("20000x700: GL_MAX_TEXTURE_SIZE %d, %d piece(s)\n", (int)limit, pieces);
     if (ok) {
         ht_source t = pass_scene_run_image(scene_a, whole, false, w / 20, h / 20, 1,
@@ -304,7 +304,8 @@ int main(void)
     test_lamp_y = 40.0f;
     test_require_gl();
     char err[HT_ERR_MAX];
-    if (!(whole = pipeline_create(err, sizeof err)) || !(split = pipeline_create(err, sizeof err)) ||
+    if (!(whole = pipeline_create(err, sizeof err)) ||
+        !(split = pipeline_create(err, sizeof err)) ||
         !(scene_a = pass_scene_create(err, sizeof err)) ||
         !(scene_b = pass_scene_create(err, sizeof err))) {
         CHECK(0, "create: %s", err);

@@ -79,7 +79,8 @@ int main(void)
         const char *dir = test_shared_path("pcond-reference");
         const char *names[] = {"Desk", "bimodal_window"};
         for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
-            if (!image_load(ref_path(dir, names[f], "input_decoded.exr"), NULL, &img, err, sizeof err)) {
+            const char *in = ref_path(dir, names[f], "input_decoded.exr");
+            if (!image_load(in, NULL, &img, err, sizeof err)) {
                 CHECK(0, "%s", err);
                 continue;
             }
@@ -92,8 +93,8 @@ int main(void)
                 double at = 0;
                 double d = curve_deviation(ref_path(dir, names[f], PCOND_MODES[m].curve), g, &p,
                                            tonemap_curve_ld_pcond, &npts, &at);
-                CHECK(npts == 100 && d >= 0 && d <= 0.005, "%s: GPU curve off pcond's by %.4f at %g",
-                      label, d, at);
+                CHECK(npts == 100 && d >= 0 && d <= 0.005,
+                      "%s: GPU curve off pcond's by %.4f at %g", label, d, at);
                 worst_gpu_vs_pcond[m] = fmax(worst_gpu_vs_pcond[m], d);
             }
             image_free(&img);

@@ -24,8 +24,8 @@ bool test_check_near(const char *file, int line, const char *ax, const char *bx,
     if (tolx ? fabs(a - b) <= tol : a == b)
         return true;
     if (tolx)
-        fprintf(stderr, "%s:%d: CHECK_NEAR(%s, %s, %s) failed: %.17g vs %.17g, off by %.3g > %.3g\n",
-                file, line, ax, bx, tolx, a, b, fabs(a - b), tol);
+        fprintf(stderr, "%s:%d: CHECK_NEAR(%s, %s, %s) failed: %.17g vs %.17g, off by %.3g > "
+                "%.3g\n", file, line, ax, bx, tolx, a, b, fabs(a - b), tol);
     else
         fprintf(stderr, "%s:%d: CHECK_EQ(%s, %s) failed: %.17g vs %.17g\n", file, line, ax, bx, a,
                 b);
