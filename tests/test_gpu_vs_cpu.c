@@ -1,5 +1,5 @@
 /* The GPU pipeline against the CPU reference on synthetic and real images, with the
- * tolerances stated in gpucpu.h. */
+ * tolerances of compare_tol_for (src/ref/compare.h). */
 #include <math.h>
 #include <string.h>
 

@@ -6,12 +6,11 @@
  *    in one texture: with pixel sampling the frame (histogram, range, curve, everything) and
  *    the pixels are identical, bit for bit (tiles never span pieces and keep their numbers);
  *    with foveal sampling the foveal boxes that straddle pieces are summed in another order,
- *    so the pcond tolerances of test_pcond_gpu apply, against the CPU reference too.
+ *    so COMPARE_TOL_FOVEAL (compare.h) applies, against the CPU reference too.
  *  - The viewer: pass_scene_run_image of the pieces against pass_scene_run of one texture
  *    (target values, and the tone-mapped window with the whole-image analysis).
  *  - A synthetic 20000x700 image (two pieces on llvmpipe, whose limit is 16384) against the
- *    CPU reference with the tolerances of gpucpu.h, and drawn zoomed out. */
-#include <math.h>
+ *    CPU reference with COMPARE_TOL_PIXELS (compare.h), and drawn zoomed out. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,8 +73,8 @@ static void check_same_rgb(const char *label, const uint8_t *a, const uint8_t *b
 }
 
 /* IMG through the whole and the split pipeline: identical with pixel sampling (EXACT; the one
- * texture then against the CPU reference with gpucpu.h's tolerances), else within the pcond
- * tolerances, and the split one against the CPU reference with them. */
+ * texture then against the CPU reference with COMPARE_TOL_PIXELS), else within
+ * COMPARE_TOL_FOVEAL, and the split one against the CPU reference with it. */
 static void compare_split(const char *label, const hdr_image *img, const tonemap_params *p,
                           bool exact)
 {
@@ -111,7 +110,7 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
         compare_tolerant(what, p, a, argb, b, brgb, img->width, img->height);
     }
     if (ok && exact) {
-        compare_backends(label, img, p, NULL, NULL);   /* one texture vs CPU (gpucpu.h) */
+        compare_backends(label, img, p, NULL, NULL);   /* one texture vs CPU */
     } else if (ok) {
         tonemap_cpu_analyze(img, p, c);
         tonemap_cpu_apply(img, p, c, crgb);
