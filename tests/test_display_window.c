@@ -33,9 +33,11 @@ int main(void)
     unsigned char *f = stbi_load(framed, &fw, &fh, &n, 0);
     CHECK(p && f, "cannot read the PNGs back");
     if (p && f) {
-        CHECK(pw == 263 && ph == 391, "plain export is %dx%d, not the data window", pw, ph);
-        CHECK(fw == 256 && fh == 256 && n == 4, "display-window export is %dx%d, %d channels", fw,
-              fh, n);
+        CHECK_EQ(pw, 263);   /* the plain export is the data window */
+        CHECK_EQ(ph, 391);
+        CHECK_EQ(fw, 256);   /* the display window, RGBA */
+        CHECK_EQ(fh, 256);
+        CHECK_EQ(n, 4);
         long wrong = 0, inside = 0;
         for (int y = 0; y < fh; y++)
             for (int x = 0; x < fw; x++) {
@@ -50,8 +52,8 @@ int main(void)
                 const unsigned char *s = p + 4 * ((size_t)sy * pw + sx);
                 wrong += d[3] != 255 || memcmp(d, s, 3) != 0;
             }
-        CHECK(wrong == 0, "%ld pixels misplaced or with the wrong alpha", wrong);
-        CHECK(inside == 237L * 256, "%ld pixels inside the data window, expected 237*256", inside);
+        CHECK_EQ(wrong, 0);   /* pixels misplaced or with the wrong alpha */
+        CHECK_EQ(inside, 237L * 256);
     }
     stbi_image_free(p);
     stbi_image_free(f);

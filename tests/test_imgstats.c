@@ -208,7 +208,8 @@ int main(void)
 {
     test_require_gl();
     char err[HT_ERR_MAX];
-    if (!(pipe = pipeline_create(err, sizeof err)) || !(ctx = imgstats_gpu_create(err, sizeof err))) {
+    if (!(pipe = pipeline_create(err, sizeof err)) ||
+        !(ctx = imgstats_gpu_create(err, sizeof err))) {
         fprintf(stderr, "GPU setup: %s\n", err);
         return 1;
     }
@@ -235,8 +236,9 @@ int main(void)
     compare("ties", &img, 0, 1, &cpu);
     check_at("ties: brightest = first maximum", &cpu.brightest, 40, 9);
     check_at("ties: darkest = first minimum", &cpu.darkest, 50, 2);
-    CHECK(cpu.brightest.abs_x == 59 && cpu.brightest.abs_y == -25 && cpu.brightest.luminance == imgstats_luminance((float[3]){5, 5, 5}),
-          "ties: abs (%d,%d) Y %g", cpu.brightest.abs_x, cpu.brightest.abs_y, cpu.brightest.luminance);
+    CHECK_EQ(cpu.brightest.abs_x, 59);
+    CHECK_EQ(cpu.brightest.abs_y, -25);
+    CHECK_EQ(cpu.brightest.luminance, imgstats_luminance((float[3]){5, 5, 5}));
     imgstats_free(&cpu);
     image_free(&img);
 
@@ -268,13 +270,13 @@ int main(void)
     test_make_image(&img, 170, 90, blob_scene);
     compare("markers", &img, 5, 8, &cpu);
     const int order[] = {1, 4, 3, 0, 2};
-    CHECK(cpu.n_peaks == 5, "markers: %d peaks", cpu.n_peaks);
+    CHECK_EQ(cpu.n_peaks, 5);
     for (int i = 0; i < cpu.n_peaks && i < 5; i++)
         check_at("markers: peak", &cpu.peaks[i], blobs[order[i]].x, blobs[order[i]].y);
     imgstats_free(&cpu);
     /* With min distance 1 the sixth blob is a peak of its own, before the noise. */
     compare("markers, D 1", &img, 6, 1, &cpu);
-    CHECK(cpu.n_peaks == 6, "markers D 1: %d peaks", cpu.n_peaks);
+    CHECK_EQ(cpu.n_peaks, 6);
     if (cpu.n_peaks == 6)
         check_at("markers D 1: sixth peak", &cpu.peaks[5], blobs[5].x, blobs[5].y);
     imgstats_free(&cpu);

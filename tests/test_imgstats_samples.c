@@ -84,7 +84,8 @@ int main(void)
         if (split_tabs(line, v, MAX_COLS) != ncols)
             continue;
         int rx, ry, ax, ay;
-        if (sscanf(v[c_rel], "(%d,%d)", &rx, &ry) != 2 || sscanf(v[c_abs], "(%d,%d)", &ax, &ay) != 2) {
+        if (sscanf(v[c_rel], "(%d,%d)", &rx, &ry) != 2 ||
+            sscanf(v[c_abs], "(%d,%d)", &ax, &ay) != 2) {
             CHECK(false, "%s: unreadable brightest columns", v[c_file]);
             continue;
         }
@@ -114,7 +115,8 @@ int main(void)
             if (ok) {
                 check_brightest(name, &gpu.brightest, rx, ry, ax, ay);
                 check_pixel(name, &gpu.darkest, &cpu.darkest);
-                CHECK(gpu.n_peaks == cpu.n_peaks, "%s: %d peaks vs %d", name, gpu.n_peaks, cpu.n_peaks);
+                CHECK(gpu.n_peaks == cpu.n_peaks, "%s: %d peaks vs %d", name, gpu.n_peaks,
+                      cpu.n_peaks);
                 for (int i = 0; i < gpu.n_peaks && i < cpu.n_peaks; i++)
                     check_pixel(name, &gpu.peaks[i], &cpu.peaks[i]);
                 CHECK(memcmp(gpu.rgba_hist, cpu.rgba_hist, sizeof gpu.rgba_hist) == 0 &&

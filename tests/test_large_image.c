@@ -6,12 +6,11 @@
  *    in one texture: with pixel sampling the frame (histogram, range, curve, everything) and
  *    the pixels are identical, bit for bit (tiles never span pieces and keep their numbers);
  *    with foveal sampling the foveal boxes that straddle pieces are summed in another order,
- *    so the pcond tolerances of test_pcond_gpu apply, against the CPU reference too.
+ *    so COMPARE_TOL_FOVEAL (compare.h) applies, against the CPU reference too.
  *  - The viewer: pass_scene_run_image of the pieces against pass_scene_run of one texture
  *    (target values, and the tone-mapped window with the whole-image analysis).
  *  - A synthetic 20000x700 image (two pieces on llvmpipe, whose limit is 16384) against the
- *    CPU reference with the tolerances of gpucpu.h, and drawn zoomed out. */
-#include <math.h>
+ *    CPU reference with COMPARE_TOL_PIXELS (compare.h), and drawn zoomed out. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,54 +51,30 @@ static long frame_diff(const tonemap_result *a, const tonemap_result *b, const c
     return -1;
 }
 
-/* REF and GOT (results and W*H RGB8 pixels) within the pcond tolerances (test_pcond_gpu.c):
- * counts and mapping exact, lw range 1e-5 relative, histograms max(4, 0.5 %) moved, curve
- * 2e-3 log10 at the bin centres, pixels <= 1 LSB on 99.9 %, never 2. */
+/* GOT against REF (results and W x H RGB8 pixels) within COMPARE_TOL_FOVEAL (as in
+ * test_pcond_gpu.c) but with the displayed curve (tonemap_curve_ld), not pcond's -x form. */
 static void compare_tolerant(const char *label, const tonemap_params *p, const tonemap_result *ref,
                              const uint8_t *refrgb, const tonemap_result *got,
-                             const uint8_t *gotrgb, size_t n)
+                             const uint8_t *gotrgb, int w, int h)
 {
-    CHECK(got->n_total == ref->n_total && got->n_valid == ref->n_valid &&
-              got->n_nonfinite == ref->n_nonfinite && got->n_points == ref->n_points &&
-              got->fov_width == ref->fov_width && got->fov_height == ref->fov_height,
-          "%s: counts %u/%u/%u +%u %ux%u vs %u/%u/%u +%u %ux%u", label, got->n_total, got->n_valid,
-          got->n_nonfinite, got->n_points, got->fov_width, got->fov_height, ref->n_total,
-          ref->n_valid, ref->n_nonfinite, ref->n_points, ref->fov_width, ref->fov_height);
-    CHECK(fabs(got->lw_min - ref->lw_min) <= 1e-5 * ref->lw_min &&
-              fabs(got->lw_max - ref->lw_max) <= 1e-5 * ref->lw_max,
-          "%s: lw %.9g..%.9g vs %.9g..%.9g", label, got->lw_min, got->lw_max, ref->lw_min,
-          ref->lw_max);
-    CHECK(got->mapping == ref->mapping, "%s: mapping %s vs %s", label,
-          tonemap_mapping_name(got->mapping), tonemap_mapping_name(ref->mapping));
-    long moved = 0, pmoved = 0;
-    for (unsigned i = 0; i < ref->bins && i < HT_MAX_BINS; i++) {
-        moved += labs((long)got->hist[i] - (long)ref->hist[i]);
-        pmoved += labs((long)got->pt_hist[i] - (long)ref->pt_hist[i]);
-    }
-    long allowed = 2 * (long)fmax(4, ref->n_counted / 200.0);
-    long pallowed = 2 * (long)fmax(4, ref->pt_counted / 200.0);
-    CHECK(moved <= allowed && pmoved <= pallowed, "%s: histograms moved %ld/%ld (allowed %ld/%ld)",
-          label, moved, pmoved, allowed, pallowed);
-    double worst = 0, db = ((double)ref->bw_max - ref->bw_min) / ref->bins;
-    for (unsigned i = 0; i < ref->bins; i++) {
-        double lw = exp(ref->bw_min + (i + 0.5) * db);
-        worst = fmax(worst, fabs(log10(tonemap_curve_ld(got, p, lw)) -
-                                 log10(tonemap_curve_ld(ref, p, lw))));
-    }
-    CHECK(worst <= 2e-3, "%s: curves differ by %.2g log10", label, worst);
-    size_t off1 = 0, off2 = 0;
-    for (size_t k = 0; k < n * 3; k++) {
-        int d = abs((int)gotrgb[k] - (int)refrgb[k]);
-        off1 += d > 1;
-        off2 += d > 2;
-    }
-    CHECK(off2 == 0 && off1 <= n * 3 / 1000, "%s: %zu values off by >1 LSB, %zu by >2 (of %zu)",
-          label, off1, off2, n * 3);
+    compare_tol t = COMPARE_TOL_FOVEAL;
+    t.curve_pcond = false;
+    check_tonemap(label, p, got, gotrgb, ref, refrgb, w, h, &t);
+}
+
+/* CHECKs that the RGB8 outputs A and B of W x H pixels are identical. */
+static void check_same_rgb(const char *label, const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    static const compare_tol exact;   /* no value may differ */
+    compare_rgb_report r;
+    compare_rgb8(a, b, w, h, &exact, &r);
+    CHECK(r.ok, "%s: %zu of %zu output values differ, worst by %d at (%d,%d) channel %d", label,
+          r.over_max, r.n_values, r.worst, r.worst_x, r.worst_y, r.worst_c);
 }
 
 /* IMG through the whole and the split pipeline: identical with pixel sampling (EXACT; the one
- * texture then against the CPU reference with gpucpu.h's tolerances), else within the pcond
- * tolerances, and the split one against the CPU reference with them. */
+ * texture then against the CPU reference with COMPARE_TOL_PIXELS), else within
+ * COMPARE_TOL_FOVEAL, and the split one against the CPU reference with it. */
 static void compare_split(const char *label, const hdr_image *img, const tonemap_params *p,
                           bool exact)
 {
@@ -121,10 +96,7 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
         const char *field = "";
         long at = frame_diff(a, b, &field);
         CHECK(at < 0, "%s: frames differ at byte %ld (%s)", label, at, field);
-        size_t diff = 0;
-        for (size_t k = 0; k < n * 3; k++)
-            diff += argb[k] != brgb[k];
-        CHECK(diff == 0, "%s: %zu of %zu output values differ", label, diff, n * 3);
+        check_same_rgb(label, argb, brgb, img->width, img->height);
         /* What the viewer's whole-image adaptation runs: the analysis of the image source. */
         pipeline_analyze(split, pipeline_image_source(split), p);
         pipeline_read_result(split, c);
@@ -135,16 +107,16 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
     } else if (ok) {
         char what[200];
         snprintf(what, sizeof what, "%s (split vs one texture)", label);
-        compare_tolerant(what, p, a, argb, b, brgb, n);
+        compare_tolerant(what, p, a, argb, b, brgb, img->width, img->height);
     }
     if (ok && exact) {
-        compare_backends(label, img, p, NULL, NULL);   /* one texture vs CPU (gpucpu.h) */
+        compare_backends(label, img, p, NULL, NULL);   /* one texture vs CPU */
     } else if (ok) {
         tonemap_cpu_analyze(img, p, c);
         tonemap_cpu_apply(img, p, c, crgb);
         char what[200];
         snprintf(what, sizeof what, "%s (split vs CPU)", label);
-        compare_tolerant(what, p, c, crgb, b, brgb, n);
+        compare_tolerant(what, p, c, crgb, b, brgb, img->width, img->height);
     }
     free(a), free(b), free(c), free(argb), free(brgb), free(crgb);
 }
@@ -168,7 +140,8 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
                           scene_view view, int samples, const tonemap_params *p)
 {
     bool f32 = !img->half_exact;
-    ht_source sa = pass_scene_run(scene_a, pipeline_image_source(whole), f32, tw, th, samples, view);
+    ht_source sa =
+        pass_scene_run(scene_a, pipeline_image_source(whole), f32, tw, th, samples, view);
     ht_source sb = pass_scene_run_image(scene_b, split, f32, tw, th, samples, view);
     if (samples == 1) {
         float *va = read_target(sa), *vb = read_target(sb);
@@ -192,11 +165,9 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
     pipeline_analyze(split, pipeline_image_source(split), p);
     pipeline_apply(split, sb, p);
     pipeline_read_rgb(split, rb);
-    size_t diff = 0;
-    for (size_t k = 0; k < n * 3; k++)
-        diff += ra[k] != rb[k];
-    CHECK(diff == 0, "%s: %zu of %zu window values differ (%d samples)", label, diff, n * 3,
-          samples);
+    char what[200];
+    snprintf(what, sizeof what, "%s (window, %d samples)", label, samples);
+    check_same_rgb(what, ra, rb, tw, th);
     free(ra);
     free(rb);
 }
@@ -274,7 +245,7 @@ static void large_test(void)
     if (!g || !c)
         abort();
     compare_backends("20000x700", &img, &p, g, c);
-    CHECK(g->n_total == (unsigned)w * h, "20000x700: %u samples counted", g->n_total);
+    CHECK_EQ(g->n_total, (unsigned)w * h);
 
     /* The viewer: uploaded into pieces, drawn zoomed out to 1000x35 (one texel per target
      * pixel at zoom 1/20, the pixel centres on texel centres 20 i + 10.5), analysed as a
@@ -284,8 +255,7 @@ static void large_test(void)
     CHECK(ok, "20000x700 upload: %s", err);
     int pieces = pipeline_image_pieces(whole);
     int expect = expected_pieces(w, h, (int)limit - (int)limit % HT_TILE_X);
-    CHECK(pieces == expect, "20000x700: %d pieces, expected %d (limit %d)", pieces, expect,
-          (int)limit);
+    CHECK_EQ(pieces, expect);
     printf("20000x700: GL_MAX_TEXTURE_SIZE %d, %d piece(s)\n", (int)limit, pieces);
     if (ok) {
         ht_source t = pass_scene_run_image(scene_a, whole, false, w / 20, h / 20, 1,
@@ -333,7 +303,8 @@ int main(void)
     test_lamp_y = 40.0f;
     test_require_gl();
     char err[HT_ERR_MAX];
-    if (!(whole = pipeline_create(err, sizeof err)) || !(split = pipeline_create(err, sizeof err)) ||
+    if (!(whole = pipeline_create(err, sizeof err)) ||
+        !(split = pipeline_create(err, sizeof err)) ||
         !(scene_a = pass_scene_create(err, sizeof err)) ||
         !(scene_b = pass_scene_create(err, sizeof err))) {
         CHECK(0, "create: %s", err);

@@ -33,7 +33,8 @@ static void check_foveal(const char *dir, const char *name, const hdr_image *img
     CHECK(tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb), "%s: foveal image", name);
     if (!rgb)
         return;
-    const char *px = param_value(params, "fvxr", "default"), *py = param_value(params, "fvyr", "default");
+    const char *px = param_value(params, "fvxr", "default");
+    const char *py = param_value(params, "fvyr", "default");
     CHECK(px && py && fw == atoi(px) && fh == atoi(py), "%s: foveal grid %dx%d, pcond %sx%s", name,
           fw, fh, px ? px : "?", py ? py : "?");
     const char *path;
@@ -135,7 +136,8 @@ static void check_pixels(const char *dir, const char *name, const hdr_image *img
             double ref = atof(t.cells[i][cout + ch]), ours = factor * c[ch];
             d = fmax(d, big > 0 ? fabs(ours - ref) / big : fabs(ours));
         }
-        CHECK(d <= PIXEL_TOL, "%s: pixel (%d,%d) off by %.3g of its largest channel", name, x, y, d);
+        CHECK(d <= PIXEL_TOL, "%s: pixel (%d,%d) off by %.3g of its largest channel", name, x, y,
+              d);
         worst = fmax(worst, d);
         n++;
     }
@@ -182,7 +184,8 @@ int main(void)
             tonemap_cpu_analyze(&img, &p, r);
             const char *want = param_value(&params, "mapping", mode->column);
             CHECK(want && strcmp(want, tonemap_mapping_pcond_name(r->mapping)) == 0,
-                  "%s %s: mapping %s, pcond %s", name, mode->column, tonemap_mapping_pcond_name(r->mapping),
+                  "%s %s: mapping %s, pcond %s", name, mode->column,
+                  tonemap_mapping_pcond_name(r->mapping),
                   want ? want : "?");
             path = ref_path(dir, name, mode->curve);
             int npts = 0;

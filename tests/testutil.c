@@ -18,6 +18,21 @@ int test_finish(const char *name)
     return 0;
 }
 
+bool test_check_near(const char *file, int line, const char *ax, const char *bx,
+                     const char *tolx, double a, double b, double tol)
+{
+    if (tolx ? fabs(a - b) <= tol : a == b)
+        return true;
+    if (tolx)
+        fprintf(stderr, "%s:%d: CHECK_NEAR(%s, %s, %s) failed: %.17g vs %.17g, off by %.3g > "
+                "%.3g\n", file, line, ax, bx, tolx, a, b, fabs(a - b), tol);
+    else
+        fprintf(stderr, "%s:%d: CHECK_EQ(%s, %s) failed: %.17g vs %.17g\n", file, line, ax, bx, a,
+                b);
+    test_failures++;
+    return false;
+}
+
 const char *test_shared_path(const char *rel)
 {
     static char buf[4096];

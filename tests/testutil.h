@@ -23,6 +23,17 @@ extern int test_failures;
         }                                                                                 \
     } while (0)
 
+/* CHECK_EQ(a, b): a == b; CHECK_NEAR(a, b, tol): |a - b| <= tol. Both compare the operands
+ * as doubles (exact for integers up to 2^53) and on failure print the expressions, their
+ * values and file:line, and count the failure without stopping the test. */
+#define CHECK_EQ(a, b)                                                                    \
+    test_check_near(__FILE__, __LINE__, #a, #b, NULL, (double)(a), (double)(b), 0)
+#define CHECK_NEAR(a, b, tol)                                                             \
+    test_check_near(__FILE__, __LINE__, #a, #b, #tol, (double)(a), (double)(b), (tol))
+/* The function of both: TOLX is NULL for CHECK_EQ. Returns whether the check passed. */
+bool test_check_near(const char *file, int line, const char *ax, const char *bx,
+                     const char *tolx, double a, double b, double tol);
+
 /* Exits 1 if any CHECK failed, else 0. */
 int test_finish(const char *name);
 
