@@ -26,6 +26,9 @@ typedef struct ht_options {
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
     bool display_window;      /* export: the display window, RGBA, transparent outside the data */
+    int format;               /* export: encode_format (encode.h; ENCODE_AUTO: by extension) */
+    int depth;                /* export: bits per channel, 8 or 16 (PNG) */
+    int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
     bool continuous;          /* viewer: redraw every vsync */
