@@ -36,7 +36,7 @@ typedef struct batch {
     int next_load, next_encode;   /* next index a decoder / encoder claims */
     int gpu_at;                   /* index the main thread is at */
     int finished;                 /* jobs done (encoded or failed) */
-    const ht_options *o;   /* o->format: the resolved format, never ENCODE_AUTO */
+    const ht_options *o;
     bool stream;                  /* outputs are "-": one stream on standard output */
     int written;                  /* leading jobs done: the stream's next frame */
     int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
@@ -150,7 +150,8 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
         im.channels = 4;
     }
     char why[256];
-    bool ok = encode_image_to(o->format, o->quality, &im, out, why, sizeof why);
+    encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    bool ok = encode_image_to(f, o->quality, &im, out, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
     free(window);
