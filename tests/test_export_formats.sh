@@ -137,7 +137,8 @@ PY
 # A frame of another size: refused, naming the file; the others stream on; exit 1.
 "${H[@]}" "$tmp/f1.exr" "$tmp/odd.exr" "$tmp/f2.exr" -o - --format rgb24 > "$tmp/mixed.rgb" \
   2> "$tmp/mixed.err" && err "a frame of another size was accepted"
-grep -q "odd.exr" "$tmp/mixed.err" || err "size error does not name the file: $(cat "$tmp/mixed.err")"
+grep -q "odd.exr" "$tmp/mixed.err" ||
+  err "size error does not name the file: $(cat "$tmp/mixed.err")"
 [[ $(stat -c %s "$tmp/mixed.rgb") == $((2 * 160 * 120 * 3)) ]] || err "mixed stream: wrong size"
 
 # Usage errors (exit 2), nothing on stdout.

@@ -185,11 +185,13 @@ static int resolve_format(ht_options *o, int npos)
         return commands_usage_error("export", msg);
     }
     if (npos > 1 && !to_stdout && !dir)
-        return commands_usage_error("export", "with several inputs, -o must be an existing directory");
+        return commands_usage_error("export",
+                                    "with several inputs, -o must be an existing directory");
     if (o->depth != 8 && o->depth != 16)
         return commands_usage_error("export", "--depth is 8 or 16");
     if (!encode_format_accepts(f, o->display_window ? 4 : 3, o->depth, why, sizeof why)) {
-        snprintf(msg, sizeof msg, "%s%s", why, o->display_window ? " (--display-window: RGBA)" : "");
+        snprintf(msg, sizeof msg, "%s%s", why,
+                 o->display_window ? " (--display-window: RGBA)" : "");
         return commands_usage_error("export", msg);
     }
     o->format = (int)f;

@@ -391,9 +391,9 @@ void pipeline_read_rgb(pipeline *p, uint8_t *rgb)
 }
 
 /* The apply pass over every piece of an image in pieces, each read back into its place in
- * RGB (a W x H RGB8 or, for 16-bit output, RGB16 buffer) through the one output texture. Last (or alone, when RGB is NULL)
- * piece 0, so that the output texture then matches pipeline_image_source as it does for one
- * texture. Untimed: the read-backs would be inside the queries. */
+ * RGB (a W x H RGB8 or, for 16-bit output, RGB16 buffer) through the one output texture.
+ * Last (or alone, when RGB is NULL) piece 0, so that the output texture then matches
+ * pipeline_image_source as it does for one texture. Untimed: the read-backs would be inside the queries. */
 static void apply_pieces(pipeline *p, const tonemap_params *params, void *rgb)
 {
     for (int i = rgb ? p->npieces - 1 : 0; i >= 0; i--) {

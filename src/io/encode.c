@@ -239,7 +239,8 @@ static bool encode_y4m_frame(const encode_image *im, encode_buffer *out, char *e
                              size_t errlen)
 {
     static const char tag[] = "FRAME\n";
-    /* BT.709: Kr = 0.2126, Kb = 0.0722; Cb = (B - Y) / (2 (1 - Kb)), Cr = (R - Y) / (2 (1 - Kr)). */
+    /* BT.709: Kr = 0.2126, Kb = 0.0722; Cb = (B - Y) / (2 (1 - Kb)),
+     * Cr = (R - Y) / (2 (1 - Kr)). */
     const float kr = 0.2126f, kb = 0.0722f, kg = 1.0f - kr - kb;
     const float cb = 0.5f / (1.0f - kb), cr = 0.5f / (1.0f - kr);
     size_t npix = (size_t)im->width * im->height, head = sizeof tag - 1;

@@ -586,7 +586,8 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         float lw;
-        double factor = classify(c, scale, w, &lw) == PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        double factor =
+            classify(c, scale, w, &lw) == PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
         for (int ch = 0; ch < 3; ch++) {
             double u = encode_unit(p, (double)scale * c[ch] * factor);
             if (rgb8)
