@@ -1,9 +1,11 @@
 // Apply pass: every sample through the response (chromaticity kept), clipped, averaged over
 // the samples (the MSAA resolve comes after the tone mapping), encoded for the display and
 // rounded to 8 bits as tonemap_encode does (the GPU's pow may differ from libm's by an ulp,
-// so a value can land one code away: the tests allow 1 LSB).
+// so a value can land one code away: the tests allow 1 LSB), or to 16 bits into an RGBA16
+// output as tonemap_cpu_apply16 does (u_levels 65535; no format qualifier: writeonly takes
+// the bound one).
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
-layout(rgba8, binding = 0) writeonly uniform image2D u_out;
+layout(binding = 0) writeonly uniform image2D u_out;
 uniform ivec2 u_size;
 uniform float u_scale;
 uniform float u_ldmax;
@@ -11,6 +13,7 @@ uniform float u_drange;
 uniform int u_samples;
 uniform int u_transfer;
 uniform float u_gamma;
+uniform float u_levels;   // 255 (RGBA8 output) or 65535 (RGBA16)
 
 vec3 tonemap(vec4 c)
 {
@@ -29,7 +32,8 @@ void apply_pixel(ivec2 p)
     vec3 v = tonemap(ht_load(p));
 #endif
     // Rounded here so that the unorm conversion of the store is exact on every driver.
-    imageStore(u_out, p, vec4(floor(ht_encode(v, u_transfer, u_gamma) * 255.0 + 0.5) / 255.0, 1.0));
+    imageStore(u_out, p,
+               vec4(floor(ht_encode(v, u_transfer, u_gamma) * u_levels + 0.5) / u_levels, 1.0));
 }
 
 // HT_APPLY_STEP^2 pixels per thread, a group's threads side by side in each step (coalesced).

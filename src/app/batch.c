@@ -1,6 +1,8 @@
 /* Exporting many files in one process: decoder threads read the next files and encoder
- * threads write the PNGs of the previous ones while the main thread, which owns the GL
- * context, tone-maps the current one. Lookahead is bounded so memory stays at a few images. */
+ * threads encode and write the previous ones while the main thread, which owns the GL
+ * context, tone-maps the current one. Lookahead is bounded so memory stays at a few images.
+ * A stream on standard output (outputs "-") gets its frames in input order: each encoder
+ * encodes in parallel, then waits until every earlier job is done before it writes. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "batch.h"
 
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "encode.h"
 #include "png_export.h"
 
 enum { LOOKAHEAD = 2 };   /* decoded images waiting for the GPU, RGB buffers waiting to encode */
@@ -19,7 +22,7 @@ enum { LOOKAHEAD = 2 };   /* decoded images waiting for the GPU, RGB buffers wai
 typedef struct job {
     const char *in, *out;
     hdr_image img;
-    uint8_t *rgb;
+    void *px;   /* the tone-mapped RGB: uint8_t, or uint16_t when o->depth is 16 */
     int width, height;
     int data_window[4], display_window[4];
     bool loaded, mapped, done, ok;
@@ -34,6 +37,9 @@ typedef struct batch {
     int gpu_at;                   /* index the main thread is at */
     int finished;                 /* jobs done (encoded or failed) */
     const ht_options *o;
+    bool stream;                  /* outputs are "-": one stream on standard output */
+    int written;                  /* leading jobs done: the stream's next frame */
+    int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
     double t0;
 } batch;
@@ -57,6 +63,8 @@ static void finish(batch *b, job *j, bool ok)
     j->done = true;
     j->ok = ok;
     b->finished++;
+    while (b->written < b->n && b->jobs[b->written].done)
+        b->written++;
     if (b->progress) {
         double el = now_s() - b->t0, rate = b->finished / (el > 0 ? el : 1e-9);
         fprintf(stderr, "\r\033[Khdrtone export: %d of %d, %.2f images/s, %.0f s left", b->finished,
@@ -93,17 +101,18 @@ static void *decoder(void *arg)
     return NULL;
 }
 
-/* --display-window: the display window as RGBA, the data window's pixels placed in it (the
- * part of the data window outside it dropped), everything else transparent black. */
-static bool write_display_window(const job *j, char *err, size_t errlen)
+/* --display-window: the display window as RGBA of BYTES per channel, the data window's pixels
+ * placed in it (the part of the data window outside it dropped), everything else transparent
+ * black; malloc'd, NULL when out of memory. */
+static void *display_window_pixels(const job *j, int bytes, int *wp, int *hp)
 {
     const int *dw = j->data_window, *vw = j->display_window;
-    int w = vw[2] - vw[0] + 1, h = vw[3] - vw[1] + 1;
-    uint8_t *px = w > 0 && h > 0 ? calloc((size_t)w * h, 4) : NULL;
-    if (!px) {
-        snprintf(err, errlen, "%s: cannot hold the %d x %d display window", j->out, w, h);
-        return false;
-    }
+    int w = *wp = vw[2] - vw[0] + 1, h = *hp = vw[3] - vw[1] + 1;
+    size_t in_px = 3 * (size_t)bytes, out_px = 4 * (size_t)bytes;
+    const uint16_t opaque16 = 0xffff;
+    uint8_t *px = w > 0 && h > 0 ? calloc((size_t)w * h, out_px) : NULL;
+    if (!px)
+        return NULL;
     for (int y = 0; y < h; y++) {
         int sy = vw[1] + y - dw[1];
         if (sy < 0 || sy >= j->height)
@@ -112,14 +121,69 @@ static bool write_display_window(const job *j, char *err, size_t errlen)
             int sx = vw[0] + x - dw[0];
             if (sx < 0 || sx >= j->width)
                 continue;
-            uint8_t *d = px + 4 * ((size_t)y * w + x);
-            memcpy(d, j->rgb + 3 * ((size_t)sy * j->width + sx), 3);
-            d[3] = 255;
+            uint8_t *d = px + out_px * ((size_t)y * w + x);
+            memcpy(d, (const uint8_t *)j->px + in_px * ((size_t)sy * j->width + sx), in_px);
+            if (bytes == 2)
+                memcpy(d + 6, &opaque16, 2);
+            else
+                d[3] = 255;
         }
     }
-    bool ok = png_write_atomic_channels(j->out, px, w, h, 4, err, errlen);
-    free(px);
+    return px;
+}
+
+/* J's pixels in the batch's format into *out; false with "OUT: reason" in err. */
+static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *err,
+                       size_t errlen)
+{
+    const ht_options *o = b->o;
+    encode_image im = {j->px, j->width, j->height, 3, o->depth,
+                       o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0};
+    void *window = NULL;
+    if (o->display_window) {
+        if (!(window = display_window_pixels(j, o->depth / 8, &im.width, &im.height))) {
+            snprintf(err, errlen, "%s: cannot hold the %d x %d display window", j->out,
+                     im.width, im.height);
+            return false;
+        }
+        im.pixels = window;
+        im.channels = 4;
+    }
+    char why[256];
+    encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    bool ok = encode_image_to(f, o->quality, &im, out, why, sizeof why);
+    if (!ok)
+        snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
+    free(window);
     return ok;
+}
+
+/* J's frame onto standard output once every earlier job is done; the first frame sets the
+ * stream's size (and writes the y4m header), a frame of another size is refused. */
+static bool write_frame(batch *b, job *j, const encode_buffer *enc, char *err, size_t errlen)
+{
+    int index = (int)(j - b->jobs);
+    pthread_mutex_lock(&b->mu);
+    while (b->written < index)
+        pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+    /* Alone from here on: the jobs after this one wait for it to be done. */
+    if (b->stream_w && (j->width != b->stream_w || j->height != b->stream_h)) {
+        snprintf(err, errlen, "%s: the frame is %d x %d, the stream's frames are %d x %d",
+                 j->in, j->width, j->height, b->stream_w, b->stream_h);
+        return false;
+    }
+    char head[128], why[256];
+    size_t hlen = !b->stream_w && b->o->format == ENCODE_Y4M
+                      ? encode_y4m_header(j->width, j->height, head, sizeof head) : 0;
+    if (!file_write_fd(STDOUT_FILENO, head, hlen, why, sizeof why) ||
+        !file_write_fd(STDOUT_FILENO, enc->data, enc->len, why, sizeof why)) {
+        snprintf(err, errlen, "%s: cannot write to standard output: %s", j->in, why);
+        return false;
+    }
+    b->stream_w = j->width;
+    b->stream_h = j->height;
+    return true;
 }
 
 static void *encoder(void *arg)
@@ -134,11 +198,14 @@ static void *encoder(void *arg)
         if (j->done)   /* failed before it got here */
             continue;
         pthread_mutex_unlock(&b->mu);
-        bool ok = b->o->display_window ? write_display_window(j, err, sizeof err)
-                                       : png_write_atomic(j->out, j->rgb, j->width, j->height,
-                                                          err, sizeof err);
-        free(j->rgb);
-        j->rgb = NULL;
+        encode_buffer enc;
+        bool ok = encode_job(b, j, &enc, err, sizeof err);
+        free(j->px);
+        j->px = NULL;
+        if (ok)
+            ok = b->stream ? write_frame(b, j, &enc, err, sizeof err)
+                           : file_write_atomic(j->out, enc.data, enc.len, err, sizeof err);
+        free(enc.data);
         pthread_mutex_lock(&b->mu);
         if (!ok)
             report(b, err);
@@ -164,15 +231,16 @@ static void tonemap_all(batch *b)
         pthread_mutex_unlock(&b->mu);
         if (failed)
             continue;
-        /* The encoder needs only the 8-bit pixels: the float image goes as early as it can. */
-        bool ok = false;
+        /* The encoder needs only the output pixels: the float image goes as early as it can. */
+        bool ok = false, deep = b->o->depth == 16;
         j->width = j->img.width;
         j->height = j->img.height;
         memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
         memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
-        if (!(j->rgb = malloc((size_t)j->width * j->height * 3)))
+        if (!(j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))))
             snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->width, j->height);
-        else if (!commands_tonemap_consume(b->o, &j->img, j->rgb, err, sizeof err))
+        else if (!commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px,
+                                           deep ? j->px : NULL, err, sizeof err))
             snprintf(msg, sizeof msg, "%s: %s", j->in, err);
         else
             ok = true;
@@ -183,8 +251,8 @@ static void tonemap_all(batch *b)
             pthread_cond_broadcast(&b->cv);
         } else {
             report(b, msg);
-            free(j->rgb);
-            j->rgb = NULL;
+            free(j->px);
+            j->px = NULL;
             finish(b, j, false);
         }
         pthread_mutex_unlock(&b->mu);
@@ -203,6 +271,7 @@ int batch_export(const ht_options *o, const char **inputs, const char **outputs,
         b.jobs[i].in = inputs[i];
         b.jobs[i].out = outputs[i];
     }
+    b.stream = n > 0 && strcmp(outputs[0], "-") == 0;
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
     b.progress = n > 1 && isatty(STDERR_FILENO);

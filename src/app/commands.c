@@ -12,7 +12,7 @@
 #include "imgstats_gpu.h"
 #include "pipeline.h"
 #include "batch.h"
-#include "png_export.h"
+#include "encode.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -58,11 +58,18 @@ bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result 
            pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
 }
 
-bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb, char *err,
-                              size_t errlen)
+bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
+                              uint16_t *rgb16, char *err, size_t errlen)
 {
     if (o->backend == HT_BACKEND_CPU) {
-        bool ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
+        bool ok = true;
+        if (rgb) {
+            ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
+        } else {
+            tonemap_result r;
+            tonemap_cpu_analyze(img, &o->tm, &r);
+            tonemap_cpu_apply16(img, &o->tm, &r, rgb16);
+        }
         image_free(img);
         return ok;
     }
@@ -73,7 +80,8 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
     /* The texture has the pixels now: the CPU copy goes before the GPU allocates the rest
      * (with a CPU rasteriser all of it is system memory). */
     image_free(img);
-    bool ok = pipeline_tonemap_uploaded(g_pipe, &o->tm, NULL, rgb, err, errlen);
+    bool ok = rgb ? pipeline_tonemap_uploaded(g_pipe, &o->tm, NULL, rgb, err, errlen)
+                  : pipeline_tonemap_uploaded16(g_pipe, &o->tm, NULL, rgb16, err, errlen);
     pipeline_release_textures(g_pipe);
     return ok;
 }
@@ -108,15 +116,16 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* OUTDIR/NAME.png for input IN (its base name, extension replaced). */
-static void output_in_dir(const char *outdir, const char *in, char *buf, size_t len)
+/* OUTDIR/NAME.EXT for input IN (its base name, extension replaced). */
+static void output_in_dir(const char *outdir, const char *in, const char *ext, char *buf,
+                          size_t len)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", in);
     const char *base = basename(tmp);
     const char *dot = strrchr(base, '.');
     int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    snprintf(buf, len, "%s/%.*s.png", outdir, n, base);
+    snprintf(buf, len, "%s/%.*s.%s", outdir, n, base, ext);
 }
 
 /* Before anything is written: no output may be one of the inputs (export would replace the
@@ -126,6 +135,8 @@ static int check_outputs(const char **in, const char **out, int n)
 {
     for (int i = 0; i < n; i++) {
         struct stat so;
+        if (strcmp(out[i], "-") == 0)   /* standard output: a stream, never a file here */
+            continue;
         if (stat(out[i], &so) == 0)
             for (int k = 0; k < n; k++) {
                 struct stat si;
@@ -145,6 +156,48 @@ static int check_outputs(const char **in, const char **out, int n)
     return 0;
 }
 
+/* Resolves o->format (the extension of -o, --format, the streams' rules) and checks the
+ * combination of -o, the number of inputs NPOS and --format/--depth/--display-window.
+ * Returns 0, or 2 after a usage error. */
+static int resolve_format(ht_options *o, int npos)
+{
+    char msg[HT_ERR_MAX + 128], why[HT_ERR_MAX];
+    bool to_stdout = strcmp(o->output, "-") == 0, dir = !to_stdout && is_directory(o->output);
+    encode_format ext = to_stdout || dir ? ENCODE_AUTO : encode_format_of_path(o->output);
+    encode_format f = o->format;
+    if (f == ENCODE_AUTO && to_stdout)
+        return commands_usage_error("export", "-o - (standard output) needs --format");
+    if (f == ENCODE_AUTO)
+        f = ext != ENCODE_AUTO ? ext : ENCODE_PNG;
+    if (ext != ENCODE_AUTO && ext != f) {
+        snprintf(msg, sizeof msg, "-o %s names %s, --format says %s", o->output,
+                 encode_format_name(ext), encode_format_name(f));
+        return commands_usage_error("export", msg);
+    }
+    if ((f == ENCODE_RGB24 || f == ENCODE_Y4M) && !to_stdout) {
+        snprintf(msg, sizeof msg, "%s is a stream for video tools: -o - (standard output)",
+                 encode_format_name(f));
+        return commands_usage_error("export", msg);
+    }
+    if (to_stdout && npos > 1 && f != ENCODE_RGB24 && f != ENCODE_Y4M) {
+        snprintf(msg, sizeof msg, "-o - --format %s takes one input (several: rgb24 or y4m)",
+                 encode_format_name(f));
+        return commands_usage_error("export", msg);
+    }
+    if (npos > 1 && !to_stdout && !dir)
+        return commands_usage_error("export",
+                                    "with several inputs, -o must be an existing directory");
+    if (o->depth != 8 && o->depth != 16)
+        return commands_usage_error("export", "--depth is 8 or 16");
+    if (!encode_format_accepts(f, o->display_window ? 4 : 3, o->depth, why, sizeof why)) {
+        snprintf(msg, sizeof msg, "%s%s", why,
+                 o->display_window ? " (--display-window: RGBA)" : "");
+        return commands_usage_error("export", msg);
+    }
+    o->format = (int)f;
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
@@ -154,8 +207,10 @@ int cmd_export(int argc, char **argv)
         return early;
     if (o.help) {
         printf("usage: hdrtone export IN... -o OUT [options]\n"
-               "Tone-maps each IN and writes an 8-bit sRGB PNG: OUT is the file for one input,\n"
-               "or an existing directory (IN's name with .png) for one or more.\n\noptions:\n");
+               "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
+               "(PNG, or JPEG for .jpg/.jpeg), an existing directory (IN's name with the\n"
+               "format's extension) for one or more, or - for standard output (--format:\n"
+               "png or jpeg for one input, rgb24 or y4m frames for video tools).\n\noptions:\n");
         options_print_help(stdout, HT_CMD_EXPORT);
         free(pos);
         return 0;
@@ -163,9 +218,8 @@ int cmd_export(int argc, char **argv)
     int status = 0;
     if (npos == 0 || !o.output || !o.output[0])
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
-    else if (npos > 1 && !is_directory(o.output))
-        status = commands_usage_error("export",
-                                      "with several inputs, -o must be an existing directory");
+    else
+        status = resolve_format(&o, npos);
     if (status != 2) {
         char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
         const char **outp = calloc((size_t)npos, sizeof *outp);
@@ -173,9 +227,11 @@ int cmd_export(int argc, char **argv)
             fprintf(stderr, "hdrtone export: out of memory\n");
             status = 1;
         } else {
+            bool dir = strcmp(o.output, "-") != 0 && is_directory(o.output);
             for (int i = 0; i < npos; i++) {
-                if (is_directory(o.output))
-                    output_in_dir(o.output, pos[i], outs[i], sizeof outs[i]);
+                if (dir)
+                    output_in_dir(o.output, pos[i], encode_format_extension(o.format), outs[i],
+                                  sizeof outs[i]);
                 else
                     snprintf(outs[i], sizeof outs[i], "%s", o.output);
                 outp[i] = outs[i];

@@ -33,8 +33,9 @@ bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result 
 
 /* The same for export, where nothing reads IMG or the GPU textures afterwards: IMG is freed
  * (always, also on failure) as soon as the backend has no more use for it, and the GPU's
- * textures after the read-back, so a large picture is never held twice. */
-bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb, char *err,
-                              size_t errlen);
+ * textures after the read-back, so a large picture is never held twice. The output goes to
+ * RGB (8 bits) or, when RGB is NULL, to RGB16 (16 bits: tonemap_cpu_apply16). */
+bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
+                              uint16_t *rgb16, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include "encode.h"
 #include "image.h"
 
 #include <errno.h>
@@ -39,6 +40,14 @@ const ht_enum options_curve_formats[] = {
     {HT_CURVE_PCOND, "pcond", "pcond -x"},
     {0, NULL, NULL},
 };
+
+#define FORMAT_ROW_(id, name) {ENCODE_##id, #name, #name},
+const ht_enum options_formats[] = {
+    {ENCODE_AUTO, "auto", "by the output's extension"},
+    ENCODE_FORMATS(FORMAT_ROW_)
+    {0, NULL, NULL},
+};
+#undef FORMAT_ROW_
 
 static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, NULL}};
 
@@ -81,7 +90,15 @@ static const opt_def OPTIONS[] = {
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
-     "output PNG (one input) or directory (several inputs)"},
+     "output file (one input; .png, .jpg or .jpeg), directory (several inputs), or - for "
+     "standard output (with --format)"},
+    {"format", 0, OPT_CHOICE, HT_CMD_EXPORT, OFF(format), 0, 0, options_formats, "FMT",
+     "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
+     "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -"},
+    {"depth", 0, OPT_INT, HT_CMD_EXPORT, OFF(depth), 8, 16, NULL, "8|16",
+     "bits per channel of PNG output"},
+    {"quality", 0, OPT_INT, HT_CMD_EXPORT, OFF(quality), 1, 100, NULL, "Q",
+     "JPEG quality (4:4:4 chroma)"},
     {"display-window", 0, OPT_FLAG, HT_CMD_EXPORT, OFF(display_window), 0, 0, NULL, NULL,
      "write the display window (RGBA), the area outside the data window transparent "
      "(default: the data window, RGB)"},
@@ -130,6 +147,8 @@ void options_default(ht_options *o)
     memset(o, 0, sizeof *o);
     tonemap_params_default(&o->tm);
     o->backend = HT_BACKEND_GPU;
+    o->depth = 8;
+    o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;
     o->frames = 3;
     o->runs = 50;

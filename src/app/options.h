@@ -27,6 +27,9 @@ typedef struct ht_options {
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
     bool display_window;      /* export: the display window, RGBA, transparent outside the data */
+    int format;               /* export: encode_format (encode.h; ENCODE_AUTO: by extension) */
+    int depth;                /* export: bits per channel, 8 or 16 (PNG) */
+    int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
     bool continuous;          /* viewer: redraw every vsync */
@@ -52,6 +55,7 @@ typedef struct ht_options {
 extern const ht_enum options_backends[];       /* HT_BACKEND_*: gpu, cpu */
 extern const ht_enum options_grey_kernels[];   /* HT_GREY_*: global, shared, private */
 extern const ht_enum options_curve_formats[];  /* HT_CURVE_*: stats, pcond */
+extern const ht_enum options_formats[];        /* encode_format: auto, png, jpeg, ... */
 
 /* Fills the defaults of the table. */
 void options_default(ht_options *o);

@@ -102,9 +102,11 @@ void pass_curve_destroy(pass_curve **p);
 
 typedef struct pass_apply pass_apply;
 pass_apply *pass_apply_create(char *err, size_t errlen);
-/* Writes the RGBA8 texture OUT (SRC's size; for an image in pieces, run once per piece). */
+/* Writes the texture OUT of format OUT_FORMAT, GL_RGBA8 or GL_RGBA16 (SRC's size; for an image
+ * in pieces, run once per piece). */
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
-                    const tonemap_params *params, char *err, size_t errlen);
+                    unsigned out_format, const tonemap_params *params, char *err,
+                    size_t errlen);
 void pass_apply_destroy(pass_apply **p);
 
 #endif

@@ -1,4 +1,4 @@
-/* Apply pass: tone-map every sample, resolve, encode into RGBA8 (apply.comp). */
+/* Apply pass: tone-map every sample, resolve, encode into RGBA8 or RGBA16 (apply.comp). */
 #include <glad/gl.h>
 
 #include "pass.h"
@@ -13,13 +13,15 @@ pass_apply *pass_apply_create(char *err, size_t errlen)
 }
 
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
-                    const tonemap_params *params, char *err, size_t errlen)
+                    unsigned out_format, const tonemap_params *params, char *err,
+                    size_t errlen)
 {
     pass_bind(src, b);
     unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
     if (!prog)
         return false;
-    glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, out_format);
+    pass_set_float(prog, "u_levels", out_format == GL_RGBA16 ? 65535.0f : 255.0f);
     pass_set_ivec2(prog, "u_size", src.width, src.height);
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);

@@ -33,8 +33,11 @@ struct pipeline {
     int npieces;                       /* when larger than GL_MAX_TEXTURE_SIZE (pass.h) */
     int image_w, image_h;
     int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
-    unsigned out_tex;                  /* RGBA8 output of the apply pass */
+    unsigned out_tex;                  /* output of the apply pass, RGBA8 (or RGBA16) */
     int out_w, out_h;
+    int out_bits;                      /* 16: out_tex is RGBA16 (pipeline_tonemap_uploaded16),
+                                          else RGBA8 */
+    int want_bits;                     /* 16: the next apply writes RGBA16 (else RGBA8) */
 
     unsigned queries[QUERY_SETS][HT_PASS_COUNT];
     bool query_pending[QUERY_SETS];
@@ -248,12 +251,15 @@ static void collect_timings(pipeline *p)
 
 static void ensure_output(pipeline *p, ht_source src)
 {
-    if (p->out_tex && src.width == p->out_w && src.height == p->out_h)
+    if (p->out_tex && src.width == p->out_w && src.height == p->out_h &&
+        (p->out_bits == 16) == (p->want_bits == 16))
         return;
     glDeleteTextures(1, &p->out_tex);
     glGenTextures(1, &p->out_tex);
     glBindTexture(GL_TEXTURE_2D, p->out_tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, src.width, src.height);
+    glTexStorage2D(GL_TEXTURE_2D, 1, p->want_bits == 16 ? GL_RGBA16 : GL_RGBA8, src.width,
+                   src.height);
+    p->out_bits = p->want_bits;
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     p->out_w = src.width;
@@ -316,7 +322,8 @@ void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     case HT_PASS_apply:
         ensure_output(p, src);
         set_luminance(p->apply, src.samples, params->luminance);
-        ok = pass_apply_run(p->apply, src, &p->buf, p->out_tex, params, err, sizeof err);
+        ok = pass_apply_run(p->apply, src, &p->buf, p->out_tex,
+                            p->out_bits == 16 ? GL_RGBA16 : GL_RGBA8, params, err, sizeof err);
         break;
     }
     if (!ok)
@@ -363,11 +370,12 @@ void pipeline_read_result(pipeline *p, tonemap_result *r)
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
 }
 
-void pipeline_read_rgb(pipeline *p, uint8_t *rgb)
+static void read_output(pipeline *p, void *rgb)
 {
     glBindTexture(GL_TEXTURE_2D, p->out_tex);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB,
+                  p->out_bits == 16 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE, rgb);
 }
 
 bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_params *params,
@@ -377,11 +385,16 @@ bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_par
            pipeline_tonemap_uploaded(p, params, r, rgb, err, errlen);
 }
 
+void pipeline_read_rgb(pipeline *p, uint8_t *rgb)
+{
+    read_output(p, rgb);
+}
+
 /* The apply pass over every piece of an image in pieces, each read back into its place in
- * RGB (a W x H RGB8 buffer) through the one output texture. Last (or alone, when RGB is NULL)
- * piece 0, so that the output texture then matches pipeline_image_source as it does for one
- * texture. Untimed: the read-backs would be inside the queries. */
-static void apply_pieces(pipeline *p, const tonemap_params *params, uint8_t *rgb)
+ * RGB (a W x H RGB8 or, for 16-bit output, RGB16 buffer) through the one output texture.
+ * Last (or alone, when RGB is NULL) piece 0, so that the output texture then matches
+ * pipeline_image_source as it does for one texture. Untimed: the read-backs would be inside the queries. */
+static void apply_pieces(pipeline *p, const tonemap_params *params, void *rgb)
 {
     for (int i = rgb ? p->npieces - 1 : 0; i >= 0; i--) {
         const ht_piece *pc = &p->pieces[i];
@@ -391,15 +404,19 @@ static void apply_pieces(pipeline *p, const tonemap_params *params, uint8_t *rgb
         glBindTexture(GL_TEXTURE_2D, p->out_tex);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glPixelStorei(GL_PACK_ROW_LENGTH, p->image_w);
-        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB, GL_UNSIGNED_BYTE,
-                      rgb + ((size_t)pc->y * p->image_w + (size_t)pc->x) * 3);
+        size_t px = p->out_bits == 16 ? 6 : 3;
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGB,
+                      p->out_bits == 16 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE,
+                      (uint8_t *)rgb + ((size_t)pc->y * p->image_w + (size_t)pc->x) * px);
         glPixelStorei(GL_PACK_ROW_LENGTH, 0);
     }
 }
 
-bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
-                               uint8_t *rgb, char *err, size_t errlen)
+/* pipeline_tonemap_uploaded into RGB8 (BITS 8) or RGB16 (BITS 16). */
+static bool tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                             void *rgb, int bits, char *err, size_t errlen)
 {
+    p->want_bits = bits;
     ht_source src = pipeline_image_source(p);
     p->err[0] = '\0';
     pipeline_analyze(p, src, params);
@@ -407,6 +424,7 @@ bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonema
         apply_pieces(p, params, rgb);
     else
         pipeline_apply(p, src, params);
+    p->want_bits = 8;   /* the viewer's and the statistics' RGBA8, from the next apply on */
     if (p->err[0]) {
         snprintf(err, errlen, "%s", p->err);
         return false;
@@ -414,6 +432,18 @@ bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonema
     if (r)
         pipeline_read_result(p, r);
     if (rgb && p->npieces <= 1)
-        pipeline_read_rgb(p, rgb);
+        read_output(p, rgb);
     return true;
+}
+
+bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                               uint8_t *rgb, char *err, size_t errlen)
+{
+    return tonemap_uploaded(p, params, r, rgb, 8, err, errlen);
+}
+
+bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                                 uint16_t *rgb, char *err, size_t errlen)
+{
+    return tonemap_uploaded(p, params, r, rgb, 16, err, errlen);
 }

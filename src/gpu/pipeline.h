@@ -103,4 +103,11 @@ bool pipeline_tonemap_image(pipeline *p, const hdr_image *img, const tonemap_par
 bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                uint8_t *rgb, char *err, size_t errlen);
 
+/* The same with 16-bit output (export --depth 16): the apply pass writes an RGBA16 texture,
+ * read back as width*height*3 uint16_t, the display-encoded value scaled to 0..65535 and
+ * rounded (tonemap_cpu_apply16). The output texture is RGBA16 until the next apply, which
+ * makes it RGBA8 again. */
+bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                                 uint16_t *rgb, char *err, size_t errlen);
+
 #endif

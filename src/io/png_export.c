@@ -1,6 +1,6 @@
-/* PNG writing, atomic: encode into a temporary file beside PATH, fsync, rename over PATH.
- * rename() within one directory is atomic, so readers see the old file or the new one, never
- * a partial PNG, and a failure leaves an existing PATH untouched. */
+/* Writing export's files, atomically: the bytes into a temporary file beside PATH, fsync,
+ * rename over PATH. rename() within one directory is atomic, so readers see the old file or
+ * the new one, never a partial one, and a failure leaves an existing PATH untouched. */
 #define _XOPEN_SOURCE 700 /* mkstemp, fsync */
 #include "png_export.h"
 
@@ -14,35 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <stb_image_write.h>
-
-typedef struct png_sink {
-    int fd;
-    int error; /* first errno seen by a write, 0 when none */
-} png_sink;
-
-/* stb_image_write calls this with pieces of the PNG; it cannot report failure back to stb,
- * so the first error is remembered and later pieces are dropped. */
-static void png_sink_write(void *ctx, void *data, int size)
-{
-    png_sink *s = ctx;
-    const uint8_t *p = data;
-    while (!s->error && size > 0) {
-        ssize_t n = write(s->fd, p, (size_t)size);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            s->error = errno;
-            return;
-        }
-        if (n == 0) {
-            s->error = EIO;
-            return;
-        }
-        p += n;
-        size -= (int)n;
-    }
-}
+#include "encode.h"
 
 static const char *errno_reason(int e)
 {
@@ -120,19 +92,70 @@ bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int heigh
     return png_write_atomic_channels(path, rgb, width, height, 3, err, errlen);
 }
 
-bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, int height,
+bool png_write_atomic_channels(const char *path, const uint8_t *pixels, int width, int height,
                                int channels, char *err, size_t errlen)
 {
     if (!path || !*path) {
         snprintf(err, errlen, "(no path): no output file given");
         return false;
     }
-    if (!rgb || width <= 0 || height <= 0 || channels < 1 || channels > 4 ||
-        (int64_t)width * channels > 0x7fffffff || (int64_t)width * height > 0x7fffffff / channels) {
+    if (!pixels || width <= 0 || height <= 0 || channels < 1 || channels > 4) {
         snprintf(err, errlen, "%s: invalid image to write (%d x %d)", path, width, height);
         return false;
     }
+    encode_image im = {pixels, width, height, channels, 8, 0.0};
+    encode_buffer png;
+    char why[256];
+    if (!encode_image_to(ENCODE_PNG, 0, &im, &png, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return false;
+    }
+    bool ok = file_write_atomic(path, png.data, png.len, err, errlen);
+    free(png.data);
+    return ok;
+}
+
+bool file_write_fd(int fd, const void *data, size_t len, char *err, size_t errlen)
+{
+    const uint8_t *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            snprintf(err, errlen, "%s", errno_reason(n < 0 ? errno : EIO));
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* The temporary file's name: PATH's directory (so that rename() never crosses file systems),
+ * a dot, PATH's base name and a mkstemp suffix; malloc'd. */
+static char *temp_name(const char *path)
+{
     size_t plen = strlen(path);
+    const char *slash = strrchr(path, '/');
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return NULL;
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    memcpy(tmp, path, dirlen);
+    snprintf(tmp + dirlen, plen - dirlen + 16, ".%s.XXXXXX", path + dirlen);
+    /* A long basename plus our suffix may exceed NAME_MAX; fall back to a short name. */
+    if (strlen(tmp + dirlen) > 250)
+        snprintf(tmp + dirlen, plen - dirlen + 16, ".png-tmp.XXXXXX");
+    return tmp;
+}
+
+bool file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    if (!path || !*path) {
+        snprintf(err, errlen, "(no path): no output file given");
+        return false;
+    }
     const char *slash = strrchr(path, '/');
     if (slash && slash[1] == '\0') {
         snprintf(err, errlen, "%s: is a directory name, not a file name", path);
@@ -143,19 +166,11 @@ bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, 
         snprintf(err, errlen, "%s: is a directory", path);
         return false;
     }
-    /* The temporary file lives in PATH's directory so rename() never crosses file systems. */
-    char *tmp = malloc(plen + 16);
+    char *tmp = temp_name(path);
     if (!tmp) {
         snprintf(err, errlen, "%s: out of memory", path);
         return false;
     }
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    memcpy(tmp, path, dirlen);
-    snprintf(tmp + dirlen, plen - dirlen + 16, ".%s.XXXXXX", path + dirlen);
-    /* A long basename plus our suffix may exceed NAME_MAX; fall back to a short name. */
-    if (strlen(tmp + dirlen) > 250)
-        snprintf(tmp + dirlen, plen - dirlen + 16, ".png-tmp.XXXXXX");
-
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
@@ -169,21 +184,11 @@ bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, 
     umask(um);
     (void)fchmod(fd, 0666 & ~um);
 
-    png_sink sink = {fd, 0};
-    /* stb's default tries all five row filters per row and compresses at level 8; the Sub
-     * filter alone at level 4 encodes a 4K picture about 35 % faster into a smaller file
-     * (tone-mapped photographs; measured in BENCHMARKS.md). Process-wide, always these. */
-    stbi_write_force_png_filter = 1;
-    stbi_write_png_compression_level = 4;
-    int ok = stbi_write_png_to_func(png_sink_write, &sink, width, height, channels, rgb,
-                                    width * channels);
+    char why[128] = "";
     const char *what = NULL;
     int e = 0;
-    if (!ok) {
-        what = "PNG encoding failed";
-    } else if (sink.error) {
+    if (!file_write_fd(fd, data, len, why, sizeof why)) {
         what = "cannot write";
-        e = sink.error;
     } else if (fsync(fd) != 0) {
         what = "cannot write (fsync)";
         e = errno;
@@ -199,14 +204,8 @@ bool png_write_atomic_channels(const char *path, const uint8_t *rgb, int width, 
     if (what)
         unlink(tmp);
     pending_remove(slot);   /* after the rename or unlink: a signal before finds it still listed */
-    if (what) {
-        if (e)
-            snprintf(err, errlen, "%s: %s: %s", path, what, errno_reason(e));
-        else
-            snprintf(err, errlen, "%s: %s", path, what);
-        free(tmp);
-        return false;
-    }
     free(tmp);
-    return true;
+    if (what)
+        snprintf(err, errlen, "%s: %s: %s", path, what, e ? errno_reason(e) : why);
+    return !what;
 }

@@ -1,4 +1,5 @@
-/* PNG writing, atomic: a temporary file in the target directory, renamed into place. */
+/* Writing export's files: atomically (a temporary file in the target directory, renamed into
+ * place; an interrupting SIGINT, SIGTERM or SIGHUP removes it), or to a descriptor. */
 #ifndef HT_PNG_EXPORT_H
 #define HT_PNG_EXPORT_H
 
@@ -6,10 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes RGB8 pixels (width*height*3, top row first) to PATH as PNG. The data goes to a
- * temporary file beside PATH that is renamed over PATH only when complete, so a failure
- * never leaves a partial file and never harms an existing PATH. Returns false and writes
- * "PATH: reason" to err on failure. */
+/* Writes LEN bytes of DATA to PATH. The data goes to a temporary file beside PATH that is
+ * renamed over PATH only when complete (and fsync'd), so a failure never leaves a partial
+ * file and never harms an existing PATH. Returns false and writes "PATH: reason" to err on
+ * failure (a full disk, a read-only directory, ... in words). */
+bool file_write_atomic(const char *path, const void *data, size_t len, char *err,
+                       size_t errlen);
+
+/* Writes all LEN bytes to FD (retrying short writes). False with the reason in err. */
+bool file_write_fd(int fd, const void *data, size_t len, char *err, size_t errlen);
+
+/* Writes RGB8 pixels (width*height*3, top row first) to PATH as an 8-bit sRGB PNG
+ * (encode.h), with file_write_atomic. */
 bool png_write_atomic(const char *path, const uint8_t *rgb, int width, int height,
                       char *err, size_t errlen);
 

@@ -127,4 +127,9 @@ void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb);
 
+/* The same before the 8-bit rounding: the display-encoded value scaled to 0..65535 and
+ * rounded, width*height*3 uint16_t (export --depth 16). */
+void tonemap_cpu_apply16(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
+                         uint16_t *rgb);
+
 #endif

@@ -503,21 +503,27 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
     }
 }
 
-uint8_t tonemap_encode(const tonemap_params *p, double v)
+/* The display encoding of a linear value V (clipped to [0,1]), in [0,1]: what tonemap_encode
+ * rounds to 8 bits and tonemap_cpu_apply16 to 16. */
+static double encode_unit(const tonemap_params *p, double v)
 {
     if (!(v > 0.0))
-        return 0;
+        return 0.0;
     if (v >= 1.0)
-        return 255;
+        return 1.0;
     if (p->transfer == HT_TRANSFER_GAMMA)
-        v = pow(v, 1.0 / p->gamma);
-    else
-        v = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
-    return (uint8_t)(v * 255.0 + 0.5);
+        return pow(v, 1.0 / p->gamma);
+    return v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
 }
 
-void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
-                       uint8_t *rgb)
+uint8_t tonemap_encode(const tonemap_params *p, double v)
+{
+    return (uint8_t)(encode_unit(p, v) * 255.0 + 0.5);
+}
+
+/* The apply pass into RGB8 or (RGB8 NULL) RGB16. */
+static void apply_pixels(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
+                         uint8_t *rgb8, uint16_t *rgb16)
 {
     size_t npix = (size_t)img->width * img->height;
     float scale = (float)p->scale, w[3];
@@ -525,9 +531,26 @@ void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tone
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         float lw;
-        bool valid = classify(c, scale, w, &lw) == HT_PIX_VALID;
-        double factor = valid ? tonemap_pixel_factor(r, p, lw) : 0;
-        for (int ch = 0; ch < 3; ch++)
-            rgb[3 * k + ch] = tonemap_encode(p, (double)scale * c[ch] * factor);
+        double factor =
+            classify(c, scale, w, &lw) == HT_PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        for (int ch = 0; ch < 3; ch++) {
+            double u = encode_unit(p, (double)scale * c[ch] * factor);
+            if (rgb8)
+                rgb8[3 * k + ch] = (uint8_t)(u * 255.0 + 0.5);
+            else
+                rgb16[3 * k + ch] = (uint16_t)(u * 65535.0 + 0.5);
+        }
     }
+}
+
+void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
+                       uint8_t *rgb)
+{
+    apply_pixels(img, p, r, rgb, NULL);
+}
+
+void tonemap_cpu_apply16(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
+                         uint16_t *rgb)
+{
+    apply_pixels(img, p, r, NULL, rgb);
 }

@@ -1,0 +1,303 @@
+/* The encoders of export (encode.h). PNG is written here, chunk by chunk, around one
+ * libdeflate zlib stream: the filter is ours (Sub on every row, cheap and good on
+ * photographs), the compression libdeflate's at level 1, which encodes a grainy 4K frame
+ * several times faster than stb_image_write (BENCHMARKS.md, "Encoders"). */
+#include "encode.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libdeflate.h>
+#include <turbojpeg.h>
+
+enum {
+    PNG_DEFLATE_LEVEL = 1,
+    PNG_FILTER_SUB = 1,
+    PNG_SRGB_PERCEPTUAL = 0,           /* the sRGB chunk's rendering intent */
+    PNG_MAX_CHUNK = 1 << 30,           /* IDAT pieces, below the format's 2^31 - 1 */
+};
+
+static const char *const FORMAT_NAMES[ENCODE_FORMAT_COUNT] = {
+#define ENCODE_NAME_(id, name) [ENCODE_##id] = #name,
+    [ENCODE_AUTO] = "auto", ENCODE_FORMATS(ENCODE_NAME_)
+#undef ENCODE_NAME_
+};
+
+static const char *const EXTENSIONS[ENCODE_FORMAT_COUNT] = {
+    [ENCODE_PNG] = "png", [ENCODE_JPEG] = "jpg", [ENCODE_RGB24] = "rgb", [ENCODE_Y4M] = "y4m",
+};
+
+const char *encode_format_name(encode_format f)
+{
+    return f >= 0 && f < ENCODE_FORMAT_COUNT ? FORMAT_NAMES[f] : "?";
+}
+
+const char *encode_format_extension(encode_format f)
+{
+    return f > ENCODE_AUTO && f < ENCODE_FORMAT_COUNT ? EXTENSIONS[f] : "png";
+}
+
+static bool ext_is(const char *ext, const char *name)
+{
+    for (; *ext && *name; ext++, name++)
+        if (tolower((unsigned char)*ext) != *name)
+            return false;
+    return !*ext && !*name;
+}
+
+encode_format encode_format_of_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return ENCODE_AUTO;
+    if (ext_is(dot + 1, "jpeg"))
+        return ENCODE_JPEG;
+    for (int f = ENCODE_AUTO + 1; f < ENCODE_FORMAT_COUNT; f++)
+        if (ext_is(dot + 1, EXTENSIONS[f]))
+            return (encode_format)f;
+    return ENCODE_AUTO;
+}
+
+bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (channels < 1 || channels > 4 || (depth != 8 && depth != 16))
+        why = "not an image of 1 to 4 channels of 8 or 16 bits";
+    else if (f != ENCODE_PNG && depth != 8)
+        why = "holds 8 bits per channel only (16 bits: PNG)";
+    else if (f == ENCODE_JPEG && channels != 1 && channels != 3)
+        why = "holds no alpha channel";
+    else if ((f == ENCODE_RGB24 || f == ENCODE_Y4M) && channels != 3)
+        why = "holds RGB frames only";
+    else if (f <= ENCODE_AUTO || f >= ENCODE_FORMAT_COUNT)
+        why = "is not a format";
+    if (why)
+        snprintf(err, errlen, "%s %s", encode_format_name(f), why);
+    return !why;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* One chunk at P (length, type, data, CRC); returns the end. */
+static uint8_t *png_chunk(uint8_t *p, const char type[4], const uint8_t *data, size_t len)
+{
+    put_be32(p, (uint32_t)len);
+    memcpy(p + 4, type, 4);
+    if (len)
+        memmove(p + 8, data, len);
+    put_be32(p + 8 + len, libdeflate_crc32(0, p + 4, len + 4));
+    return p + 12 + len;
+}
+
+/* The filtered scanlines: each row its filter byte (Sub) and the differences of its bytes
+ * (big-endian for 16 bits) to those one pixel to the left. */
+static void png_filter_sub(const encode_image *im, uint8_t *out)
+{
+    size_t bpp = (size_t)im->channels * (im->depth / 8);
+    size_t row = (size_t)im->width * bpp;
+    for (int y = 0; y < im->height; y++) {
+        uint8_t *o = out + (size_t)y * (row + 1);
+        *o++ = PNG_FILTER_SUB;
+        if (im->depth == 16) {
+            const uint16_t *s = (const uint16_t *)im->pixels + (size_t)y * row / 2;
+            for (size_t i = 0; i < row / 2; i++) {
+                o[2 * i] = (uint8_t)(s[i] >> 8);
+                o[2 * i + 1] = (uint8_t)s[i];
+            }
+            for (size_t i = row; i-- > bpp;)   /* backwards: the left bytes are still raw */
+                o[i] = (uint8_t)(o[i] - o[i - bpp]);
+        } else {
+            const uint8_t *s = (const uint8_t *)im->pixels + (size_t)y * row;
+            memcpy(o, s, bpp < row ? bpp : row);
+            for (size_t i = bpp; i < row; i++)
+                o[i] = (uint8_t)(s[i] - s[i - bpp]);
+        }
+    }
+}
+
+/* The zlib stream of IM's filtered scanlines, malloc'd. */
+static bool png_deflate(const encode_image *im, uint8_t **z, size_t *zlen, char *err,
+                        size_t errlen)
+{
+    size_t row = (size_t)im->width * im->channels * (im->depth / 8) + 1;
+    size_t raw_len = row * im->height;
+    uint8_t *raw = malloc(raw_len);
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(PNG_DEFLATE_LEVEL);
+    size_t bound = c ? libdeflate_zlib_compress_bound(c, raw_len) : 0;
+    *z = raw && c ? malloc(bound) : NULL;
+    bool ok = false;
+    if (!*z) {
+        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+    } else {
+        png_filter_sub(im, raw);
+        *zlen = libdeflate_zlib_compress(c, raw, raw_len, *z, bound);
+        if (!(ok = *zlen > 0))
+            snprintf(err, errlen, "PNG compression failed");
+    }
+    if (!ok) {
+        free(*z);
+        *z = NULL;
+    }
+    libdeflate_free_compressor(c);
+    free(raw);
+    return ok;
+}
+
+static bool encode_png(const encode_image *im, encode_buffer *out, char *err, size_t errlen)
+{
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const uint8_t color_type[5] = {0, 0, 4, 2, 6};   /* by channel count */
+    uint8_t *z;
+    size_t zlen;
+    if (!png_deflate(im, &z, &zlen, err, errlen))
+        return false;
+    size_t nidat = zlen / PNG_MAX_CHUNK + 1;
+    /* signature, IHDR (13), sRGB (1) or gAMA (4), the IDATs, IEND */
+    size_t total = 8 + (12 + 13) + (12 + 4) + zlen + 12 * nidat + 12;
+    uint8_t *p = malloc(total);
+    if (!p) {
+        free(z);
+        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+        return false;
+    }
+    out->data = p;
+    memcpy(p, signature, 8);
+    uint8_t ihdr[13] = {0};
+    put_be32(ihdr, (uint32_t)im->width);
+    put_be32(ihdr + 4, (uint32_t)im->height);
+    ihdr[8] = (uint8_t)im->depth;
+    ihdr[9] = color_type[im->channels];
+    p = png_chunk(p + 8, "IHDR", ihdr, sizeof ihdr);
+    if (im->gamma > 0) {
+        uint8_t gama[4];
+        put_be32(gama, (uint32_t)lround(100000.0 / im->gamma));
+        p = png_chunk(p, "gAMA", gama, sizeof gama);
+    } else {
+        uint8_t intent = PNG_SRGB_PERCEPTUAL;
+        p = png_chunk(p, "sRGB", &intent, 1);
+    }
+    for (size_t at = 0; at < zlen; at += PNG_MAX_CHUNK) {
+        size_t n = zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK;
+        p = png_chunk(p, "IDAT", z + at, n);
+    }
+    p = png_chunk(p, "IEND", NULL, 0);
+    out->len = (size_t)(p - out->data);
+    free(z);
+    return true;
+}
+
+static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out, char *err,
+                        size_t errlen)
+{
+    bool grey = im->channels == 1;
+    int samp = grey ? TJSAMP_GRAY : TJSAMP_444;
+    unsigned long cap = tjBufSize(im->width, im->height, samp);
+    tjhandle tj = tjInitCompress();
+    unsigned char *buf = tj && cap != (unsigned long)-1 ? malloc(cap) : NULL;
+    unsigned long len = cap;
+    bool ok = buf && tjCompress2(tj, im->pixels, im->width, im->width * im->channels, im->height,
+                                 grey ? TJPF_GRAY : TJPF_RGB, &buf, &len, samp, quality,
+                                 TJFLAG_NOREALLOC) == 0;
+    if (!ok) {
+        snprintf(err, errlen, "JPEG encoding failed: %s",
+                 !tj ? "no encoder" : !buf ? "out of memory" : tjGetErrorStr2(tj));
+        free(buf);
+    } else {
+        out->data = buf;
+        out->len = len;
+    }
+    if (tj)
+        tjDestroy(tj);
+    return ok;
+}
+
+size_t encode_y4m_header(int w, int h, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C444 XCOLORRANGE=FULL\n", w, h,
+                     ENCODE_Y4M_FPS);
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+static uint8_t clamp_byte(float v)
+{
+    return (uint8_t)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)(v + 0.5f));
+}
+
+/* "FRAME\n" and the Y, Cb, Cr planes (encode_y4m_header's conversion). */
+static bool encode_y4m_frame(const encode_image *im, encode_buffer *out, char *err,
+                             size_t errlen)
+{
+    static const char tag[] = "FRAME\n";
+    /* BT.709: Kr = 0.2126, Kb = 0.0722; Cb = (B - Y) / (2 (1 - Kb)),
+     * Cr = (R - Y) / (2 (1 - Kr)). */
+    const float kr = 0.2126f, kb = 0.0722f, kg = 1.0f - kr - kb;
+    const float cb = 0.5f / (1.0f - kb), cr = 0.5f / (1.0f - kr);
+    size_t npix = (size_t)im->width * im->height, head = sizeof tag - 1;
+    uint8_t *p = malloc(head + 3 * npix);
+    if (!p) {
+        snprintf(err, errlen, "out of memory for a %d x %d frame", im->width, im->height);
+        return false;
+    }
+    memcpy(p, tag, head);
+    uint8_t *yp = p + head, *up = yp + npix, *vp = up + npix;
+    const uint8_t *s = im->pixels;
+    for (size_t k = 0; k < npix; k++, s += 3) {
+        float r = s[0], g = s[1], b = s[2], y = kr * r + kg * g + kb * b;
+        yp[k] = clamp_byte(y);
+        up[k] = clamp_byte(128.0f + cb * (b - y));
+        vp[k] = clamp_byte(128.0f + cr * (r - y));
+    }
+    out->data = p;
+    out->len = head + 3 * npix;
+    return true;
+}
+
+bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
+                     char *err, size_t errlen)
+{
+    out->data = NULL;
+    out->len = 0;
+    if (!im->pixels || im->width <= 0 || im->height <= 0 ||
+        (uint64_t)im->width * im->height > UINT64_C(1) << 40) {
+        snprintf(err, errlen, "invalid image to encode (%d x %d)", im->width, im->height);
+        return false;
+    }
+    if (!encode_format_accepts(f, im->channels, im->depth, err, errlen))
+        return false;
+    if (f == ENCODE_JPEG && (im->width > 65535 || im->height > 65535)) {
+        snprintf(err, errlen, "JPEG holds at most 65535 x 65535 pixels");
+        return false;
+    }
+    switch (f) {
+    case ENCODE_PNG:
+        return encode_png(im, out, err, errlen);
+    case ENCODE_JPEG:
+        return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
+                           errlen);
+    case ENCODE_Y4M:
+        return encode_y4m_frame(im, out, err, errlen);
+    case ENCODE_RGB24: {
+        size_t n = (size_t)im->width * im->height * 3;
+        if (!(out->data = malloc(n))) {
+            snprintf(err, errlen, "out of memory for a %d x %d frame", im->width, im->height);
+            return false;
+        }
+        memcpy(out->data, im->pixels, n);
+        out->len = n;
+        return true;
+    }
+    default:
+        return false;   /* encode_format_accepts refused it */
+    }
+}

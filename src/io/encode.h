@@ -1,0 +1,71 @@
+/* Image encoders of export, into memory: PNG (8 or 16 bits, libdeflate), JPEG
+ * (libturbojpeg), and the frames of the video streams rgb24 (raw RGB8) and y4m (YUV4MPEG2).
+ * No I/O here: png_export.h writes the bytes (atomically to a file, or to a descriptor). */
+#ifndef HT_ENCODE_H
+#define HT_ENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The formats, in --format's order after "auto" (X(ID, name)). */
+#define ENCODE_FORMATS(X) X(PNG, png) X(JPEG, jpeg) X(RGB24, rgb24) X(Y4M, y4m)
+#define ENCODE_ENUM_(id, name) ENCODE_##id,
+typedef enum encode_format {
+    ENCODE_AUTO,   /* from the output file's extension */
+    ENCODE_FORMATS(ENCODE_ENUM_)
+    ENCODE_FORMAT_COUNT
+} encode_format;
+#undef ENCODE_ENUM_
+
+enum {
+    ENCODE_JPEG_QUALITY_DEFAULT = 95,
+    ENCODE_Y4M_FPS = 25,   /* the frame rate a y4m header states; ffmpeg's -r overrides it */
+};
+
+/* Pixels to encode: rows packed, top row first; CHANNELS 1 grey, 2 grey+alpha, 3 RGB,
+ * 4 RGBA; DEPTH 8 (uint8_t samples) or 16 (uint16_t, native byte order). The values are
+ * display-encoded: GAMMA 0 means the sRGB curve (a PNG gets an sRGB chunk), else a plain
+ * power 1/GAMMA (a PNG gets a gAMA chunk). */
+typedef struct encode_image {
+    const void *pixels;
+    int width, height;
+    int channels;
+    int depth;
+    double gamma;
+} encode_image;
+
+/* Encoded bytes, malloc'd (free(data)). */
+typedef struct encode_buffer {
+    uint8_t *data;
+    size_t len;
+} encode_buffer;
+
+/* The format that PATH's extension names (.png, .jpg, .jpeg, .rgb, .y4m; any case), or
+ * ENCODE_AUTO when it names none. */
+encode_format encode_format_of_path(const char *path);
+
+/* The name of a format ("png", ...; "auto" for ENCODE_AUTO) and the file extension export
+ * gives it in a directory ("png", "jpg", "rgb", "y4m"). */
+const char *encode_format_name(encode_format f);
+const char *encode_format_extension(encode_format f);
+
+/* Whether F can hold IM's kind of pixels: PNG everything; JPEG 8-bit grey or RGB; rgb24 and
+ * y4m 8-bit RGB. False with the reason in err. */
+bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
+
+/* One image or frame of F into *out (nothing to free on failure): PNG with the Sub filter on
+ * every row and libdeflate at level 1; JPEG at QUALITY (1..100) with 4:4:4 chroma; rgb24 the
+ * raw bytes; y4m one "FRAME" (encode_y4m_header says what it holds). False with the reason
+ * in err (e.g. out of memory, a format that does not accept IM). */
+bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
+                     char *err, size_t errlen);
+
+/* The YUV4MPEG2 stream header for W x H frames, written once before the first frame: 4:4:4
+ * (C444), full range (XCOLORRANGE=FULL), progressive, square pixels, ENCODE_Y4M_FPS. The
+ * frames are the display-encoded RGB converted with the BT.709 matrix (Y = 0.2126 R +
+ * 0.7152 G + 0.0722 B), full range: Y, Cb, Cr in 0..255, Cb and Cr centred on 128.
+ * Returns the header's length (< LEN), or 0 when LEN is too small. */
+size_t encode_y4m_header(int w, int h, char *buf, size_t len);
+
+#endif
