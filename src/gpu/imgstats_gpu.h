@@ -46,8 +46,8 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
 
 /* Dispatches one pass (IMGSTATS_PASS_*) on the prepared inputs; no read-back, no wait: the
  * benchmark calls it between its timer queries. The histogram passes add to the counts:
- * run hist_clear before them. */
-void imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which);
+ * run hist_clear before them. False (reason in err) when its program cannot be built. */
+bool imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which, char *err, size_t errlen);
 
 /* Runs the passes a full answer needs (extrema; peaks when PEAKS > 0; clear, rgba and the
  * GREY_KERNEL grey pass when the output is set), then imgstats_gpu_read. */

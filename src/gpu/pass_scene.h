@@ -42,4 +42,9 @@ ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width
 ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, int width,
                                int height, int samples, scene_view view);
 
+/* GPU time of the latest pass_scene_run* the GPU has finished, in milliseconds (its own
+ * gpu_timer, read without waiting when the next run begins: a frame or two late; 0 until
+ * available or where the driver reports 0). */
+double pass_scene_last_ms(const pass_scene *s);
+
 #endif
