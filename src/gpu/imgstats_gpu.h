@@ -7,7 +7,7 @@
 #include "pipeline.h"
 
 /* GPU, one shot: the statistics of the image P last tone-mapped (pipeline_tonemap_image, or
- * pipeline_upload + pipeline_analyze + pipeline_apply with the image source): IMG must be the
+ * pipeline_upload + pipeline_frame with the image source): IMG must be the
  * image that was uploaded (the exact finish reads it). GREY_KERNEL: HT_GREY_* of options.h.
  * Builds and deletes its programs on every call: for repeated use take an imgstats_gpu_ctx.
  * False with the reason in err. The caller frees *out with imgstats_free. */

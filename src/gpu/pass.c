@@ -13,9 +13,11 @@ unsigned pass_use(pass_base *p, int i, int samples, char *err, size_t errlen)
     int v = samples > 1 ? 1 : 0;
     if (!pp->prog[v]) {
         char defines[1024];
-        snprintf(defines, sizeof defines, "%s%s", v ? "#define HT_SRC_MS 1\n" : "#define HT_SRC_2D 1\n",
+        snprintf(defines, sizeof defines, "#define HT_SRC_%s 1\n%s", v ? "MS" : "2D",
                  pp->desc->defines ? pp->desc->defines : "");
-        pp->prog[v] = shaders_compute(pp->desc->shader, defines, err, errlen);
+        char why[HT_ERR_MAX];
+        if (!(pp->prog[v] = shaders_compute(pp->desc->shader, defines, why, sizeof why)))
+            snprintf(err, errlen, "%s pass: %s", p->desc->name, why);
     }
     if (pp->prog[v])
         glUseProgram(pp->prog[v]);

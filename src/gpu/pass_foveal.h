@@ -1,9 +1,9 @@
-/* Foveal sampling on the GPU (issue 7; docs/pcond.md): the foveal pass (foveal.comp, the
- * 1-degree box-filtered image the histogram passes then read as their source) and pcond's
- * random point samples (points.comp: gathered from the picture at positions the CPU walks
- * once per picture size, binned after the range pass, weighed in the curve pass).
- * Three passes of the pipeline (foveal, points_gather, points_bin), one object: they share
- * the point buffers. Internal to the pipeline. */
+/* Foveal sampling on the GPU: the foveal pass (foveal.comp, the 1-degree box-filtered image
+ * the histogram passes then read as their source) and pcond's random point samples
+ * (points.comp: gathered from the picture at positions the CPU walks once per picture size,
+ * binned after the range pass, weighed in the curve pass). Three passes of the pipeline
+ * (foveal, points_gather, points_bin), one object: they share the point buffers. Internal to
+ * the pipeline. */
 #ifndef HT_PASS_FOVEAL_H
 #define HT_PASS_FOVEAL_H
 

@@ -52,7 +52,7 @@ void pipeline_destroy(pipeline **p);
  * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
 /* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
- * first piece (top left), which pipeline_analyze and pipeline_run_pass's analysis passes
+ * first piece (top left), which pipeline_frame and pipeline_run_pass's analysis passes
  * take for the whole image. */
 ht_source pipeline_image_source(const pipeline *p);
 /* The number of pieces of the uploaded image (1 when it fits one texture, 0 before any
