@@ -1,5 +1,6 @@
-/* What the pass_*.c files share: the buffers the pipeline hands them, and compute programs
- * built per source kind (sampler2D or sampler2DMS) on first use. Internal to the pipeline. */
+/* What the passes of the GPU layer share (pipeline, statistics, probes): the buffers the
+ * pipeline hands them, and their programs, declared as data (pass_desc) and built per source
+ * kind (sampler2D at create, sampler2DMS on first use). Internal to the GPU layer. */
 #ifndef HT_PASS_H
 #define HT_PASS_H
 
