@@ -1,39 +1,33 @@
 /* hdrtone bench: GPU time of every pass, bandwidth probes measured in the same run, and each
  * pass's ratio to the memory-bandwidth floor. A benchmark of a wrong answer is worthless, so
  * the GPU result is first checked against the CPU reference. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <glad/gl.h>
 
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
+#include "gpu_timer.h"
 #include "imgstats_gpu.h"
-#include "pass.h"
 #include "pass_scene.h"
 #include "pipeline.h"
-#include "shaders.h"
+#include "probe.h"
 #include "synthetic.h"
 
-typedef struct timing {
-    double median_ms, min_ms;
-} timing;
+typedef gpu_timing timing;
 
 typedef struct bench {
     pipeline *pipe;
     tonemap_params params;
     ht_source src;
     int pass;                   /* for run_pass */
-    pass_program probe_read, probe_copy;
-    unsigned probe_out;         /* SSBO of the read probe's group sums */
-    unsigned copy_tex;          /* RGBA8 target of the copy probe */
+    gpu_probe *probe;
     int probe_samples;          /* samples the read probe reads per pixel */
     bool wall_clock;            /* GL_TIME_ELAPSED reported 0: timed with glFinish instead */
     pass_scene *scene;          /* the viewer's scene pass, drawing image into a target */
@@ -41,78 +35,44 @@ typedef struct bench {
     bool float32;
     imgstats_gpu_ctx *stats;
     int stats_pass;
+    char err[HT_ERR_MAX];       /* the first error of a timed run */
 } bench;
 
-typedef void (*bench_fn)(bench *b);
-
-static double now_ms(void)
+/* The timed runs have no room for an error: the first one is kept in b->err. */
+static void keep(bench *b, bool ok, const char *err)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    if (!ok && !b->err[0])
+        snprintf(b->err, sizeof b->err, "%s", err);
 }
 
-static int cmp_double(const void *a, const void *b)
+typedef struct bench_call {
+    bench *b;
+    void (*fn)(bench *);
+} bench_call;
+
+static void call(void *arg)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    bench_call *c = arg;
+    c->fn(c->b);
 }
 
-/* Median and minimum over RUNS runs of FN after a warm-up, from GL_TIME_ELAPSED queries
- * (or glFinish + wall clock where the driver reports 0, as llvmpipe does for compute). */
-static timing measure(bench *b, bench_fn fn, int runs)
+static timing measure(bench *b, void (*fn)(bench *), int runs)
 {
-    for (int i = 0; i < 5; i++)
-        fn(b);
-    glFinish();
-    double *ms = calloc((size_t)runs, sizeof *ms);
-    unsigned *q = calloc((size_t)runs, sizeof *q);
-    if (!ms || !q)
-        abort();
-    if (!b->wall_clock) {
-        double t0 = now_ms();
-        glGenQueries(runs, q);
-        for (int i = 0; i < runs; i++) {
-            glBeginQuery(GL_TIME_ELAPSED, q[i]);
-            fn(b);
-            glEndQuery(GL_TIME_ELAPSED);
-        }
-        double total = 0;
-        for (int i = 0; i < runs; i++) {
-            GLuint64 ns = 0;
-            glGetQueryObjectui64v(q[i], GL_QUERY_RESULT, &ns);
-            ms[i] = ns * 1e-6;
-            total += ms[i];
-        }
-        glDeleteQueries(runs, q);
-        /* Some drivers (llvmpipe) answer 0 or nonsense for compute: compare with the clock. */
-        if (total < 0.01 * (now_ms() - t0))
-            b->wall_clock = true;
-    }
-    if (b->wall_clock)
-        for (int i = 0; i < runs; i++) {
-            double t0 = now_ms();
-            fn(b);
-            glFinish();
-            ms[i] = now_ms() - t0;
-        }
-    qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
-    timing t = {runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]), ms[0]};
-    free(ms);
-    free(q);
-    return t;
+    bench_call c = {b, fn};
+    return gpu_timer_measure(call, &c, runs, &b->wall_clock);
 }
 
 static void run_pipeline(bench *b)
 {
+    char err[HT_ERR_MAX];
     for (int pass = 0; pass < HT_PASS_COUNT; pass++)
-        pipeline_run_pass(b->pipe, pass, b->src, &b->params);
+        keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
 }
 
-/* Every pass inside whole-pipeline runs, each between its own timer queries: a pass repeated
- * on its own can run at another speed than in its place in the sequence (seen at 8K on an
- * H100: apply alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] and the
- * merge+curve sum; false where the driver's timer gives nothing (wall clock then times whole
+/* Every pass inside whole-pipeline runs, each with its own timer: a pass repeated on its own
+ * can run at another speed than in its place in the sequence (seen at 8K on an H100: apply
+ * alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] and the merge+curve sum
+ * (merge .. curve); false where the driver's timer gives nothing (wall clock then times whole
  * runs only). */
 static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
 {
@@ -120,42 +80,47 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
         return false;
     for (int i = 0; i < 5; i++)
         run_pipeline(b);
-    unsigned *q = calloc((size_t)runs * HT_PASS_COUNT, sizeof *q);
+    gpu_timer *timer[HT_PASS_COUNT] = {0};
     double *ms = calloc((size_t)runs * (HT_PASS_COUNT + 1), sizeof *ms);
-    if (!q || !ms)
+    bool ok = ms != NULL;
+    for (int pass = 0; ok && pass < HT_PASS_COUNT; pass++)
+        ok = (timer[pass] = gpu_timer_create(runs)) != NULL;
+    if (!ok)
         abort();
-    glGenQueries(runs * HT_PASS_COUNT, q);
+    char err[HT_ERR_MAX];
     for (int r = 0; r < runs; r++)
         for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
-            glBeginQuery(GL_TIME_ELAPSED, q[r * HT_PASS_COUNT + pass]);
-            pipeline_run_pass(b->pipe, pass, b->src, &b->params);
-            glEndQuery(GL_TIME_ELAPSED);
+            gpu_timer_begin(timer[pass]);
+            keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
+            gpu_timer_end(timer[pass]);
         }
-    for (int pass = 0; pass <= HT_PASS_COUNT; pass++) {
+    double *sum = ms + (size_t)HT_PASS_COUNT * runs;
+    for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
         double *col = ms + (size_t)pass * runs;
-        for (int r = 0; r < runs; r++) {
-            GLuint64 ns = 0;
-            if (pass < HT_PASS_COUNT)
-                glGetQueryObjectui64v(q[r * HT_PASS_COUNT + pass], GL_QUERY_RESULT, &ns);
-            col[r] = pass < HT_PASS_COUNT ? ns * 1e-6
-                                          : ms[(size_t)HT_PASS_merge * runs + r] +
-                                                ms[(size_t)HT_PASS_curve * runs + r];
-        }
-        qsort(col, (size_t)runs, sizeof *col, cmp_double);
-        timing tm = {runs % 2 ? col[runs / 2] : 0.5 * (col[runs / 2 - 1] + col[runs / 2]), col[0]};
+        int n = gpu_timer_wait(timer[pass], col, runs);
+        for (int r = n; r < runs; r++)
+            col[r] = 0;
+        for (int r = 0; r < runs; r++)
+            if (pass >= HT_PASS_merge && pass <= HT_PASS_curve)
+                sum[r] += col[r];
+        gpu_timer_destroy(&timer[pass]);
+    }
+    for (int pass = 0; pass <= HT_PASS_COUNT; pass++) {
+        timing tm = gpu_timing_of(ms + (size_t)pass * runs, runs);
         if (pass < HT_PASS_COUNT)
             t[pass] = tm;
         else
             *merge_curve = tm;
     }
-    glDeleteQueries(runs * HT_PASS_COUNT, q);
-    free(q);
     free(ms);
     return true;
 }
 
-static void run_pass(bench *b) { pipeline_run_pass(b->pipe, b->pass, b->src, &b->params); }
-
+static void run_pass(bench *b)
+{
+    char err[HT_ERR_MAX];
+    keep(b, pipeline_run_pass(b->pipe, b->pass, b->src, &b->params, err, sizeof err), err);
+}
 
 /* A new image every run: the binning the frame holds is made stale first, so the range pass
  * orders the re-binning read. */
@@ -173,42 +138,29 @@ static void run_scene(bench *b)
                    b->src.samples, (scene_view){0, 0, 1});
 }
 
-static void run_stats_pass(bench *b) { imgstats_gpu_run_pass(b->stats, b->stats_pass); }
+static void run_stats_pass(bench *b)
+{
+    char err[HT_ERR_MAX];
+    keep(b, imgstats_gpu_run_pass(b->stats, b->stats_pass, err, sizeof err), err);
+}
 
 static void run_merge_curve(bench *b)
 {
-    pipeline_run_pass(b->pipe, HT_PASS_merge, b->src, &b->params);
-    pipeline_run_pass(b->pipe, HT_PASS_curve, b->src, &b->params);
+    char err[HT_ERR_MAX];
+    for (int pass = HT_PASS_merge; pass <= HT_PASS_curve; pass++)
+        keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
 }
 
 static void run_probe_read(bench *b)
 {
     char err[HT_ERR_MAX];
-    unsigned prog = pass_program_use(&b->probe_read, b->src.samples, err, sizeof err);
-    if (!prog)
-        return;
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(b->src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, b->src.texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_OUT, b->probe_out);
-    pass_set_ivec2(prog, "u_size", b->src.width, b->src.height);
-    pass_set_int(prog, "u_samples", b->probe_samples);
-    glDispatchCompute((GLuint)((b->src.width + HT_TILE_X - 1) / HT_TILE_X),
-                      (GLuint)((b->src.height + HT_TILE_Y - 1) / HT_TILE_Y), 1);
+    keep(b, gpu_probe_read(b->probe, b->src, b->probe_samples, err, sizeof err), err);
 }
 
 static void run_probe_copy(bench *b)
 {
     char err[HT_ERR_MAX];
-    unsigned prog = pass_program_use(&b->probe_copy, b->src.samples, err, sizeof err);
-    if (!prog)
-        return;
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(b->src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, b->src.texture);
-    glBindImageTexture(0, b->copy_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    pass_set_ivec2(prog, "u_size", b->src.width, b->src.height);
-    pass_set_int(prog, "u_samples", b->src.samples);
-    glDispatchCompute((GLuint)((b->src.width + HT_GROUP_X - 1) / HT_GROUP_X),
-                      (GLuint)((b->src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
+    keep(b, gpu_probe_copy(b->probe, b->src, err, sizeof err), err);
 }
 
 /* GPU against the CPU reference, with the tolerances of the tests (compare.h). */
@@ -314,9 +266,14 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing in_place[HT_PASS_COUNT], mc;
     bool have_in_place = measure_passes(b, runs, in_place, &mc);
     for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
+        if (!pipeline_pass_used(pass, &b->params))
+            continue;
         b->pass = pass;
         timing t = have_in_place ? in_place[pass] : measure(b, run_pass, runs);
-        bool image_pass = pass == HT_PASS_histogram;
+        /* The one read of the whole image: the foveal pass's with foveal sampling (the
+         * histogram then reads the small foveal image), else the histogram's. */
+        bool image_pass = pass == (pipeline_pass_used(HT_PASS_foveal, &b->params)
+                                       ? HT_PASS_foveal : HT_PASS_histogram);
         bool apply = pass == HT_PASS_apply;
         rows[n++] = (row){pipeline_pass_names[pass], t,
                           image_pass ? img_one : apply ? img_all + out : 0,
@@ -407,11 +364,10 @@ int cmd_bench(int argc, char **argv)
     gl_context *ctx = gl_context_create_headless(err, sizeof err);
     bench b = {0};
     b.params = o.tm;
-    b.probe_read.name = "probe_read.comp";
-    b.probe_copy.name = "probe_copy.comp";
     if (!ctx) {
         fprintf(stderr, "hdrtone bench: no GPU: %s\n", err);
-    } else if (!(b.pipe = pipeline_create(err, sizeof err))) {
+    } else if (!(b.pipe = pipeline_create(err, sizeof err)) ||
+               !(b.probe = gpu_probe_create(err, sizeof err))) {
         fprintf(stderr, "hdrtone bench: %s\n", err);
     } else if (!verify(&b, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
@@ -421,18 +377,9 @@ int cmd_bench(int argc, char **argv)
         if (!(b.scene = pass_scene_create(err, sizeof err)) ||
             !(b.stats = imgstats_gpu_create(err, sizeof err)))
             fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
-        glGenBuffers(1, &b.probe_out);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.probe_out);
-        glBufferData(GL_SHADER_STORAGE_BUFFER,
-                     (GLsizeiptr)(((img.width + HT_TILE_X - 1) / HT_TILE_X) *
-                                  ((img.height + HT_TILE_Y - 1) / HT_TILE_Y) * sizeof(float)),
-                     NULL, GL_DYNAMIC_COPY);
-        glGenTextures(1, &b.copy_tex);
-        glBindTexture(GL_TEXTURE_2D, b.copy_tex);
-        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, img.width, img.height);
         /* A GPU straight out of idle runs slower for a while (seen on an H100: the first
          * second at 40 % of the read bandwidth): keep it busy for 1.5 s before measuring. */
-        for (double t0 = now_ms(); now_ms() - t0 < 1500;) {
+        for (double t0 = gpu_timer_clock_ms(); gpu_timer_clock_ms() - t0 < 1500;) {
             run_pipeline(&b);
             glFinish();
         }
@@ -449,16 +396,13 @@ int cmd_bench(int argc, char **argv)
         }
         if (o.json)
             fputs("\n]}\n", stdout);
+        if (b.err[0])   /* the rows of a failed pass mean nothing, but bench reports them */
+            fprintf(stderr, "hdrtone bench: GPU pipeline: %s\n", b.err);
         status = 0;
     }
     pass_scene_destroy(&b.scene);
     imgstats_gpu_destroy(&b.stats);
-    pass_program_destroy(&b.probe_read);
-    pass_program_destroy(&b.probe_copy);
-    if (ctx) {
-        glDeleteBuffers(1, &b.probe_out);
-        glDeleteTextures(1, &b.copy_tex);
-    }
+    gpu_probe_destroy(&b.probe);
     pipeline_destroy(&b.pipe);
     gl_context_destroy(&ctx);
     image_free(&img);

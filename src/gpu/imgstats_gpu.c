@@ -10,7 +10,6 @@
 
 #include "imgstats_pass.h"
 #include "gpu_shared.h"
-#include "shaders.h"
 
 /* Every field is a 4-byte scalar, so the std430 layout is the C layout (see shaders.c). */
 #define HT_CHECK_FIELD_(type, name, dims) \
@@ -28,28 +27,6 @@ _Static_assert(_Alignof(ht_extrema) == 4 && _Alignof(ht_peak) == 4 &&
 #define IMGSTATS_PASS_NAME_(n) #n,
 const char *const imgstats_pass_names[IMGSTATS_PASS_COUNT] = {IMGSTATS_PASSES(IMGSTATS_PASS_NAME_)};
 #undef IMGSTATS_PASS_NAME_
-
-/* What the statistics shaders need beyond the common preamble (shaders.c): the source kind
- * and the grey-histogram kernels of the options. */
-static const char *stats_defines(void)
-{
-    static char buf[256];
-    if (!buf[0])
-        snprintf(buf, sizeof buf, "#define HT_SRC_2D 1\n#define HT_GREY_GLOBAL %d\n"
-                 "#define HT_GREY_SHARED %d\n#define HT_GREY_PRIVATE %d\n",
-                 HT_GREY_GLOBAL, HT_GREY_SHARED, HT_GREY_PRIVATE);
-    return buf;
-}
-
-bool imgstats_program_build(pass_program *pp, const char *name, const char *variant, char *err,
-                            size_t errlen)
-{
-    char defines[8192];
-    snprintf(defines, sizeof defines, "%s%s", stats_defines(), variant ? variant : "");
-    pp->name = name;
-    pp->prog[0] = shaders_compute(name, defines, err, errlen);
-    return pp->prog[0] != 0;
-}
 
 void imgstats_bind_source(unsigned tex)
 {
@@ -79,11 +56,7 @@ imgstats_gpu_ctx *imgstats_gpu_create(char *err, size_t errlen)
         imgstats_gpu_destroy(&c);
         return NULL;
     }
-    unsigned *bufs[] = {&c->buf.tiles, &c->buf.extrema, &c->buf.peaks, &c->buf.hist};
-    for (int i = 0; i < 4; i++)
-        glGenBuffers(1, bufs[i]);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.hist);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(ht_hist), NULL, GL_DYNAMIC_COPY);
+    gpu_buf_recreate(&c->buf.hist, sizeof(ht_hist));
     return c;
 }
 
@@ -95,20 +68,11 @@ void imgstats_gpu_destroy(imgstats_gpu_ctx **cp)
     pass_brightest_destroy(&c->brightest);
     pass_colorhist_destroy(&c->colorhist);
     pass_greyhist_destroy(&c->greyhist);
-    unsigned bufs[] = {c->buf.tiles, c->buf.extrema, c->buf.peaks, c->buf.hist};
-    glDeleteBuffers(4, bufs);
+    gpu_buf *bufs[] = {&c->buf.tiles, &c->buf.extrema, &c->buf.peaks, &c->buf.hist};
+    for (int i = 0; i < 4; i++)
+        gpu_buf_destroy(bufs[i]);
     free(c);
     *cp = NULL;
-}
-
-/* Grows BUF to hold NEED bytes (never shrinks). */
-static void ensure_buffer(unsigned buf, size_t need)
-{
-    GLint64 size = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-    glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &size);
-    if ((GLint64)need > size)
-        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)need, NULL, GL_DYNAMIC_COPY);
 }
 
 bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output, char *err,
@@ -124,48 +88,50 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
     c->buf.tiles_x = (image.width + HT_TILE_X - 1) / HT_TILE_X;
     c->buf.tiles_y = (image.height + HT_TILE_Y - 1) / HT_TILE_Y;
     size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
-    ensure_buffer(c->buf.tiles, (ntiles ? ntiles : 1) * sizeof(ht_extrema));
-    ensure_buffer(c->buf.extrema, sizeof(ht_extrema) + 2 * (ntiles ? ntiles : 1) * sizeof(uint32_t));
+    gpu_buf_recreate(&c->buf.tiles, (ntiles ? ntiles : 1) * sizeof(ht_extrema));
+    gpu_buf_recreate(&c->buf.extrema,
+                     sizeof(ht_extrema) + 2 * (ntiles ? ntiles : 1) * sizeof(uint32_t));
     /* Local maxima are never 8-adjacent: at most one per 2x2 block. */
     c->buf.peaks_capacity = (uint32_t)(((size_t)image.width + 1) / 2 * (((size_t)image.height + 1) / 2));
-    ensure_buffer(c->buf.peaks, sizeof(ht_peaks_head) + (c->buf.peaks_capacity + 1) * sizeof(ht_peak));
+    gpu_buf_recreate(&c->buf.peaks,
+                     sizeof(ht_peaks_head) + (c->buf.peaks_capacity + 1) * sizeof(ht_peak));
     return true;
 }
 
-void imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which)
+bool imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which, char *err, size_t errlen)
 {
     bool have_image = c->image.texture && c->image.width > 0 && c->image.height > 0;
     bool have_output = c->output.texture && c->output.width > 0 && c->output.height > 0;
+    bool ok = true;
     switch (which) {
     case IMGSTATS_PASS_extrema:
-        if (have_image)
-            pass_brightest_run(c->brightest, c->image, &c->buf);
+        ok = !have_image || pass_brightest_run(c->brightest, c->image, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_peaks:
-        if (have_image)
-            pass_brightest_run_peaks(c->brightest, c->image, &c->buf);
+        ok = !have_image ||
+             pass_brightest_run_peaks(c->brightest, c->image, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_hist_clear:
-        pass_colorhist_clear(c->colorhist, &c->buf);
+        ok = pass_colorhist_clear(c->colorhist, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_rgba:
-        if (have_output)
-            pass_colorhist_run(c->colorhist, c->output, &c->buf);
+        ok = !have_output || pass_colorhist_run(c->colorhist, c->output, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_grey_global:
     case IMGSTATS_PASS_grey_shared:
     case IMGSTATS_PASS_grey_private:
-        if (have_output)
-            pass_greyhist_run(c->greyhist, HT_GREY_GLOBAL + (which - IMGSTATS_PASS_grey_global),
-                              c->output, &c->buf);
+        ok = !have_output ||
+             pass_greyhist_run(c->greyhist, HT_GREY_GLOBAL + (which - IMGSTATS_PASS_grey_global),
+                               c->output, &c->buf, err, errlen);
         break;
     default:
-        return;
+        return true;
     }
-    c->ran[which] = true;
+    c->ran[which] = ok;
+    return ok;
 }
 
-unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c) { return c->buf.hist; }
+unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c) { return c->buf.hist.id; }
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -178,7 +144,7 @@ static int cmp_u32(const void *a, const void *b)
 static bool finish_extrema(imgstats_gpu_ctx *c, const hdr_image *img, imgstats *out)
 {
     ht_extrema total;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.extrema);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.extrema.id);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof total, &total);
     size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
     uint32_t nb = total.n_bright_tiles < ntiles ? total.n_bright_tiles : (uint32_t)ntiles;
@@ -217,7 +183,7 @@ static bool finish_peaks(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, i
                          imgstats *out)
 {
     ht_peaks_head head;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.peaks);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.peaks.id);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof head, &head);
     size_t n = head.count < c->buf.peaks_capacity ? head.count : c->buf.peaks_capacity;
     ht_peak *cand = malloc((n + 1) * sizeof *cand);
@@ -244,7 +210,7 @@ bool imgstats_gpu_read(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int
         ok = finish_peaks(c, img, peaks, min_distance, out);
     if (ok && c->ran[IMGSTATS_PASS_hist_clear] && c->ran[IMGSTATS_PASS_rgba]) {
         ht_hist h;
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.hist);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.hist.id);
         glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof h, &h);
         memcpy(out->rgba_hist, h.rgba, sizeof out->rgba_hist);
         memcpy(out->grey_hist, h.grey, sizeof out->grey_hist);
@@ -260,15 +226,14 @@ bool imgstats_gpu_read(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int
 bool imgstats_gpu_run(imgstats_gpu_ctx *c, const hdr_image *img, int grey_kernel, int peaks,
                       int min_distance, imgstats *out, char *err, size_t errlen)
 {
-    imgstats_gpu_run_pass(c, IMGSTATS_PASS_extrema);
-    if (peaks > 0)
-        imgstats_gpu_run_pass(c, IMGSTATS_PASS_peaks);
-    if (c->output.texture) {
-        imgstats_gpu_run_pass(c, IMGSTATS_PASS_hist_clear);
-        imgstats_gpu_run_pass(c, IMGSTATS_PASS_rgba);
-        imgstats_gpu_run_pass(c, IMGSTATS_PASS_grey_global + grey_kernel);
-    }
-    return imgstats_gpu_read(c, img, peaks, min_distance, out, err, errlen);
+    memset(out, 0, sizeof *out);
+    bool ok = imgstats_gpu_run_pass(c, IMGSTATS_PASS_extrema, err, errlen) &&
+              (peaks <= 0 || imgstats_gpu_run_pass(c, IMGSTATS_PASS_peaks, err, errlen));
+    if (ok && c->output.texture)
+        ok = imgstats_gpu_run_pass(c, IMGSTATS_PASS_hist_clear, err, errlen) &&
+             imgstats_gpu_run_pass(c, IMGSTATS_PASS_rgba, err, errlen) &&
+             imgstats_gpu_run_pass(c, IMGSTATS_PASS_grey_global + grey_kernel, err, errlen);
+    return ok && imgstats_gpu_read(c, img, peaks, min_distance, out, err, errlen);
 }
 
 bool imgstats_gpu(pipeline *p, const hdr_image *img, int grey_kernel, int peaks,

@@ -7,7 +7,7 @@
 #include "pipeline.h"
 
 /* GPU, one shot: the statistics of the image P last tone-mapped (pipeline_tonemap_image, or
- * pipeline_upload + pipeline_analyze + pipeline_apply with the image source): IMG must be the
+ * pipeline_upload + pipeline_frame with the image source): IMG must be the
  * image that was uploaded (the exact finish reads it). GREY_KERNEL: HT_GREY_* of options.h.
  * Builds and deletes its programs on every call: for repeated use take an imgstats_gpu_ctx.
  * False with the reason in err. The caller frees *out with imgstats_free. */
@@ -46,8 +46,8 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
 
 /* Dispatches one pass (IMGSTATS_PASS_*) on the prepared inputs; no read-back, no wait: the
  * benchmark calls it between its timer queries. The histogram passes add to the counts:
- * run hist_clear before them. */
-void imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which);
+ * run hist_clear before them. False (reason in err) when its program cannot be built. */
+bool imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which, char *err, size_t errlen);
 
 /* Runs the passes a full answer needs (extrema; peaks when PEAKS > 0; clear, rgba and the
  * GREY_KERNEL grey pass when the output is set), then imgstats_gpu_read. */

@@ -7,34 +7,31 @@
 
 #include "shaders.h"
 
-unsigned pass_program_use(pass_program *pp, int samples, char *err, size_t errlen)
+unsigned pass_use(pass_base *p, int i, int samples, char *err, size_t errlen)
 {
+    pass_program *pp = &p->prog[i];
     int v = samples > 1 ? 1 : 0;
-    if (!pp->prog[v])
-        pp->prog[v] = shaders_compute(pp->name, v ? "#define HT_SRC_MS 1\n" : "#define HT_SRC_2D 1\n",
-                                      err, errlen);
+    if (!pp->prog[v]) {
+        char defines[1024];
+        snprintf(defines, sizeof defines, "#define HT_SRC_%s 1\n%s", v ? "MS" : "2D",
+                 pp->desc->defines ? pp->desc->defines : "");
+        char why[HT_ERR_MAX];
+        if (!(pp->prog[v] = shaders_compute(pp->desc->shader, defines, why, sizeof why)))
+            snprintf(err, errlen, "%s pass: %s", p->desc->name, why);
+    }
     if (pp->prog[v])
         glUseProgram(pp->prog[v]);
     return pp->prog[v];
-}
-
-void pass_program_destroy(pass_program *pp)
-{
-    for (int v = 0; v < 2; v++)
-        if (pp->prog[v]) {
-            glDeleteProgram(pp->prog[v]);
-            pp->prog[v] = 0;
-        }
 }
 
 void pass_bind(ht_source src, const ht_buffers *b)
 {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(src.samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, src.texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PARTIALS, b->partials);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_HIST, b->tile_hist);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_SUMS, b->tile_sums);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PARTIALS, b->partials.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_HIST, b->tile_hist.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_SUMS, b->tile_sums.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
 }
 
 void pass_set_int(unsigned prog, const char *name, int v)
@@ -62,20 +59,21 @@ void pass_set_vec2(unsigned prog, const char *name, float x, float y)
     glProgramUniform2f(prog, glGetUniformLocation(prog, name), x, y);
 }
 
-void *pass_create(size_t size, const char *name0, const char *name1, char *err, size_t errlen)
+void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen)
 {
     pass_base *p = calloc(1, size);
     if (!p) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    p->prog[0].name = name0;
-    p->prog[1].name = name1;
-    for (int i = 0; i < 2; i++)
-        if (p->prog[i].name && !pass_program_use(&p->prog[i], 1, err, errlen)) {
+    p->desc = desc;
+    for (int i = 0; i < PASS_MAX_PROGRAMS && desc->program[i].shader; i++) {
+        p->prog[i].desc = &desc->program[i];
+        if (!pass_use(p, i, 1, err, errlen)) {
             pass_destroy(&p);
             return NULL;
         }
+    }
     return p;
 }
 
@@ -83,8 +81,10 @@ void pass_destroy(pass_base **pass)
 {
     if (!pass || !*pass)
         return;
-    for (int i = 0; i < 2; i++)
-        pass_program_destroy(&(*pass)->prog[i]);
+    for (int i = 0; i < PASS_MAX_PROGRAMS; i++)
+        for (int v = 0; v < 2; v++)
+            if ((*pass)->prog[i].prog[v])
+                glDeleteProgram((*pass)->prog[i].prog[v]);
     free(*pass);
     *pass = NULL;
 }

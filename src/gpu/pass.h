@@ -1,15 +1,17 @@
-/* What the pass_*.c files share: the buffers the pipeline hands them, and compute programs
- * built per source kind (sampler2D or sampler2DMS) on first use. Internal to the pipeline. */
+/* What the passes of the GPU layer share (pipeline, statistics, probes): the buffers the
+ * pipeline hands them, and their programs, declared as data (pass_desc) and built per source
+ * kind (sampler2D at create, sampler2DMS on first use). Internal to the GPU layer. */
 #ifndef HT_PASS_H
 #define HT_PASS_H
 
 #include <stdbool.h>
 
+#include "gpu_resource.h"
 #include "pipeline.h"
 
 /* Owned by the pipeline; the passes only bind them. */
 typedef struct ht_buffers {
-    unsigned partials, tile_hist, tile_sums, frame;
+    gpu_buf partials, tile_hist, tile_sums, frame;
     int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
 } ht_buffers;
@@ -31,31 +33,47 @@ typedef struct ht_pieces {
     int width, height;
 } ht_pieces;
 
-/* A compute program from one embedded shader, in up to two variants: [0] reads a
- * sampler2D, [1] a sampler2DMS (defines HT_SRC_2D / HT_SRC_MS). */
-typedef struct pass_program {
+/* One program of a pass: an embedded compute shader and the defines it is built with (lines
+ * of "#define ...", may be NULL). */
+typedef struct pass_program_desc {
+    const char *shader;
+    const char *defines;
+} pass_program_desc;
+
+enum { PASS_MAX_PROGRAMS = 3 };
+
+/* What a pass is made of, as data: its name and its programs (up to the first without a
+ * shader), which pass_create builds and pass_destroy deletes. */
+typedef struct pass_desc {
     const char *name;
+    pass_program_desc program[PASS_MAX_PROGRAMS];
+} pass_desc;
+
+/* A program of a pass in up to two variants: [0] reads a sampler2D, [1] a sampler2DMS
+ * (built with HT_SRC_2D / HT_SRC_MS before its own defines). */
+typedef struct pass_program {
+    const pass_program_desc *desc;
     unsigned prog[2];
 } pass_program;
 
-/* The GL objects of a pass: up to two programs. Every pass struct begins with one, so the
- * passes share their create and destroy. */
+/* The GL programs of a pass, in the order of its pass_desc. Every pass struct begins with
+ * one, so the passes share their create and destroy. */
 typedef struct pass_base {
-    pass_program prog[2];
+    const pass_desc *desc;
+    pass_program prog[PASS_MAX_PROGRAMS];
 } pass_base;
 
 /* Allocates a pass struct of SIZE bytes (beginning with pass_base) and builds the sampler2D
- * variants of its programs NAME0 and NAME1 (may be NULL). NULL with the reason in err. */
-void *pass_create(size_t size, const char *name0, const char *name1, char *err, size_t errlen);
+ * variant of every program of DESC (which must outlive the pass). NULL with the reason in
+ * err. */
+void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen);
 /* Deletes the programs and frees the pass; *pass (a pointer to the pass pointer) becomes NULL.
  * Accepts NULL. */
 void pass_destroy(pass_base **pass);
 
-/* Builds the variant for SAMPLES if needed and makes it current. Returns the program, or 0
- * (message in err) when it does not compile. */
-unsigned pass_program_use(pass_program *pp, int samples, char *err, size_t errlen);
-/* Deletes both variants. */
-void pass_program_destroy(pass_program *pp);
+/* Builds program I's variant for SAMPLES if needed and makes it current. Returns the
+ * program, or 0 (message in err) when it does not compile. */
+unsigned pass_use(pass_base *p, int i, int samples, char *err, size_t errlen);
 
 /* Binds SRC to texture unit 0 and the buffers to their HT_BIND_* points. */
 void pass_bind(ht_source src, const ht_buffers *b);

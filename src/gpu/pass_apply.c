@@ -7,9 +7,11 @@ struct pass_apply {
     pass_base base;
 };
 
+static const pass_desc desc = {"apply", {{"apply.comp", NULL}}};
+
 pass_apply *pass_apply_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_apply), "apply.comp", NULL, err, errlen);
+    return pass_create(sizeof(pass_apply), &desc, err, errlen);
 }
 
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
@@ -17,9 +19,10 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned 
                     size_t errlen)
 {
     pass_bind(src, b);
-    unsigned prog = pass_program_use(&p->base.prog[0], src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, 0, src.samples, err, errlen);
     if (!prog)
         return false;
+    pass_set_int(prog, "u_luminance", params->luminance);
     glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, out_format);
     pass_set_float(prog, "u_levels", out_format == GL_RGBA16 ? 65535.0f : 255.0f);
     pass_set_ivec2(prog, "u_size", src.width, src.height);

@@ -5,54 +5,60 @@
 #include "imgstats_pass.h"
 
 struct pass_brightest {
-    pass_base base;        /* [0] level 1, [1] level 2 */
-    pass_program peaks;
+    pass_base base;
 };
+
+enum { LEVEL1, LEVEL2, PEAKS };
+static const pass_desc desc = {"brightest", {
+    [LEVEL1] = {"brightest.comp", "#define HT_EXTREMA_LEVEL 1\n"},
+    [LEVEL2] = {"brightest.comp", "#define HT_EXTREMA_LEVEL 2\n"},
+    [PEAKS] = {"brightest_peaks.comp", NULL},
+}};
 
 pass_brightest *pass_brightest_create(char *err, size_t errlen)
 {
-    pass_brightest *p = pass_create(sizeof *p, NULL, NULL, err, errlen);
-    if (p && (!imgstats_program_build(&p->base.prog[0], "brightest.comp",
-                                      "#define HT_EXTREMA_LEVEL 1\n", err, errlen) ||
-              !imgstats_program_build(&p->base.prog[1], "brightest.comp",
-                                      "#define HT_EXTREMA_LEVEL 2\n", err, errlen) ||
-              !imgstats_program_build(&p->peaks, "brightest_peaks.comp", NULL, err, errlen)))
-        pass_brightest_destroy(&p);
-    return p;
+    return pass_create(sizeof(pass_brightest), &desc, err, errlen);
 }
 
-void pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers *b)
+bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers *b, char *err,
+                        size_t errlen)
 {
     imgstats_bind_source(src.texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA_TILES, b->tiles);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA, b->extrema);
-    unsigned prog = pass_program_use(&p->base.prog[0], 1, NULL, 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA_TILES, b->tiles.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA, b->extrema.id);
+    unsigned prog = pass_use(&p->base, LEVEL1, 1, err, errlen);
+    if (!prog)
+        return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
     glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    prog = pass_program_use(&p->base.prog[1], 1, NULL, 0);
+    if (!(prog = pass_use(&p->base, LEVEL2, 1, err, errlen)))
+        return false;
     pass_set_uint(prog, "u_tiles", (unsigned)(b->tiles_x * b->tiles_y));
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    return true;
 }
 
-void pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_buffers *b)
+bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_buffers *b,
+                              char *err, size_t errlen)
 {
     ht_peaks_head head = {0, b->peaks_capacity};
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->peaks);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->peaks.id);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof head, &head);
     imgstats_bind_source(src.texture);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PEAKS, b->peaks);
-    unsigned prog = pass_program_use(&p->peaks, 1, NULL, 0);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PEAKS, b->peaks.id);
+    unsigned prog = pass_use(&p->base, PEAKS, 1, err, errlen);
+    if (!prog)
+        return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
     glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
                       (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    return true;
 }
 
 void pass_brightest_destroy(pass_brightest **p)
 {
-    if (p && *p)
-        pass_program_destroy(&(*p)->peaks);
     pass_destroy((pass_base **)p);
 }

@@ -8,49 +8,37 @@
 
 #include <glad/gl.h>
 
-#include "shaders.h"
 
 struct pass_foveal {
-    pass_base base;             /* [0] foveal.comp (2D / MS) */
-    pass_program gather[2];     /* points.comp stage 0 (2D / MS); stage 1 below */
-    unsigned bin_prog;
-    unsigned fov_tex;           /* RGBA32F fw x fh */
+    pass_base base;
+    gpu_tex fov;                /* RGBA32F fw x fh */
     int fw, fh;
-    unsigned pos_buf, lum_buf;  /* point positions (x | y << 16) and their Lw */
+    gpu_buf pos, lum;           /* point positions (x | y << 16) and their Lw */
     int pos_w, pos_h;           /* picture size the positions were walked for */
     uint32_t n_points, pos_n;   /* this analysis' point count; positions held */
-    int luminance;
     unsigned char uploaded[64]; /* the foveal_config last written to the frame, when no */
     bool have_uploaded;         /* point gather has changed it since */
 };
 
+enum { FOVEAL, GATHER, BIN };
+static const pass_desc desc = {"foveal", {
+    [FOVEAL] = {"foveal.comp", NULL},
+    [GATHER] = {"points.comp", "#define HT_POINTS_STAGE 0\n"},
+    [BIN] = {"points.comp", "#define HT_POINTS_STAGE 1\n"},
+}};
+
 pass_foveal *pass_foveal_create(char *err, size_t errlen)
 {
-    pass_foveal *p = pass_create(sizeof *p, "foveal.comp", NULL, err, errlen);
-    if (!p)
-        return NULL;
-    if (!(p->bin_prog = shaders_compute("points.comp", "#define HT_POINTS_STAGE 1\n", err, errlen))) {
-        pass_foveal_destroy(&p);
-        return NULL;
-    }
-    glGenBuffers(1, &p->pos_buf);
-    glGenBuffers(1, &p->lum_buf);
-    return p;
+    return pass_create(sizeof(pass_foveal), &desc, err, errlen);
 }
 
 void pass_foveal_destroy(pass_foveal **pp)
 {
     if (!pp || !*pp)
         return;
-    pass_foveal *p = *pp;
-    for (int v = 0; v < 2; v++)
-        if (p->gather[v].prog[0])
-            glDeleteProgram(p->gather[v].prog[0]);
-    if (p->bin_prog)
-        glDeleteProgram(p->bin_prog);
-    glDeleteTextures(1, &p->fov_tex);
-    unsigned bufs[2] = {p->pos_buf, p->lum_buf};
-    glDeleteBuffers(2, bufs);
+    gpu_tex_destroy(&(*pp)->fov);
+    gpu_buf_destroy(&(*pp)->pos);
+    gpu_buf_destroy(&(*pp)->lum);
     pass_destroy((pass_base **)pp);
 }
 
@@ -88,7 +76,7 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
     _Static_assert(sizeof c <= sizeof p->uploaded, "foveal_config fits the cache");
     bool same = p->have_uploaded && memcmp(p->uploaded, &c, sizeof c) == 0;
     if (!same) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame.id);
         glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
     }
     memcpy(p->uploaded, &c, sizeof c);
@@ -105,10 +93,9 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
             glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
             return;
         }
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->pos_buf);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof *xy * p->n_points, xy, GL_STATIC_DRAW);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->lum_buf);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(float) * p->n_points, NULL, GL_DYNAMIC_COPY);
+        gpu_buf_recreate(&p->pos, sizeof *xy * p->n_points);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *xy * p->n_points, xy);
+        gpu_buf_recreate(&p->lum, sizeof(float) * p->n_points);
         free(xy);
         p->pos_w = src.width;
         p->pos_h = src.height;
@@ -116,37 +103,18 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
     }
 }
 
-static void ensure_fov_texture(pass_foveal *p)
-{
-    GLint w = 0, h = 0;
-    if (p->fov_tex) {
-        glBindTexture(GL_TEXTURE_2D, p->fov_tex);
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &w);
-        glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &h);
-        if (w == p->fw && h == p->fh)
-            return;
-        glDeleteTextures(1, &p->fov_tex);
-    }
-    glGenTextures(1, &p->fov_tex);
-    glBindTexture(GL_TEXTURE_2D, p->fov_tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, p->fw, p->fh);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-}
-
 bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                     const tonemap_params *params, ht_source *fov, char *err, size_t errlen)
+                     const tonemap_params *params, char *err, size_t errlen)
 {
-    ensure_fov_texture(p);
-    int samples = img->piece[0].src.samples;
-    unsigned prog = pass_program_use(&p->base.prog[0], samples, err, errlen);
+    gpu_tex_recreate(&p->fov, p->fw, p->fh, GL_RGBA32F, 1);
+    unsigned prog = pass_use(&p->base, FOVEAL, img->piece[0].src.samples, err, errlen);
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", img->width, img->height);
     pass_set_ivec2(prog, "u_grid", p->fw, p->fh);
     pass_set_int(prog, "u_rgbe", params->pcond);
     /* One dispatch per piece, adding into the sums of the previous one (foveal.comp). */
-    glBindImageTexture(0, p->fov_tex, 0, GL_FALSE, 0,
+    glBindImageTexture(0, p->fov.id, 0, GL_FALSE, 0,
                        img->count > 1 ? GL_READ_WRITE : GL_WRITE_ONLY, GL_RGBA32F);
     for (int i = 0; i < img->count; i++) {
         const ht_piece *pc = &img->piece[i];
@@ -159,49 +127,47 @@ bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
         if (i < img->count - 1)
             glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     }
-    *fov = pass_foveal_source(p);
-    if (p->n_points) {
-        int v = samples > 1;
-        pass_program *g = &p->gather[v];
-        if (!g->prog[0]) {
-            g->prog[0] = shaders_compute("points.comp",
-                                         v ? "#define HT_POINTS_STAGE 0\n#define HT_SRC_MS 1\n"
-                                           : "#define HT_POINTS_STAGE 0\n#define HT_SRC_2D 1\n",
-                                         err, errlen);
-            if (!g->prog[0])
-                return false;
-        }
-        prog = g->prog[0];
-        glUseProgram(prog);
-        pass_set_uint(prog, "u_count", p->n_points);
-        pass_set_float(prog, "u_scale", (float)params->scale);
-        pass_set_int(prog, "u_luminance", params->luminance);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum_buf);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos_buf);
-        /* Per piece, each gathering the samples that lie in it (points.comp). */
-        for (int i = 0; i < img->count; i++) {
-            const ht_piece *pc = &img->piece[i];
-            pass_bind(pc->src, b);
-            pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
-            pass_set_ivec2(prog, "u_piece", pc->src.width, pc->src.height);
-            glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
-        }
-    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     return true;
 }
 
-bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size_t errlen)
+bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
+                        const tonemap_params *params, char *err, size_t errlen)
 {
-    (void)err, (void)errlen;
     if (!p->n_points)
         return true;
-    glUseProgram(p->bin_prog);
-    pass_set_uint(p->bin_prog, "u_count", p->n_points);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum_buf);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos_buf);
+    unsigned prog = pass_use(&p->base, GATHER, img->piece[0].src.samples, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_uint(prog, "u_count", p->n_points);
+    pass_set_float(prog, "u_scale", (float)params->scale);
+    pass_set_int(prog, "u_luminance", params->luminance);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos.id);
+    /* Per piece, each gathering the samples that lie in it (points.comp). */
+    for (int i = 0; i < img->count; i++) {
+        const ht_piece *pc = &img->piece[i];
+        pass_bind(pc->src, b);
+        pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
+        pass_set_ivec2(prog, "u_piece", pc->src.width, pc->src.height);
+        glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
+    }
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
+}
+
+bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size_t errlen)
+{
+    if (!p->n_points)
+        return true;
+    unsigned prog = pass_use(&p->base, BIN, 1, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_uint(prog, "u_count", p->n_points);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos.id);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
@@ -209,5 +175,5 @@ bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size
 
 ht_source pass_foveal_source(const pass_foveal *p)
 {
-    return (ht_source){p->fov_tex, p->fw, p->fh, 1};
+    return (ht_source){p->fov.id, p->fw, p->fh, 1};
 }

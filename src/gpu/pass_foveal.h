@@ -1,8 +1,9 @@
-/* Foveal sampling on the GPU (issue 7; docs/pcond.md): the foveal pass (foveal.comp, the
- * 1-degree box-filtered image the histogram passes then read as their source) and pcond's
- * random point samples (points.comp: gathered from the picture at positions the CPU walks
- * once per picture size, binned after the range pass, weighed in the curve pass).
- * Internal to the pipeline. */
+/* Foveal sampling on the GPU: the foveal pass (foveal.comp, the 1-degree box-filtered image
+ * the histogram passes then read as their source) and pcond's random point samples
+ * (points.comp: gathered from the picture at positions the CPU walks once per picture size,
+ * binned after the range pass, weighed in the curve pass). Three passes of the pipeline
+ * (foveal, points_gather, points_bin), one object: they share the point buffers. Internal to
+ * the pipeline. */
 #ifndef HT_PASS_FOVEAL_H
 #define HT_PASS_FOVEAL_H
 
@@ -21,13 +22,18 @@ void pass_foveal_destroy(pass_foveal **p);
 void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                          const tonemap_params *params);
 
-/* Foveal image of IMG (every piece) and the gathered point samples (before the histogram
- * pass); returns the foveal image as a source. False (reason in err) when a program cannot
- * be built. */
+/* The foveal image of IMG (every piece; before the histogram pass; with foveal sampling
+ * only), then pass_foveal_source. False (reason in err) when the program cannot be built. */
 bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                     const tonemap_params *params, ht_source *fov, char *err, size_t errlen);
+                     const tonemap_params *params, char *err, size_t errlen);
 
-/* Bins the point samples with the frame's binning (after range and re-binning). */
+/* Gathers the point samples from IMG (before the range pass; nothing without point
+ * samples). False (reason in err) when the program cannot be built. */
+bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
+                        const tonemap_params *params, char *err, size_t errlen);
+
+/* Bins the point samples with the frame's binning (after range and re-binning; nothing
+ * without point samples). False (reason in err) when the program cannot be built. */
 bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size_t errlen);
 
 /* The foveal image of the last run as a source (texture 0 before any). */

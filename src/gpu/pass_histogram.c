@@ -8,9 +8,11 @@ struct pass_histogram {
     pass_base base;
 };
 
+static const pass_desc desc = {"histogram", {{"histogram.comp", NULL}}};
+
 pass_histogram *pass_histogram_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_histogram), "histogram.comp", NULL, err, errlen);
+    return pass_create(sizeof(pass_histogram), &desc, err, errlen);
 }
 
 /* One dispatch per piece: the piece's tiles, numbered in the whole image's grid (the tile
@@ -18,9 +20,10 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
 static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                 const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
-    unsigned prog = pass_program_use(&p->base.prog[0], img->piece[0].src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, 0, img->piece[0].src.samples, err, errlen);
     if (!prog)
         return false;
+    pass_set_int(prog, "u_luminance", params->luminance);
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_rebin", rebin);
     pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);

@@ -12,18 +12,20 @@ struct pass_merge {
     pass_base base;
 };
 
+static const pass_desc desc = {"merge", {{"merge.comp", NULL}}};
+
 pass_merge *pass_merge_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_merge), "merge.comp", NULL, err, errlen);
+    return pass_create(sizeof(pass_merge), &desc, err, errlen);
 }
 
 bool pass_merge_run(pass_merge *p, const ht_buffers *b, char *err, size_t errlen)
 {
-    unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
+    unsigned prog = pass_use(&p->base, 0, 1, err, errlen);
     if (!prog)
         return false;
     /* The groups add into frame.hist and n_counted with atomics: start them at zero. */
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame.id);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, offsetof(ht_frame, hist),
                          sizeof(((ht_frame *)0)->hist), GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, offsetof(ht_frame, n_counted),

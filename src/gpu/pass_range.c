@@ -8,15 +8,17 @@ struct pass_range {
     pass_base base;
 };
 
+static const pass_desc desc = {"range", {{"range.comp", NULL}}};
+
 pass_range *pass_range_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_range), "range.comp", NULL, err, errlen);
+    return pass_create(sizeof(pass_range), &desc, err, errlen);
 }
 
 bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen)
 {
-    unsigned prog = pass_program_use(&p->base.prog[0], 1, err, errlen);
+    unsigned prog = pass_use(&p->base, 0, 1, err, errlen);
     if (!prog)
         return false;
     pass_bind((ht_source){0, 0, 0, 1}, b);

@@ -7,16 +7,21 @@
 
 #include <glad/gl.h>
 
+#include "gpu_resource.h"
+#include "gpu_timer.h"
 #include "shaders.h"
+
+/* Intervals the timer holds unread: the frames the GPU may run behind, and then some. */
+enum { TIMER_DEPTH = 4 };
 
 struct pass_scene {
     unsigned prog;
     unsigned prog_pieces;   /* HT_SCENE_PIECES: an image in pieces (scene.frag) */
     unsigned vao;        /* empty: the quad comes from gl_VertexID */
     unsigned fbo;
-    unsigned target;     /* GL_TEXTURE_2D (samples 1) or GL_TEXTURE_2D_MULTISAMPLE */
-    int width, height, samples;
-    bool float32;
+    gpu_tex target;      /* GL_TEXTURE_2D (samples 1) or GL_TEXTURE_2D_MULTISAMPLE */
+    gpu_timer *timer;
+    double last_ms;
 };
 
 pass_scene *pass_scene_create(char *err, size_t errlen)
@@ -32,8 +37,11 @@ pass_scene *pass_scene_create(char *err, size_t errlen)
         s->prog_pieces = shaders_graphics("scene.vert", "scene.frag",
                                           "#define HT_NO_FRAME\n#define HT_SCENE_PIECES 1\n", err,
                                           errlen);
-    if (!s->prog_pieces) {
+    if (!s->prog_pieces || !(s->timer = gpu_timer_create(TIMER_DEPTH))) {
+        if (s->prog_pieces)
+            snprintf(err, errlen, "out of memory");
         glDeleteProgram(s->prog);
+        glDeleteProgram(s->prog_pieces);
         free(s);
         return NULL;
     }
@@ -51,7 +59,8 @@ void pass_scene_destroy(pass_scene **sp)
     glDeleteProgram(s->prog_pieces);
     glDeleteVertexArrays(1, &s->vao);
     glDeleteFramebuffers(1, &s->fbo);
-    glDeleteTextures(1, &s->target);
+    gpu_tex_destroy(&s->target);
+    gpu_timer_destroy(&s->timer);
     free(s);
     *sp = NULL;
 }
@@ -77,37 +86,6 @@ int pass_scene_samples(pass_scene *s, int requested, bool float32)
     return 1;
 }
 
-/* (Re)creates the target when size, format or samples change (mpv's ra_tex_resize idea). */
-static void ensure_target(pass_scene *s, int w, int h, int samples, bool float32)
-{
-    if (s->target && s->width == w && s->height == h && s->samples == samples &&
-        s->float32 == float32)
-        return;
-    glDeleteTextures(1, &s->target);
-    glGenTextures(1, &s->target);
-    GLenum fmt = float32 ? GL_RGBA32F : GL_RGBA16F;
-    if (samples > 1) {
-        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, s->target);
-        /* Fixed locations: every pixel's samples sit at the same offsets, so a flat region
-         * resolves to exactly its value. */
-        glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, fmt, w, h, GL_TRUE);
-        glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, 0);
-    } else {
-        glBindTexture(GL_TEXTURE_2D, s->target);
-        glTexStorage2D(GL_TEXTURE_2D, 1, fmt, w, h);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glBindTexture(GL_TEXTURE_2D, 0);
-    }
-    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
-    glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, s->target, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    s->width = w;
-    s->height = h;
-    s->samples = samples;
-    s->float32 = float32;
-}
-
 /* Draws N pieces (texture, size and top-left corner in the IMAGE_W x IMAGE_H image each)
  * with the same view. One piece: one quad. Several: each draws the whole image's quad (so
  * the interpolation is the one texture's), scissored to the piece's place plus a pixel, and
@@ -122,7 +100,13 @@ static ht_source draw(pass_scene *s, const scene_piece *pieces, int n, int image
                       int image_h, bool float32, int width, int height, int samples,
                       scene_view view)
 {
-    ensure_target(s, width, height, samples, float32);
+    s->last_ms = gpu_timer_poll(s->timer);
+    gpu_timer_begin(s->timer);
+    if (gpu_tex_recreate(&s->target, width, height, float32 ? GL_RGBA32F : GL_RGBA16F, samples)) {
+        glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
+        glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, s->target.id, 0);
+    }
+    glBindTexture(samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
     glViewport(0, 0, width, height);
     glDisable(GL_BLEND);
@@ -173,7 +157,8 @@ static ht_source draw(pass_scene *s, const scene_piece *pieces, int n, int image
         glDisable(GL_SAMPLE_SHADING);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return (ht_source){s->target, width, height, samples};
+    gpu_timer_end(s->timer);
+    return (ht_source){s->target.id, width, height, samples};
 }
 
 ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
@@ -203,4 +188,9 @@ ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, i
     if (list != stack)
         free(list);
     return out;
+}
+
+double pass_scene_last_ms(const pass_scene *s)
+{
+    return s->last_ms;
 }

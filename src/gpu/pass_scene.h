@@ -31,7 +31,7 @@ int pass_scene_samples(pass_scene *s, int requested, bool float32);
 /* Draws IMAGE (a GL_TEXTURE_2D, samples 1) into the target of WIDTH x HEIGHT, recreated only
  * when the size, format (RGBA32F when FLOAT32, else RGBA16F) or sample count change. Pixels
  * the image does not cover are 0 (black: Lw = 0 takes no part in the statistics). Returns the
- * target as a source for pipeline_analyze/pipeline_apply. */
+ * target as a source for pipeline_frame. */
 ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width, int height,
                          int samples, scene_view view);
 
@@ -41,5 +41,10 @@ ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width
  * texture it draws exactly what pass_scene_run(s, pipeline_image_source(p), ...) draws. */
 ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, int width,
                                int height, int samples, scene_view view);
+
+/* GPU time of the latest pass_scene_run* the GPU has finished, in milliseconds (its own
+ * gpu_timer, read without waiting when the next run begins: a frame or two late; 0 until
+ * available or where the driver reports 0). */
+double pass_scene_last_ms(const pass_scene *s);
 
 #endif

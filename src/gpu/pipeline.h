@@ -1,5 +1,7 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
- *   histogram -> range -> rebin -> merge -> curve -> apply
+ *   foveal -> points_gather -> histogram -> range -> rebin -> merge -> points_bin -> curve
+ *   -> apply
+ * (foveal and the points passes do their work with foveal sampling only, pipeline_pass_used).
  * The histogram pass reads the image once for everything the analysis needs, binning it with
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
@@ -30,7 +32,9 @@ typedef struct ht_source {
 } ht_source;
 
 /* Named passes, for timings (indices into pipeline_timings.ms). */
-#define HT_PASSES(X) X(histogram) X(range) X(rebin) X(merge) X(curve) X(apply)
+#define HT_PASSES(X) \
+    X(foveal) X(points_gather) X(histogram) X(range) X(rebin) X(merge) X(points_bin) X(curve) \
+    X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_
@@ -48,7 +52,7 @@ void pipeline_destroy(pipeline **p);
  * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
 /* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
- * first piece (top left), which pipeline_analyze and pipeline_run_pass's analysis passes
+ * first piece (top left), which pipeline_frame and pipeline_run_pass's analysis passes
  * take for the whole image. */
 ht_source pipeline_image_source(const pipeline *p);
 /* The number of pieces of the uploaded image (1 when it fits one texture, 0 before any
@@ -59,17 +63,27 @@ ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
  * from the next upload on, to split ordinary images; 0 restores the GL limit. */
 void pipeline_set_max_piece(pipeline *p, int size);
 
-/* Range, histogram, merge and curve over SRC into the frame buffer; over every piece when SRC
- * is pipeline_image_source of an image in pieces. */
+/* A frame, each pass timed (pipeline_last_timings): the analysis passes (foveal .. curve)
+ * over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
+ * pipeline_image_source of an image in pieces; then the apply pass: APPLY through the frame's
+ * curve into the output texture (RGBA8, APPLY's size, resolved when APPLY is multisampled),
+ * APPLY as given (one piece of an image in pieces: pipeline_tonemap_* apply them all). False
+ * (reason in err) when a pass's program cannot be built; the passes after it do not run. */
+bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
+                    const tonemap_params *params, char *err, size_t errlen);
+/* The two halves of pipeline_frame, without its error: kept for viewer.c until it calls
+ * pipeline_frame. */
 void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params);
-/* Apply pass: SRC through the current frame's curve into the output texture (RGBA8, SRC's
- * size, resolved when SRC is multisampled). SRC as given: one piece of an image in pieces
- * (pipeline_tonemap_* apply them all). */
 void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params);
 
-/* Runs the one pass PASS (HT_PASS_*) on SRC, as analyze/apply do, without timer queries (the
- * benchmark brackets it with its own). The passes before it must have run on SRC. */
-void pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params);
+/* Runs the one pass PASS (HT_PASS_*) on SRC, as pipeline_frame does, without its timer (the
+ * benchmark brackets it with its own). The passes before it must have run on SRC. False
+ * (reason in err) when its program cannot be built. */
+bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
+                       char *err, size_t errlen);
+/* Whether PASS does any work with PARAMS (foveal and the points passes need foveal sampling,
+ * the points passes point samples too); the others always do. */
+bool pipeline_pass_used(int pass, const tonemap_params *params);
 
 /* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
  * (layout ht_frame) that the overlay draws from. */
@@ -81,10 +95,14 @@ unsigned pipeline_frame_buffer(const pipeline *p);
 void pipeline_read_result(pipeline *p, tonemap_result *r);
 void pipeline_read_rgb(pipeline *p, uint8_t *rgb);
 
-/* GPU times of the passes of the last complete analyze+apply, in milliseconds, from
- * GL_TIME_ELAPSED queries read a frame late (never stalls). All zero until available; the
- * driver may report 0 for compute (llvmpipe). */
-typedef struct pipeline_timings { double ms[HT_PASS_COUNT]; } pipeline_timings;
+/* GPU times of the passes of the latest frames the GPU has finished, in milliseconds, from
+ * each pass's gpu_timer (gpu_timer.h; read a frame or two late, never stalls), and their sum.
+ * All zero until available; the driver may report 0 for compute (llvmpipe). A viewer's frame
+ * time is total_ms plus its scene pass's (pass_scene_last_ms). */
+typedef struct pipeline_timings {
+    double ms[HT_PASS_COUNT];
+    double total_ms;
+} pipeline_timings;
 pipeline_timings pipeline_last_timings(const pipeline *p);
 
 /* Deletes the image and output textures (the next upload or apply makes new ones): memory for

@@ -1,0 +1,52 @@
+#include "gpu_resource.h"
+
+#include <glad/gl.h>
+
+bool gpu_tex_recreate(gpu_tex *t, int width, int height, unsigned format, int samples)
+{
+    GLenum target = samples > 1 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D;
+    if (t->id && t->width == width && t->height == height && t->format == format &&
+        t->samples == samples) {
+        glBindTexture(target, t->id);
+        return false;
+    }
+    gpu_tex_destroy(t);
+    glGenTextures(1, &t->id);
+    glBindTexture(target, t->id);
+    if (samples > 1) {
+        glTexStorage2DMultisample(target, samples, format, width, height, GL_TRUE);
+    } else {
+        glTexStorage2D(target, 1, format, width, height);
+        glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+    *t = (gpu_tex){t->id, width, height, format, samples};
+    return true;
+}
+
+void gpu_tex_destroy(gpu_tex *t)
+{
+    if (t->id)
+        glDeleteTextures(1, &t->id);
+    *t = (gpu_tex){0};
+}
+
+bool gpu_buf_recreate(gpu_buf *b, size_t size)
+{
+    bool fresh = !b->id;
+    if (fresh)
+        glGenBuffers(1, &b->id);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->id);
+    if (!fresh && size <= b->size)
+        return false;
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)size, NULL, GL_DYNAMIC_COPY);
+    b->size = size;
+    return true;
+}
+
+void gpu_buf_destroy(gpu_buf *b)
+{
+    if (b->id)
+        glDeleteBuffers(1, &b->id);
+    *b = (gpu_buf){0};
+}
