@@ -23,8 +23,10 @@ check_section() {
 }
 check_section options --help-markdown
 check_section keys --help-keys-markdown
-first=$(grep -m2 -E '^scripts/(run|test)' "$readme" | awk '{print $1}' | tr '\n' ' ')
-[[ $first == "scripts/run scripts/test " ]] || { echo "FAIL: the first commands are '$first'" >&2; fail=1; }
+first=$(grep -m2 -E '^scripts/(run|test)' "$readme" | awk '{print $1}' |
+  tr '\n' ' ')
+[[ $first == "scripts/run scripts/test " ]] ||
+  { echo "FAIL: the first commands are '$first'" >&2; fail=1; }
 # The Markdown table and 'view --help' come from the same key table: every action that
 # 'view --help' prints is in the README's key section.
 keys=$(sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' "$readme")

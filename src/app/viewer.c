@@ -124,7 +124,7 @@ void viewer_fit(viewer *v)
 }
 
 /* ---------------------------------------------------------------------------------------
- * The frame */
+ * The read-back of the analysis */
 
 /* Starts the copy of the frame buffer for the text (no stall), unless one is in flight. */
 static void readback_start(viewer *v)
@@ -175,7 +175,8 @@ static void readback_poll(viewer *v)
     v->rb.valid = true;
 }
 
-
+/* ---------------------------------------------------------------------------------------
+ * Statistics on demand */
 
 /* Same tone-mapping parameters? (Field by field: the struct has padding.) */
 static bool params_same(const tonemap_params *a, const tonemap_params *b)
@@ -243,6 +244,9 @@ static void stats_update(viewer *v)
     v->stats_ok = true;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * The frame */
+
 /* One frame: scene pass, analysis, apply, present, overlay. */
 static int draw_frame(viewer *v)
 {
@@ -251,8 +255,7 @@ static int draw_frame(viewer *v)
         return 0;   /* minimised */
     int samples = 1;
     if (v->have_image) {
-        if (v->view_fresh) {
-            /* 1:1 when the image fits, else fit: like most viewers. */
+        if (v->view_fresh) {   /* a new image: the window's size is known now */
             v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->fb_w, v->fb_h);
             v->view_fresh = false;
         }
