@@ -53,6 +53,10 @@ int main(int argc, char **argv)
         options_print_markdown(stdout);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
+        viewer_print_keys_markdown(stdout);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("hdrtone %s\n", HT_VERSION);
         return 0;

@@ -14,7 +14,11 @@
  * be loaded is reported in the window and on stderr; it never ends the viewer. */
 int viewer_main(const ht_options *o, char **files, int nfiles);
 
-/* Prints the key table (key, action) as lines for --help and the README. */
+/* Prints the key table (keys, action) as lines, for `view --help`. */
 void viewer_print_keys(FILE *f);
+
+/* Prints the key table as a Markdown table, for the README (hdrtone --help-keys-markdown;
+ * tests/test_readme.sh keeps the two equal). */
+void viewer_print_keys_markdown(FILE *f);
 
 #endif

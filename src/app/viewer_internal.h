@@ -1,0 +1,166 @@
+/* The viewer's state and what its files share (viewer.h is the public side):
+ *   viewer.c         the window, the loop and the frame (scene pass -> analyse -> apply ->
+ *                    present), the statistics on demand, the test hooks' screenshot
+ *   viewer_keys.c    the key table and the actions; the --keys replay
+ *   viewer_status.c  the overlay: status text, markers, panel, help, messages
+ *   viewer_files.c   the file list (folders, next/previous, dropped files), loading, parts
+ *                    and layers
+ *   view.c           the view maths, no GL (view.h) */
+#ifndef HT_VIEWER_INTERNAL_H
+#define HT_VIEWER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "image.h"
+#include "imgstats_gpu.h"
+#include "overlay.h"
+#include "pass_scene.h"
+#include "pipeline.h"
+#include "view.h"
+
+/* A copy of the frame buffer read back without stalling: copied into rb_buf after the
+ * analysis, fenced, and fetched once the fence has passed (a frame or so later). The text
+ * lines and the range keys use it; the overlay's plots read the GPU buffer directly. */
+typedef struct readback {
+    unsigned buf;
+    GLsync fence;
+    tonemap_result r;
+    bool valid;
+} readback;
+
+/* What the histogram panel shows (Tab cycles). */
+enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
+
+typedef struct viewer {
+    GLFWwindow *win;
+    pipeline *pipe;
+    pass_scene *scene;
+    overlay *ovl;
+    unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
+    readback rb;
+
+    /* Files: owned copies; cur indexes the shown one. */
+    char **files;
+    int nfiles, cur;
+    hdr_image img;
+    bool have_image;
+    unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
+    double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
+                                  the current luminance weights */
+    char load_err[HT_ERR_MAX];
+
+    /* Parts and layers: what the next load asks for. Unset = the command line's
+     * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
+    const char *opt_part, *opt_layer;
+    double max_pixels;
+    bool part_set, layer_set;
+    char part_sel[16], layer_sel[64];
+    int part_idx, part_count;  /* of the file, kept when a part fails to load */
+    char layers[192];          /* the part's layers as hdr_part_info lists them */
+
+    /* Statistics, computed on demand for the whole image (viewer.c: stats_update). */
+    int hist_mode;             /* HIST_* */
+    bool show_marks;
+    int grey_kernel;
+    int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
+    imgstats_gpu_ctx *stats_ctx;
+    imgstats stats;
+    bool stats_tried, stats_ok;
+    unsigned long stats_gen;   /* image_gen and params of the cached answer */
+    tonemap_params stats_tm;
+
+    view_state view;
+    bool view_fresh;           /* set the initial view on the next frame (size known then) */
+    int fb_w, fb_h;
+
+    /* Settings the keys change. */
+    tonemap_params tm;
+    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
+    int samples;               /* what the last frame got */
+    bool show_overlay, show_help, adapt_view;
+
+    /* Input. */
+    double mouse_x, mouse_y;   /* framebuffer pixels, y down */
+    bool mouse_in, dragging;
+
+    char message[HT_ERR_MAX + 64];
+    bool message_error;
+    bool dirty, quit;
+
+    /* Test hooks. */
+    bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
+    int (*replay)[2];          /* key, mods */
+    int nreplay, replayed;
+    long frames;
+} viewer;
+
+/* viewer.c */
+
+/* Where the current view puts the image in the window. */
+view_place viewer_place(const viewer *v);
+/* F: fit the image (both its windows) to the window; nothing without an image or a window. */
+void viewer_fit(viewer *v);
+
+/* viewer_keys.c */
+
+/* The one entry point of every key press: the GLFW callback and the --keys replay. KEY is a
+ * GLFW key, MODS GLFW modifier bits; a key the table does not have does nothing. */
+void viewer_key(viewer *v, int key, int mods);
+/* --keys: fills v->replay from KEYS (names as xdotool spells them, separated by blanks).
+ * False, with the message on stderr, for an unknown key or no memory. */
+bool viewer_parse_replay(viewer *v, const char *keys);
+/* Room that viewer_keys_help_lines needs: one line per key at most. */
+enum { KEY_HELP_MAX = 64 };
+/* The help as lines (keys, text), one per run of key-table entries with the same text; a
+ * run whose entries all share one modifier shows it once: "Shift+(Left Right Up Down)".
+ * Returns the number of lines written (at most MAX). */
+int viewer_keys_help_lines(char (*lines)[2][96], int max);
+
+/* viewer_status.c */
+
+/* Sets the message shown in the window (green, or red when ERROR) and prints it on stderr. */
+void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The status lines (file and view, tone-mapping settings, the pixel under the cursor), with
+ * the GPU's numbers from the latest read-back (a frame late at most); SAMPLES is what the
+ * frame got. Needs an image. */
+void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
+/* The overlay over the presented frame: display-window frame, markers, status text,
+ * messages, histogram panel, help. */
+void viewer_draw_overlay(viewer *v, int samples);
+
+/* viewer_files.c */
+
+/* The file name after the last '/'. */
+const char *viewer_base_name(const char *path);
+/* Replaces the file list with PATHS[0..N). One path: its folder's HDR files (by extension;
+ * they are loaded by content), in name order, starting at that one. False when none is
+ * left (no memory). */
+bool viewer_files_set(viewer *v, char **paths, int n);
+void viewer_files_free(viewer *v);
+/* Drag and drop: the dropped files become the list, the first is loaded. */
+void viewer_files_drop(viewer *v, char **paths, int n);
+/* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
+ * no image until another file loads: a bad file never ends the viewer. */
+bool viewer_load_current(viewer *v);
+/* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
+ * "fit the range to the image" and the panel's x axis. */
+void viewer_update_y_range(viewer *v);
+/* Layers listed at most (viewer_layer_names). */
+enum { VIEWER_MAX_LAYERS = 32 };
+/* The layers of the part: "" stands for the un-prefixed channels ("(none)" in the list).
+ * Returns the count written to names (at most MAX). */
+int viewer_layer_names(const viewer *v, char (*names)[64], int max);
+/* Key actions, DIR +1 next / -1 previous: the file (N, P, PageDown, PageUp), the part of a
+ * multi-part file with its default layer (E), the layer of the part (Y); and R, reload. */
+void viewer_file_step(viewer *v, int dir);
+void viewer_part_step(viewer *v, int dir);
+void viewer_layer_step(viewer *v, int dir);
+void viewer_reload(viewer *v, int arg);
+
+#endif
