@@ -98,11 +98,13 @@ static void compare_split(const char *label, const hdr_image *img, const tonemap
         CHECK(at < 0, "%s: frames differ at byte %ld (%s)", label, at, field);
         check_same_rgb(label, argb, brgb, img->width, img->height);
         /* What the viewer's whole-image adaptation runs: the analysis of the image source. */
-        pipeline_analyze(split, pipeline_image_source(split), p);
+        char ferr[HT_ERR_MAX];
+        CHECK(pipeline_frame(split, pipeline_image_source(split), pipeline_image_source(split),
+                             p, ferr, sizeof ferr), "%s: %s", label, ferr);
         pipeline_read_result(split, c);
         c->rebinned = a->rebinned;   /* the binning is the previous run's now */
         at = frame_diff(a, c, &field);
-        CHECK(at < 0, "%s: pipeline_analyze(image source) differs at byte %ld (%s)", label, at,
+        CHECK(at < 0, "%s: the analysis of the image source differs at byte %ld (%s)", label, at,
               field);
     } else if (ok) {
         char what[200];
@@ -159,11 +161,10 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
     uint8_t *ra = malloc(n * 3), *rb = malloc(n * 3);
     if (!ra || !rb)
         abort();
-    pipeline_analyze(whole, pipeline_image_source(whole), p);
-    pipeline_apply(whole, sa, p);
+    char ferr[HT_ERR_MAX];
+    CHECK(pipeline_frame(whole, pipeline_image_source(whole), sa, p, ferr, sizeof ferr), "%s", ferr);
     pipeline_read_rgb(whole, ra);
-    pipeline_analyze(split, pipeline_image_source(split), p);
-    pipeline_apply(split, sb, p);
+    CHECK(pipeline_frame(split, pipeline_image_source(split), sb, p, ferr, sizeof ferr), "%s", ferr);
     pipeline_read_rgb(split, rb);
     char what[200];
     snprintf(what, sizeof what, "%s (window, %d samples)", label, samples);
@@ -277,8 +278,9 @@ static void large_test(void)
             abort();
         int ms = pass_scene_samples(scene_a, 4, false);
         t = pass_scene_run_image(scene_a, whole, false, 800, 600, ms, (scene_view){0, 286, 0.04});
-        pipeline_analyze(whole, pipeline_image_source(whole), &p);
-        pipeline_apply(whole, t, &p);
+        char ferr[HT_ERR_MAX];
+        CHECK(pipeline_frame(whole, pipeline_image_source(whole), t, &p, ferr, sizeof ferr),
+              "%s", ferr);
         pipeline_read_result(whole, r);
         /* Left from earlier runs of the pipeline: the binning, and the point-sample counts
          * (unused with pixel sampling; foveal runs above filled them). */

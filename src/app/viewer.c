@@ -178,15 +178,12 @@ static void readback_poll(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * Statistics on demand */
 
-/* Same tone-mapping parameters? (Field by field: the struct has padding.) */
-static bool params_same(const tonemap_params *a, const tonemap_params *b)
+/* A pass that cannot run (its program does not build on this driver): said on screen and on
+ * stderr once, not every frame. */
+static void gpu_error(viewer *v, const char *err)
 {
-    return a->bins == b->bins && a->lmin == b->lmin && a->lmax == b->lmax &&
-           a->ldmax == b->ldmax && a->drange == b->drange && a->ceiling == b->ceiling &&
-           a->transfer == b->transfer && a->gamma == b->gamma && a->scale == b->scale &&
-           a->sampling == b->sampling && a->fov == b->fov &&
-           a->point_samples == b->point_samples && a->luminance == b->luminance &&
-           a->force_linear == b->force_linear && a->pcond == b->pcond;
+    if (!strstr(v->message, err))
+        viewer_set_message(v, true, "GPU pipeline: %s", err);
 }
 
 static bool stats_wanted(const viewer *v)
@@ -205,7 +202,7 @@ static void stats_update(viewer *v)
 {
     if (!stats_wanted(v))
         return;
-    if (v->stats_tried && v->stats_gen == v->image_gen && params_same(&v->stats_tm, &v->tm))
+    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->tm))
         return;
     v->stats_tried = true;
     v->stats_ok = false;
@@ -267,8 +264,9 @@ static int draw_frame(viewer *v)
          * on the GPU when zoomed out. */
         ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
                                                scene_view_of(v));
-        pipeline_analyze(v->pipe, v->adapt_view ? scene : img, &v->tm);
-        pipeline_apply(v->pipe, scene, &v->tm);
+        char err[HT_ERR_MAX];
+        if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err, sizeof err))
+            gpu_error(v, err);
         if (v->testing) {
             pipeline_read_result(v->pipe, &v->rb.r);   /* hooks: exact text, no hurry */
             v->rb.valid = true;

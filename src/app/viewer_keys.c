@@ -224,15 +224,13 @@ static void act_drange(viewer *v, int dir)
 static void act_ceiling(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.ceiling = v->tm.ceiling == HT_CEILING_LINEAR  ? HT_CEILING_HUMAN
-                    : v->tm.ceiling == HT_CEILING_HUMAN ? HT_CEILING_NONE
-                                                        : HT_CEILING_LINEAR;
+    v->tm.ceiling = ht_enum_next(tonemap_ceilings, v->tm.ceiling);
 }
 
 static void act_sampling(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.sampling = v->tm.sampling == HT_SAMPLING_FOVEAL ? HT_SAMPLING_PIXELS : HT_SAMPLING_FOVEAL;
+    v->tm.sampling = ht_enum_next(tonemap_samplings, v->tm.sampling);
     if (!(v->tm.fov > 0))
         v->tm.fov = 40;
 }
@@ -249,8 +247,7 @@ static void act_points(viewer *v, int arg)
 static void act_weights(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.luminance = v->tm.luminance == HT_LUMINANCE_RADIANCE ? HT_LUMINANCE_REC709
-                                                               : HT_LUMINANCE_RADIANCE;
+    v->tm.luminance = ht_enum_next(tonemap_luminances, v->tm.luminance);
     viewer_update_y_range(v);
 }
 
@@ -260,16 +257,13 @@ static void act_linear(viewer *v, int arg)
     v->tm.force_linear = !v->tm.force_linear;
 }
 
-/* Shift+P: the pcond preset (tonemap_params_preset_pcond), or back to the defaults; the
- * ceiling, forced linear, transfer, scale and a set range stay as they are. */
+/* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
+ * scale and a set range stay as they are. */
 static void act_pcond(viewer *v, int arg)
 {
     (void)arg;
     tonemap_params keep = v->tm;
-    if (v->tm.pcond)
-        tonemap_params_default(&v->tm);
-    else
-        tonemap_params_preset_pcond(&v->tm);
+    tonemap_apply_preset(&v->tm, v->tm.pcond ? HT_PRESET_DEFAULT : HT_PRESET_PCOND);
     v->tm.ceiling = keep.ceiling;
     v->tm.force_linear = keep.force_linear;
     v->tm.transfer = keep.transfer;
@@ -305,7 +299,7 @@ static void act_bins(viewer *v, int dir)
 static void act_transfer(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.transfer = v->tm.transfer == HT_TRANSFER_SRGB ? HT_TRANSFER_GAMMA : HT_TRANSFER_SRGB;
+    v->tm.transfer = ht_enum_next(tonemap_transfers, v->tm.transfer);
     if (!(v->tm.gamma > 0))
         v->tm.gamma = 2.2;
 }

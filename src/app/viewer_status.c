@@ -69,10 +69,7 @@ static void status_view(text_buf *t, const viewer *v, int samples)
     if (samples != v->msaa)   /* --msaa asked for a count this GPU does not offer */
         add(t, " (asked %d)", v->msaa);
     add(t, "  adapt: %s", v->adapt_view ? "view" : "image");
-    pipeline_timings tim = pipeline_last_timings(v->pipe);
-    double ms = 0;
-    for (int i = 0; i < HT_PASS_COUNT; i++)
-        ms += tim.ms[i];
+    double ms = pass_scene_last_ms(v->scene) + pipeline_last_timings(v->pipe).total_ms;
     if (ms > 0)
         add(t, "  GPU %.2f ms", ms);
     else
@@ -145,7 +142,7 @@ static void status_sampling(text_buf *t, const viewer *v)
     } else {
         add(t, "\nsampling pixels (every pixel)");
     }
-    add(t, "  weights %s%s%s", tm->luminance == HT_LUMINANCE_RADIANCE ? "Radiance" : "Rec. 709",
+    add(t, "  weights %s%s%s", ht_enum_label(tonemap_luminances, tm->luminance),
         tm->force_linear ? "  linear forced" : "", tm->pcond ? "  preset pcond" : "");
 }
 
@@ -157,9 +154,7 @@ static void status_display(text_buf *t, const viewer *v)
     fmt_lum(tm->ldmax / tm->drange, a, sizeof a);
     fmt_lum(tm->ldmax, b, sizeof b);
     add(t, "\ndisplay Ld %s..%s cd/m^2 (Dr %.4g)  ceiling %s  bins %d  ", a, b, tm->drange,
-        tm->ceiling == HT_CEILING_LINEAR  ? "linear"
-        : tm->ceiling == HT_CEILING_HUMAN ? "human"
-                                          : "none",
+        ht_enum_name(tonemap_ceilings, tm->ceiling),
         tm->bins);
     if (tm->transfer == HT_TRANSFER_SRGB)
         add(t, "sRGB");

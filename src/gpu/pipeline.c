@@ -291,18 +291,6 @@ bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
            run_timed(p, HT_PASS_apply, apply, params, err, errlen);
 }
 
-void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params)
-{
-    char err[HT_ERR_MAX];
-    analyze(p, src, params, err, sizeof err);
-}
-
-void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params)
-{
-    char err[HT_ERR_MAX];
-    run_timed(p, HT_PASS_apply, src, params, err, sizeof err);
-}
-
 void pipeline_release_textures(pipeline *p)
 {
     release_image(p);

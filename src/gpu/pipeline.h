@@ -71,10 +71,6 @@ void pipeline_set_max_piece(pipeline *p, int size);
  * (reason in err) when a pass's program cannot be built; the passes after it do not run. */
 bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
                     const tonemap_params *params, char *err, size_t errlen);
-/* The two halves of pipeline_frame, without its error: kept for viewer.c until it calls
- * pipeline_frame. */
-void pipeline_analyze(pipeline *p, ht_source src, const tonemap_params *params);
-void pipeline_apply(pipeline *p, ht_source src, const tonemap_params *params);
 
 /* Runs the one pass PASS (HT_PASS_*) on SRC, as pipeline_frame does, without its timer (the
  * benchmark brackets it with its own). The passes before it must have run on SRC. False

@@ -53,9 +53,6 @@ enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
  * transfer, gamma and scale stay as they are. */
 void tonemap_apply_preset(tonemap_params *p, int preset);
 
-/* The same as tonemap_apply_preset(p, HT_PRESET_PCOND), for the callers not yet switched. */
-void tonemap_params_preset_pcond(tonemap_params *p);
-
 /* The tables of the enumerations of tonemap_params (ht_enum.h), in command-line order. */
 extern const ht_enum tonemap_ceilings[];    /* HT_CEILING_*: none, linear, human */
 extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */

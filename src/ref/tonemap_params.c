@@ -102,11 +102,6 @@ void tonemap_apply_preset(tonemap_params *p, int preset)
     }
 }
 
-void tonemap_params_preset_pcond(tonemap_params *p)
-{
-    tonemap_apply_preset(p, HT_PRESET_PCOND);
-}
-
 void tonemap_params_default(tonemap_params *p)
 {
     memset(p, 0, sizeof *p);
