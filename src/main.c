@@ -1,11 +1,31 @@
 /* hdrtone: subcommand -> function. */
+#define _DEFAULT_SOURCE /* readlink */
+#include <limits.h>
 #include <stdio.h>
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "viewer.h"
+
+/* The bundled image: installed beside the program (PREFIX/share/hdrtone, as `cmake --install`
+ * and the package lay it out), else the source tree's assets/ of a build folder. */
+static const char *default_image(void)
+{
+    static char path[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", path, PATH_MAX);
+    if (n > 0) {
+        path[n] = '\0';
+        char *slash = strrchr(path, '/');
+        if (slash) {
+            strcpy(slash, "/../share/hdrtone/default.exr");
+            if (access(path, R_OK) == 0)
+                return path;
+        }
+    }
+    return HT_DEFAULT_IMAGE;
+}
 
 int cmd_view(int argc, char **argv)
 {
@@ -23,9 +43,8 @@ int cmd_view(int argc, char **argv)
         free(pos);
         return 0;
     }
-    static char default_image[] = HT_DEFAULT_IMAGE;
     if (npos == 0)
-        pos[npos++] = default_image;
+        pos[npos++] = (char *)default_image();
     int status = viewer_main(&o, pos, npos);
     free(pos);
     return status;
@@ -55,6 +74,10 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
         viewer_print_keys_markdown(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */
+        options_print_completion(stdout);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

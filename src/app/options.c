@@ -381,11 +381,32 @@ static void md_escape(const char *s, char *out, size_t len)
 }
 
 /* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
+static const struct { unsigned bit; const char *name; } cmds[] = {
+    {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
+    {HT_CMD_BENCH, "bench"}};
+
+void options_print_completion(FILE *f)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &OPTIONS[i];
+        const char *sep = "";
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+            if (d->commands & cmds[c].bit) {
+                fprintf(f, "%s%s", sep, cmds[c].name);
+                sep = ",";
+            }
+        fprintf(f, " --%s", d->name);
+        const ht_enum *choices = d->kind == OPT_CHOICE     ? d->choices
+                                 : d->kind == OPT_TRANSFER ? tonemap_transfers
+                                                           : NULL;
+        for (const ht_enum *e = choices; e && e->name; e++)
+            fprintf(f, " %s", e->name);
+        fputc('\n', f);
+    }
+}
+
 void options_print_markdown(FILE *f)
 {
-    static const struct { unsigned bit; const char *name; } cmds[] = {
-        {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
-        {HT_CMD_BENCH, "bench"}};
     ht_options def;
     options_default(&def);
     fprintf(f, "| option | commands | default | meaning |\n|---|---|---|---|\n");

@@ -72,6 +72,10 @@ image_load_options options_load(const ht_options *o);
 /* Prints the options of COMMAND as --help lines. */
 void options_print_help(FILE *f, unsigned command);
 
+/* Prints one line per option for shell completion: the commands that take it (comma list),
+ * --NAME, then its choices when it has a fixed set. */
+void options_print_completion(FILE *f);
+
 /* Prints every option as a Markdown table (the README section). */
 void options_print_markdown(FILE *f);
 
