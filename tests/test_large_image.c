@@ -1,4 +1,4 @@
-/* Images larger than one texture (issue 5): pipeline_upload splits them into pieces of at most
+/* Images larger than one texture: pipeline_upload splits them into pieces of at most
  * GL_MAX_TEXTURE_SIZE, the analysis reads every piece into one tile grid, the apply pass runs
  * per piece, the viewer's scene pass draws every piece.
  *

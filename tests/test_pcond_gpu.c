@@ -1,4 +1,4 @@
-/* The GPU pipeline against the CPU reference with issue 7's options (foveal sampling, pcond's
+/* The GPU pipeline against the CPU reference with the pcond options (foveal sampling, pcond's
  * point samples and rules, Radiance weights, human ceiling, forced linear), and the GPU's
  * curves against pcond's own (pcond-reference, when $HT_SHARED is there).
  *
