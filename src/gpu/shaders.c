@@ -78,6 +78,30 @@ const char *shaders_preamble(void)
     return buf;
 }
 
+/* Whether OBJ (a shader, or a PROGRAM) compiled or linked; if not, deletes it and writes the
+ * driver's log to err. */
+static bool built(GLuint obj, bool program, const char *name, char *err, size_t errlen)
+{
+    GLint ok = 0;
+    char log[2048] = "";
+    if (program)
+        glGetProgramiv(obj, GL_LINK_STATUS, &ok);
+    else
+        glGetShaderiv(obj, GL_COMPILE_STATUS, &ok);
+    if (ok)
+        return true;
+    if (program) {
+        glGetProgramInfoLog(obj, sizeof log, NULL, log);
+        glDeleteProgram(obj);
+    } else {
+        glGetShaderInfoLog(obj, sizeof log, NULL, log);
+        glDeleteShader(obj);
+    }
+    snprintf(err, errlen, "%s %s does not %s: %s", program ? "program" : "shader", name,
+             program ? "link" : "compile", log);
+    return false;
+}
+
 static unsigned compile(GLenum type, const char *name, const char *defines, char *err,
                         size_t errlen)
 {
@@ -92,16 +116,7 @@ static unsigned compile(GLenum type, const char *name, const char *defines, char
     GLuint sh = glCreateShader(type);
     glShaderSource(sh, 6, parts, NULL);
     glCompileShader(sh);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "";
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        snprintf(err, errlen, "shader %s does not compile: %s", name, log);
-        glDeleteShader(sh);
-        return 0;
-    }
-    return sh;
+    return built(sh, false, name, err, errlen) ? sh : 0;
 }
 
 static unsigned link(const unsigned *shaders, int n, const char *name, char *err, size_t errlen)
@@ -112,16 +127,7 @@ static unsigned link(const unsigned *shaders, int n, const char *name, char *err
         glDeleteShader(shaders[i]); /* freed with the program */
     }
     glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        snprintf(err, errlen, "program %s does not link: %s", name, log);
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
+    return built(prog, true, name, err, errlen) ? prog : 0;
 }
 
 unsigned shaders_compute(const char *name, const char *defines, char *err, size_t errlen)
