@@ -1,6 +1,7 @@
 #include "shaders.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
