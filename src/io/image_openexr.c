@@ -1,6 +1,6 @@
 /* OpenEXR through the OpenEXR library's plain-C core (OpenEXRCore, libopenexr-dev 3.1), for
  * what tinyexr cannot decode: PXR24, B44, B44A, DWAA, DWAB and subsampled channels. The file is
- * read from memory; image_exr.c has walked its headers, offset tables and chunk headers
+ * read from memory; exr_validate.c has walked its headers, offset tables and chunk headers
  * before this is called, so the library only ever decompresses chunks that lie inside the
  * file and claim sizes that fit their pixels. Without the library (HT_HAVE_OPENEXR undefined)
  * image_have_openexr() says so and image_exr.c refuses those files with that reason.
@@ -101,16 +101,6 @@ static void core_error(exr_const_context_t ctxt, exr_result_t code, const char *
         snprintf(s->msg, sizeof s->msg, "%s", msg ? msg : exr_get_default_error_message(code));
 }
 
-static long multiples(long a, long b, long s)
-{
-    if (b < a)
-        return 0;
-    long fb = b >= 0 ? b / s : -((-b + s - 1) / s);
-    long a1 = a - 1;
-    long fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
-    return fb - fa;
-}
-
 static const char *fail(core_src *s, exr_result_t rv, const char *what, char *why, size_t wl)
 {
     snprintf(why, wl, "OpenEXR library: %s failed: %s", what,
@@ -178,8 +168,8 @@ bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane 
             snprintf(why, wl, "channel has invalid sampling");
             goto done;
         }
-        planes[p].nx = (int)multiples(dw.min.x, dw.max.x, e->x_sampling);
-        planes[p].ny = (int)multiples(dw.min.y, dw.max.y, e->y_sampling);
+        planes[p].nx = (int)image_multiples(dw.min.x, dw.max.x, e->x_sampling);
+        planes[p].ny = (int)image_multiples(dw.min.y, dw.max.y, e->y_sampling);
         types[p] = (int)e->pixel_type;
         size_t bpe = e->pixel_type == EXR_PIXEL_HALF ? 2 : 4;
         raws[p] = calloc((size_t)planes[p].nx * (size_t)planes[p].ny + 1, bpe);
@@ -243,8 +233,8 @@ bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane 
                     if (xs < 1 || ys < 1)
                         break;
                     /* Sample coordinates of the chunk's first sample in the plane. */
-                    long sx = multiples(dw.min.x, dw.min.x + ox - 1, xs);
-                    long sy = multiples(dw.min.y, dw.min.y + oy - 1, ys);
+                    long sx = image_multiples(dw.min.x, dw.min.x + ox - 1, xs);
+                    long sy = image_multiples(dw.min.y, dw.min.y + oy - 1, ys);
                     if (ch->width < 0 || ch->height < 0 || sx + ch->width > planes[p].nx ||
                         sy + ch->height > planes[p].ny || ch->bytes_per_element != bpe) {
                         snprintf(why, wl, "OpenEXR library: chunk of channel '%s' does not "

@@ -125,17 +125,6 @@ static void fix_saturation(const float yw[3], int n, const quad *above, const qu
     }
 }
 
-/* Number of multiples of S in [A, B] (S > 0). */
-static long multiples(long a, long b, long s)
-{
-    if (b < a)
-        return 0;
-    long fb = b >= 0 ? b / s : -((-b + s - 1) / s);
-    long a1 = a - 1;
-    long fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
-    return fb - fa;
-}
-
 bool image_yca_to_rgba(int x0, int y0, int w, int hgt, const float *y, const float *ry,
                        const float *by, int cw, int ch, const float *a, const float yw[3],
                        float *out)
@@ -165,12 +154,12 @@ bool image_yca_to_rgba(int x0, int y0, int w, int hgt, const float *y, const flo
                 dst[j] = (quad){0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
             continue;
         }
-        long crow = multiples(y0, yy - 1, 2);
+        long crow = image_multiples(y0, yy - 1, 2);
         for (int j = 0; j < w; j++) {
             int x = x0 + j;
             quad q = {0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
             if (!(x & 1) && crow < ch) {
-                long cx = multiples(x0, x - 1, 2);
+                long cx = image_multiples(x0, x - 1, 2);
                 if (cx < cw) {
                     q.r = h(ry ? ry[crow * cw + cx] : 0.0f);
                     q.b = h(by ? by[crow * cw + cx] : 0.0f);
