@@ -208,25 +208,33 @@ typedef struct exr_attr {
     size_t n;
 } exr_attr;
 
+/* The attribute name or type at *pos in D (SIZE bytes): NUL-terminated inside D, at most 255
+ * characters. Advances *pos past its NUL; NULL when there is no such string. */
+static const char *read_name(const uint8_t *d, size_t size, size_t *pos)
+{
+    const char *s = (const char *)d + *pos;
+    size_t l = strnlen(s, size - *pos);
+    if (l == size - *pos || l > 255)
+        return NULL;
+    *pos += l + 1;
+    return s;
+}
+
 /* Reads the attribute at *pos (not a header's terminating NUL) and advances past it. */
 static bool read_attribute(const uint8_t *d, size_t size, size_t *pos, exr_attr *attr,
                            char *why, size_t wl)
 {
     size_t i = *pos;
-    const char *name = (const char *)d + i;
-    size_t nl = strnlen(name, size - i);
-    if (nl == size - i || nl > 255) {
+    const char *name = read_name(d, size, &i);
+    if (!name) {
         snprintf(why, wl, "header is truncated or has a bad attribute name");
         return false;
     }
-    i += nl + 1;
-    const char *type = (const char *)d + i;
-    size_t tl = strnlen(type, size - i);
-    if (tl == size - i || tl > 255) {
+    const char *type = read_name(d, size, &i);
+    if (!type) {
         snprintf(why, wl, "header is truncated or has a bad attribute type");
         return false;
     }
-    i += tl + 1;
     if (size - i < 4) {
         snprintf(why, wl, "header is truncated");
         return false;
