@@ -54,9 +54,10 @@ typedef struct exr_file {
 /* Validates the OpenEXR file DATA (SIZE bytes). On success fills *F (the part descriptions
  * point into DATA, which must outlive them; free with exr_file_free) and returns true: every
  * chunk then lies inside the file, claims a size that fits its pixels and carries coordinates
- * inside its part, and every part is one this loader can decode (what stays unchecked is the
- * inside of compressed chunk data). On failure returns false, leaves *F empty and writes the
- * reason, without a path, to WHY (WL bytes). Never aborts, whatever the bytes. */
+ * inside its part, and every part has only features that tinyexr decodes correctly or that
+ * needs_core marks for OpenEXRCore (what stays unchecked is the inside of compressed chunk
+ * data). On failure returns false, leaves *F empty and writes the reason, without a path, to
+ * WHY (WL bytes). Never aborts, whatever the bytes. */
 bool exr_validate(const uint8_t *data, size_t size, exr_file *f, char *why, size_t wl);
 
 /* Frees what exr_validate filled and empties *F. Accepts an empty or already freed file. */
