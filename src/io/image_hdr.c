@@ -103,15 +103,107 @@ static bool hdr_parse_resolution(const char *line, hdr_layout *l)
     return true;
 }
 
+enum { SEEN_NEW = 1, SEEN_FLAT = 2, SEEN_OLD = 4 };
+
+/* Decodes new-style RLE scanline S (of NS) of LEN pixels at *pos, its 4-byte header already
+ * checked, into SL. */
+static bool hdr_rle_scanline(const uint8_t *d, size_t size, size_t *pos, long len, long s,
+                             long ns, uint8_t *sl, char *why, size_t wl)
+{
+    size_t p = *pos + 4;
+    for (int c = 0; c < 4; c++) {
+        long x = 0;
+        while (x < len) {
+            if (p >= size) {
+                snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld", s, ns);
+                return false;
+            }
+            unsigned count = d[p++];
+            if (count > 128) {
+                count -= 128;
+                if ((long)count > len - x) {
+                    snprintf(why, wl, "corrupt RLE data in scanline %ld (run too long)", s);
+                    return false;
+                }
+                if (p >= size) {
+                    snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld", s, ns);
+                    return false;
+                }
+                uint8_t v = d[p++];
+                for (unsigned k = 0; k < count; k++)
+                    sl[(x + (long)k) * 4 + c] = v;
+            } else {
+                if (count == 0 || (long)count > len - x) {
+                    snprintf(why, wl, "corrupt RLE data in scanline %ld (bad literal count %u)",
+                             s, count);
+                    return false;
+                }
+                if (size - p < count) {
+                    snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld", s, ns);
+                    return false;
+                }
+                for (unsigned k = 0; k < count; k++)
+                    sl[(x + (long)k) * 4 + c] = d[p++];
+            }
+            x += (long)count;
+        }
+    }
+    *pos = p;
+    return true;
+}
+
+/* Decodes flat scanline S (of NS) at *pos, with old-style runs, into SL; RGBE holds every
+ * pixel decoded so far, *DONE of them (a run repeats the previous pixel in file order).
+ * Adds SEEN_OLD to *SEEN when there are runs. */
+static bool hdr_flat_scanline(const uint8_t *d, size_t size, size_t *pos, long len, long s,
+                              long ns, uint8_t *rgbe, uint64_t *done, int *seen, char *why,
+                              size_t wl)
+{
+    uint8_t *sl = rgbe + (size_t)s * (size_t)len * 4;
+    long x = 0;
+    int shift = 0;
+    while (x < len) {
+        if (size - *pos < 4) {
+            snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld (flat "
+                              "scanlines)", s, ns);
+            return false;
+        }
+        const uint8_t *px = d + *pos;
+        *pos += 4;
+        if (px[0] == 1 && px[1] == 1 && px[2] == 1) {
+            if (*done == 0) {
+                snprintf(why, wl, "old-style RLE run with no previous pixel");
+                return false;
+            }
+            uint64_t count = shift < 32 ? (uint64_t)px[3] << shift : UINT64_MAX;
+            if (count > (uint64_t)(len - x)) {
+                snprintf(why, wl, "old-style RLE run past the end of scanline %ld", s);
+                return false;
+            }
+            /* The previous pixel in file order (maybe the previous scanline's last). */
+            uint8_t prev[4];
+            memcpy(prev, rgbe + (*done - 1) * 4, 4);
+            for (uint64_t k = 0; k < count; k++, x++, (*done)++)
+                memcpy(sl + x * 4, prev, 4);
+            shift += 8;
+            *seen |= SEEN_OLD;
+        } else {
+            memcpy(sl + x * 4, px, 4);
+            x++;
+            (*done)++;
+            shift = 0;
+        }
+    }
+    return true;
+}
+
 /* Decodes NS scanlines of LEN pixels into rgbe (file order). Returns the encoding seen. */
 static bool hdr_decode(const uint8_t *d, size_t size, size_t pos, long len, long ns,
                        uint8_t *rgbe, int *seen, char *why, size_t wl)
 {
-    enum { SEEN_NEW = 1, SEEN_FLAT = 2, SEEN_OLD = 4 };
     *seen = 0;
     uint64_t done = 0; /* pixels decoded so far, over all scanlines */
     for (long s = 0; s < ns; s++) {
-        uint8_t *sl = rgbe + (size_t)s * (size_t)len * 4;
         if (size - pos < 4) {
             snprintf(why, wl, "pixel data is truncated at scanline %ld of %ld", s, ns);
             return false;
@@ -124,110 +216,33 @@ static bool hdr_decode(const uint8_t *d, size_t size, size_t pos, long len, long
                          s, l, len);
                 return false;
             }
-            pos += 4;
-            for (int c = 0; c < 4; c++) {
-                long x = 0;
-                while (x < len) {
-                    if (pos >= size) {
-                        snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld", s,
-                                 ns);
-                        return false;
-                    }
-                    unsigned count = d[pos++];
-                    if (count > 128) {
-                        count -= 128;
-                        if ((long)count > len - x) {
-                            snprintf(why, wl, "corrupt RLE data in scanline %ld (run too long)",
-                                     s);
-                            return false;
-                        }
-                        if (pos >= size) {
-                            snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld",
-                                     s, ns);
-                            return false;
-                        }
-                        uint8_t v = d[pos++];
-                        for (unsigned k = 0; k < count; k++)
-                            sl[(x + (long)k) * 4 + c] = v;
-                    } else {
-                        if (count == 0 || (long)count > len - x) {
-                            snprintf(why, wl, "corrupt RLE data in scanline %ld (bad literal "
-                                              "count %u)", s, count);
-                            return false;
-                        }
-                        if (size - pos < count) {
-                            snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld",
-                                     s, ns);
-                            return false;
-                        }
-                        for (unsigned k = 0; k < count; k++)
-                            sl[(x + (long)k) * 4 + c] = d[pos++];
-                    }
-                    x += (long)count;
-                }
-            }
+            if (!hdr_rle_scanline(d, size, &pos, len, s, ns,
+                                  rgbe + (size_t)s * (size_t)len * 4, why, wl))
+                return false;
             *seen |= SEEN_NEW;
             done += (uint64_t)len;
             continue;
         }
-        /* Flat pixels, possibly with old-style runs. */
-        long x = 0;
-        int shift = 0;
-        while (x < len) {
-            if (size - pos < 4) {
-                snprintf(why, wl, "pixel data is truncated in scanline %ld of %ld (flat "
-                                  "scanlines)", s, ns);
-                return false;
-            }
-            const uint8_t *px = d + pos;
-            pos += 4;
-            if (px[0] == 1 && px[1] == 1 && px[2] == 1) {
-                if (done == 0) {
-                    snprintf(why, wl, "old-style RLE run with no previous pixel");
-                    return false;
-                }
-                uint64_t count = shift < 32 ? (uint64_t)px[3] << shift : UINT64_MAX;
-                if (count > (uint64_t)(len - x)) {
-                    snprintf(why, wl, "old-style RLE run past the end of scanline %ld", s);
-                    return false;
-                }
-                /* The previous pixel in file order (maybe the previous scanline's last). */
-                uint8_t prev[4];
-                memcpy(prev, rgbe + (done - 1) * 4, 4);
-                for (uint64_t k = 0; k < count; k++, x++, done++)
-                    memcpy(sl + x * 4, prev, 4);
-                shift += 8;
-                *seen |= SEEN_OLD;
-            } else {
-                memcpy(sl + x * 4, px, 4);
-                x++;
-                done++;
-                shift = 0;
-            }
-        }
+        if (!hdr_flat_scanline(d, size, &pos, len, s, ns, rgbe, &done, seen, why, wl))
+            return false;
         *seen |= SEEN_FLAT;
     }
     return true;
 }
 
-bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
-                         const image_load_options *opts, hdr_image *img, char *err,
-                         size_t errlen)
+/* Reads the header lines up to and including the resolution line from *pos: the EXPOSURE
+ * product, the layout. Writes "PATH: reason" to err when the header is unusable. */
+static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, size_t *pos,
+                            double *exposure, hdr_layout *lay, char *err, size_t errlen)
 {
     char line[HDR_MAX_LINE + 1];
-    char why[256];
-    size_t pos = 0;
-    memset(img, 0, sizeof *img);
-    if (!opts)
-        opts = &image_load_defaults;
-
-    if (!hdr_read_line(data, size, &pos, line, sizeof line) || strncmp(line, "#?", 2) != 0) {
+    if (!hdr_read_line(data, size, pos, line, sizeof line) || strncmp(line, "#?", 2) != 0) {
         snprintf(err, errlen, "%s: not a Radiance .hdr file (bad or truncated header)", path);
         return false;
     }
-    double exposure = 1.0;
+    *exposure = 1.0;
     for (;;) {
-        if (!hdr_read_line(data, size, &pos, line, sizeof line)) {
+        if (!hdr_read_line(data, size, pos, line, sizeof line)) {
             snprintf(err, errlen, "%s: Radiance header is truncated or has no blank line "
                                   "before the resolution line", path);
             return false;
@@ -253,24 +268,91 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
             double e = strtod(line + 9, &end);
             while (*end == ' ' || *end == '\t' || *end == '\r')
                 end++;
-            if (end == line + 9 || *end || !(e > 0) || !isfinite(e) || !isfinite(exposure * e) ||
-                exposure * e == 0) {
+            if (end == line + 9 || *end || !(e > 0) || !isfinite(e) ||
+                !isfinite(*exposure * e) || *exposure * e == 0) {
                 snprintf(err, errlen, "%s: invalid Radiance EXPOSURE line '%.40s'", path, line);
                 return false;
             }
-            exposure *= e;
+            *exposure *= e;
         }
     }
-    if (!hdr_read_line(data, size, &pos, line, sizeof line)) {
+    if (!hdr_read_line(data, size, pos, line, sizeof line)) {
         snprintf(err, errlen, "%s: Radiance resolution line is missing or truncated", path);
         return false;
     }
-    hdr_layout lay;
-    if (!hdr_parse_resolution(line, &lay)) {
+    if (!hdr_parse_resolution(line, lay)) {
         snprintf(err, errlen, "%s: bad Radiance resolution line '%.60s' (expected e.g. "
                               "'-Y H +X W')", path, line);
         return false;
     }
+    return true;
+}
+
+/* Places the scanlines of RGBE (file order) by the layout into RGBA, as floats divided by
+ * EXPOSURE. */
+static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double exposure, float *rgba)
+{
+    long w = lay->width, h = lay->height;
+    long len = lay->minor_axis == 'X' ? w : h, ns = lay->major_axis == 'X' ? w : h;
+    for (long s = 0; s < ns; s++) {
+        for (long i = 0; i < len; i++) {
+            long x, y;
+            if (lay->major_axis == 'Y') {
+                y = lay->major_sign == '-' ? s : h - 1 - s;
+                x = lay->minor_sign == '+' ? i : w - 1 - i;
+            } else {
+                x = lay->major_sign == '+' ? s : w - 1 - s;
+                y = lay->minor_sign == '-' ? i : h - 1 - i;
+            }
+            const uint8_t *p = rgbe + ((size_t)s * (size_t)len + (size_t)i) * 4;
+            float *d = rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            for (int c = 0; c < 3; c++) {
+                float v = p[3] ? ldexpf((float)p[c], (int)p[3] - 136) : 0.0f;
+                d[c] = exposure == 1.0 ? v : (float)(v / exposure);
+            }
+            d[3] = 1.0f;
+        }
+    }
+}
+
+/* Fills IMG's description: windows, format, the encodings SEEN, the EXPOSURE. */
+static void hdr_describe(hdr_image *img, const hdr_layout *lay, int seen, double exposure)
+{
+    long w = lay->width, h = lay->height;
+    img->width = (int)w;
+    img->height = (int)h;
+    img->data_window[2] = img->display_window[2] = (int)w - 1;
+    img->data_window[3] = img->display_window[3] = (int)h - 1;
+    img->half_exact = false;
+    snprintf(img->format, sizeof img->format, "Radiance");
+    snprintf(img->channels, sizeof img->channels, "RGBE (8-bit shared exponent, %c%c %ld %c%c %ld)",
+             lay->major_sign, lay->major_axis, lay->major_axis == 'Y' ? h : w, lay->minor_sign,
+             lay->minor_axis, lay->minor_axis == 'X' ? w : h);
+    const char *enc = seen == SEEN_NEW                                       ? "RLE"
+                      : seen == SEEN_FLAT                                    ? "none"
+                      : seen == (SEEN_FLAT | SEEN_OLD) || seen == SEEN_OLD   ? "old RLE"
+                                                                             : "mixed";
+    snprintf(img->compression, sizeof img->compression, "%s", enc);
+    if (exposure != 1.0)
+        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136) / EXPOSURE %g",
+                 exposure);
+    else
+        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136)");
+    img->part_count = 1;
+    img->exposure = exposure;
+}
+
+bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
+{
+    size_t pos = 0;
+    memset(img, 0, sizeof *img);
+    if (!opts)
+        opts = &image_load_defaults;
+    double exposure;
+    hdr_layout lay;
+    if (!hdr_read_header(path, data, size, &pos, &exposure, &lay, err, errlen))
+        return false;
     long w = lay.width, h = lay.height;
     if (w <= 0 || h <= 0 || w > HDR_MAX_DIM || h > HDR_MAX_DIM) {
         snprintf(err, errlen, "%s: absurd Radiance image size %ld x %ld", path, w, h);
@@ -288,58 +370,22 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
     }
     uint8_t *rgbe = malloc((size_t)w * (size_t)h * 4);
     float *rgba = malloc((size_t)w * (size_t)h * 4 * sizeof *rgba);
-    if (!rgbe || !rgba) {
-        free(rgbe);
-        free(rgba);
-        snprintf(err, errlen, "%s: out of memory (%ld x %ld)", path, w, h);
-        return false;
-    }
+    char why[256];
     int seen = 0;
-    if (!hdr_decode(data, size, pos, len, ns, rgbe, &seen, why, sizeof why)) {
-        free(rgbe);
-        free(rgba);
+    bool ok = false;
+    if (!rgbe || !rgba)
+        snprintf(err, errlen, "%s: out of memory (%ld x %ld)", path, w, h);
+    else if (!hdr_decode(data, size, pos, len, ns, rgbe, &seen, why, sizeof why))
         snprintf(err, errlen, "%s: %s", path, why);
-        return false;
-    }
-    for (long s = 0; s < ns; s++) {
-        for (long i = 0; i < len; i++) {
-            long x, y;
-            if (lay.major_axis == 'Y') {
-                y = lay.major_sign == '-' ? s : h - 1 - s;
-                x = lay.minor_sign == '+' ? i : w - 1 - i;
-            } else {
-                x = lay.major_sign == '+' ? s : w - 1 - s;
-                y = lay.minor_sign == '-' ? i : h - 1 - i;
-            }
-            const uint8_t *p = rgbe + ((size_t)s * (size_t)len + (size_t)i) * 4;
-            float *d = rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
-            for (int c = 0; c < 3; c++) {
-                float v = p[3] ? ldexpf((float)p[c], (int)p[3] - 136) : 0.0f;
-                d[c] = exposure == 1.0 ? v : (float)(v / exposure);
-            }
-            d[3] = 1.0f;
-        }
+    else
+        ok = true;
+    if (ok) {
+        hdr_to_rgba(rgbe, &lay, exposure, rgba);
+        hdr_describe(img, &lay, seen, exposure);
+        img->rgba = rgba;
+        rgba = NULL;
     }
     free(rgbe);
-    img->width = (int)w;
-    img->height = (int)h;
-    img->rgba = rgba;
-    img->data_window[2] = img->display_window[2] = (int)w - 1;
-    img->data_window[3] = img->display_window[3] = (int)h - 1;
-    img->half_exact = false;
-    snprintf(img->format, sizeof img->format, "Radiance");
-    snprintf(img->channels, sizeof img->channels, "RGBE (8-bit shared exponent, %c%c %ld %c%c %ld)",
-             lay.major_sign, lay.major_axis, lay.major_axis == 'Y' ? h : w, lay.minor_sign,
-             lay.minor_axis, lay.minor_axis == 'X' ? w : h);
-    const char *enc = seen == 1 ? "RLE" : seen == 2 ? "none" : seen == 6 || seen == 4 ? "old RLE"
-                                                                                      : "mixed";
-    snprintf(img->compression, sizeof img->compression, "%s", enc);
-    if (exposure != 1.0)
-        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136) / EXPOSURE %g",
-                 exposure);
-    else
-        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136)");
-    img->part_count = 1;
-    img->exposure = exposure;
-    return true;
+    free(rgba);
+    return ok;
 }

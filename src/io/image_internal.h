@@ -7,7 +7,10 @@
 /* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
 float image_half_to_float(uint16_t h);
 uint16_t image_float_to_half(float f);
-static inline float image_round_half(float f) { return image_half_to_float(image_float_to_half(f)); }
+static inline float image_round_half(float f)
+{
+    return image_half_to_float(image_float_to_half(f));
+}
 
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);
@@ -28,26 +31,17 @@ bool image_load_pfm(const char *path, const uint8_t *data, size_t size,
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;
 
-/* ---- OpenEXR channel selection (image_exr.c) ---- */
-
-enum { EXR_UINT = 0, EXR_HALF = 1, EXR_FLOAT = 2 };
-
-typedef struct exr_chan {
-    const char *name;  /* points into the file data (NUL-terminated, checked) */
-    int type;          /* EXR_UINT, EXR_HALF, EXR_FLOAT */
-    int xs, ys;        /* sampling */
-} exr_chan;
-
-/* Which channels of a part make R, G, B, A: indices into the part's channel list or -1. */
-enum { VIEW_R, VIEW_G, VIEW_B, VIEW_A, VIEW_Y, VIEW_RY, VIEW_BY, VIEW_N };
-typedef enum { VIEW_RGB, VIEW_GREY, VIEW_YC } exr_view_mode;
-typedef struct exr_view {
-    int idx[VIEW_N];
-    exr_view_mode mode;
-    bool fallback;     /* no R,G,B or Y: other channels shown as grey or R,G(,B) */
-    char layer[64];
-    char rgb_source[192];   /* three layer prefixes of up to 41 characters fit */
-} exr_view;
+/* Number of multiples of S in [A, B] (S > 0): how many samples a channel with sampling S has
+ * in the pixel range A..B. */
+static inline int64_t image_multiples(int64_t a, int64_t b, int64_t s)
+{
+    if (b < a)
+        return 0;
+    int64_t fb = b >= 0 ? b / s : -((-b + s - 1) / s);
+    int64_t a1 = a - 1;
+    int64_t fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
+    return fb - fa;
+}
 
 /* ---- Luminance/chroma reconstruction (image_yca.c) ---- */
 
@@ -86,7 +80,7 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 bool image_have_openexr(void);
 
 /* Decodes PLANES (by channel name) of part PART, level 0, with OpenEXRCore from the whole file
- * in memory. The structure was validated by image_exr.c first. Returns false with "reason"
+ * in memory. The structure was validated by exr_validate first. Returns false with "reason"
  * (no path) in why. */
 bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane *planes,
                           int nplanes, char *why, size_t wl);

@@ -125,130 +125,138 @@ static void fix_saturation(const float yw[3], int n, const quad *above, const qu
     }
 }
 
-/* Number of multiples of S in [A, B] (S > 0). */
-static long multiples(long a, long b, long s)
+/* One conversion: its inputs (as image_yca_to_rgba takes them) and working lines. */
+typedef struct yca_job {
+    int x0, y0, y1, w, hgt;
+    const float *y, *ry, *by, *a;
+    int cw, ch;
+    const float *yw;
+    quad *lines; /* hgt lines of w: the YCA of each line, chroma filled in on even lines */
+    quad *tmp;   /* one line with HALF_TAPS pixels of padding each side */
+    quad *vert;  /* one line of chroma filtered vertically */
+} yca_job;
+
+/* Line K of the data window into j->lines: on even lines (absolute y) the chroma samples at
+ * even x, and the odd x reconstructed by the horizontal filter; odd lines get only Y and A. */
+static void horizontal_line(yca_job *j, int k)
 {
-    if (b < a)
-        return 0;
-    long fb = b >= 0 ? b / s : -((-b + s - 1) / s);
-    long a1 = a - 1;
-    long fa = a1 >= 0 ? a1 / s : -((-a1 + s - 1) / s);
-    return fb - fa;
+    int yy = j->y0 + k, w = j->w;
+    quad *dst = j->lines + (size_t)k * (size_t)w, *tmp = j->tmp;
+    const float *yrow = j->y + (size_t)k * (size_t)w;
+    const float *arow = j->a ? j->a + (size_t)k * (size_t)w : NULL;
+    if (yy & 1) {
+        for (int x = 0; x < w; x++)
+            dst[x] = (quad){0, h(yrow[x]), 0, arow ? h(arow[x]) : 1.0f};
+        return;
+    }
+    long crow = image_multiples(j->y0, yy - 1, 2);
+    for (int i = 0; i < w; i++) {
+        int x = j->x0 + i;
+        quad q = {0, h(yrow[i]), 0, arow ? h(arow[i]) : 1.0f};
+        if (!(x & 1) && crow < j->ch) {
+            long cx = image_multiples(j->x0, x - 1, 2);
+            if (cx < j->cw) {
+                q.r = h(j->ry ? j->ry[crow * j->cw + cx] : 0.0f);
+                q.b = h(j->by ? j->by[crow * j->cw + cx] : 0.0f);
+            }
+        }
+        tmp[HALF_TAPS + i] = q;
+    }
+    quad right = tmp[HALF_TAPS + (w >= 2 ? w - 2 : 0)];
+    for (int i = 0; i < HALF_TAPS; i++) {
+        tmp[i] = tmp[HALF_TAPS];
+        tmp[w + HALF_TAPS + i] = right;
+    }
+    for (int x = 0; x < w; x++) {
+        int i = x + HALF_TAPS;
+        quad q = tmp[i];
+        if (x & 1) {
+            float r = tmp[i - 13].r * RECON[0], b = tmp[i - 13].b * RECON[0];
+            for (int t = 1; t < 14; t++) {
+                int off = -13 + 2 * t;
+                r = r + tmp[i + off].r * RECON[t];
+                b = b + tmp[i + off].b * RECON[t];
+            }
+            q.r = h(r);
+            q.b = h(b);
+        }
+        dst[x] = q;
+    }
+}
+
+/* The YCA line held for absolute line T (clamped as OpenEXR does). */
+static const quad *yca_line(const yca_job *j, int t)
+{
+    int y0 = j->y0, y1 = j->y1;
+    int k = t < y0 ? 0 : t > y1 ? (y1 - 1 < y0 ? 0 : y1 - 1 - y0) : t - y0;
+    return j->lines + (size_t)k * (size_t)j->w;
+}
+
+/* RGB of absolute line T into DST (before the saturation fix): odd lines get their chroma
+ * from the vertical filter over the even lines around them. */
+static void rgb_line(yca_job *j, int t, quad *dst)
+{
+    if (!(t & 1)) {
+        yca_to_rgb(j->yw, j->w, yca_line(j, t), dst);
+        return;
+    }
+    const quad *src[14];
+    for (int k = 0; k < 14; k++)
+        src[k] = yca_line(j, t - 13 + 2 * k);
+    const quad *c = yca_line(j, t);
+    for (int x = 0; x < j->w; x++) {
+        float r = src[0][x].r * RECON[0], b = src[0][x].b * RECON[0];
+        for (int k = 1; k < 14; k++) {
+            r = r + src[k][x].r * RECON[k];
+            b = b + src[k][x].b * RECON[k];
+        }
+        j->vert[x] = (quad){h(r), c[x].g, h(b), c[x].a};
+    }
+    yca_to_rgb(j->yw, j->w, j->vert, dst);
 }
 
 bool image_yca_to_rgba(int x0, int y0, int w, int hgt, const float *y, const float *ry,
                        const float *by, int cw, int ch, const float *a, const float yw[3],
                        float *out)
 {
-    int y1 = y0 + hgt - 1;
-    /* lines[k]: data-window line y0+k with chroma reconstructed horizontally (even lines). */
-    quad *lines = malloc((size_t)w * (size_t)hgt * sizeof *lines);
-    quad *tmp = malloc(((size_t)w + TAPS - 1) * sizeof *tmp);
-    quad *rgb[3], *vert = malloc((size_t)w * 5 * sizeof *vert);
-    if (!lines || !tmp || !vert) {
-        free(lines);
-        free(tmp);
-        free(vert);
+    yca_job j = {x0, y0, y0 + hgt - 1, w, hgt, y, ry, by, a, cw, ch, yw, NULL, NULL, NULL};
+    j.lines = malloc((size_t)w * (size_t)hgt * sizeof *j.lines);
+    j.tmp = malloc(((size_t)w + TAPS - 1) * sizeof *j.tmp);
+    /* vert, then three lines of RGB (above, current, below), then the fixed line. */
+    quad *block = malloc((size_t)w * 5 * sizeof *block);
+    if (!j.lines || !j.tmp || !block) {
+        free(j.lines);
+        free(j.tmp);
+        free(block);
         return false;
     }
+    j.vert = block;
+    quad *rgb[3];
     for (int k = 0; k < 3; k++)
-        rgb[k] = vert + (size_t)w * (size_t)(k + 1);
-    quad *fixed = vert + (size_t)w * 4;
+        rgb[k] = block + (size_t)w * (size_t)(k + 1);
+    quad *fixed = block + (size_t)w * 4;
 
+    for (int k = 0; k < hgt; k++)
+        horizontal_line(&j, k);
+    rgb_line(&j, y0 - 1, rgb[0]);
+    rgb_line(&j, y0, rgb[1]);
     for (int k = 0; k < hgt; k++) {
-        int yy = y0 + k;
-        quad *dst = lines + (size_t)k * (size_t)w;
-        const float *yrow = y + (size_t)k * (size_t)w;
-        const float *arow = a ? a + (size_t)k * (size_t)w : NULL;
-        if (yy & 1) {
-            for (int j = 0; j < w; j++)
-                dst[j] = (quad){0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
-            continue;
-        }
-        long crow = multiples(y0, yy - 1, 2);
-        for (int j = 0; j < w; j++) {
-            int x = x0 + j;
-            quad q = {0, h(yrow[j]), 0, arow ? h(arow[j]) : 1.0f};
-            if (!(x & 1) && crow < ch) {
-                long cx = multiples(x0, x - 1, 2);
-                if (cx < cw) {
-                    q.r = h(ry ? ry[crow * cw + cx] : 0.0f);
-                    q.b = h(by ? by[crow * cw + cx] : 0.0f);
-                }
-            }
-            tmp[HALF_TAPS + j] = q;
-        }
-        quad right = tmp[HALF_TAPS + (w >= 2 ? w - 2 : 0)];
-        for (int i = 0; i < HALF_TAPS; i++) {
-            tmp[i] = tmp[HALF_TAPS];
-            tmp[w + HALF_TAPS + i] = right;
-        }
-        for (int j = 0; j < w; j++) {
-            int i = j + HALF_TAPS;
-            quad q = tmp[i];
-            if (j & 1) {
-                float r = tmp[i - 13].r * RECON[0], b = tmp[i - 13].b * RECON[0];
-                for (int t = 1; t < 14; t++) {
-                    int off = -13 + 2 * t;
-                    r = r + tmp[i + off].r * RECON[t];
-                    b = b + tmp[i + off].b * RECON[t];
-                }
-                q.r = h(r);
-                q.b = h(b);
-            }
-            dst[j] = q;
-        }
-    }
-
-    /* The YCA line held for absolute line T (clamped as OpenEXR does). */
-#define LINE(T)                                                                                \
-    (lines + (size_t)((T) < y0 ? 0 : (T) > y1 ? (y1 - 1 < y0 ? 0 : y1 - 1 - y0) : (T)-y0) *    \
-                 (size_t)w)
-
-    /* RGB of line T into dst (before the saturation fix). */
-#define RGB_LINE(T, dst)                                                                       \
-    do {                                                                                       \
-        int t_ = (T);                                                                          \
-        if (!(t_ & 1)) {                                                                       \
-            yca_to_rgb(yw, w, LINE(t_), dst);                                                  \
-        } else {                                                                               \
-            const quad *src_[14];                                                              \
-            for (int k_ = 0; k_ < 14; k_++)                                                    \
-                src_[k_] = LINE(t_ - 13 + 2 * k_);                                             \
-            const quad *c_ = LINE(t_);                                                         \
-            for (int j_ = 0; j_ < w; j_++) {                                                   \
-                float r_ = src_[0][j_].r * RECON[0], b_ = src_[0][j_].b * RECON[0];            \
-                for (int k_ = 1; k_ < 14; k_++) {                                              \
-                    r_ = r_ + src_[k_][j_].r * RECON[k_];                                      \
-                    b_ = b_ + src_[k_][j_].b * RECON[k_];                                      \
-                }                                                                              \
-                vert[j_] = (quad){h(r_), c_[j_].g, h(b_), c_[j_].a};                           \
-            }                                                                                  \
-            yca_to_rgb(yw, w, vert, dst);                                                      \
-        }                                                                                      \
-    } while (0)
-
-    RGB_LINE(y0 - 1, rgb[0]);
-    RGB_LINE(y0, rgb[1]);
-    for (int k = 0; k < hgt; k++) {
-        RGB_LINE(y0 + k + 1, rgb[2]);
+        rgb_line(&j, y0 + k + 1, rgb[2]);
         fix_saturation(yw, w, rgb[0], rgb[1], rgb[2], fixed);
         float *o = out + (size_t)k * (size_t)w * 4;
-        for (int j = 0; j < w; j++, o += 4) {
-            o[0] = fixed[j].r;
-            o[1] = fixed[j].g;
-            o[2] = fixed[j].b;
-            o[3] = fixed[j].a;
+        for (int x = 0; x < w; x++, o += 4) {
+            o[0] = fixed[x].r;
+            o[1] = fixed[x].g;
+            o[2] = fixed[x].b;
+            o[3] = fixed[x].a;
         }
         quad *t = rgb[0];
         rgb[0] = rgb[1];
         rgb[1] = rgb[2];
         rgb[2] = t;
     }
-#undef RGB_LINE
-#undef LINE
-    free(lines);
-    free(tmp);
-    free(vert);
+    free(j.lines);
+    free(j.tmp);
+    free(block);
     return true;
 }
