@@ -26,6 +26,11 @@ typedef struct tonemap_params {
     int luminance;       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */
     bool force_linear;   /* linear mapping whatever the range (pcond -l) */
     bool pcond;          /* pcond's own rules: range margins and black samples, the -x quirk */
+    /* pcond's human-vision options (human.h; human_params_all sets pcond -h): veiling glare
+     * (-v), loss of acuity (-a), loss of colour in mesopic light (-c). */
+    bool veil;
+    bool acuity;
+    bool color_loss;
 } tonemap_params;
 
 /* Fills the defaults of WARD97.md (100 bins, Ldmax 100, Dr 100, linear ceiling, sRGB, s = 1,
@@ -91,10 +96,31 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
 /* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...). */
 const char *tonemap_mapping_pcond_name(unsigned mapping);
 
-/* CPU reference: analyse IMG (all four steps but the apply) into *r. */
+/* CPU reference: analyse IMG (all four steps but the apply) into *r; with P's human-vision
+ * options as human_cpu_analyze does. */
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r);
 
-/* CPU reference of the apply pass: RGB8 output, width*height*3 bytes, top row first. */
+/* What the human-vision options change in an analysis (human.c runs it twice, as pcond). */
+typedef struct tonemap_stage_input {
+    const float *fov_rgb;  /* foveal image to sample (fw * fh * 3, image units, grid of
+                              tonemap_foveal_grid), NULL: IMG's own */
+    uint64_t *rand_state;  /* drand48 state the point samples draw from, advanced; NULL: 0
+                              (glibc's unseeded state) */
+    int range_fits;        /* -1: the range decides "range fits the display" as usual; 0 or 1:
+                              decided before (pcond's check2do, on the first histogram) */
+} tonemap_stage_input;
+
+/* tonemap_cpu_analyze without the human-vision options, with IN (NULL: none) changing the
+ * samples and the range test. */
+void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
+                               const tonemap_stage_input *in, tonemap_result *r);
+
+/* tonemap_point_positions drawing from the drand48 state *STATE (advanced), so that a second
+ * walk continues the sequence where the first stopped (pcond's second histogram). */
+bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state, uint32_t *xy);
+
+/* CPU reference of the apply pass: RGB8 output, width*height*3 bytes, top row first (with
+ * P's human-vision options, human_cpu_apply). */
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb);
 

@@ -3,6 +3,8 @@
  * the shaders do, so both sides classify pixels alike) and does the rest in double. */
 #include "tonemap.h"
 
+#include "human.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,15 +59,23 @@ uint32_t tonemap_point_count(int w, int h, int fw, int fh)
 
 bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy)
 {
-    /* drand48 as glibc runs it when never seeded: state 0, X' = (a X + c) mod 2^48. */
+    uint64_t state = 0;   /* glibc's drand48 when never seeded */
+    return tonemap_point_walk(w, h, n, &state, xy);
+}
+
+bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state_io, uint32_t *xy)
+{
+    /* drand48: X' = (a X + c) mod 2^48. */
     const uint64_t a = 0x5DEECE66DULL, c = 0xB, mask = (1ULL << 48) - 1;
-    uint64_t state = 0;
+    uint64_t state = *state_io;
     long long npleft = (long long)w * h, left = 0;
     int row = -1;
     while (n > 0) {
         if (left <= 0) {             /* next scanline, top row first */
-            if (++row >= h)
+            if (++row >= h) {
+                *state_io = state;
                 return false;
+            }
             left = w;
         }
         state = (a * state + c) & mask;
@@ -83,6 +93,7 @@ bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy)
         xy[--n] = (uint32_t)left | (uint32_t)row << 16;
         npleft -= skip;
     }
+    *state_io = state;
     return true;
 }
 
@@ -234,9 +245,10 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
     return true;
 }
 
-/* The samples of P's sampling mode: the main set (every pixel, or the foveal image) and the
- * point samples (foveal with point_samples; else empty). */
-static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_result *r,
+/* The samples of P's sampling mode: the main set (every pixel, or the foveal image: IN's or
+ * IMG's) and the point samples (foveal with point_samples, from IN's state; else empty). */
+static bool make_samples(const hdr_image *img, const tonemap_params *p,
+                         const tonemap_stage_input *in, tonemap_result *r,
                          sample_set *main_set, sample_set *points)
 {
     float w[3], scale = (float)p->scale;
@@ -252,15 +264,18 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_
         return true;
     }
     int fw, fh;
-    float *rgb;
-    if (!tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb))
+    float *rgb = NULL;
+    if (in && in->fov_rgb)
+        tonemap_foveal_grid(img->width, img->height, p->fov, &fw, &fh);
+    else if (!tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb))
         return false;
+    const float *fov = rgb ? rgb : in->fov_rgb;
     r->fov_width = (uint32_t)fw;
     r->fov_height = (uint32_t)fh;
     main_set->n = (size_t)fw * fh;
     main_set->lw = malloc(main_set->n * sizeof(float));
     for (size_t k = 0; main_set->lw && k < main_set->n; k++) {
-        float c[3] = {rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]};
+        float c[3] = {fov[3 * k], fov[3 * k + 1], fov[3 * k + 2]};
         sample_pixel(c, scale, w, &main_set->lw[k]);
     }
     free(rgb);
@@ -271,7 +286,8 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_
     uint32_t n = tonemap_point_count(img->width, img->height, fw, fh);
     uint32_t *xy = malloc((size_t)n * sizeof *xy);
     points->lw = malloc((size_t)n * sizeof(float));
-    bool ok = xy && points->lw && tonemap_point_positions(img->width, img->height, n, xy);
+    uint64_t state0 = 0, *state = in && in->rand_state ? in->rand_state : &state0;
+    bool ok = xy && points->lw && tonemap_point_walk(img->width, img->height, n, state, xy);
     for (uint32_t k = 0; ok && k < n; k++) {
         size_t x = xy[k] & 0xffffu, y = xy[k] >> 16;
         sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, &points->lw[k]);
@@ -350,8 +366,9 @@ static void make_cumf(const double *f, int n, double *cumf)
     cumf[n] = 1.0;
 }
 
-/* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale. */
-static void compute_curve(const tonemap_params *p, tonemap_result *r)
+/* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale.
+ * FITS: tonemap_stage_input's range_fits. */
+static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
 {
     int n = (int)r->bins;
     double f[HT_MAX_BINS], start[HT_MAX_BINS], cumf[HT_MAX_BINS + 1];
@@ -383,7 +400,7 @@ static void compute_curve(const tonemap_params *p, tonemap_result *r)
         r->mapping = HT_MAP_LINEAR_FORCED;
     } else if (p->ceiling == HT_CEILING_NONE || t0 <= 0) {
         r->mapping = t0 > 0 ? HT_MAP_EQUALIZE : HT_MAP_HISTOGRAM;
-    } else if ((double)r->bw_max - r->bw_min <= log(p->drange)) {
+    } else if (fits < 0 ? (double)r->bw_max - r->bw_min <= log(p->drange) : fits > 0) {
         r->mapping = HT_MAP_LINEAR_FITS;
     } else {
         r->mapping = HT_MAP_HISTOGRAM;
@@ -459,16 +476,26 @@ static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, ui
 
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r)
 {
+    if (human_requested(p))
+        human_cpu_analyze(img, p, r, NULL);
+    else
+        tonemap_cpu_analyze_input(img, p, NULL, r);
+}
+
+void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
+                               const tonemap_stage_input *in, tonemap_result *r)
+{
     memset(r, 0, sizeof *r);
     sample_set main_set, points;
+    int fits = in ? in->range_fits : -1;
     r->bins = (uint32_t)p->bins;
     r->pcond_rules = p->pcond;
-    if (!make_samples(img, p, r, &main_set, &points)) {
+    if (!make_samples(img, p, in, r, &main_set, &points)) {
         /* Out of memory: report no valid sample (everything black) rather than crash. */
         free(main_set.lw);
         free(points.lw);
         r->bw_max = 1.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
         return;
     }
     double lw_min = INFINITY, lw_max = 0;
@@ -483,7 +510,7 @@ void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_
     if (r->n_valid == 0) {
         r->bw_min = 0.0f;
         r->bw_max = 1.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
     } else {
         compute_range(p, r);
         double sum_main = bin_set(&main_set, r, r->hist, &r->n_counted);
@@ -493,7 +520,7 @@ void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_
         r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
         double w = r->pt_weight, total = r->n_counted + w * r->pt_counted;
         r->ln_avg = total > 0 ? (float)((sum_main + w * sum_pts) / total) : 0.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
     }
     free(main_set.lw);
     free(points.lw);
@@ -574,6 +601,8 @@ uint8_t tonemap_encode(const tonemap_params *p, double v)
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb)
 {
+    if (human_requested(p) && human_cpu_apply(img, p, r, rgb))
+        return;
     size_t npix = (size_t)img->width * img->height;
     float scale = (float)p->scale, w[3];
     float_weights(p->luminance, w);
