@@ -190,7 +190,7 @@ bool human_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_re
     human_view_default(img->width, img->height, p->fov, &hs->view);
     tonemap_foveal_grid(img->width, img->height, p->fov, &hs->fw, &hs->fh);
     uint64_t state = 0;   /* one drand48 sequence over both histograms */
-    tonemap_stage_input in = {NULL, &state, -1};
+    tonemap_stage_input in = {NULL, &state, -1, p->pcond};
     tonemap_cpu_analyze_input(img, &p1, &in, r);
     human_check2do(r, p, &hs->view, img->width, img->height, &hs->report);
     bool veil = hs->report.veil == HUMAN_APPLIED, acuity = hs->report.acuity == HUMAN_APPLIED;

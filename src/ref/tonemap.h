@@ -108,6 +108,11 @@ typedef struct tonemap_stage_input {
                               (glibc's unseeded state) */
     int range_fits;        /* -1: the range decides "range fits the display" as usual; 0 or 1:
                               decided before (pcond's check2do, on the first histogram) */
+    bool pcond_exact;      /* pcond's own rounding: Lw of the RGB a Radiance picture stores
+                              (cd/m^2 / 179, weighted in float, times 179), and the darkest
+                              point samples of a widened range in the bin pcond's double
+                              arithmetic gives them (it can round them into bin 0);
+                              false: Lw as the shaders compute it, and bin 1 */
 } tonemap_stage_input;
 
 /* tonemap_cpu_analyze without the human-vision options, with IN (NULL: none) changing the

@@ -177,10 +177,19 @@ static int class_of(float lw)
     return !isfinite(lw) ? PIX_NONFINITE : lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
 }
 
-static void sample_pixel(const float *c, float scale, const float w[3], float *out)
+/* EXACT: a valid sample's Lw as pcond computes it, from the RGB a Radiance picture stores
+ * (cd/m^2 / 179): the weighted sum in float, then times 179 (tonemap_stage_input). */
+static void sample_pixel(const float *c, float scale, const float w[3], bool exact, float *out)
 {
     float lw;
-    *out = classify(c, scale, w, &lw) == PIX_NONFINITE ? NAN : lw;
+    int cls = classify(c, scale, w, &lw);
+    if (exact && cls == PIX_VALID) {
+        float s[3];
+        for (int i = 0; i < 3; i++)
+            s[i] = (float)((double)scale * c[i] / HT_WHTEFFICACY);
+        lw = (float)(HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]));
+    }
+    *out = cls == PIX_NONFINITE ? NAN : lw;
 }
 
 /* Foveal image (pass_foveal): the box average of linear RGB over the pixels (x, row) with
@@ -252,6 +261,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
                          sample_set *main_set, sample_set *points)
 {
     float w[3], scale = (float)p->scale;
+    bool exact = in && in->pcond_exact;
     float_weights(p->luminance, w);
     memset(main_set, 0, sizeof *main_set);
     memset(points, 0, sizeof *points);
@@ -260,7 +270,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
         if (!(main_set->lw = malloc(main_set->n * sizeof(float))))
             return false;
         for (size_t k = 0; k < main_set->n; k++)
-            sample_pixel(img->rgba + 4 * k, scale, w, &main_set->lw[k]);
+            sample_pixel(img->rgba + 4 * k, scale, w, exact, &main_set->lw[k]);
         return true;
     }
     int fw, fh;
@@ -276,7 +286,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     main_set->lw = malloc(main_set->n * sizeof(float));
     for (size_t k = 0; main_set->lw && k < main_set->n; k++) {
         float c[3] = {fov[3 * k], fov[3 * k + 1], fov[3 * k + 2]};
-        sample_pixel(c, scale, w, &main_set->lw[k]);
+        sample_pixel(c, scale, w, exact, &main_set->lw[k]);
     }
     free(rgb);
     if (!main_set->lw)
@@ -290,7 +300,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     bool ok = xy && points->lw && tonemap_point_walk(img->width, img->height, n, state, xy);
     for (uint32_t k = 0; ok && k < n; k++) {
         size_t x = xy[k] & 0xffffu, y = xy[k] >> 16;
-        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, &points->lw[k]);
+        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, exact, &points->lw[k]);
     }
     free(xy);
     if (!ok)
@@ -298,6 +308,13 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     points->n = n;
     r->n_points = n;
     return true;
+}
+
+/* The bottom of a widened automatic range (pcond's duplicated bottom bin): the darkest
+ * sample starts bin 1. */
+static double widened_bwmin(double bwmax, double lw_min, int n)
+{
+    return bwmax - fmax(bwmax - log(lw_min), log(1.01)) * n / (n - 1);
 }
 
 /* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
@@ -321,8 +338,7 @@ static void compute_range(const tonemap_params *p, tonemap_result *r)
             bwmin = log(HT_LMIN);
         } else {
             /* Duplicate the bottom bin (pcond): the darkest sample starts bin 1. */
-            double span = fmax(bwmax - log(r->lw_min), log(1.01));
-            bwmin = bwmax - span * n / (n - 1);
+            bwmin = widened_bwmin(bwmax, r->lw_min, n);
             r->widened = 1;
         }
         if (bwmin >= bwmax)
@@ -459,15 +475,29 @@ static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, dou
     }
 }
 
-/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned. */
-static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, uint32_t *counted)
+/* The bin pcond puts the darkest samples of a widened range in: its double arithmetic
+ * (pcond3.c comphist) may round them down into bin 0 (tonemap_stage_input.pcond_exact). */
+static int darkest_bin(const tonemap_result *r)
+{
+    int n = (int)r->bins;
+    double bwmax = log(fmin(1.01 * r->lw_max, HT_LMAX));
+    double bwmin = widened_bwmin(bwmax, r->lw_min, n);
+    int i = (int)(n * (log(r->lw_min) - bwmin) / (bwmax - bwmin));
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned. TIES:
+ * the darkest samples go where pcond puts them (darkest_bin). */
+static double bin_set(const sample_set *s, tonemap_result *r, bool ties, uint32_t *hist,
+                      uint32_t *counted)
 {
     double sum_ln = 0;
+    int dark = ties && r->widened ? darkest_bin(r) : -1;
     for (size_t k = 0; k < s->n; k++) {
         float lw = s->lw[k];
         if (class_of(lw) != PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
             continue;
-        hist[bin_of(r, lw)]++;
+        hist[dark >= 0 && lw == r->lw_min ? dark : bin_of(r, lw)]++;
         (*counted)++;
         sum_ln += log(lw);
     }
@@ -513,8 +543,11 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
         compute_curve(p, fits, r);
     } else {
         compute_range(p, r);
-        double sum_main = bin_set(&main_set, r, r->hist, &r->n_counted);
-        double sum_pts = bin_set(&points, r, r->pt_hist, &r->pt_counted);
+        bool ties = in && in->pcond_exact;
+        /* pcond keeps the foveal samples' Lw in double, the point samples' in float: a
+         * foveal sample at the float minimum is above pcond's, in bin 1. */
+        double sum_main = bin_set(&main_set, r, false, r->hist, &r->n_counted);
+        double sum_pts = bin_set(&points, r, ties, r->pt_hist, &r->pt_counted);
         r->pt_sum_ln = (float)sum_pts;
         /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
         r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
