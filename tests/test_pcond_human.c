@@ -255,6 +255,8 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
         for (int c = 0; c < 3; c++)
             worst_pre = fmax(worst_pre, big > 0 ? fabs(o.pre[c] - pre[c]) / big : 0.0);
         errs_add(&grid_errs[mi], pixel_error(ours, ref, 0.0));
+        if (getenv("DBG") && grid_errs[mi].e[grid_errs[mi].n - 1] > PIXEL_TOL)
+            fprintf(stderr, "DBG %d %d ours %.6g %.6g %.6g ref %.6g %.6g %.6g pre %.9g %.9g %.9g ref %.9g %.9g %.9g ld %.9g\n", x, y, ours[0], ours[1], ours[2], ref[0], ref[1], ref[2], o.pre[0], o.pre[1], o.pre[2], pre[0], pre[1], pre[2], tonemap_curve_ld(r, p, p->scale * human_luminance(o.pre, 1, (double[3]){HT_RAD_LUM_R, HT_RAD_LUM_G, HT_RAD_LUM_B})));
     }
     double worst, p99;
     size_t over;

@@ -170,6 +170,9 @@ static void float_weights(int luminance, float w[3])
 typedef struct sample_set {
     float *lw;
     size_t n;
+    bool points;                  /* pcond keeps these in float (else in double) */
+    double exact_min, exact_max;  /* tonemap_stage_input.pcond_exact: the extremes of the
+                                     valid samples as pcond holds them */
 } sample_set;
 
 static int class_of(float lw)
@@ -177,9 +180,11 @@ static int class_of(float lw)
     return !isfinite(lw) ? PIX_NONFINITE : lw > 0.0f ? PIX_VALID : PIX_NONPOSITIVE;
 }
 
-/* EXACT: a valid sample's Lw as pcond computes it, from the RGB a Radiance picture stores
- * (cd/m^2 / 179): the weighted sum in float, then times 179 (tonemap_stage_input). */
-static void sample_pixel(const float *c, float scale, const float w[3], bool exact, float *out)
+/* Sample K of SET from pixel C. EXACT: a valid sample's Lw as pcond computes it, from the
+ * RGB a Radiance picture stores (cd/m^2 / 179): the weighted sum in float, then times 179
+ * (tonemap_stage_input.pcond_exact), into SET's exact extremes. */
+static void sample_pixel(const float *c, float scale, const float w[3], bool exact,
+                         sample_set *set, size_t k)
 {
     float lw;
     int cls = classify(c, scale, w, &lw);
@@ -187,9 +192,13 @@ static void sample_pixel(const float *c, float scale, const float w[3], bool exa
         float s[3];
         for (int i = 0; i < 3; i++)
             s[i] = (float)((double)scale * c[i] / HT_WHTEFFICACY);
-        lw = (float)(HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]));
+        double le = HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]);
+        lw = (float)le;
+        le = set->points ? lw : le;
+        set->exact_min = fmin(set->exact_min, le);
+        set->exact_max = fmax(set->exact_max, le);
     }
-    *out = cls == PIX_NONFINITE ? NAN : lw;
+    set->lw[k] = cls == PIX_NONFINITE ? NAN : lw;
 }
 
 /* Foveal image (pass_foveal): the box average of linear RGB over the pixels (x, row) with
@@ -263,14 +272,14 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     float w[3], scale = (float)p->scale;
     bool exact = in && in->pcond_exact;
     float_weights(p->luminance, w);
-    memset(main_set, 0, sizeof *main_set);
-    memset(points, 0, sizeof *points);
+    *main_set = (sample_set){.exact_min = INFINITY};
+    *points = (sample_set){.points = true, .exact_min = INFINITY};
     if (p->sampling != HT_SAMPLING_FOVEAL) {
         main_set->n = (size_t)img->width * img->height;
         if (!(main_set->lw = malloc(main_set->n * sizeof(float))))
             return false;
         for (size_t k = 0; k < main_set->n; k++)
-            sample_pixel(img->rgba + 4 * k, scale, w, exact, &main_set->lw[k]);
+            sample_pixel(img->rgba + 4 * k, scale, w, exact, main_set, k);
         return true;
     }
     int fw, fh;
@@ -286,7 +295,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     main_set->lw = malloc(main_set->n * sizeof(float));
     for (size_t k = 0; main_set->lw && k < main_set->n; k++) {
         float c[3] = {fov[3 * k], fov[3 * k + 1], fov[3 * k + 2]};
-        sample_pixel(c, scale, w, exact, &main_set->lw[k]);
+        sample_pixel(c, scale, w, exact, main_set, k);
     }
     free(rgb);
     if (!main_set->lw)
@@ -300,7 +309,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
     bool ok = xy && points->lw && tonemap_point_walk(img->width, img->height, n, state, xy);
     for (uint32_t k = 0; ok && k < n; k++) {
         size_t x = xy[k] & 0xffffu, y = xy[k] >> 16;
-        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, exact, &points->lw[k]);
+        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, exact, points, k);
     }
     free(xy);
     if (!ok)
@@ -475,29 +484,27 @@ static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, dou
     }
 }
 
-/* The bin pcond puts the darkest samples of a widened range in: its double arithmetic
- * (pcond3.c comphist) may round them down into bin 0 (tonemap_stage_input.pcond_exact). */
-static int darkest_bin(const tonemap_result *r)
+/* The bin pcond puts the darkest samples (LO) of a widened range up to HI in: its double
+ * arithmetic (pcond3.c comphist) may round them down into bin 0. */
+static int darkest_bin(int n, double lo, double hi)
 {
-    int n = (int)r->bins;
-    double bwmax = log(fmin(1.01 * r->lw_max, HT_LMAX));
-    double bwmin = widened_bwmin(bwmax, r->lw_min, n);
-    int i = (int)(n * (log(r->lw_min) - bwmin) / (bwmax - bwmin));
+    double bwmax = log(fmin(1.01 * hi, HT_LMAX));
+    double bwmin = widened_bwmin(bwmax, lo, n);
+    int i = (int)(n * (log(lo) - bwmin) / (bwmax - bwmin));
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
-/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned. TIES:
- * the darkest samples go where pcond puts them (darkest_bin). */
-static double bin_set(const sample_set *s, tonemap_result *r, bool ties, uint32_t *hist,
-                      uint32_t *counted)
+/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned.
+ * DARK >= 0: the bin of the samples at DARK_LW (darkest_bin). */
+static double bin_set(const sample_set *s, tonemap_result *r, int dark, double dark_lw,
+                      uint32_t *hist, uint32_t *counted)
 {
     double sum_ln = 0;
-    int dark = ties && r->widened ? darkest_bin(r) : -1;
     for (size_t k = 0; k < s->n; k++) {
         float lw = s->lw[k];
         if (class_of(lw) != PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
             continue;
-        hist[dark >= 0 && lw == r->lw_min ? dark : bin_of(r, lw)]++;
+        hist[dark >= 0 && lw == dark_lw ? dark : bin_of(r, lw)]++;
         (*counted)++;
         sum_ln += log(lw);
     }
@@ -543,11 +550,14 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
         compute_curve(p, fits, r);
     } else {
         compute_range(p, r);
-        bool ties = in && in->pcond_exact;
-        /* pcond keeps the foveal samples' Lw in double, the point samples' in float: a
-         * foveal sample at the float minimum is above pcond's, in bin 1. */
-        double sum_main = bin_set(&main_set, r, false, r->hist, &r->n_counted);
-        double sum_pts = bin_set(&points, r, ties, r->pt_hist, &r->pt_counted);
+        int dark = -1;
+        double lo = fmin(main_set.exact_min, points.exact_min);
+        if (in && in->pcond_exact && r->widened)
+            dark = darkest_bin(p->bins, lo, fmax(main_set.exact_max, points.exact_max));
+        /* pcond holds the foveal samples' Lw in double: one at the float minimum of the
+         * point samples is above it, in bin 1. */
+        double sum_main = bin_set(&main_set, r, -1, 0.0, r->hist, &r->n_counted);
+        double sum_pts = bin_set(&points, r, dark, lo, r->pt_hist, &r->pt_counted);
         r->pt_sum_ln = (float)sum_pts;
         /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
         r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
