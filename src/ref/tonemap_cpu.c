@@ -328,7 +328,7 @@ static double widened_bwmin(double bwmax, double lw_min, int n)
 
 /* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
  * rules (pcond3.c comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the
- * thresholds keep 1e-7 cd/m^2 off the range's ends. */
+ * thresholds keep HT_FTINY off the range's ends. */
 static void compute_range(const tonemap_params *p, tonemap_result *r)
 {
     int n = p->bins;
