@@ -67,8 +67,8 @@ void main()
     }
     float lo = max(exp(bwmin), float(HT_LMIN)), hi = exp(bwmax);
     if (pcond && n_valid > 0u && !(u_user_range.x > 0.0 && u_user_range.y > u_user_range.x)) {
-        // pcond3.c comphist: 1e-7 cd/m^2 inside both ends; no bottom-bin rule for a bottom
-        // within 1e-7 of LMIN (tonemap_cpu.c compute_range).
+        // pcond3.c comphist: HT_FTINY inside both ends; no bottom-bin rule for a bottom
+        // within HT_FTINY of LMIN (tonemap_cpu.c compute_range).
         lo = exp(bwmin) + float(HT_FTINY);
         hi = min(1.01 * lwmax, float(HT_LMAX)) - float(HT_FTINY);
         widened = widened != 0u && exp(bwmin) > float(HT_LMIN + HT_FTINY) ? 1u : 0u;

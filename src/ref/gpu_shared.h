@@ -83,7 +83,7 @@
     X(HT_RAD_LUM_R, 0.265105814)  /* pcond's Y row of Radiance's standard primaries */    \
     X(HT_RAD_LUM_G, 0.670105815)                                                          \
     X(HT_RAD_LUM_B, 0.064788356)                                                          \
-    X(HT_FTINY, 1e-7)             /* pcond's epsilon in its range tests (cd/m^2) */       \
+    X(HT_FTINY, 1e-6)             /* Radiance FTINY: pcond's range-test epsilon, cd/m^2 */   \
     X(HT_WHTEFFICACY, 179.0)      /* lm/W: pcond's -x file scales its linear curve by it */
 
 #define HT_ENUM_(name, value) enum { name = (value) };

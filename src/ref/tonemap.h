@@ -29,7 +29,12 @@
     X(int, point_samples)   /* foveal sampling: add pcond's random point samples (0 or 1) */ \
     X(int, luminance)       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */             \
     X(bool, force_linear)   /* linear mapping whatever the range (pcond -l) */             \
-    X(bool, pcond)          /* pcond's own rules: range margins and black samples, the -x quirk */
+    X(bool, pcond)          /* pcond's own rules: range margins and black samples, the -x quirk */ \
+    /* pcond's human-vision options (human.h; human_params_all sets pcond -h): veiling      \
+     * glare (-v), loss of acuity (-a), loss of colour in mesopic light (-c). */           \
+    X(bool, veil)                                                                          \
+    X(bool, acuity)                                                                        \
+    X(bool, color_loss)
 
 #define TONEMAP_PARAMS_FIELD_(type, name) type name;
 typedef struct tonemap_params {
@@ -117,10 +122,36 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
  * name in tonemap_mappings. */
 const char *tonemap_mapping_pcond_name(unsigned mapping);
 
-/* CPU reference: analyse IMG (all four steps but the apply) into *r. */
+/* CPU reference: analyse IMG (all four steps but the apply) into *r; with P's human-vision
+ * options as human_cpu_analyze does. */
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r);
 
-/* CPU reference of the apply pass: RGB8 output, width*height*3 bytes, top row first. */
+/* What the human-vision options change in an analysis (human.c runs it twice, as pcond). */
+typedef struct tonemap_stage_input {
+    const float *fov_rgb;  /* foveal image to sample (fw * fh * 3, image units, grid of
+                              tonemap_foveal_grid), NULL: IMG's own */
+    uint64_t *rand_state;  /* drand48 state the point samples draw from, advanced; NULL: 0
+                              (glibc's unseeded state) */
+    int range_fits;        /* -1: the range decides "range fits the display" as usual; 0 or 1:
+                              decided before (pcond's check2do, on the first histogram) */
+    bool pcond_exact;      /* pcond's own rounding: Lw of the RGB a Radiance picture stores
+                              (cd/m^2 / 179, weighted in float, times 179), and the darkest
+                              point samples of a widened range in the bin pcond's double
+                              arithmetic gives them (it can round them into bin 0);
+                              false: Lw as the shaders compute it, and bin 1 */
+} tonemap_stage_input;
+
+/* tonemap_cpu_analyze without the human-vision options, with IN (NULL: none) changing the
+ * samples and the range test. */
+void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
+                               const tonemap_stage_input *in, tonemap_result *r);
+
+/* tonemap_point_positions drawing from the drand48 state *STATE (advanced), so that a second
+ * walk continues the sequence where the first stopped (pcond's second histogram). */
+bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state, uint32_t *xy);
+
+/* CPU reference of the apply pass: RGB8 output, width*height*3 bytes, top row first (with
+ * P's human-vision options, human_cpu_apply). */
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb);
 

@@ -3,6 +3,8 @@
  * the shaders do, so both sides classify pixels alike) and does the rest in double. */
 #include "tonemap.h"
 
+#include "human.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +31,23 @@ uint32_t tonemap_point_count(int w, int h, int fw, int fh)
 
 bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy)
 {
-    /* drand48 as glibc runs it when never seeded: state 0, X' = (a X + c) mod 2^48. */
+    uint64_t state = 0;   /* glibc's drand48 when never seeded */
+    return tonemap_point_walk(w, h, n, &state, xy);
+}
+
+bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state_io, uint32_t *xy)
+{
+    /* drand48: X' = (a X + c) mod 2^48. */
     const uint64_t a = 0x5DEECE66DULL, c = 0xB, mask = (1ULL << 48) - 1;
-    uint64_t state = 0;
+    uint64_t state = *state_io;
     long long npleft = (long long)w * h, left = 0;
     int row = -1;
     while (n > 0) {
         if (left <= 0) {             /* next scanline, top row first */
-            if (++row >= h)
+            if (++row >= h) {
+                *state_io = state;
                 return false;
+            }
             left = w;
         }
         state = (a * state + c) & mask;
@@ -55,6 +65,7 @@ bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy)
         xy[--n] = (uint32_t)left | (uint32_t)row << 16;
         npleft -= skip;
     }
+    *state_io = state;
     return true;
 }
 
@@ -104,6 +115,9 @@ static void float_weights(int luminance, float w[3])
 typedef struct sample_set {
     float *lw;
     size_t n;
+    bool points;                  /* pcond keeps these in float (else in double) */
+    double exact_min, exact_max;  /* tonemap_stage_input.pcond_exact: the extremes of the
+                                     valid samples as pcond holds them */
 } sample_set;
 
 static int class_of(float lw)
@@ -111,10 +125,25 @@ static int class_of(float lw)
     return !isfinite(lw) ? HT_PIX_NONFINITE : lw > 0.0f ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
 }
 
-static void sample_pixel(const float *c, float scale, const float w[3], float *out)
+/* Sample K of SET from pixel C. EXACT: a valid sample's Lw as pcond computes it, from the
+ * RGB a Radiance picture stores (cd/m^2 / 179): the weighted sum in float, then times 179
+ * (tonemap_stage_input.pcond_exact), into SET's exact extremes. */
+static void sample_pixel(const float *c, float scale, const float w[3], bool exact,
+                         sample_set *set, size_t k)
 {
     float lw;
-    *out = classify(c, scale, w, &lw) == HT_PIX_NONFINITE ? NAN : lw;
+    int cls = classify(c, scale, w, &lw);
+    if (exact && cls == HT_PIX_VALID) {
+        float s[3];
+        for (int i = 0; i < 3; i++)
+            s[i] = (float)((double)scale * c[i] / HT_WHTEFFICACY);
+        double le = HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]);
+        lw = (float)le;
+        le = set->points ? lw : le;
+        set->exact_min = fmin(set->exact_min, le);
+        set->exact_max = fmax(set->exact_max, le);
+    }
+    set->lw[k] = cls == HT_PIX_NONFINITE ? NAN : lw;
 }
 
 /* Foveal image (pass_foveal): the box average of linear RGB over the pixels (x, row) with
@@ -179,34 +208,39 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
     return true;
 }
 
-/* The samples of P's sampling mode: the main set (every pixel, or the foveal image) and the
- * point samples (foveal with point_samples; else empty). */
-static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_result *r,
+/* The samples of P's sampling mode: the main set (every pixel, or the foveal image: IN's or
+ * IMG's) and the point samples (foveal with point_samples, from IN's state; else empty). */
+static bool make_samples(const hdr_image *img, const tonemap_params *p,
+                         const tonemap_stage_input *in, tonemap_result *r,
                          sample_set *main_set, sample_set *points)
 {
     float w[3], scale = (float)p->scale;
+    bool exact = in && in->pcond_exact;
     float_weights(p->luminance, w);
-    memset(main_set, 0, sizeof *main_set);
-    memset(points, 0, sizeof *points);
+    *main_set = (sample_set){.exact_min = INFINITY};
+    *points = (sample_set){.points = true, .exact_min = INFINITY};
     if (p->sampling != HT_SAMPLING_FOVEAL) {
         main_set->n = (size_t)img->width * img->height;
         if (!(main_set->lw = malloc(main_set->n * sizeof(float))))
             return false;
         for (size_t k = 0; k < main_set->n; k++)
-            sample_pixel(img->rgba + 4 * k, scale, w, &main_set->lw[k]);
+            sample_pixel(img->rgba + 4 * k, scale, w, exact, main_set, k);
         return true;
     }
     int fw, fh;
-    float *rgb;
-    if (!tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb))
+    float *rgb = NULL;
+    if (in && in->fov_rgb)
+        tonemap_foveal_grid(img->width, img->height, p->fov, &fw, &fh);
+    else if (!tonemap_cpu_foveal_image(img, p, &fw, &fh, &rgb))
         return false;
+    const float *fov = rgb ? rgb : in->fov_rgb;
     r->fov_width = (uint32_t)fw;
     r->fov_height = (uint32_t)fh;
     main_set->n = (size_t)fw * fh;
     main_set->lw = malloc(main_set->n * sizeof(float));
     for (size_t k = 0; main_set->lw && k < main_set->n; k++) {
-        float c[3] = {rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]};
-        sample_pixel(c, scale, w, &main_set->lw[k]);
+        float c[3] = {fov[3 * k], fov[3 * k + 1], fov[3 * k + 2]};
+        sample_pixel(c, scale, w, exact, main_set, k);
     }
     free(rgb);
     if (!main_set->lw)
@@ -216,10 +250,11 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_
     uint32_t n = tonemap_point_count(img->width, img->height, fw, fh);
     uint32_t *xy = malloc((size_t)n * sizeof *xy);
     points->lw = malloc((size_t)n * sizeof(float));
-    bool ok = xy && points->lw && tonemap_point_positions(img->width, img->height, n, xy);
+    uint64_t state0 = 0, *state = in && in->rand_state ? in->rand_state : &state0;
+    bool ok = xy && points->lw && tonemap_point_walk(img->width, img->height, n, state, xy);
     for (uint32_t k = 0; ok && k < n; k++) {
         size_t x = xy[k] & 0xffffu, y = xy[k] >> 16;
-        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, &points->lw[k]);
+        sample_pixel(img->rgba + 4 * (y * img->width + x), scale, w, exact, points, k);
     }
     free(xy);
     if (!ok)
@@ -229,9 +264,16 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p, tonemap_
     return true;
 }
 
+/* The bottom of a widened automatic range (pcond's duplicated bottom bin): the darkest
+ * sample starts bin 1. */
+static double widened_bwmin(double bwmax, double lw_min, int n)
+{
+    return bwmax - fmax(bwmax - log(lw_min), log(1.01)) * n / (n - 1);
+}
+
 /* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
  * rules (pcond3.c comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the
- * thresholds keep 1e-7 cd/m^2 off the range's ends. */
+ * thresholds keep HT_FTINY off the range's ends. */
 static void compute_range(const tonemap_params *p, tonemap_result *r)
 {
     int n = p->bins;
@@ -250,8 +292,7 @@ static void compute_range(const tonemap_params *p, tonemap_result *r)
             bwmin = log(HT_LMIN);
         } else {
             /* Duplicate the bottom bin (pcond): the darkest sample starts bin 1. */
-            double span = fmax(bwmax - log(r->lw_min), log(1.01));
-            bwmin = bwmax - span * n / (n - 1);
+            bwmin = widened_bwmin(bwmax, r->lw_min, n);
             r->widened = 1;
         }
         if (bwmin >= bwmax)
@@ -295,8 +336,9 @@ static void make_cumf(const double *f, int n, double *cumf)
     cumf[n] = 1.0;
 }
 
-/* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale. */
-static void compute_curve(const tonemap_params *p, tonemap_result *r)
+/* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale.
+ * FITS: tonemap_stage_input's range_fits. */
+static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
 {
     int n = (int)r->bins;
     double f[HT_MAX_BINS], start[HT_MAX_BINS], cumf[HT_MAX_BINS + 1];
@@ -328,7 +370,7 @@ static void compute_curve(const tonemap_params *p, tonemap_result *r)
         r->mapping = HT_MAP_LINEAR_FORCED;
     } else if (p->ceiling == HT_CEILING_NONE || t0 <= 0) {
         r->mapping = t0 > 0 ? HT_MAP_EQUALIZE : HT_MAP_HISTOGRAM;
-    } else if ((double)r->bw_max - r->bw_min <= log(p->drange)) {
+    } else if (fits < 0 ? (double)r->bw_max - r->bw_min <= log(p->drange) : fits > 0) {
         r->mapping = HT_MAP_LINEAR_FITS;
     } else {
         r->mapping = HT_MAP_HISTOGRAM;
@@ -387,15 +429,27 @@ static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, dou
     }
 }
 
-/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned. */
-static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, uint32_t *counted)
+/* The bin pcond puts the darkest samples (LO) of a widened range up to HI in: its double
+ * arithmetic (pcond3.c comphist) may round them down into bin 0. */
+static int darkest_bin(int n, double lo, double hi)
+{
+    double bwmax = log(fmin(1.01 * hi, HT_LMAX));
+    double bwmin = widened_bwmin(bwmax, lo, n);
+    int i = (int)(n * (log(lo) - bwmin) / (bwmax - bwmin));
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned.
+ * DARK >= 0: the bin of the samples at DARK_LW (darkest_bin). */
+static double bin_set(const sample_set *s, tonemap_result *r, int dark, double dark_lw,
+                      uint32_t *hist, uint32_t *counted)
 {
     double sum_ln = 0;
     for (size_t k = 0; k < s->n; k++) {
         float lw = s->lw[k];
         if (class_of(lw) != HT_PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
             continue;
-        hist[bin_of(r, lw)]++;
+        hist[dark >= 0 && lw == dark_lw ? dark : bin_of(r, lw)]++;
         (*counted)++;
         sum_ln += log(lw);
     }
@@ -404,16 +458,26 @@ static double bin_set(const sample_set *s, tonemap_result *r, uint32_t *hist, ui
 
 void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r)
 {
+    if (human_requested(p))
+        human_cpu_analyze(img, p, r, NULL);
+    else
+        tonemap_cpu_analyze_input(img, p, NULL, r);
+}
+
+void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
+                               const tonemap_stage_input *in, tonemap_result *r)
+{
     memset(r, 0, sizeof *r);
     sample_set main_set, points;
+    int fits = in ? in->range_fits : -1;
     r->bins = (uint32_t)p->bins;
     r->pcond_rules = p->pcond;
-    if (!make_samples(img, p, r, &main_set, &points)) {
+    if (!make_samples(img, p, in, r, &main_set, &points)) {
         /* Out of memory: report no valid sample (everything black) rather than crash. */
         free(main_set.lw);
         free(points.lw);
         r->bw_max = 1.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
         return;
     }
     double lw_min = INFINITY, lw_max = 0;
@@ -428,17 +492,23 @@ void tonemap_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_
     if (r->n_valid == 0) {
         r->bw_min = 0.0f;
         r->bw_max = 1.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
     } else {
         compute_range(p, r);
-        double sum_main = bin_set(&main_set, r, r->hist, &r->n_counted);
-        double sum_pts = bin_set(&points, r, r->pt_hist, &r->pt_counted);
+        int dark = -1;
+        double lo = fmin(main_set.exact_min, points.exact_min);
+        if (in && in->pcond_exact && r->widened)
+            dark = darkest_bin(p->bins, lo, fmax(main_set.exact_max, points.exact_max));
+        /* pcond holds the foveal samples' Lw in double: one at the float minimum of the
+         * point samples is above it, in bin 1. */
+        double sum_main = bin_set(&main_set, r, -1, 0.0, r->hist, &r->n_counted);
+        double sum_pts = bin_set(&points, r, dark, lo, r->pt_hist, &r->pt_counted);
         r->pt_sum_ln = (float)sum_pts;
         /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
         r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
         double w = r->pt_weight, total = r->n_counted + w * r->pt_counted;
         r->ln_avg = total > 0 ? (float)((sum_main + w * sum_pts) / total) : 0.0f;
-        compute_curve(p, r);
+        compute_curve(p, fits, r);
     }
     free(main_set.lw);
     free(points.lw);
@@ -525,6 +595,8 @@ uint8_t tonemap_encode(const tonemap_params *p, double v)
 static void apply_pixels(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                          uint8_t *rgb8, uint16_t *rgb16)
 {
+    if (rgb8 && human_requested(p) && human_cpu_apply(img, p, r, rgb8))
+        return;
     size_t npix = (size_t)img->width * img->height;
     float scale = (float)p->scale, w[3];
     float_weights(p->luminance, w);
