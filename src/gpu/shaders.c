@@ -60,19 +60,17 @@ const char *shaders_preamble(void)
     HT_STATS_FCONSTANTS(HT_FLT_)
 #undef HT_FLT_
 #define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
-    n = append(buf, sizeof buf, n, "struct ht_tilesum {\n");
-    HT_TILESUM_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_frame {\n");
-    HT_FRAME_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_extrema {\n");
-    HT_EXTREMA_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_peaks_head {\n");
-    HT_PEAKS_HEAD_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_peak {\n");
-    HT_PEAK_FIELDS(HT_GLSL_FIELD_)
-    n = append(buf, sizeof buf, n, "};\nstruct ht_hist {\n");
-    HT_HIST_FIELDS(HT_GLSL_FIELD_)
+#define HT_GLSL_STRUCT_(sname, FIELDS)                                 \
+    n = append(buf, sizeof buf, n, "struct %s {\n", #sname);          \
+    FIELDS(HT_GLSL_FIELD_)                                              \
     n = append(buf, sizeof buf, n, "};\n");
+    HT_GLSL_STRUCT_(ht_tilesum, HT_TILESUM_FIELDS)
+    HT_GLSL_STRUCT_(ht_frame, HT_FRAME_FIELDS)
+    HT_GLSL_STRUCT_(ht_extrema, HT_EXTREMA_FIELDS)
+    HT_GLSL_STRUCT_(ht_peaks_head, HT_PEAKS_HEAD_FIELDS)
+    HT_GLSL_STRUCT_(ht_peak, HT_PEAK_FIELDS)
+    HT_GLSL_STRUCT_(ht_hist, HT_HIST_FIELDS)
+#undef HT_GLSL_STRUCT_
 #undef HT_GLSL_FIELD_
     if (n >= sizeof buf)
         abort(); /* a programming error: the preamble buffer is too small */
