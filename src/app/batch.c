@@ -42,7 +42,12 @@ typedef struct batch {
     int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
     double t0;
+    double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
 } batch;
+
+#define BATCH_STAGE_NAME_(n) #n,
+const char *const batch_stage_names[BATCH_STAGE_COUNT] = {BATCH_STAGES(BATCH_STAGE_NAME_)};
+#undef BATCH_STAGE_NAME_
 
 static double now_s(void)
 {
@@ -88,8 +93,11 @@ static void *decoder(void *arg)
         job *j = &b->jobs[b->next_load++];
         pthread_mutex_unlock(&b->mu);
         image_load_options lo = options_load(b->o);
+        double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
+        t = now_s() - t;
         pthread_mutex_lock(&b->mu);
+        b->busy_s[BATCH_decode] += t;
         if (!ok) {
             report(b, err);
             finish(b, j, false);
@@ -160,14 +168,17 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
 
 /* J's frame onto standard output once every earlier job is done; the first frame sets the
  * stream's size (and writes the y4m header), a frame of another size is refused. */
-static bool write_frame(batch *b, job *j, const encode_buffer *enc, char *err, size_t errlen)
+static bool write_frame(batch *b, job *j, const encode_buffer *enc, double *t0, char *err,
+                        size_t errlen)
 {
     int index = (int)(j - b->jobs);
     pthread_mutex_lock(&b->mu);
     while (b->written < index)
         pthread_cond_wait(&b->cv, &b->mu);
     pthread_mutex_unlock(&b->mu);
-    /* Alone from here on: the jobs after this one wait for it to be done. */
+    /* Alone from here on: the jobs after this one wait for it to be done. The write starts
+     * now, not while it waited its turn. */
+    *t0 = now_s();
     if (b->stream_w && (j->width != b->stream_w || j->height != b->stream_h)) {
         snprintf(err, errlen, "%s: the frame is %d x %d, the stream's frames are %d x %d",
                  j->in, j->width, j->height, b->stream_w, b->stream_h);
@@ -199,14 +210,20 @@ static void *encoder(void *arg)
             continue;
         pthread_mutex_unlock(&b->mu);
         encode_buffer enc;
+        double t0 = now_s(), t1;
         bool ok = encode_job(b, j, &enc, err, sizeof err);
         free(j->px);
         j->px = NULL;
+        t1 = now_s();
+        double tw = t1;
         if (ok)
-            ok = b->stream ? write_frame(b, j, &enc, err, sizeof err)
+            ok = b->stream ? write_frame(b, j, &enc, &tw, err, sizeof err)
                            : file_write_atomic(j->out, enc.data, enc.len, err, sizeof err);
         free(enc.data);
+        double t2 = now_s();
         pthread_mutex_lock(&b->mu);
+        b->busy_s[BATCH_encode] += t1 - t0;
+        b->busy_s[BATCH_write] += t2 - tw;
         if (!ok)
             report(b, err);
         finish(b, j, ok);
@@ -237,6 +254,7 @@ static void tonemap_all(batch *b)
         j->height = j->img.height;
         memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
         memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
+        double t = now_s();
         if (!(j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))))
             snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->width, j->height);
         else if (!commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px,
@@ -245,7 +263,9 @@ static void tonemap_all(batch *b)
         else
             ok = true;
         image_free(&j->img);   /* consumed already unless the allocation failed */
+        t = now_s() - t;
         pthread_mutex_lock(&b->mu);
+        b->busy_s[BATCH_tonemap] += t;
         if (ok) {
             j->mapped = true;
             pthread_cond_broadcast(&b->cv);
@@ -259,7 +279,21 @@ static void tonemap_all(batch *b)
     }
 }
 
-int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n)
+/* The batch's measurements into *S. */
+static void fill_stats(const batch *b, int ndec, int nenc, batch_stats *s)
+{
+    memcpy(s->busy_s, b->busy_s, sizeof s->busy_s);
+    s->threads[BATCH_decode] = ndec;
+    s->threads[BATCH_tonemap] = 1;
+    s->threads[BATCH_encode] = s->threads[BATCH_write] = nenc;
+    s->frames = 0;
+    for (int i = 0; i < b->n; i++)
+        s->frames += b->jobs[i].ok;
+    s->wall_s = now_s() - b->t0;
+}
+
+int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
+                 batch_stats *stats)
 {
     batch b = {.n = n, .o = o};
     b.jobs = calloc((size_t)n, sizeof *b.jobs);
@@ -304,6 +338,8 @@ int batch_export(const ht_options *o, const char **inputs, const char **outputs,
     int status = 0;
     for (int i = 0; i < n; i++)
         status |= !b.jobs[i].ok;
+    if (stats)
+        fill_stats(&b, ndec_started, nthreads - ndec_started, stats);
     pthread_cond_destroy(&b.cv);
     pthread_mutex_destroy(&b.mu);
     free(b.jobs);

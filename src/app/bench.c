@@ -10,6 +10,7 @@
 
 #include <glad/gl.h>
 
+#include "bench_export.h"
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
@@ -326,6 +327,7 @@ int cmd_bench(int argc, char **argv)
         return early;
     if (o.help) {
         printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
+               "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
                "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
                "from the same run, and ratios to the bandwidth floor. Default: --synthetic "
                "3840x2160.\nExits 1 when the GPU result differs from the CPU reference.\n\n"
@@ -333,6 +335,11 @@ int cmd_bench(int argc, char **argv)
         options_print_help(stdout, HT_CMD_BENCH);
         free(pos);
         return 0;
+    }
+    if (o.bench_export) {
+        int status = bench_export(&o, pos, npos);
+        free(pos);
+        return status;
     }
     int w = 3840, h = 2160;
     if (npos > 1 || (npos == 1 && o.synthetic) ||

@@ -238,7 +238,7 @@ int cmd_export(int argc, char **argv)
             }
             status = check_outputs((const char **)pos, outp, npos);
             if (status == 0)
-                status = batch_export(&o, (const char **)pos, outp, npos);
+                status = batch_export(&o, (const char **)pos, outp, npos, NULL);
         }
         free(outs);
         free(outp);

@@ -39,6 +39,7 @@ typedef struct ht_options {
     int frames;               /* viewer test hook: frames to draw before the screenshot */
     const char *synthetic;    /* bench: WxH of a synthetic image instead of a file */
     int runs;                 /* bench: timed runs per pass */
+    bool bench_export;        /* bench: time the export pipeline on the files */
     int peaks;                /* stats: the K brightest local peaks (0 = none) */
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */

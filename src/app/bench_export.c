@@ -1,0 +1,102 @@
+/* bench --export: the export pipeline on real files, stage by stage, so its bottleneck shows. */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include "bench_export.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "commands.h"
+#include "encode.h"
+#include "gl_context.h"
+
+/* Prints S: per stage the busy seconds per frame and the fraction of its threads' time. */
+static void print_stats(FILE *f, bool json, const ht_options *o, int n, const batch_stats *s)
+{
+    double fps = s->wall_s > 0 ? s->frames / s->wall_s : 0;
+    int frames = s->frames > 0 ? s->frames : 1;
+    encode_format fmt = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    if (json) {
+        fputs("{\"device\": ", f);
+        commands_json_str(f, o->backend == HT_BACKEND_CPU ? "cpu" : gl_renderer());
+        fprintf(f, ", \"format\": \"%s\", \"files\": %d, \"frames\": %d, \"wall_s\": %.4f, "
+                   "\"fps\": %.3f, \"stages\": [", encode_format_name(fmt), n, s->frames,
+                s->wall_s, fps);
+        for (int i = 0; i < BATCH_STAGE_COUNT; i++)
+            fprintf(f, "%s{\"name\": \"%s\", \"threads\": %d, \"ms_per_frame\": %.2f, "
+                       "\"busy\": %.3f}", i ? ", " : "", batch_stage_names[i], s->threads[i],
+                    s->busy_s[i] * 1e3 / frames,
+                    s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)));
+        fputs("]}\n", f);
+        return;
+    }
+    fprintf(f, "export of %d file(s) to %s on %s: %d frame(s) in %.3f s, %.2f frames/s\n", n,
+            encode_format_name(fmt), o->backend == HT_BACKEND_CPU ? "the CPU" : gl_renderer(),
+            s->frames, s->wall_s, fps);
+    fprintf(f, "%-10s %8s %14s %8s\n", "stage", "threads", "ms per frame", "busy");
+    for (int i = 0; i < BATCH_STAGE_COUNT; i++)
+        fprintf(f, "%-10s %8d %14.1f %7.0f%%\n", batch_stage_names[i], s->threads[i],
+                s->busy_s[i] * 1e3 / frames,
+                100 * s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)));
+}
+
+/* Runs the batch with outputs OUT/NNNN.EXT (or a stream into /dev/null); removes them. */
+static int run_batch(const ht_options *o, char **files, int n, const char *dir,
+                     batch_stats *s)
+{
+    encode_format fmt = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    bool stream = fmt == ENCODE_RGB24 || fmt == ENCODE_Y4M;
+    char (*outs)[4200] = calloc((size_t)n, sizeof *outs);
+    const char **outp = calloc((size_t)n, sizeof *outp);
+    if (!outs || !outp) {
+        free(outs);
+        free(outp);
+        fprintf(stderr, "hdrtone bench: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (stream)
+            snprintf(outs[i], sizeof outs[i], "-");
+        else
+            snprintf(outs[i], sizeof outs[i], "%s/%04d.%s", dir, i, encode_format_extension(fmt));
+        outp[i] = outs[i];
+    }
+    fflush(stdout);
+    int saved = stream ? dup(STDOUT_FILENO) : -1, null = stream ? open("/dev/null", O_WRONLY) : -1;
+    if (stream && (saved < 0 || null < 0 || dup2(null, STDOUT_FILENO) < 0)) {
+        fprintf(stderr, "hdrtone bench: cannot send the stream to /dev/null\n");
+        free(outs);
+        free(outp);
+        return 1;
+    }
+    int status = batch_export(o, (const char **)files, outp, n, s);
+    if (stream) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+        close(null);
+    }
+    for (int i = 0; i < n && !stream; i++)
+        unlink(outs[i]);
+    free(outs);
+    free(outp);
+    return status;
+}
+
+int bench_export(const ht_options *o, char **files, int n)
+{
+    if (n < 1)
+        return commands_usage_error("bench", "--export needs at least one FILE");
+    char dir[] = "/tmp/hdrtone-bench-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("hdrtone bench: temporary folder");
+        return 1;
+    }
+    batch_stats s = {0};
+    int status = run_batch(o, files, n, dir, &s);
+    rmdir(dir);
+    print_stats(stdout, o->json, o, n, &s);
+    return status;
+}
