@@ -13,15 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
 #include "png_export.h"
 
-enum { LOOKAHEAD = 2 };   /* decoded images waiting for the GPU, RGB buffers waiting to encode */
 
 typedef struct job {
     const char *in, *out;
     hdr_image img;
+    uint16_t *half;   /* a half-exact image's pixels as IEEE half, for the GPU (else NULL) */
     void *px;   /* the tone-mapped RGB: uint8_t, or uint16_t when o->depth is 16 */
     int width, height;
     int data_window[4], display_window[4];
@@ -43,6 +44,11 @@ typedef struct batch {
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
     double t0;
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
+    /* Frames in flight: decoded ahead of the GPU (one per decoder), and tone-mapped waiting
+     * for an encoder (one per encoder, plus one): about jobs + 2 frames in memory. */
+    int ahead, backlog;
+    bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
+    batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
 } batch;
 
 #define BATCH_STAGE_NAME_(n) #n,
@@ -80,13 +86,26 @@ static void finish(batch *b, job *j, bool ok)
     pthread_cond_broadcast(&b->cv);
 }
 
+/* The GPU takes a half-exact image as half floats: converted here, on a decoder thread,
+ * instead of by the driver on the GL thread; the floats go (half the memory). Out of memory:
+ * the floats stay. */
+static void to_half(job *j)
+{
+    size_t n = (size_t)j->img.width * j->img.height * 4;
+    if (!(j->half = malloc(n * sizeof *j->half)))
+        return;
+    image_rgba_to_half(j->img.rgba, n, j->half);
+    free(j->img.rgba);
+    j->img.rgba = NULL;
+}
+
 static void *decoder(void *arg)
 {
     batch *b = arg;
     char err[HT_ERR_MAX];
     pthread_mutex_lock(&b->mu);
     while (b->next_load < b->n) {
-        if (b->next_load - b->gpu_at >= LOOKAHEAD) {
+        if (b->next_load - b->gpu_at >= b->ahead) {
             pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
@@ -95,6 +114,8 @@ static void *decoder(void *arg)
         image_load_options lo = options_load(b->o);
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
+        if (ok && b->to_half && j->img.half_exact)
+            to_half(j);
         t = now_s() - t;
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_decode] += t;
@@ -232,51 +253,103 @@ static void *encoder(void *arg)
     return NULL;
 }
 
-/* The main thread: the GPU (or CPU reference) work, in order. */
+/* Under the lock: J's tone mapping is over; OK or the failure MSG. */
+static void mapped(batch *b, job *j, bool ok, const char *msg)
+{
+    if (ok) {
+        j->mapped = true;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        report(b, msg);
+        free(j->px);
+        j->px = NULL;
+        finish(b, j, false);
+    }
+}
+
+/* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
+ * read-back queued (*slot, collected by finish_pending), else into j->px at once (*slot -1).
+ * False with "IN: reason" in msg. */
+static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
+{
+    char err[HT_ERR_MAX];
+    bool deep = b->o->depth == 16;
+    *slot = -1;
+    j->width = j->img.width;
+    j->height = j->img.height;
+    memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
+    memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
+    bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))) != NULL;
+    if (!ok)
+        snprintf(err, sizeof err, "out of memory for %dx%d", j->width, j->height);
+    else if (b->o->backend != HT_BACKEND_GPU)
+        ok = commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px, deep ? j->px : NULL,
+                                      err, sizeof err);
+    else if (!b->gpu && !(b->gpu = batch_gpu_create(err, sizeof err)))
+        ok = false;
+    else
+        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->half, j->px, slot, err, sizeof err);
+    image_free(&j->img);
+    free(j->half);
+    j->half = NULL;
+    if (!ok)
+        snprintf(msg, len, "%s: %s", j->in, err);
+    return ok;
+}
+
+/* Collects the read-back of the job in *pending (if any) and hands it to the encoders. */
+static void finish_pending(batch *b, job **pending, int slot)
+{
+    if (!*pending)
+        return;
+    char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
+    double t = now_s();
+    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err);
+    if (!ok)
+        snprintf(msg, sizeof msg, "%s: %s", (*pending)->in, err);
+    t = now_s() - t;
+    pthread_mutex_lock(&b->mu);
+    b->busy_s[BATCH_tonemap] += t;
+    mapped(b, *pending, ok, msg);
+    pthread_mutex_unlock(&b->mu);
+    *pending = NULL;
+}
+
+/* The main thread: the GPU (or CPU) work, in order. The GPU's read-back of a frame is
+ * collected after the next frame is under way. */
 static void tonemap_all(batch *b)
 {
-    char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
+    char msg[HT_ERR_MAX + 64];
+    job *pending = NULL;
+    int pending_slot = -1;
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
         b->gpu_at = i;
         pthread_cond_broadcast(&b->cv);
         /* Wait for the decode, and for room among the pictures waiting to be encoded. */
-        while (!j->loaded || i - b->finished > 2 * LOOKAHEAD)
+        while (!j->loaded || i - b->finished > b->ahead + b->backlog)
             pthread_cond_wait(&b->cv, &b->mu);
         bool failed = j->done;
         pthread_mutex_unlock(&b->mu);
         if (failed)
             continue;
-        /* The encoder needs only the output pixels: the float image goes as early as it can. */
-        bool ok = false, deep = b->o->depth == 16;
-        j->width = j->img.width;
-        j->height = j->img.height;
-        memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
-        memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
+        int slot;
         double t = now_s();
-        if (!(j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))))
-            snprintf(msg, sizeof msg, "%s: out of memory for %dx%d", j->in, j->width, j->height);
-        else if (!commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px,
-                                           deep ? j->px : NULL, err, sizeof err))
-            snprintf(msg, sizeof msg, "%s: %s", j->in, err);
-        else
-            ok = true;
-        image_free(&j->img);   /* consumed already unless the allocation failed */
+        bool ok = map_job(b, j, &slot, msg, sizeof msg);
         t = now_s() - t;
+        finish_pending(b, &pending, pending_slot);
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_tonemap] += t;
-        if (ok) {
-            j->mapped = true;
-            pthread_cond_broadcast(&b->cv);
+        if (ok && slot >= 0) {
+            pending = j;
+            pending_slot = slot;
         } else {
-            report(b, msg);
-            free(j->px);
-            j->px = NULL;
-            finish(b, j, false);
+            mapped(b, j, ok, msg);
         }
         pthread_mutex_unlock(&b->mu);
     }
+    finish_pending(b, &pending, pending_slot);
 }
 
 /* The batch's measurements into *S. */
@@ -311,10 +384,14 @@ int batch_export(const ht_options *o, const char **inputs, const char **outputs,
     b.progress = n > 1 && isatty(STDERR_FILENO);
     b.t0 = now_s();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 8 ? 8 : (int)cpus;
-    int ndec = (jobs + 1) / 2, nenc = jobs / 2 > 0 ? jobs / 2 : 1;
+    /* Decoding costs about three times encoding (bench --export): two thirds decode. */
+    int jobs = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 64 ? 64 : (int)cpus;
+    int nenc = jobs / 3 > 0 ? jobs / 3 : 1, ndec = jobs - nenc > 0 ? jobs - nenc : 1;
     if (ndec + nenc > 64)
         ndec = nenc = 32;
+    b.ahead = ndec > 2 ? ndec : 2;
+    b.backlog = nenc + 1;
+    b.to_half = o->backend == HT_BACKEND_GPU;
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < ndec && nthreads < 64; i++)
@@ -340,6 +417,7 @@ int batch_export(const ht_options *o, const char **inputs, const char **outputs,
         status |= !b.jobs[i].ok;
     if (stats)
         fill_stats(&b, ndec_started, nthreads - ndec_started, stats);
+    batch_gpu_destroy(&b.gpu);
     pthread_cond_destroy(&b.cv);
     pthread_mutex_destroy(&b.mu);
     free(b.jobs);

@@ -43,6 +43,11 @@ static bool ensure_gpu(char *err, size_t errlen)
     return true;
 }
 
+pipeline *commands_pipeline(char *err, size_t errlen)
+{
+    return ensure_gpu(err, errlen) ? g_pipe : NULL;
+}
+
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen)
 {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "pipeline.h"
 
 int cmd_export(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
@@ -24,6 +25,10 @@ void commands_json_str(FILE *f, const char *s);
 
 /* Prints "hdrtone CMD: MSG" and returns 2 (usage error). */
 int commands_usage_error(const char *cmd, const char *msg);
+
+/* The process's GPU pipeline in a headless GL context, made on first use (NULL, reason in
+ * err, when there is no GPU). */
+pipeline *commands_pipeline(char *err, size_t errlen);
 
 /* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
  * backend creates a headless GL context and pipeline on first use and keeps them for the

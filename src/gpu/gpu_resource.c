@@ -31,17 +31,22 @@ void gpu_tex_destroy(gpu_tex *t)
     *t = (gpu_tex){0};
 }
 
-bool gpu_buf_recreate(gpu_buf *b, size_t size)
+bool gpu_buf_recreate_as(gpu_buf *b, unsigned target, size_t size, unsigned usage)
 {
     bool fresh = !b->id;
     if (fresh)
         glGenBuffers(1, &b->id);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->id);
+    glBindBuffer(target, b->id);
     if (!fresh && size <= b->size)
         return false;
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)size, NULL, GL_DYNAMIC_COPY);
+    glBufferData(target, (GLsizeiptr)size, NULL, usage);
     b->size = size;
     return true;
+}
+
+bool gpu_buf_recreate(gpu_buf *b, size_t size)
+{
+    return gpu_buf_recreate_as(b, GL_SHADER_STORAGE_BUFFER, size, GL_DYNAMIC_COPY);
 }
 
 void gpu_buf_destroy(gpu_buf *b)

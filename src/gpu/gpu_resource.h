@@ -34,6 +34,8 @@ typedef struct gpu_buf {
  * creates it when it has none. Leaves it bound to GL_SHADER_STORAGE_BUFFER. True when it gave
  * it new storage. */
 bool gpu_buf_recreate(gpu_buf *b, size_t size);
+/* The same bound to TARGET with the usage hint USAGE (GL_STREAM_READ for a read-back). */
+bool gpu_buf_recreate_as(gpu_buf *b, unsigned target, size_t size, unsigned usage);
 /* Deletes the buffer; *B becomes all zero. */
 void gpu_buf_destroy(gpu_buf *b);
 

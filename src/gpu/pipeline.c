@@ -117,7 +117,9 @@ static int piece_side(int limit, int knob, int tile)
     return side < tile ? tile : side;
 }
 
-bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
+/* pipeline_upload and pipeline_upload_half: the pixels of IMG, or HALF when not NULL. */
+static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
+                   size_t errlen)
 {
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
@@ -153,14 +155,34 @@ bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen
              * worth of temporary memory, not a whole second image. */
             for (int y = 0; y < h; y += 256) {
                 int n = h - y < 256 ? h - y : 256;
-                glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_FLOAT,
-                                img->rgba + ((size_t)(y0 + y) * img->width + (size_t)x0) * 4);
+                size_t at = ((size_t)(y0 + y) * img->width + (size_t)x0) * 4;
+                if (half)
+                    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_HALF_FLOAT,
+                                    half + at);
+                else
+                    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_FLOAT,
+                                    img->rgba + at);
             }
             glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
             glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
         }
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     return true;
+}
+
+bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
+{
+    return upload(p, img, NULL, err, errlen);
+}
+
+bool pipeline_upload_half(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
+                          size_t errlen)
+{
+    if (!img->half_exact) {
+        snprintf(err, errlen, "the image is not half-exact: upload its floats");
+        return false;
+    }
+    return upload(p, img, half, err, errlen);
 }
 
 ht_source pipeline_image_source(const pipeline *p)
@@ -298,6 +320,7 @@ void pipeline_release_textures(pipeline *p)
 }
 
 unsigned pipeline_output_texture(const pipeline *p) { return p->out.id; }
+int pipeline_output_bits(const pipeline *p) { return p->out.format == GL_RGBA16 ? 16 : 8; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame.id; }
 pipeline_timings pipeline_last_timings(const pipeline *p) { return p->timings; }
 

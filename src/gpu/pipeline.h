@@ -51,6 +51,12 @@ void pipeline_destroy(pipeline **p);
  * pipeline_tonemap_* apply every piece, pass_scene_run_image draws them all). False (with
  * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
+/* The same with the pixels as HALF (width*height*4 IEEE half floats, rows as IMG's, e.g.
+ * image_rgba_to_half's): IMG gives the size (its rgba may be NULL) and must be half_exact,
+ * so the texture holds exactly what pipeline_upload would put there, without the driver
+ * converting floats on the CPU. */
+bool pipeline_upload_half(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
+                          size_t errlen);
 /* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
  * first piece (top left), which pipeline_frame and pipeline_run_pass's analysis passes
  * take for the whole image. */
@@ -84,6 +90,9 @@ bool pipeline_pass_used(int pass, const tonemap_params *params);
 /* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
  * (layout ht_frame) that the overlay draws from. */
 unsigned pipeline_output_texture(const pipeline *p);
+/* 8 or 16: the bits per channel of the output texture (RGBA8, or RGBA16 after
+ * pipeline_tonemap_uploaded16). */
+int pipeline_output_bits(const pipeline *p);
 unsigned pipeline_frame_buffer(const pipeline *p);
 
 /* Read-backs (they wait for the GPU). rgb: width*height*3 bytes of the last apply (for an

@@ -280,3 +280,9 @@ void image_compute_stats(const hdr_image *img, image_stats *st)
         st->y_log_average = exp(log_sum / (double)st->positive);
     }
 }
+
+void image_rgba_to_half(const float *v, size_t n, uint16_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = image_float_to_half(v[i]);
+}

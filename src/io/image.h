@@ -65,6 +65,9 @@ bool image_load(const char *path, const image_load_options *opts, hdr_image *img
 bool image_load_memory(const char *path, const uint8_t *data, size_t size,
                        const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
+/* N floats as IEEE half, rounded to nearest even (exact for a half_exact image's values). */
+void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
+
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);
 

@@ -1,0 +1,68 @@
+#include "batch_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "readback.h"
+
+/* Two slots: one frame being read back while the next is tone-mapped. */
+enum { SLOTS = 2 };
+
+struct batch_gpu {
+    pipeline *pipe;       /* the process's, not owned */
+    gpu_readback *rb;
+};
+
+batch_gpu *batch_gpu_create(char *err, size_t errlen)
+{
+    batch_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (!(g->pipe = commands_pipeline(err, errlen)) ||
+        !(g->rb = gpu_readback_create(SLOTS))) {
+        if (g->pipe)
+            snprintf(err, errlen, "out of memory");
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void batch_gpu_destroy(batch_gpu **gp)
+{
+    if (!gp || !*gp)
+        return;
+    gpu_readback_destroy(&(*gp)->rb);
+    free(*gp);
+    *gp = NULL;
+}
+
+bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, const uint16_t *half,
+                     void *out, int *slot, char *err, size_t errlen)
+{
+    *slot = -1;
+    bool ok = half ? pipeline_upload_half(g->pipe, img, half, err, errlen)
+                   : pipeline_upload(g->pipe, img, err, errlen);
+    int w = img->width, h = img->height;
+    image_free(img);   /* the texture has the pixels now */
+    if (!ok)
+        return false;
+    /* In pieces: each piece is applied and read back into its place, one after another. */
+    bool pieces = pipeline_image_pieces(g->pipe) > 1;
+    void *now = pieces ? out : NULL;
+    ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &o->tm, NULL, now, err, errlen)
+                        : pipeline_tonemap_uploaded(g->pipe, &o->tm, NULL, now, err, errlen);
+    if (!ok || pieces)
+        return ok;
+    *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
+                               pipeline_output_bits(g->pipe), err, errlen);
+    return *slot >= 0;
+}
+
+bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen)
+{
+    return gpu_readback_finish(g->rb, slot, out, err, errlen);
+}

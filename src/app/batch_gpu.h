@@ -1,0 +1,29 @@
+/* The GPU stage of a batch export, pipelined: while the CPU uploads and tone-maps frame N,
+ * the GPU copies frame N-1's output into a pixel-buffer object, collected afterwards. */
+#ifndef HT_BATCH_GPU_H
+#define HT_BATCH_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+typedef struct batch_gpu batch_gpu;
+
+/* The process's pipeline (commands_pipeline) and a read-back ring. NULL, reason in err. */
+batch_gpu *batch_gpu_create(char *err, size_t errlen);
+/* Accepts NULL; sets *g to NULL. */
+void batch_gpu_destroy(batch_gpu **g);
+
+/* Uploads IMG (HALF instead of its floats when not NULL: pipeline_upload_half), frees IMG,
+ * tone-maps it with O (o->depth 8 or 16) and queues the read-back; *slot gets its ticket for
+ * batch_gpu_finish. An image in several textures is read back at once into OUT instead
+ * (width*height*3 samples) and *slot is -1. False, reason in err. */
+bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, const uint16_t *half,
+                     void *out, int *slot, char *err, size_t errlen);
+
+/* Waits for the read-back SLOT and writes its pixels to OUT. False, reason in err. */
+bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen);
+
+#endif
