@@ -103,7 +103,7 @@ static const opt_def OPTIONS[] = {
      "write the display window (RGBA), the area outside the data window transparent "
      "(default: the data window, RGB)"},
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
-     "threads that decode and encode files while the GPU works (default: the CPU cores, 2 to 8)"},
+     "threads that decode and encode files while the GPU works, two thirds decoding (default: the CPU cores, 2 to 64)"},
     {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
      "print one JSON object"},
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",

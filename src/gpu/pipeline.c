@@ -32,6 +32,8 @@ struct pipeline {
     ht_piece *pieces;                  /* the uploaded image: one texture, or a grid of pieces */
     int npieces;                       /* when larger than GL_MAX_TEXTURE_SIZE (pass.h) */
     int image_w, image_h;
+    unsigned image_format;             /* GL_RGBA16F or GL_RGBA32F */
+    gpu_buf staging;                   /* GL_PIXEL_UNPACK_BUFFER for half uploads */
     int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
     gpu_tex out;                       /* output of the apply pass, RGBA8 (or RGBA16) */
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
@@ -86,6 +88,7 @@ void pipeline_destroy(pipeline **pp)
     for (int i = 0; i < 4; i++)
         gpu_buf_destroy(bufs[i]);
     pipeline_release_textures(p);
+    gpu_buf_destroy(&p->staging);
     for (int i = 0; i < HT_PASS_COUNT; i++)
         gpu_timer_destroy(&p->timer[i]);
     free(p);
@@ -117,6 +120,37 @@ static int piece_side(int limit, int knob, int tile)
     return side < tile ? tile : side;
 }
 
+/* New pixels for the one texture of the current image (IMG's size and format): HALF through
+ * a pixel-buffer object (one copy into driver memory, then a DMA the GL thread does not wait
+ * for; a plain upload from process memory runs at a third of the speed on an H100 host), or
+ * IMG's floats, in strips (a driver converting float to half then needs a strip's worth of
+ * temporary memory, not a whole second image). */
+static bool refill(pipeline *p, const hdr_image *img, const uint16_t *half)
+{
+    int w = img->width, h = img->height;
+    glBindTexture(GL_TEXTURE_2D, p->pieces[0].src.texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    if (half) {
+        size_t bytes = (size_t)w * h * 4 * sizeof *half;
+        gpu_buf_recreate_as(&p->staging, GL_PIXEL_UNPACK_BUFFER, bytes, GL_STREAM_DRAW);
+        void *dst = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes,
+                                     GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+        if (dst) {
+            memcpy(dst, half, bytes);
+            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_HALF_FLOAT, NULL);
+        }
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        if (!dst)   /* no mapping: straight from process memory */
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_HALF_FLOAT, half);
+        return true;
+    }
+    for (int y = 0; y < h; y += 256)
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, h - y < 256 ? h - y : 256, GL_RGBA,
+                        GL_FLOAT, img->rgba + (size_t)y * w * 4);
+    return true;
+}
+
 /* pipeline_upload and pipeline_upload_half: the pixels of IMG, or HALF when not NULL. */
 static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
                    size_t errlen)
@@ -131,6 +165,11 @@ static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char
     int pw = piece_side((int)max_size, p->max_piece, HT_TILE_X);
     int ph = piece_side((int)max_size, p->max_piece, HT_TILE_Y);
     int cols = (img->width + pw - 1) / pw, rows = (img->height + ph - 1) / ph;
+    unsigned format = img->half_exact ? GL_RGBA16F : GL_RGBA32F;
+    /* A stream of frames of one size (batch export) keeps its texture. */
+    if (cols * rows == 1 && p->npieces == 1 && p->image_w == img->width &&
+        p->image_h == img->height && p->image_format == format)
+        return refill(p, img, half);
     release_image(p);
     if (!(p->pieces = calloc((size_t)cols * rows, sizeof *p->pieces))) {
         snprintf(err, errlen, "out of memory");
@@ -139,6 +178,15 @@ static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char
     p->npieces = cols * rows;
     p->image_w = img->width;
     p->image_h = img->height;
+    p->image_format = format;
+    if (p->npieces == 1 && half) {
+        gpu_tex tex = {0};
+        gpu_tex_recreate(&tex, img->width, img->height, format, 1);
+        p->pieces[0] = (ht_piece){{tex.id, img->width, img->height, 1}, 0, 0};
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        return refill(p, img, half);
+    }
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, img->width);
     for (int r = 0; r < rows; r++)
@@ -149,7 +197,7 @@ static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char
             int h = img->height - y0 < ph ? img->height - y0 : ph;
             /* Half is lossless for half sources and halves the bytes every pass reads. */
             gpu_tex tex = {0};
-            gpu_tex_recreate(&tex, w, h, img->half_exact ? GL_RGBA16F : GL_RGBA32F, 1);
+            gpu_tex_recreate(&tex, w, h, format, 1);
             *pc = (ht_piece){{tex.id, w, h, 1}, x0, y0};
             /* In strips: a driver converting float to half (Mesa does) then needs a strip's
              * worth of temporary memory, not a whole second image. */
