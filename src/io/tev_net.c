@@ -1,6 +1,6 @@
 /* The client side of tev's protocol and the "[HOST:]PORT" syntax. */
 #define _POSIX_C_SOURCE 200809L /* getaddrinfo */
-#include "tev_server.h"
+#include "tev_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -86,7 +86,8 @@ static int connect_within(int fd, const struct addrinfo *ai, int timeout_ms)
     return e;
 }
 
-int tev_connect(const char *host, int port, int timeout_ms, char *err, size_t errlen)
+struct addrinfo *tev_resolve(const char *host, int port, bool passive, char *err,
+                             size_t errlen)
 {
     char ps[16];
     snprintf(ps, sizeof ps, "%d", port);
@@ -94,11 +95,20 @@ int tev_connect(const char *host, int port, int timeout_ms, char *err, size_t er
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
     int gai = getaddrinfo(host, ps, &hints, &res);
     if (gai != 0) {
         snprintf(err, errlen, "%.80s: %s", host, gai_strerror(gai));
-        return -1;
+        return NULL;
     }
+    return res;
+}
+
+int tev_connect(const char *host, int port, int timeout_ms, char *err, size_t errlen)
+{
+    struct addrinfo *res = tev_resolve(host, port, false, err, errlen);
+    if (!res)
+        return -1;
     int fd = -1, e = 0;
     for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tev_store.h"
+#include "tev_internal.h"
 
 /* Smallest receive buffer; buffers grow by doubling towards the packet being received. */
 #define BUF_MIN ((size_t)64 << 10)
@@ -79,16 +79,10 @@ static bool set_nonblocking(int fd)
 static bool bind_listen(tev_server *s, const char *host, int port, char *warn, size_t warnlen,
                         char *err, size_t errlen)
 {
-    char ps[16];
-    snprintf(ps, sizeof ps, "%d", port);
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    int gai = getaddrinfo(host, ps, &hints, &res);
-    if (gai != 0) {
-        snprintf(err, errlen, "cannot listen on %.80s:%d: %s", host, port, gai_strerror(gai));
+    char why[256];
+    struct addrinfo *res = tev_resolve(host, port, true, why, sizeof why);
+    if (!res) {
+        snprintf(err, errlen, "cannot listen on %.80s:%d: %s", host, port, why);
         return false;
     }
     int e = 0;

@@ -1,6 +1,6 @@
 /* The server's images (float RGBA per created image, tiles written in place) and its event
  * queue (bounded; changes of one image coalesced). */
-#include "tev_store.h"
+#include "tev_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,6 +1,7 @@
-/* The server's store of images and its event queue (internal to tev_server.c). */
-#ifndef HT_TEV_STORE_H
-#define HT_TEV_STORE_H
+/* Internal to the tev_*.c files: the server's store of images and its event queue, and name
+ * resolution. */
+#ifndef HT_TEV_INTERNAL_H
+#define HT_TEV_INTERNAL_H
 
 #include <pthread.h>
 
@@ -41,5 +42,12 @@ void tev_store_message(tev_store *st, const char *fmt, ...)
 size_t tev_store_drain(tev_store *st, tev_event **events);
 
 bool tev_store_copy(tev_store *st, const char *name, hdr_image *img, char *err, size_t errlen);
+
+struct addrinfo;
+
+/* getaddrinfo for a TCP stream to HOST:PORT (PASSIVE: to listen on). Returns NULL with
+ * "HOST: reason" on failure; free the list with freeaddrinfo. */
+struct addrinfo *tev_resolve(const char *host, int port, bool passive, char *err,
+                             size_t errlen);
 
 #endif
