@@ -222,6 +222,68 @@ static void test_hostile_fields(void)
     refused_example(6, short_data, "outside", "layout 3 data short");
 }
 
+/* Bytes laid out by hand as tev's IpcPacket::set* write them, independent of tev_serialize. */
+static size_t hand_n;
+static uint8_t hand[256];
+
+static void hand_bytes(const void *src, size_t n)
+{
+    memcpy(hand + hand_n, src, n);
+    hand_n += n;
+}
+
+static void hand_le(uint64_t v, int bytes)
+{
+    for (int k = 0; k < bytes; k++)
+        hand[hand_n++] = (uint8_t)(v >> (8 * k));
+}
+
+static void test_tev_layout(void)
+{
+    tev_packet p;
+    char err[512];
+    hand_n = 0;
+    hand_le(0, 4);
+    hand_le(TEV_CREATE_IMAGE, 1);
+    hand_le(1, 1);
+    hand_bytes("img", 4);
+    hand_le(3, 4);
+    hand_le(2, 4);
+    hand_le(2, 4);
+    hand_bytes("R\0G", 4);
+    put32(hand, (uint32_t)hand_n);
+    CHECK(tev_parse(hand, hand_n, &LIM, &p, err, sizeof err), "tev CreateImage: %s", err);
+    CHECK(p.grab_focus && str_eq(p.name, S("img")) && p.width == 3 && p.height == 2 &&
+          p.channel_count == 2 && str_eq(p.channels[1], S("G")), "tev CreateImage fields");
+    hand_n = 0;
+    hand_le(0, 4);
+    hand_le(TEV_UPDATE_IMAGE, 1);
+    hand_le(0, 1);
+    hand_bytes("img", 4);
+    hand_le(2, 4);
+    hand_bytes("R\0G", 4);
+    hand_le(1, 4);   /* x y w h */
+    hand_le(0, 4);
+    hand_le(2, 4);
+    hand_le(1, 4);
+    hand_le(0, 8);   /* offsets */
+    hand_le(1, 8);
+    hand_le(2, 8);   /* strides */
+    hand_le(2, 8);
+    for (int i = 1; i <= 4; i++) {
+        float f = (float)i;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        hand_le(u, 4);
+    }
+    put32(hand, (uint32_t)hand_n);
+    CHECK(tev_parse(hand, hand_n, &LIM, &p, err, sizeof err), "tev UpdateImage: %s", err);
+    CHECK(!p.grab_focus && p.x == 1 && p.y == 0 && p.width == 2 && p.height == 1 &&
+          p.data_floats == 4, "tev UpdateImage fields");
+    CHECK(tev_sample(&p, 0, 0) == 1 && tev_sample(&p, 0, 1) == 3 && tev_sample(&p, 1, 0) == 2 &&
+          tev_sample(&p, 1, 1) == 4, "tev UpdateImage samples");
+}
+
 static void test_hostile_bytes(void)
 {
     uint8_t b[64];
@@ -394,6 +456,7 @@ int main(int argc, char **argv)
     return 2;
 #else
     test_round_trip();
+    test_tev_layout();
     test_hostile_fields();
     test_hostile_bytes();
     test_truncations();
