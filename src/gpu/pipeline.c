@@ -65,8 +65,20 @@ pipeline *pipeline_create(char *err, size_t errlen)
             pipeline_destroy(&p);
             return NULL;
         }
+    /* The frame starts as zeros uploaded by glBufferSubData, not cleared: NVIDIA's driver (580,
+     * H100) carried out a glClearBufferData of a buffer fresh from glBufferData after the next
+     * glBufferSubData into it, so the clear wiped what pass_foveal_prepare wrote next (the
+     * foveal grid, n_points, pt_min_bits 0x7f7fffff): the range pass saw a minimum luminance
+     * of 0. Two uploads stay in order. */
+    ht_frame *zero = calloc(1, sizeof *zero);
+    if (!zero) {
+        snprintf(err, errlen, "out of memory");
+        pipeline_destroy(&p);
+        return NULL;
+    }
     gpu_buf_recreate(&p->buf.frame, sizeof(ht_frame));
-    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *zero, zero);
+    free(zero);
     gpu_buf_recreate(&p->buf.partials, 0);
     gpu_buf_recreate(&p->buf.tile_hist, 0);
     gpu_buf_recreate(&p->buf.tile_sums, 0);
