@@ -265,6 +265,8 @@ static int draw_frame(viewer *v)
         ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
                                                scene_view_of(v));
         char err[HT_ERR_MAX];
+        if (pass_scene_error(v->scene)[0])
+            gpu_error(v, pass_scene_error(v->scene));
         if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err, sizeof err))
             gpu_error(v, err);
         if (v->testing) {

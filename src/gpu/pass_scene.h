@@ -1,7 +1,7 @@
-/* Scene pass (viewer only): draws the image texture with the view's zoom and pan into a
- * float render target the size of the window, multisampled with per-sample shading so that
- * MSAA also antialiases the image when it is zoomed out. The compute pipeline then reads the
- * target as an ht_source. */
+/* Scene pass (viewer only): the image texture with the view's zoom and pan in a float target
+ * the size of the window, every sample of it (scene.comp, a compute pass), so that MSAA also
+ * antialiases the image when it is zoomed out. The pipeline then reads the target as an
+ * ht_source. */
 #ifndef HT_PASS_SCENE_H
 #define HT_PASS_SCENE_H
 
@@ -41,6 +41,10 @@ ht_source pass_scene_run(pass_scene *s, ht_source image, bool float32, int width
  * texture it draws exactly what pass_scene_run(s, pipeline_image_source(p), ...) draws. */
 ht_source pass_scene_run_image(pass_scene *s, const pipeline *p, bool float32, int width,
                                int height, int samples, scene_view view);
+
+/* Why the latest pass_scene_run* drew no image (its program does not build for that sample
+ * count or format on this driver; the target is then 0), or "" when it drew. */
+const char *pass_scene_error(const pass_scene *s);
 
 /* GPU time of the latest pass_scene_run* the GPU has finished, in milliseconds (its own
  * gpu_timer, read without waiting when the next run begins: a frame or two late; 0 until
