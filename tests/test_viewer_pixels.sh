@@ -5,7 +5,8 @@
 #     MSAA 1 and 4 (tone mapping comes before the resolve, so a 1:1 view resolves to the same);
 #  2. range keys move the picture the expected way: the range down (',') brightens it, narrowing
 #     ('[') clips more, widening (']') after narrowing brings the picture back;
-#  3. the overlay, when on, changes the pixels of its panel and text.
+#  3. the overlay, when on, changes the pixels of its panel and text;
+#  4. frames whose picture cannot have changed re-present the last output.
 source "$(dirname "$0")/viewer_common.sh"
 
 "$HT_BIN" export "$image" -o "$tmp/export.png" || { echo "skipped: export failed (no GPU?)"; exit 77; }
@@ -35,6 +36,16 @@ shot "$tmp/overlay.png" --msaa 1 >/dev/null || err "viewer with overlay"
 out=$("$HT_PNGDIFF" "$tmp/overlay.png" "$tmp/default.png" --max-off1 0.05)
 [[ $? == 1 ]] || err "the overlay changes less than 5% of the window: $out"
 echo "overlay vs none: $out"
+# A frame whose picture depends on nothing that changed re-presents the last output: toggling
+# the overlay twice over 6 frames runs the passes once; a range key runs them again.
+out=$(shot "$tmp/same.png" --msaa 1 --frames 6 --keys "h h") || err "viewer h h"
+[[ $(grep -o 'frames [0-9]* rendered [0-9]*' <<<"$out") == "frames 6 rendered 1" ]] ||
+  err "overlay-only frames ran the passes: $(grep -o 'frames.*' <<<"$out")"
+out=$(shot "$tmp/changed.png" --msaa 1 --frames 6 --keys "h comma") || err "viewer h ,"
+[[ $(grep -o 'rendered [0-9]*' <<<"$out") == "rendered 2" ]] ||
+  err "a range key did not render again: $(grep -o 'frames.*' <<<"$out")"
+"$HT_PNGDIFF" "$tmp/same.png" "$tmp/overlay.png" --max-diff 0 >/dev/null ||
+  err "the re-presented frame differs from a rendered one"
 # M: every press changes the sample count (no count the driver does not offer), and the
 # cycle comes back to where it started within four presses.
 keys="" prev="" first=""

@@ -191,19 +191,9 @@ static bool stats_wanted(const viewer *v)
     return v->have_image && (v->show_marks || (v->show_overlay && v->hist_mode != HIST_LOG));
 }
 
-/* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
- * on demand (a mode turned on, another image, other parameters) and cached: the whole image
- * tone-mapped as `export` does it (pipeline_tonemap_uploaded: the image source, an output of
- * the image's size), then imgstats' GPU passes on it (brightest/darkest, the peaks, the RGBA
- * and grey histograms). The brightest and peaks need a read-back, once per change; the panel
- * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
- * frame's own passes, which overwrite the pipeline's frame and output again. */
-static void stats_update(viewer *v)
+/* stats_update's work: the statistics of the image with the current settings. */
+static void stats_compute(viewer *v)
 {
-    if (!stats_wanted(v))
-        return;
-    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->tm))
-        return;
     v->stats_tried = true;
     v->stats_ok = false;
     v->stats_gen = v->image_gen;
@@ -241,10 +231,67 @@ static void stats_update(viewer *v)
     v->stats_ok = true;
 }
 
+/* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
+ * on demand (a mode turned on, another image, other parameters) and cached: the whole image
+ * tone-mapped as `export` does it (pipeline_tonemap_uploaded: the image source, an output of
+ * the image's size), then imgstats' GPU passes on it (brightest/darkest, the peaks, the RGBA
+ * and grey histograms). The brightest and peaks need a read-back, once per change; the panel
+ * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
+ * frame's own passes, which overwrite the pipeline's frame and output again. True when it
+ * ran them. */
+static bool stats_update(viewer *v)
+{
+    if (!stats_wanted(v))
+        return false;
+    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->tm))
+        return false;
+    stats_compute(v);
+    return true;
+}
+
 /* ---------------------------------------------------------------------------------------
  * The frame */
 
-/* One frame: scene pass, analysis, apply, present, overlay. */
+/* What a frame's picture depends on: with the same key the last output is presented again
+ * (a cursor move, a help or panel change redraws only the overlay). */
+static viewer_frame_key frame_key(const viewer *v, int samples)
+{
+    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
+                          v->adapt_view, v->fb_w, v->fb_h};
+    return k;
+}
+
+static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
+{
+    return a->image == b->image && a->view.cx == b->view.cx && a->view.cy == b->view.cy &&
+           a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
+           a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
+           a->h == b->h;
+}
+
+/* Scene pass, analysis and apply into the pipeline's output; the status read-back. */
+static void render(viewer *v, bool f32, int samples)
+{
+    ht_source img = pipeline_image_source(v->pipe);
+    /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
+     * GPU when zoomed out. */
+    ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
+                                           scene_view_of(v));
+    char err[HT_ERR_MAX];
+    if (pass_scene_error(v->scene)[0])
+        gpu_error(v, pass_scene_error(v->scene));
+    if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err, sizeof err))
+        gpu_error(v, err);
+    if (v->testing) {
+        pipeline_read_result(v->pipe, &v->rb.r);   /* hooks: exact text, no hurry */
+        v->rb.valid = true;
+    } else {
+        readback_start(v);
+    }
+}
+
+/* One frame: scene pass, analysis, apply (unless nothing they depend on changed), present,
+ * overlay. */
 static int draw_frame(viewer *v)
 {
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
@@ -256,24 +303,15 @@ static int draw_frame(viewer *v)
             v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->fb_w, v->fb_h);
             v->view_fresh = false;
         }
-        stats_update(v);
-        ht_source img = pipeline_image_source(v->pipe);
+        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
         bool f32 = !v->img.half_exact;
         samples = pass_scene_samples(v->scene, v->msaa, f32);
-        /* Every piece of an image larger than one texture (pipeline_upload), downsampled
-         * on the GPU when zoomed out. */
-        ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
-                                               scene_view_of(v));
-        char err[HT_ERR_MAX];
-        if (pass_scene_error(v->scene)[0])
-            gpu_error(v, pass_scene_error(v->scene));
-        if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err, sizeof err))
-            gpu_error(v, err);
-        if (v->testing) {
-            pipeline_read_result(v->pipe, &v->rb.r);   /* hooks: exact text, no hurry */
-            v->rb.valid = true;
-        } else {
-            readback_start(v);
+        viewer_frame_key key = frame_key(v, samples);
+        if (stats_ran || !v->have_last || !frame_key_equal(&key, &v->last)) {
+            render(v, f32, samples);
+            v->last = key;
+            v->have_last = true;
+            v->renders++;
         }
         /* The output is display-encoded RGBA8 of the window's size: copy it 1:1 (the default
          * framebuffer is not sRGB, so nothing re-encodes it). */
@@ -326,6 +364,7 @@ static bool screenshot(viewer *v, const char *path)
         view_place sv = viewer_place(v);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
                v->img.width, v->img.height, (int)sv.x, (int)sv.y, sv.zoom);
+        printf("frames %ld rendered %ld\n", v->frames, v->renders);
         /* And the status text, shown or not, line by line: tests check what it says. */
         if (v->have_image) {
             char text[2048];

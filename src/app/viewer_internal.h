@@ -36,6 +36,16 @@ typedef struct readback {
 /* What the histogram panel shows (Tab cycles). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
 
+/* What a frame's picture depends on (viewer.c frame_key). */
+typedef struct viewer_frame_key {
+    unsigned long image;       /* pipeline_image_generation */
+    view_state view;
+    tonemap_params tm;
+    int samples;
+    bool adapt_view;
+    int w, h;
+} viewer_frame_key;
+
 typedef struct viewer {
     GLFWwindow *win;
     pipeline *pipe;
@@ -97,6 +107,9 @@ typedef struct viewer {
     int (*replay)[2];          /* key, mods */
     int nreplay, replayed;
     long frames;
+    long renders;              /* frames that ran the passes (the others re-presented) */
+    viewer_frame_key last;     /* of the last rendered frame */
+    bool have_last;
 } viewer;
 
 /* viewer.c */

@@ -35,6 +35,7 @@ struct pipeline {
     unsigned image_format;             /* GL_RGBA16F or GL_RGBA32F */
     gpu_buf staging;                   /* GL_PIXEL_UNPACK_BUFFER for half uploads */
     int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
+    unsigned long uploads;             /* pipeline_image_generation */
     gpu_tex out;                       /* output of the apply pass, RGBA8 (or RGBA16) */
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
                                           pipeline_tonemap_uploaded16), else GL_RGBA8 */
@@ -167,6 +168,7 @@ static bool refill(pipeline *p, const hdr_image *img, const uint16_t *half)
 static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
                    size_t errlen)
 {
+    p->uploads++;
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     if (img->width < 1 || img->height < 1) {
@@ -248,6 +250,11 @@ bool pipeline_upload_half(pipeline *p, const hdr_image *img, const uint16_t *hal
 ht_source pipeline_image_source(const pipeline *p)
 {
     return p->npieces ? p->pieces[0].src : (ht_source){0, 0, 0, 1};
+}
+
+unsigned long pipeline_image_generation(const pipeline *p)
+{
+    return p->uploads;
 }
 
 int pipeline_image_pieces(const pipeline *p)

@@ -64,6 +64,8 @@ ht_source pipeline_image_source(const pipeline *p);
 /* The number of pieces of the uploaded image (1 when it fits one texture, 0 before any
  * upload), and piece I as a source, with its top-left corner in the image in *x, *y. */
 int pipeline_image_pieces(const pipeline *p);
+/* Counts the uploads (pipeline_upload*, successful or not): a new value, new pixels. */
+unsigned long pipeline_image_generation(const pipeline *p);
 ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
 /* Test knob: pieces of at most SIZE pixels a side (rounded down to whole histogram tiles)
  * from the next upload on, to split ordinary images; 0 restores the GL limit. */
