@@ -333,7 +333,7 @@ static bool encode_hdr(const encode_image *im, double exposure, encode_buffer *o
 {
     char head[160];
     int w = im->width, hlen = exposure > 0
-        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%e\n\n"
+        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n\n"
                    "-Y %d +X %d\n", exposure, im->height, w)
         : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n",
                    im->height, w);

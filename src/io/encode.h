@@ -67,12 +67,12 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
 bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
                      char *err, size_t errlen);
 
-/* encode_image_to with, for hdr, the EXPOSURE line of a picture whose values are EXPOSURE
- * times the scene's radiance (0: no line; other formats ignore it). An hdr is a Radiance
- * picture: "#?RADIANCE", FORMAT=32-bit_rle_rgbe, the EXPOSURE line, "-Y H +X W", every
- * scanline run-length encoded per component (flat below 8 or above 32767 pixels), pixels
- * RGBE as Radiance's setcolr makes them (encode_rgbe). A pfm is "PF", little-endian, bottom
- * row first. */
+/* encode_image_to with, for hdr, the EXPOSURE line (written as Radiance does, %.4e) of a
+ * picture whose values are EXPOSURE times the scene's radiance (0: no line; other formats
+ * ignore it). An hdr is a Radiance picture: "#?RADIANCE", FORMAT=32-bit_rle_rgbe, the
+ * EXPOSURE line, "-Y H +X W", every scanline run-length encoded per component (flat below 8
+ * or above 32767 pixels), pixels RGBE as Radiance's setcolr makes them (encode_rgbe). A pfm
+ * is "PF", little-endian, bottom row first. */
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen);
 
