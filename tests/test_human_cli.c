@@ -186,26 +186,6 @@ static void check_decisions(const char *dir, const char *name, size_t mi, const 
     free(out);
 }
 
-/* The error of our stored value OURS against pcond's REF beyond one RGBE step (and ABS):
- * test_pcond_human's measure (largest channel and luminance, relative). */
-static double pixel_error(const float ours[3], const float ref[3], double abs_step)
-{
-    double w[3], big = fmax(ref[0], fmax(ref[1], ref[2])), d = 0, yo = 0, yr = 0;
-    tonemap_luminance_weights(HT_LUMINANCE_RADIANCE, w);
-    for (int c = 0; c < 3; c++) {
-        d = fmax(d, fabs((double)ours[c] - ref[c]));
-        yo += w[c] * ours[c];
-        yr += w[c] * ref[c];
-    }
-    if (!(big > 0))
-        return d > abs_step + 1e-30 ? 1.0 : 0.0;
-    int e;
-    frexp(big, &e);
-    double step = ldexp(1.0, e - 8) + abs_step;
-    double ergb = (d - step) / big, ey = yr > 0 ? (fabs(yo - yr) - step) / yr : 0.0;
-    return fmax(0.0, fmax(ergb, ey));
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -258,7 +238,7 @@ static void check_picture(const char *dir, const char *name, size_t mi, const ts
     size_t n = ok ? (size_t)ref.width * ref.height : 0, over = 0, pfm_off = 0;
     double *errs = malloc((n ? n : 1) * sizeof *errs);
     for (size_t k = 0; errs && k < n; k++) {
-        float stored[3], want[3];
+        double stored[3], want[3], raw;
         uint8_t rgbe[4];
         const float *f = fl.rgba + 4 * k;
         encode_rgbe(f[0], f[1], f[2], rgbe);
@@ -268,9 +248,9 @@ static void check_picture(const char *dir, const char *name, size_t mi, const ts
             want[c] = ref.rgba[4 * k + c];
             /* the .pfm's value stored as RGBE, read back as Radiance does */
             float back = rgbe[3] ? ldexpf(rgbe[c] + 0.5f, rgbe[3] - 136) : 0.0f;
-            pfm_off += fabsf(back - stored[c]) > 1e-6f * stored[c];
+            pfm_off += fabs(back - stored[c]) > 1e-6 * stored[c];
         }
-        errs[k] = pixel_error(stored, want, HALF_STEP);
+        errs[k] = pcond_pixel_error(stored, want, HALF_STEP, &raw);
         over += errs[k] > PIXEL_TOL;
     }
     if (errs && n) {

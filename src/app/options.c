@@ -100,11 +100,12 @@ static const opt_def OPTIONS[] = {
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH, OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg or .jpeg), directory (several inputs), or - for "
-     "standard output (with --format)"},
+     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
+     "or - for standard output (with --format)"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats, "FMT",
      "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
-     "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -"},
+     "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
+     "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
      "bits per channel of PNG output"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
