@@ -654,7 +654,6 @@ int cmd_stats(int argc, char **argv)
     int npos, early = commands_parse(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    cpu_fallback(&o, "stats");
     if (o.help || npos != 1) {
         free(pos);
         if (!o.help)
@@ -665,6 +664,7 @@ int cmd_stats(int argc, char **argv)
         options_print_help(stdout, HT_CMD_STATS);
         return 0;
     }
+    cpu_fallback(&o, "stats");
     const char *path = pos[0];
     free(pos);
     hdr_image img = {0};
