@@ -180,4 +180,28 @@ static inline double curve_deviation(const char *path, const tonemap_result *r, 
     return worst;
 }
 
+/* Our linear output OURS against pcond's stored REF: the largest channel difference over the
+ * largest reference channel, and the luminance difference over the reference luminance, each
+ * less one RGBE step of the reference (and ABS, the storage's absolute step); 0 when within.
+ * *RAW: the same without the allowance. */
+static inline double pcond_pixel_error(const double ours[3], const double ref[3],
+                                       double abs_step, double *raw)
+{
+    double w[3], big = fmax(ref[0], fmax(ref[1], ref[2])), d = 0, yo = 0, yr = 0;
+    tonemap_luminance_weights(HT_LUMINANCE_RADIANCE, w);
+    for (int c = 0; c < 3; c++) {
+        d = fmax(d, fabs(ours[c] - ref[c]));
+        yo += w[c] * ours[c];
+        yr += w[c] * ref[c];
+    }
+    *raw = big > 0 ? fmax(d / big, yr > 0 ? fabs(yo - yr) / yr : 0.0) : d > abs_step ? 1.0 : 0.0;
+    if (!(big > 0))
+        return d > abs_step + 1e-30 ? 1.0 : 0.0;
+    int e;
+    frexp(big, &e);
+    double step = ldexp(1.0, e - 8) + abs_step;
+    double ergb = (d - step) / big, ey = yr > 0 ? (fabs(yo - yr) - step) / yr : 0.0;
+    return fmax(0.0, fmax(ergb, ey));
+}
+
 #endif

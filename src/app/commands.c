@@ -13,6 +13,8 @@
 #include "pipeline.h"
 #include "batch.h"
 #include "encode.h"
+#include "export_linear.h"
+#include "human.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -89,6 +91,22 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
                   : pipeline_tonemap_uploaded16(g_pipe, &o->tm, NULL, rgb16, err, errlen);
     pipeline_release_textures(g_pipe);
     return ok;
+}
+
+/* The GPU has no passes for the human-vision options and reads back 8 or 16 bits: with
+ * either, the CPU reference runs, said once on stderr by command NAME. */
+static void cpu_fallback(ht_options *o, const char *name)
+{
+    const char *why = human_requested(&o->tm)
+                          ? "the GPU has no veil/acuity/colour passes yet: the CPU reference "
+                            "runs them"
+                      : encode_format_is_float(o->format)
+                          ? "the GPU has no linear output yet: the CPU reference writes it"
+                          : NULL;
+    if (why && o->backend != HT_BACKEND_CPU) {
+        fprintf(stderr, "hdrtone %s: %s\n", name, why);
+        o->backend = HT_BACKEND_CPU;
+    }
 }
 
 int commands_usage_error(const char *cmd, const char *msg)
@@ -194,7 +212,14 @@ static int resolve_format(ht_options *o, int npos)
                                     "with several inputs, -o must be an existing directory");
     if (o->depth != 8 && o->depth != 16)
         return commands_usage_error("export", "--depth is 8 or 16");
-    if (!encode_format_accepts(f, o->display_window ? 4 : 3, o->depth, why, sizeof why)) {
+    bool linear = encode_format_is_float(f);
+    if (linear && o->depth != 8) {
+        snprintf(msg, sizeof msg, "--depth is PNG's: %s holds the linear output as floats",
+                 encode_format_name(f));
+        return commands_usage_error("export", msg);
+    }
+    if (!encode_format_accepts(f, o->display_window ? 4 : 3, linear ? 32 : o->depth, why,
+                               sizeof why)) {
         snprintf(msg, sizeof msg, "%s%s", why,
                  o->display_window ? " (--display-window: RGBA)" : "");
         return commands_usage_error("export", msg);
@@ -213,9 +238,11 @@ int cmd_export(int argc, char **argv)
     if (o.help) {
         printf("usage: hdrtone export IN... -o OUT [options]\n"
                "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
-               "(PNG, or JPEG for .jpg/.jpeg), an existing directory (IN's name with the\n"
-               "format's extension) for one or more, or - for standard output (--format:\n"
-               "png or jpeg for one input, rgb24 or y4m frames for video tools).\n\noptions:\n");
+               "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
+               "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
+               "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
+               "hdr or pfm for one input, rgb24 or y4m frames for video tools).\n"
+               "\noptions:\n");
         options_print_help(stdout, HT_CMD_EXPORT);
         free(pos);
         return 0;
@@ -225,6 +252,8 @@ int cmd_export(int argc, char **argv)
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
     else
         status = resolve_format(&o, npos);
+    if (status != 2)
+        cpu_fallback(&o, "export");
     if (status != 2) {
         char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
         const char **outp = calloc((size_t)npos, sizeof *outp);
@@ -243,7 +272,9 @@ int cmd_export(int argc, char **argv)
             }
             status = check_outputs((const char **)pos, outp, npos);
             if (status == 0)
-                status = batch_export(&o, (const char **)pos, outp, npos, NULL);
+                status = encode_format_is_float(o.format)
+                             ? export_linear(&o, (const char **)pos, outp, npos)
+                             : batch_export(&o, (const char **)pos, outp, npos, NULL);
         }
         free(outs);
         free(outp);
@@ -456,13 +487,70 @@ static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
     }
 }
 
+/* What became of the human-vision options of TM on IMG into *REP (all not requested without
+ * them, or out of memory). */
+static void human_outcome(const hdr_image *img, const tonemap_params *tm, human_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    tonemap_result *r = human_requested(tm) ? malloc(sizeof *r) : NULL;
+    human_state hs;
+    if (r && human_cpu_analyze(img, tm, r, &hs))
+        *rep = hs.report;
+    if (r)
+        human_state_free(&hs);
+    free(r);
+}
+
+/* The JSON object "human": each option's outcome (pcond-reference's params_human.tsv words)
+ * and what check2do decided on. */
+static void json_human(FILE *f, const human_report *h)
+{
+    fputs(",\n \"human\": {\"veil\": ", f);
+    commands_json_str(f, human_outcome_name(h->veil));
+    fputs(", \"acuity\": ", f);
+    commands_json_str(f, human_outcome_name(h->acuity));
+    fputs(", \"colour\": ", f);
+    commands_json_str(f, human_outcome_name(h->color));
+    fputs(", \"range_ln\": ", f);
+    json_num(f, h->range > 0 ? h->range : NAN);
+    fprintf(f, ", \"range_fits_display\": %s, \"l5\": ", h->range_fits ? "true" : "false");
+    json_num(f, h->l5 > 0 ? h->l5 : NAN);   /* null: the skip tests did not need it */
+    fputs(", \"hacuity_l5\": ", f);
+    json_num(f, h->l5 > 0 ? h->hacuity_l5 : NAN);
+    fputs(", \"px_per_deg\": ", f);
+    json_num(f, h->l5 > 0 ? h->px_per_deg : NAN);
+    bool blur = h->acuity == HUMAN_APPLIED || h->acuity == HUMAN_APPLIED_NOOP;
+    fputs(", \"max_sample_radius\": ", f);
+    json_num(f, blur ? h->max_sr : NAN);
+    fputs(", \"pyramid_levels\": ", f);
+    json_num(f, blur ? h->root_level : NAN);
+    fputc('}', f);
+}
+
+/* The text line "human" (only when an option was asked for). */
+static void text_human(FILE *f, const tonemap_params *tm, const human_report *h)
+{
+    if (!human_requested(tm))
+        return;
+    fprintf(f, "human         veil %s, acuity %s, colour %s; first histogram %.4g ln",
+            human_outcome_name(h->veil), human_outcome_name(h->acuity),
+            human_outcome_name(h->color), h->range);
+    if (h->l5 > 0)
+        fprintf(f, ", L5 %.4g cd/m^2 (resolves %.4g cycles/deg, picture %.4g px/deg)", h->l5,
+                h->hacuity_l5, h->px_per_deg);
+    if (h->acuity == HUMAN_APPLIED || h->acuity == HUMAN_APPLIED_NOOP)
+        fprintf(f, ", sample radius <= %.4g px", h->max_sr);
+    fputc('\n', f);
+}
+
 static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
                              const image_stats *st, const ht_options *o, const tonemap_result *r,
-                             const imgstats *s)
+                             const imgstats *s, const human_report *hr)
 {
     json_file(f, path, img);
     json_pixels(f, st);
     json_tonemap(f, &o->tm, r);
+    json_human(f, hr);
     json_histogram_curve(f, &o->tm, r);
     json_pixels_found(f, s, o->min_distance);
     json_output_backend(f, s, o);
@@ -471,7 +559,7 @@ static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
 
 static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
                              const image_stats *st, const ht_options *o, const tonemap_result *r,
-                             const imgstats *s)
+                             const imgstats *s, const human_report *hr)
 {
     const int *dw = img->data_window, *vw = img->display_window;
     if (o->curve_format == HT_CURVE_PCOND) {
@@ -518,6 +606,7 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         fprintf(f, "; %ux%u foveal grid over %g deg, %u point samples (%u counted, weight %g)",
                 r->fov_width, r->fov_height, o->tm.fov, r->n_points, r->pt_counted, r->pt_weight);
     fputc('\n', f);
+    text_human(f, &o->tm, hr);
     const imgstats_pixel *ext[2] = {&s->brightest, &s->darkest};
     for (int i = 0; i < 2; i++) {
         fputs(i ? "darkest       " : "brightest     ", f);
@@ -575,6 +664,7 @@ int cmd_stats(int argc, char **argv)
         options_print_help(stdout, HT_CMD_STATS);
         return 0;
     }
+    cpu_fallback(&o, "stats");
     const char *path = pos[0];
     free(pos);
     hdr_image img = {0};
@@ -605,8 +695,10 @@ int cmd_stats(int argc, char **argv)
                                  err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
+        human_report hr;
+        human_outcome(&img, &o.tm, &hr);
         (o.json && o.curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
-            stdout, path, &img, &st, &o, r, &s);
+            stdout, path, &img, &st, &o, r, &s, &hr);
         status = 0;
     }
     imgstats_free(&s);

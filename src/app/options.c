@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "encode.h"
+#include "human.h"
 #include "image.h"
 
 #include <errno.h>
@@ -53,6 +54,7 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 
 #define OFF(field) offsetof(ht_options, field)
 #define TM HT_CMD_ALL
+#define HUMAN (HT_CMD_EXPORT | HT_CMD_STATS)   /* the CPU reference only (human.h) */
 static const opt_def OPTIONS[] = {
     {"bins", 0, OPT_INT, TM, OFF(tm.bins), HT_MIN_BINS, HT_MAX_BINS, NULL, "N",
      "histogram bins over the luminance range"},
@@ -84,17 +86,26 @@ static const opt_def OPTIONS[] = {
      "luminance weights of R, G, B: Rec. 709 or Radiance's primaries (pcond)"},
     {"linear", 0, OPT_FLAG, TM, OFF(tm.force_linear), 0, 0, NULL, NULL,
      "force the linear mapping (pcond -l)"},
+    {"veil", 0, OPT_FLAG, HUMAN, OFF(tm.veil), 0, 0, NULL, NULL,
+     "veiling glare: light scattered in the eye veils what surrounds bright areas (pcond -v)"},
+    {"acuity", 0, OPT_FLAG, HUMAN, OFF(tm.acuity), 0, 0, NULL, NULL,
+     "loss of acuity: dark areas blurred to the detail the eye resolves there (pcond -a)"},
+    {"color-loss", 0, OPT_FLAG, HUMAN, OFF(tm.color_loss), 0, 0, NULL, NULL,
+     "loss of colour: dim (mesopic, scotopic) areas lose their colour (pcond -c)"},
+    {"human", 0, OPT_FLAG, HUMAN, OFF(human), 0, 0, NULL, NULL,
+     "--veil --acuity --color-loss --ceiling human (pcond -h); options after it change it"},
     {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
      "FMT",
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH, OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg or .jpeg), directory (several inputs), or - for "
-     "standard output (with --format)"},
+     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
+     "or - for standard output (with --format)"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats, "FMT",
      "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
-     "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -"},
+     "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
+     "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
      "bits per channel of PNG output"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
@@ -141,6 +152,7 @@ static const opt_def OPTIONS[] = {
      "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
     {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
 };
+#undef HUMAN
 #undef TM
 #undef OFF
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -294,6 +306,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
                 return false;
             }
             *(bool *)((char *)o + d->offset) = true;
+            if (d->offset == offsetof(ht_options, human))   /* later options override it */
+                human_params_all(&o->tm);
             continue;
         }
         if (!value) {
@@ -325,7 +339,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 
 image_load_options options_load(const ht_options *o)
 {
-    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels};
+    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels,
+                             o->preset == HT_PRESET_PCOND};
     return lo;
 }
 

@@ -44,6 +44,7 @@ typedef struct ht_options {
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */
     int preset;               /* HT_PRESET_*: the last --preset (applied to tm where it stood) */
+    bool human;               /* --human given (human_params_all applied to tm where it stood) */
     int curve_format;         /* stats: HT_CURVE_* */
     const char *part;         /* --part N|NAME of multi-part OpenEXR files (NULL = 0) */
     const char *layer;        /* --layer NAME: channel-name prefix (NULL = default) */
@@ -67,7 +68,8 @@ void options_default(ht_options *o);
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen);
 
-/* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's). */
+/* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's), and
+ * under --preset pcond Radiance's own decoding of .hdr pictures (image_load_options.rgbe_mid). */
 image_load_options options_load(const ht_options *o);
 
 /* Prints the options of COMMAND as --help lines. */

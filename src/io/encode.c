@@ -28,6 +28,14 @@ static const char *const FORMAT_NAMES[ENCODE_FORMAT_COUNT] = {
 
 static const char *const EXTENSIONS[ENCODE_FORMAT_COUNT] = {
     [ENCODE_PNG] = "png", [ENCODE_JPEG] = "jpg", [ENCODE_RGB24] = "rgb", [ENCODE_Y4M] = "y4m",
+    [ENCODE_HDR] = "hdr", [ENCODE_PFM] = "pfm",
+};
+
+enum {
+    RGBE_EXCESS = 128,        /* Radiance's COLXS: the stored exponent's offset */
+    RGBE_MIN_RUN = 4,         /* shorter repeats stay literal (Radiance's MINRUN) */
+    RGBE_MIN_RLE = 8,         /* scanlines of 8..32767 pixels are run-length encoded */
+    RGBE_MAX_RLE = 0x7fff,
 };
 
 const char *encode_format_name(encode_format f)
@@ -63,12 +71,21 @@ encode_format encode_format_of_path(const char *path)
     return ENCODE_AUTO;
 }
 
+bool encode_format_is_float(encode_format f)
+{
+    return f == ENCODE_HDR || f == ENCODE_PFM;
+}
+
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen)
 {
     const char *why = NULL;
-    if (channels < 1 || channels > 4 || (depth != 8 && depth != 16))
-        why = "not an image of 1 to 4 channels of 8 or 16 bits";
-    else if (f != ENCODE_PNG && depth != 8)
+    if (channels < 1 || channels > 4 || (depth != 8 && depth != 16 && depth != 32))
+        why = "not an image of 1 to 4 channels of 8 or 16 bits or floats";
+    else if (encode_format_is_float(f) && (depth != 32 || channels != 3))
+        why = "holds the linear output, RGB floats, only";
+    else if (!encode_format_is_float(f) && depth == 32)
+        why = "holds no floats (the linear output: hdr or pfm)";
+    else if (f != ENCODE_PNG && !encode_format_is_float(f) && depth != 8)
         why = "holds 8 bits per channel only (16 bits: PNG)";
     else if (f == ENCODE_JPEG && channels != 1 && channels != 3)
         why = "holds no alpha channel";
@@ -263,8 +280,130 @@ static bool encode_y4m_frame(const encode_image *im, encode_buffer *out, char *e
     return true;
 }
 
+void encode_rgbe(double r, double g, double b, uint8_t rgbe[4])
+{
+    double d = fmax(r, fmax(g, b));
+    memset(rgbe, 0, 4);
+    if (!isfinite(r) || !isfinite(g) || !isfinite(b) || !(d > 1e-32))
+        return;
+    int e;
+    d = frexp(d, &e) * 256.0 / d;   /* 2^(8 - e): the largest mantissa in 128..255 */
+    if (e + RGBE_EXCESS > 255) {    /* beyond RGBE: the largest value it holds */
+        memset(rgbe, 255, 4);
+        return;
+    }
+    double v[3] = {r, g, b};
+    for (int c = 0; c < 3; c++)
+        rgbe[c] = v[c] > 0.0 ? (uint8_t)(v[c] * d) : 0;
+    rgbe[3] = (uint8_t)(e + RGBE_EXCESS);
+}
+
+/* One component of a scanline, N bytes of V (stride 4), run-length encoded at P (Radiance's
+ * fwritecolrs: runs of RGBE_MIN_RUN or more as 128 + count, value; the rest literal, count
+ * then bytes); returns the end. */
+static uint8_t *rle_component(const uint8_t *v, int n, uint8_t *p)
+{
+    int j = 0;
+    while (j < n) {
+        int beg = j, cnt = 1;
+        for (; beg < n; beg += cnt) {   /* the next run long enough */
+            for (cnt = 1; cnt < 127 && beg + cnt < n && v[4 * (beg + cnt)] == v[4 * beg]; cnt++)
+                ;
+            if (cnt >= RGBE_MIN_RUN)
+                break;
+        }
+        while (j < beg) {   /* literals before it */
+            int k = beg - j < 128 ? beg - j : 128;
+            *p++ = (uint8_t)k;
+            for (int i = 0; i < k; i++)
+                *p++ = v[4 * (j + i)];
+            j += k;
+        }
+        if (beg < n) {
+            *p++ = (uint8_t)(128 + cnt);
+            *p++ = v[4 * beg];
+            j = beg + cnt;
+        }
+    }
+    return p;
+}
+
+static bool encode_hdr(const encode_image *im, double exposure, encode_buffer *out, char *err,
+                       size_t errlen)
+{
+    char head[160];
+    int w = im->width, hlen = exposure > 0
+        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n\n"
+                   "-Y %d +X %d\n", exposure, im->height, w)
+        : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n",
+                   im->height, w);
+    bool rle = w >= RGBE_MIN_RLE && w <= RGBE_MAX_RLE;
+    /* RLE's worst case: a count byte per 128 literals, per component */
+    size_t row = (size_t)w * 4, cap = (size_t)hlen + (row + 4 + 4 * (w / 128 + 1)) * im->height;
+    uint8_t *line = malloc(row), *p = malloc(cap);
+    if (!line || !p) {
+        free(line);
+        free(p);
+        snprintf(err, errlen, "out of memory for the picture of %d x %d", w, im->height);
+        return false;
+    }
+    out->data = p;
+    memcpy(p, head, (size_t)hlen);
+    p += hlen;
+    const float *px = im->pixels;
+    for (int y = 0; y < im->height; y++) {
+        for (int x = 0; x < w; x++, px += 3)
+            encode_rgbe(px[0], px[1], px[2], line + 4 * x);
+        if (!rle) {
+            memcpy(p, line, row);
+            p += row;
+            continue;
+        }
+        uint8_t start[4] = {2, 2, (uint8_t)(w >> 8), (uint8_t)w};
+        memcpy(p, start, 4);
+        p += 4;
+        for (int c = 0; c < 4; c++)
+            p = rle_component(line + c, w, p);
+    }
+    out->len = (size_t)(p - out->data);
+    free(line);
+    return true;
+}
+
+static bool encode_pfm(const encode_image *im, encode_buffer *out, char *err, size_t errlen)
+{
+    char head[64];
+    int hlen = snprintf(head, sizeof head, "PF\n%d %d\n-1.0\n", im->width, im->height);
+    size_t row = (size_t)im->width * 3;
+    uint8_t *p = malloc((size_t)hlen + row * 4 * im->height);
+    if (!p) {
+        snprintf(err, errlen, "out of memory for the picture of %d x %d", im->width, im->height);
+        return false;
+    }
+    out->data = p;
+    out->len = (size_t)hlen + row * 4 * im->height;
+    memcpy(p, head, (size_t)hlen);
+    p += hlen;
+    for (int y = im->height; y-- > 0;) {   /* bottom row first */
+        const float *s = (const float *)im->pixels + (size_t)y * row;
+        for (size_t i = 0; i < row; i++, p += 4) {
+            uint32_t u;
+            memcpy(&u, &s[i], 4);
+            for (int b = 0; b < 4; b++)   /* little-endian, whatever the host */
+                p[b] = (uint8_t)(u >> (8 * b));
+        }
+    }
+    return true;
+}
+
 bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
                      char *err, size_t errlen)
+{
+    return encode_image_exposure(f, quality, im, 0.0, out, err, errlen);
+}
+
+bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
+                           double exposure, encode_buffer *out, char *err, size_t errlen)
 {
     out->data = NULL;
     out->len = 0;
@@ -287,6 +426,10 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
                            errlen);
     case ENCODE_Y4M:
         return encode_y4m_frame(im, out, err, errlen);
+    case ENCODE_HDR:
+        return encode_hdr(im, exposure, out, err, errlen);
+    case ENCODE_PFM:
+        return encode_pfm(im, out, err, errlen);
     case ENCODE_RGB24: {
         size_t n = (size_t)im->width * im->height * 3;
         if (!(out->data = malloc(n))) {

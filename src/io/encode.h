@@ -1,5 +1,6 @@
 /* Image encoders of export, into memory: PNG (8 or 16 bits, libdeflate), JPEG
- * (libturbojpeg), and the frames of the video streams rgb24 (raw RGB8) and y4m (YUV4MPEG2).
+ * (libturbojpeg), the frames of the video streams rgb24 (raw RGB8) and y4m (YUV4MPEG2), and
+ * the linear output as floats: a Radiance picture (hdr, RGBE) or a PFM.
  * No I/O here: png_export.h writes the bytes (atomically to a file, or to a descriptor). */
 #ifndef HT_ENCODE_H
 #define HT_ENCODE_H
@@ -9,7 +10,8 @@
 #include <stdint.h>
 
 /* The formats, in --format's order after "auto" (X(ID, name)). */
-#define ENCODE_FORMATS(X) X(PNG, png) X(JPEG, jpeg) X(RGB24, rgb24) X(Y4M, y4m)
+#define ENCODE_FORMATS(X) \
+    X(PNG, png) X(JPEG, jpeg) X(RGB24, rgb24) X(Y4M, y4m) X(HDR, hdr) X(PFM, pfm)
 #define ENCODE_ENUM_(id, name) ENCODE_##id,
 typedef enum encode_format {
     ENCODE_AUTO,   /* from the output file's extension */
@@ -24,9 +26,10 @@ enum {
 };
 
 /* Pixels to encode: rows packed, top row first; CHANNELS 1 grey, 2 grey+alpha, 3 RGB,
- * 4 RGBA; DEPTH 8 (uint8_t samples) or 16 (uint16_t, native byte order). The values are
+ * 4 RGBA; DEPTH 8 (uint8_t samples) or 16 (uint16_t, native byte order), whose values are
  * display-encoded: GAMMA 0 means the sRGB curve (a PNG gets an sRGB chunk), else a plain
- * power 1/GAMMA (a PNG gets a gAMA chunk). */
+ * power 1/GAMMA (a PNG gets a gAMA chunk); or DEPTH 32: float samples, linear (hdr, pfm;
+ * GAMMA unused). */
 typedef struct encode_image {
     const void *pixels;
     int width, height;
@@ -41,17 +44,20 @@ typedef struct encode_buffer {
     size_t len;
 } encode_buffer;
 
-/* The format that PATH's extension names (.png, .jpg, .jpeg, .rgb, .y4m; any case), or
- * ENCODE_AUTO when it names none. */
+/* The format that PATH's extension names (.png, .jpg, .jpeg, .rgb, .y4m, .hdr, .pfm; any
+ * case), or ENCODE_AUTO when it names none. */
 encode_format encode_format_of_path(const char *path);
 
 /* The name of a format ("png", ...; "auto" for ENCODE_AUTO) and the file extension export
- * gives it in a directory ("png", "jpg", "rgb", "y4m"). */
+ * gives it in a directory ("png", "jpg", "rgb", "y4m", "hdr", "pfm"). */
 const char *encode_format_name(encode_format f);
 const char *encode_format_extension(encode_format f);
 
-/* Whether F can hold IM's kind of pixels: PNG everything; JPEG 8-bit grey or RGB; rgb24 and
- * y4m 8-bit RGB. False with the reason in err. */
+/* F holds linear float RGB (DEPTH 32): hdr and pfm. */
+bool encode_format_is_float(encode_format f);
+
+/* Whether F can hold IM's kind of pixels: PNG everything of 8 or 16 bits; JPEG 8-bit grey or
+ * RGB; rgb24 and y4m 8-bit RGB; hdr and pfm float RGB. False with the reason in err. */
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
 
 /* One image or frame of F into *out (nothing to free on failure): PNG with the Sub filter on
@@ -60,6 +66,19 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
  * in err (e.g. out of memory, a format that does not accept IM). */
 bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
                      char *err, size_t errlen);
+
+/* encode_image_to with, for hdr, the EXPOSURE line (written as Radiance does, %.4e) of a
+ * picture whose values are EXPOSURE times the scene's radiance (0: no line; other formats
+ * ignore it). An hdr is a Radiance picture: "#?RADIANCE", FORMAT=32-bit_rle_rgbe, the
+ * EXPOSURE line, "-Y H +X W", every scanline run-length encoded per component (flat below 8
+ * or above 32767 pixels), pixels RGBE as Radiance's setcolr makes them (encode_rgbe). A pfm
+ * is "PF", little-endian, bottom row first. */
+bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
+                           double exposure, encode_buffer *out, char *err, size_t errlen);
+
+/* R, G, B as Radiance stores them (setcolr): the largest's binary exponent + 128 shared,
+ * each mantissa truncated to 8 bits; all 0 at or below 1e-32 (and for non-finite values). */
+void encode_rgbe(double r, double g, double b, uint8_t rgbe[4]);
 
 /* The YUV4MPEG2 stream header for W x H frames, written once before the first frame: 4:4:4
  * (C444), full range (XCOLORRANGE=FULL), progressive, square pixels, ENCODE_Y4M_FPS. The

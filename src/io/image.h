@@ -45,6 +45,9 @@ typedef struct image_load_options {
                                  un-prefixed channels; NULL = default (un-prefixed R,G,B or Y
                                  when present, else the first layer with R,G,B or Y) */
     uint64_t max_pixels;      /* refuse larger images before allocating; 0 = default */
+    bool rgbe_mid;            /* Radiance .hdr: each mantissa at the middle of its step,
+                                 (m + 0.5) 2^(e-136), as Radiance's own programs decode;
+                                 false: m 2^(e-136), as Ward's rgbe.c and stb_image */
 } image_load_options;
 
 /* Default for image_load_options.max_pixels: 2^28 pixels = 4 GiB of RGBA floats. */

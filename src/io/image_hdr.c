@@ -10,7 +10,8 @@
  * line are honoured, and every count is checked against what is left of the scanline and the
  * file before it is used.
  *
- * Values are mantissa * 2^(exponent - 136) (Ward's rgbe.c, stb_image; exponent 0 is black).
+ * Values are mantissa * 2^(exponent - 136) (Ward's rgbe.c, stb_image; exponent 0 is black), or
+ * with image_load_options.rgbe_mid (mantissa + 0.5) * 2^(exponent - 136), Radiance's colr_color.
  * EXPOSURE: Radiance multiplies the pixel values by every EXPOSURE it applies, so the file's
  * values are divided by the product of its EXPOSURE lines to give the scene values before the
  * exposure — as in the --scale sense: a file written with EXPOSURE=2 holds values twice the
@@ -289,9 +290,11 @@ static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, 
 }
 
 /* Places the scanlines of RGBE (file order) by the layout into RGBA, as floats divided by
- * EXPOSURE. */
-static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double exposure, float *rgba)
+ * EXPOSURE; MID: each mantissa plus 0.5. */
+static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double exposure, bool mid,
+                        float *rgba)
 {
+    float half = mid ? 0.5f : 0.0f;
     long w = lay->width, h = lay->height;
     long len = lay->minor_axis == 'X' ? w : h, ns = lay->major_axis == 'X' ? w : h;
     for (long s = 0; s < ns; s++) {
@@ -307,7 +310,7 @@ static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double expos
             const uint8_t *p = rgbe + ((size_t)s * (size_t)len + (size_t)i) * 4;
             float *d = rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
             for (int c = 0; c < 3; c++) {
-                float v = p[3] ? ldexpf((float)p[c], (int)p[3] - 136) : 0.0f;
+                float v = p[3] ? ldexpf((float)p[c] + half, (int)p[3] - 136) : 0.0f;
                 d[c] = exposure == 1.0 ? v : (float)(v / exposure);
             }
             d[3] = 1.0f;
@@ -316,8 +319,10 @@ static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double expos
 }
 
 /* Fills IMG's description: windows, format, the encodings SEEN, the EXPOSURE. */
-static void hdr_describe(hdr_image *img, const hdr_layout *lay, int seen, double exposure)
+static void hdr_describe(hdr_image *img, const hdr_layout *lay, int seen, double exposure,
+                         bool mid)
 {
+    const char *decode = mid ? "RGBE (m+0.5)*2^(e-136)" : "RGBE m*2^(e-136)";
     long w = lay->width, h = lay->height;
     img->width = (int)w;
     img->height = (int)h;
@@ -334,10 +339,10 @@ static void hdr_describe(hdr_image *img, const hdr_layout *lay, int seen, double
                                                                              : "mixed";
     snprintf(img->compression, sizeof img->compression, "%s", enc);
     if (exposure != 1.0)
-        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136) / EXPOSURE %g",
+        snprintf(img->rgb_source, sizeof img->rgb_source, "%s / EXPOSURE %g", decode,
                  exposure);
     else
-        snprintf(img->rgb_source, sizeof img->rgb_source, "RGBE m*2^(e-136)");
+        snprintf(img->rgb_source, sizeof img->rgb_source, "%s", decode);
     img->part_count = 1;
     img->exposure = exposure;
 }
@@ -380,8 +385,8 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
     else
         ok = true;
     if (ok) {
-        hdr_to_rgba(rgbe, &lay, exposure, rgba);
-        hdr_describe(img, &lay, seen, exposure);
+        hdr_to_rgba(rgbe, &lay, exposure, opts->rgbe_mid, rgba);
+        hdr_describe(img, &lay, seen, exposure, opts->rgbe_mid);
         img->rgba = rgba;
         rgba = NULL;
     }

@@ -299,8 +299,7 @@ void human_mapped_rgb(const tonemap_result *r, const tonemap_params *p, const fl
         out[c] = valid ? p->scale * pre[c] * factor : 0.0;
 }
 
-bool human_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
-                     uint8_t *rgb)
+float *human_cpu_pre(const hdr_image *img, const tonemap_params *p)
 {
     size_t npix = (size_t)img->width * img->height;
     tonemap_result *r1 = malloc(sizeof *r1);
@@ -308,15 +307,12 @@ bool human_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonema
     human_state hs;
     bool ok = r1 && pre && human_cpu_analyze(img, p, r1, &hs);
     ok = ok && human_cpu_prepare(img, p, &hs, pre);
-    for (size_t k = 0; ok && k < npix; k++) {
-        double out[3];
-        human_mapped_rgb(r, p, pre + 3 * k, out);
-        for (int c = 0; c < 3; c++)
-            rgb[3 * k + c] = tonemap_encode(p, out[c]);
-    }
     if (r1 && pre)
         human_state_free(&hs);
-    free(pre);
     free(r1);
-    return ok;
+    if (!ok) {
+        free(pre);
+        pre = NULL;
+    }
+    return pre;
 }

@@ -188,9 +188,8 @@ bool human_cpu_prepare(const hdr_image *img, const tonemap_params *p, const huma
 void human_mapped_rgb(const tonemap_result *r, const tonemap_params *p, const float pre[3],
                       double out[3]);
 
-/* tonemap_cpu_apply with P's human-vision options (R from tonemap_cpu_analyze with the same
- * P); false when out of memory (nothing written). */
-bool human_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
-                     uint8_t *rgb);
+/* Every pixel of IMG through the analysis with P and human_cpu_prepare: width * height * 3
+ * floats, malloc'd (the caller frees); NULL when out of memory. */
+float *human_cpu_pre(const hdr_image *img, const tonemap_params *p);
 
 #endif

@@ -151,7 +151,7 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
 bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state, uint32_t *xy);
 
 /* CPU reference of the apply pass: RGB8 output, width*height*3 bytes, top row first (with
- * P's human-vision options, human_cpu_apply). */
+ * P's human-vision options, human_cpu_pre's pixels; without them when out of memory). */
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb);
 
@@ -159,5 +159,16 @@ void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tone
  * rounded, width*height*3 uint16_t (export --depth 16). */
 void tonemap_cpu_apply16(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                          uint16_t *rgb);
+
+/* The same before the display encoding: the linear output, 1 = Ldmax, unclipped,
+ * width*height*3 floats (export's hdr and pfm): the values a Radiance picture of pcond's
+ * stores (README.md in pcond-reference, "Output encoding"). */
+void tonemap_cpu_apply_linear(const hdr_image *img, const tonemap_params *p,
+                              const tonemap_result *r, float *rgb);
+
+/* pcond's EXPOSURE line for that output: for a linear mapping, the output over the scene's
+ * radiance in Radiance's units (cd/m^2 / HT_WHTEFFICACY), pcond's scalef; 0 for the
+ * histogram mapping (pcond writes no line). */
+double tonemap_exposure_pcond(const tonemap_result *r, const tonemap_params *p);
 
 #endif

@@ -204,7 +204,7 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
     }
     if (p->pcond)   /* pcond reads its foveal image back from pfilt's RGBE output */
         for (size_t k = 0; k < (size_t)*fw * *fh; k++)
-            tonemap_rgbe_round(*rgb + 3 * k, HT_WHTEFFICACY);
+            tonemap_rgbe_round(*rgb + 3 * k, HT_WHTEFFICACY / p->scale);
     return true;
 }
 
@@ -591,38 +591,59 @@ uint8_t tonemap_encode(const tonemap_params *p, double v)
     return (uint8_t)(encode_unit(p, v) * 255.0 + 0.5);
 }
 
-/* The apply pass into RGB8 or (RGB8 NULL) RGB16. */
+/* The apply pass into RGB8, RGB16 or (both NULL) RGBF: each pixel's linear output (with the
+ * human-vision options, of the pixel human_cpu_prepare made), then its encoding. */
 static void apply_pixels(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
-                         uint8_t *rgb8, uint16_t *rgb16)
+                         uint8_t *rgb8, uint16_t *rgb16, float *rgbf)
 {
-    if (rgb8 && human_requested(p) && human_cpu_apply(img, p, r, rgb8))
-        return;
     size_t npix = (size_t)img->width * img->height;
+    float *pre = human_requested(p) ? human_cpu_pre(img, p) : NULL;
     float scale = (float)p->scale, w[3];
     float_weights(p->luminance, w);
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
-        float lw;
-        double factor =
-            classify(c, scale, w, &lw) == HT_PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+        double out[3];
+        if (pre) {
+            human_mapped_rgb(r, p, pre + 3 * k, out);
+        } else {
+            float lw;
+            double factor =
+                classify(c, scale, w, &lw) == HT_PIX_VALID ? tonemap_pixel_factor(r, p, lw) : 0;
+            for (int ch = 0; ch < 3; ch++)
+                out[ch] = (double)scale * c[ch] * factor;
+        }
         for (int ch = 0; ch < 3; ch++) {
-            double u = encode_unit(p, (double)scale * c[ch] * factor);
-            if (rgb8)
+            double u = rgbf ? 0.0 : encode_unit(p, out[ch]);
+            if (rgbf)
+                rgbf[3 * k + ch] = (float)out[ch];
+            else if (rgb8)
                 rgb8[3 * k + ch] = (uint8_t)(u * 255.0 + 0.5);
             else
                 rgb16[3 * k + ch] = (uint16_t)(u * 65535.0 + 0.5);
         }
     }
+    free(pre);
 }
 
 void tonemap_cpu_apply(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                        uint8_t *rgb)
 {
-    apply_pixels(img, p, r, rgb, NULL);
+    apply_pixels(img, p, r, rgb, NULL, NULL);
 }
 
 void tonemap_cpu_apply16(const hdr_image *img, const tonemap_params *p, const tonemap_result *r,
                          uint16_t *rgb)
 {
-    apply_pixels(img, p, r, NULL, rgb);
+    apply_pixels(img, p, r, NULL, rgb, NULL);
+}
+
+void tonemap_cpu_apply_linear(const hdr_image *img, const tonemap_params *p,
+                              const tonemap_result *r, float *rgb)
+{
+    apply_pixels(img, p, r, NULL, NULL, rgb);
+}
+
+double tonemap_exposure_pcond(const tonemap_result *r, const tonemap_params *p)
+{
+    return is_linear(r->mapping) ? r->linear_scale * HT_WHTEFFICACY / p->ldmax : 0.0;
 }

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* A small pixel limit keeps the fuzzer on parsing, not on decoding huge honest images. */
-    image_load_options opts = {NULL, NULL, (uint64_t)1 << 22};
+    image_load_options opts = {NULL, NULL, (uint64_t)1 << 22, false};
     hdr_image img;
     char err[HT_ERR_MAX];
     if (image_load_memory("fuzz-input", data, size, &opts, &img, err, sizeof err))
