@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
+#include "gpu_resource.h"
 #include "gpu_timer.h"
 #include "imgstats_gpu.h"
 #include "pass_scene.h"
@@ -36,6 +37,8 @@ typedef struct bench {
     bool float32;
     imgstats_gpu_ctx *stats;
     int stats_pass;
+    gpu_tex present;            /* "viewer frame": the window's stand-in, RGBA8 */
+    unsigned present_fbo[2];    /* read (the output), draw (present) */
     char err[HT_ERR_MAX];       /* the first error of a timed run */
 } bench;
 
@@ -137,6 +140,32 @@ static void run_scene(bench *b)
 {
     pass_scene_run(b->scene, b->image, b->float32, b->image.width, b->image.height,
                    b->src.samples, (scene_view){0, 0, 1});
+}
+
+/* A viewer frame at 1:1 as the viewer runs it with whole-image adaptation: the scene pass,
+ * the analysis of the image, the apply pass on the scene, and the blit of the output into the
+ * window (here an RGBA8 texture of its size). */
+static void run_viewer_frame(bench *b)
+{
+    int w = b->image.width, h = b->image.height;
+    ht_source scene = pass_scene_run(b->scene, b->image, b->float32, w, h, b->src.samples,
+                                     (scene_view){0, 0, 1});
+    char err[HT_ERR_MAX];
+    for (int pass = 0; pass < HT_PASS_COUNT; pass++)
+        keep(b, pipeline_run_pass(b->pipe, pass, pass == HT_PASS_apply ? scene : b->image,
+                                  &b->params, err, sizeof err), err);
+    if (!b->present_fbo[0])
+        glGenFramebuffers(2, b->present_fbo);
+    if (gpu_tex_recreate(&b->present, w, h, GL_RGBA8, 1)) {
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
+        glFramebufferTexture(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, b->present.id, 0);
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, b->present_fbo[0]);
+    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                         pipeline_output_texture(b->pipe), 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
+    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
 static void run_stats_pass(bench *b)
@@ -296,6 +325,14 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing cold = measure(b, run_pipeline_cold, runs);
     rows[n++] = (row){"pipeline, new image", cold, 2 * img_one + img_all + out, "floor",
                       cold.median_ms / floor_ms};
+    if (b->scene) {
+        /* Its floor: the pipeline's, and the present (RGBA8 read and written) at the
+         * read+write probe's speed. */
+        double present = 2 * out, present_ms = present * copy.median_ms / (img_all + out);
+        timing vf = measure(b, run_viewer_frame, runs);
+        rows[n++] = (row){"viewer frame", vf, img_one + img_all + out + present, "floor",
+                          vf.median_ms / (floor_ms + present_ms)};
+    }
     if (b->src.samples == 1 && b->stats) {   /* statistics read the image and the output */
         char err[HT_ERR_MAX];
         if (!imgstats_gpu_prepare(b->stats, b->image,
@@ -408,6 +445,8 @@ int cmd_bench(int argc, char **argv)
         status = 0;
     }
     pass_scene_destroy(&b.scene);
+    gpu_tex_destroy(&b.present);
+    glDeleteFramebuffers(2, b.present_fbo);
     imgstats_gpu_destroy(&b.stats);
     gpu_probe_destroy(&b.probe);
     pipeline_destroy(&b.pipe);
