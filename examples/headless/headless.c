@@ -22,8 +22,10 @@ int main(int argc, char **argv)
         hdrtone_tonemap_image(t, &img, rgb) == HDRTONE_OK &&
         hdrtone_write_png(argv[2], rgb, img.width, img.height, NULL) == HDRTONE_OK)
         status = 0;
+    else if (img.rgba && !rgb)
+        fprintf(stderr, "headless: out of memory\n");
     else
-        fprintf(stderr, "headless: %s\n", rgb || !img.rgba ? hdrtone_last_error() : "out of memory");
+        fprintf(stderr, "headless: %s\n", hdrtone_last_error());
     free(rgb);
     hdrtone_image_free(&img);
     hdrtone_destroy(t);

@@ -5,10 +5,12 @@
  *   scene [--shortcut] [--frames N] [--screenshot FILE.png]
  *
  * S (or --shortcut) switches to the shortcut order: resolve the samples first, then tone-map.
- * The resolve then averages radiances: an edge pixel gets a luminance no surface of the scene
- * has, between the dark cubes' and the sky's, where the histogram is empty and the response
- * flat at the dark level, so bright edges grow dark fringes. --screenshot writes the
- * tone-mapped picture after N frames (default 3) and quits. Esc quits. */
+ * Tone-mapping every sample gives a pixel an edge crosses its share of each side's display
+ * value; the shortcut gives it the average radiance, which the response maps to (nearly) one
+ * side's, so the edges lose their antialiasing and dark pixels meet bright ones in one step:
+ * dark fringes along the bright edges. --ceiling none|linear|human picks the ceiling.
+ * --screenshot writes the tone-mapped picture after N frames (default 3), prints the analysis
+ * and quits. Esc quits. */
 #define GLFW_INCLUDE_GLCOREARB
 #define GL_GLEXT_PROTOTYPES 1
 #include <math.h>
@@ -44,17 +46,20 @@ static const char *const vertex_src =
     "    v_uv = vec2(c == 1 || c == 2, c >= 2);\n"
     "    vec3 t = abs(n.x) > 0.5 ? vec3(0, 1, 0) : vec3(1, 0, 0), b = cross(n, t);\n"
     "    mat3 r = rot(u_time * (0.3 + 0.1 * gl_InstanceID), 0.4 + u_time * 0.2);\n"
-    "    vec3 p = cube.xyz + r * ((n + (v_uv.x * 2 - 1) * t + (v_uv.y * 2 - 1) * b) * abs(cube.w));\n"
+    "    vec3 q = n + (v_uv.x * 2 - 1) * t + (v_uv.y * 2 - 1) * b;\n"
+    "    vec3 p = cube.xyz + r * q * abs(cube.w);\n"
     "    v_normal = r * n;\n"
     "    v_emissive = cube.w < 0 ? 1 : 0;\n"
     "    v_edges = gl_InstanceID % 2;\n"
     "    vec3 v = p - vec3(0, 1.2, 10);\n"   /* the eye, looking down -z */
     "    float f = 1.0 / tan(radians(20.0)), zn = 0.1, zf = 100.0;\n"
-    "    gl_Position = vec4(v.x * f / u_aspect, v.y * f, (v.z * (zf + zn) + 2 * zf * zn) / (zn - zf), -v.z);\n"
+    "    float z = (v.z * (zf + zn) + 2 * zf * zn) / (zn - zf);\n"
+    "    gl_Position = vec4(v.x * f / u_aspect, v.y * f, z, -v.z);\n"
     "}\n";
 
 /* Radiances (image units, cd/m^2 at scale 1): dark faces about 0.0002..0.6, each shaded
- * across, edges and emissive cubes thousands, the sky from 50 at the bottom to 5000. */
+ * across; thin edges on every other dark cube about 55000, the lamps 13000 (luminance); the sky 1000 at
+ * the bottom to 2000. */
 static const char *const fragment_src =
     "#version 430 core\n"
     "in vec3 v_normal;\n"
@@ -84,7 +89,9 @@ static const char *const sky_fragment_src =
     "#version 430 core\n"
     "in float v_y;\n"
     "out vec4 o_color;\n"
-    "void main() { o_color = vec4(exp(mix(log(1000.0), log(2000.0), v_y)) * vec3(0.7, 0.85, 1.0), 1); }\n";
+    "void main() {\n"
+    "    o_color = vec4(exp(mix(log(1000.0), log(2000.0), v_y)) * vec3(0.7, 0.85, 1.0), 1);\n"
+    "}\n";
 
 typedef struct scene {
     GLuint program, sky, vao;

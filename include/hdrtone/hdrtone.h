@@ -162,12 +162,15 @@ void hdrtone_image_free(hdrtone_image *img);
 
 /* Tone-maps IMG (loaded, or filled in by the caller) with T's settings into RGB: width *
  * height * 3 bytes, top row first, the bytes `hdrtone export` writes for the same file and
- * settings. Waits for the GPU. */
+ * settings. Waits for the GPU. Restores what hdrtone_run restores; the pixel store alignments
+ * and row lengths are not. */
 hdrtone_status hdrtone_tonemap_image(hdrtone *t, const hdrtone_image *img, uint8_t *rgb);
 
 /* Writes RGB (width * height * 3 bytes, top row first, encoded as SETTINGS' transfer says;
  * NULL: sRGB) to PATH as an 8-bit PNG with the encoder of `hdrtone export`, byte for byte
- * the file it writes. PATH is replaced only once the file is complete. Needs no context. */
+ * the file it writes. The bytes go to a temporary file beside PATH, renamed over it once
+ * complete; a SIGINT, SIGTERM or SIGHUP that the program does not handle itself removes the
+ * temporary file before it ends the program. Needs no context. */
 hdrtone_status hdrtone_write_png(const char *path, const uint8_t *rgb, int width, int height,
                                  const hdrtone_settings *settings);
 

@@ -103,7 +103,8 @@ static hdrtone_status params_of(const hdrtone_settings *s, tonemap_params *p)
         return fail(HDRTONE_INVALID_ARGUMENT, "a ceiling, transfer or luminance out of range");
     if (!positive_or_zero(s->ldmax) || !positive_or_zero(s->gamma) ||
         !positive_or_zero(s->scale) || !positive_or_zero(s->lmin) ||
-        !positive_or_zero(s->lmax) || !(s->drange == 0.0 || (s->drange > 1.0 && isfinite(s->drange))))
+        !positive_or_zero(s->lmax) ||
+        !(s->drange == 0.0 || (s->drange > 1.0 && isfinite(s->drange))))
         return fail(HDRTONE_INVALID_ARGUMENT,
                     "ldmax, gamma, scale, lmin and lmax must be positive and drange above 1 "
                     "(or 0, the default)");
