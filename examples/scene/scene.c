@@ -57,8 +57,8 @@ static const char *const vertex_src =
     "    gl_Position = vec4(v.x * f / u_aspect, v.y * f, z, -v.z);\n"
     "}\n";
 
-/* Radiances (image units, cd/m^2 at scale 1): dark faces about 0.0002..0.6, each shaded
- * across; thin edges on every other dark cube about 55000, the lamps 13000 (luminance); the sky 1000 at
+/* Luminances (image units, cd/m^2 at scale 1): dark faces about 0.0002..0.6, each shaded
+ * across; thin edges on every other dark cube about 55000; the lamps 13000; the sky 1000 at
  * the bottom to 2000. */
 static const char *const fragment_src =
     "#version 430 core\n"
