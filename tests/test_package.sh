@@ -12,16 +12,31 @@ no() { echo "FAIL: $*" >&2; fail=1; }
 
 cmake --install "$build" --prefix "$tmp/usr" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 expected="bin/hdrtone
+include/hdrtone/hdrtone.h
+lib/cmake/hdrtone/hdrtoneConfig.cmake
+lib/cmake/hdrtone/hdrtoneConfigVersion.cmake
+lib/cmake/hdrtone/hdrtoneTargets-CONFIG.cmake
+lib/cmake/hdrtone/hdrtoneTargets.cmake
+lib/libhdrtone.so
+lib/libhdrtone.so.0
+lib/libhdrtone.so.0.1.0
+lib/pkgconfig/hdrtone.pc
 share/applications/hdrtone.desktop
 share/bash-completion/completions/hdrtone
 share/doc/hdrtone/README.md
+share/doc/hdrtone/examples/headless/CMakeLists.txt
+share/doc/hdrtone/examples/headless/headless.c
+share/doc/hdrtone/examples/scene/CMakeLists.txt
+share/doc/hdrtone/examples/scene/scene.c
 share/hdrtone/default.exr
 share/icons/hicolor/128x128/apps/hdrtone.png
 share/icons/hicolor/256x256/apps/hdrtone.png
 share/icons/hicolor/48x48/apps/hdrtone.png
 share/man/man1/hdrtone.1.gz
 share/mime/packages/hdrtone.xml"
-layout=$(cd "$tmp/usr" && find . -type f | sed 's#^\./##' | sort)
+# Files and links (the library's), the CMake targets file of any build type as CONFIG.
+config_name() { sed 's#hdrtoneTargets-[a-z]*\.cmake$#hdrtoneTargets-CONFIG.cmake#'; }
+layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_name | sort)
 [[ $layout == "$expected" ]] || { no "installed layout:"; diff <(echo "$expected") <(echo "$layout") >&2; }
 
 # The installed program finds its own default image (the viewer opens it with no argument;
@@ -64,7 +79,8 @@ PY
 (cd "$build" && cpack -G DEB -B "$tmp/dist" >/dev/null 2>&1) || { no "cpack"; exit 1; }
 deb=$(ls "$tmp"/dist/hdrtone_*_amd64.deb 2>/dev/null | head -1)
 [[ -f $deb ]] || { no "no dist/hdrtone_*_amd64.deb"; exit 1; }
-files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's#^\./usr/##' | sort)
+files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1 ~ /^l/ ? $(NF - 2) : $NF}' |
+  sed 's#^\./usr/##' | config_name | sort)
 [[ $files == "$expected" ]] || { no "package file list:"; diff <(echo "$expected") <(echo "$files") >&2; }
 depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libglfw3 libtinyexr libc6 libegl1; do

@@ -37,6 +37,7 @@ struct pipeline {
     int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
     unsigned long uploads;             /* pipeline_image_generation */
     gpu_tex out;                       /* output of the apply pass, RGBA8 (or RGBA16) */
+    unsigned target;                   /* pipeline_set_output's texture, 0: out */
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
                                           pipeline_tonemap_uploaded16), else GL_RGBA8 */
 
@@ -341,6 +342,9 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     case HT_PASS_curve:
         return pass_curve_run(p->curve, &p->buf, params, err, errlen);
     case HT_PASS_apply:
+        if (p->target)
+            return pass_apply_run(p->apply, src, &p->buf, p->target, GL_RGBA8, params, err,
+                                  errlen);
         gpu_tex_recreate(&p->out, src.width, src.height,
                          p->want_format ? p->want_format : GL_RGBA8, 1);
         return pass_apply_run(p->apply, src, &p->buf, p->out.id, p->out.format, params, err,
@@ -386,6 +390,7 @@ void pipeline_release_textures(pipeline *p)
     gpu_tex_destroy(&p->out);
 }
 
+void pipeline_set_output(pipeline *p, unsigned texture) { p->target = texture; }
 unsigned pipeline_output_texture(const pipeline *p) { return p->out.id; }
 int pipeline_output_bits(const pipeline *p) { return p->out.format == GL_RGBA16 ? 16 : 8; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame.id; }

@@ -89,6 +89,12 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
  * the points passes point samples too); the others always do. */
 bool pipeline_pass_used(int pass, const tonemap_params *params);
 
+/* From now on the apply pass writes TEXTURE, the caller's RGBA8 GL_TEXTURE_2D of at least the
+ * applied source's size (level 0; the pipeline neither sizes nor deletes it), instead of the
+ * pipeline's own output texture; 0 restores the own one. The read-backs read the own one:
+ * set 0 before pipeline_read_rgb and pipeline_tonemap_*. */
+void pipeline_set_output(pipeline *p, unsigned texture);
+
 /* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
  * (layout ht_frame) that the overlay draws from. */
 unsigned pipeline_output_texture(const pipeline *p);
