@@ -40,7 +40,8 @@ still "$tmp/static/shot.0005.pfm" > "$tmp/s5.raw"
 "$HT_BIN" export "$tmp/step/shot.####.pfm" -o - --format rgb24 --adapt exp:0.1 "${cpu[@]}" \
   > "$tmp/e.raw" || err "step export"
 for f in 8 47; do still "$tmp/step/shot.00$(printf %02d $f).pfm"; done > "$tmp/stills.raw"
-python3 - "$(means "$tmp/e.raw")" "$(means "$tmp/stills.raw")" <<'PY' || err "step: $(means "$tmp/e.raw")"
+python3 - "$(means "$tmp/e.raw")" "$(means "$tmp/stills.raw")" <<'PY' ||
+  err "step: $(means "$tmp/e.raw")"
 import sys
 m = [float(v) for v in sys.argv[1].split()]
 still8 = float(sys.argv[2].split()[0])
@@ -131,7 +132,8 @@ echo junk > "$tmp/gap/shot.0006.pfm"
 [[ $? == 1 ]] || err "gap: exit status"
 grep -q "frame 4: .*shot.0004.pfm: no such file" "$tmp/gap.err" || err "gap: $(cat "$tmp/gap.err")"
 grep -q "frame 6: .*shot.0006.pfm" "$tmp/gap.err" || err "broken: $(cat "$tmp/gap.err")"
-[[ $(ls "$tmp/gapout" | tr '\n' ' ') == "0000.png 0001.png 0002.png 0003.png 0005.png 0007.png 0008.png 0009.png " ]] ||
+want="0000.png 0001.png 0002.png 0003.png 0005.png 0007.png 0008.png 0009.png "
+[[ $(ls "$tmp/gapout" | tr '\n' ' ') == "$want" ]] ||
   err "gap: wrote $(ls "$tmp/gapout")"
 "$HT_BIN" stats "$tmp/gap/shot.%04d.pfm" --json "${cpu[@]}" > "$tmp/gap.json" 2> "$tmp/gaps.err"
 [[ $? == 1 && $(wc -l < "$tmp/gap.json") == 8 ]] || err "gap: stats"
