@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "seq_cmd.h"
 #include "viewer.h"
 
 /* The bundled image: installed beside the program (PREFIX/share/hdrtone, as `cmake --install`
@@ -56,6 +57,8 @@ static void print_usage(FILE *f)
             "usage: hdrtone [view] [FILE...] [options]   open HDR images in a window\n"
             "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
             "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
+            "       hdrtone export SEQ -o OUT_SEQ [--adapt ...] a sequence, adapted in time\n"
+            "       hdrtone analyze SEQ -o DIR        each frame's analysis (sharded export)\n"
             "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
             "       hdrtone COMMAND --help | --help | --version\n"
             "Formats: OpenEXR, Radiance .hdr and PFM, recognised by content.\n");
@@ -88,7 +91,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"bench", cmd_bench},
-                   {"view", cmd_view}};
+                   {"analyze", cmd_analyze}, {"view", cmd_view}};
     for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);

@@ -49,6 +49,7 @@ typedef struct batch {
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
+    const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
 } batch;
 
 #define BATCH_STAGE_NAME_(n) #n,
@@ -66,6 +67,15 @@ static double now_s(void)
 static void report(batch *b, const char *msg)
 {
     fprintf(stderr, "%shdrtone export: %s\n", b->progress ? "\r\033[K" : "", msg);
+}
+
+/* Under the lock: J's message, after its frame number in a sequence. */
+static void report_job(batch *b, const job *j, const char *msg)
+{
+    char buf[HT_ERR_MAX + 128];
+    if (b->hook && b->hook->frames)
+        snprintf(buf, sizeof buf, "frame %d: %s", b->hook->frames[j - b->jobs], msg);
+    report(b, b->hook && b->hook->frames ? buf : msg);
 }
 
 /* Under the lock: one job is over. */
@@ -120,7 +130,7 @@ static void *decoder(void *arg)
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_decode] += t;
         if (!ok) {
-            report(b, err);
+            report_job(b, j, err);
             finish(b, j, false);
         }
         j->loaded = true;
@@ -246,7 +256,7 @@ static void *encoder(void *arg)
         b->busy_s[BATCH_encode] += t1 - t0;
         b->busy_s[BATCH_write] += t2 - tw;
         if (!ok)
-            report(b, err);
+            report_job(b, j, err);
         finish(b, j, ok);
     }
     pthread_mutex_unlock(&b->mu);
@@ -260,7 +270,7 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
         j->mapped = true;
         pthread_cond_broadcast(&b->cv);
     } else {
-        report(b, msg);
+        report_job(b, j, msg);
         free(j->px);
         j->px = NULL;
         finish(b, j, false);
@@ -282,6 +292,9 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))) != NULL;
     if (!ok)
         snprintf(err, sizeof err, "out of memory for %dx%d", j->width, j->height);
+    else if (b->hook && b->hook->tonemap)
+        ok = b->hook->tonemap(b->hook->ctx, (int)(j - b->jobs), &j->img, j->px, deep ? 16 : 8,
+                              err, sizeof err);
     else if (b->o->backend != HT_BACKEND_GPU)
         ok = commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px, deep ? j->px : NULL,
                                       err, sizeof err);
@@ -368,7 +381,13 @@ static void fill_stats(const batch *b, int ndec, int nenc, batch_stats *s)
 int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
                  batch_stats *stats)
 {
-    batch b = {.n = n, .o = o};
+    return batch_export_hooked(o, inputs, outputs, n, NULL, stats);
+}
+
+int batch_export_hooked(const ht_options *o, const char **inputs, const char **outputs, int n,
+                        const batch_hook *hook, batch_stats *stats)
+{
+    batch b = {.n = n, .o = o, .hook = hook};
     b.jobs = calloc((size_t)n, sizeof *b.jobs);
     if (!b.jobs) {
         fprintf(stderr, "hdrtone export: out of memory\n");
@@ -391,7 +410,7 @@ int batch_export(const ht_options *o, const char **inputs, const char **outputs,
         ndec = nenc = 32;
     b.ahead = ndec > 2 ? ndec : 2;
     b.backlog = nenc + 1;
-    b.to_half = o->backend == HT_BACKEND_GPU;
+    b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap);
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < ndec && nthreads < 64; i++)

@@ -35,4 +35,20 @@ typedef struct batch_stats {
 int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
                  batch_stats *stats);
 
+/* A sequence's export (seq_cmd.c): FRAMES[i] is input i's frame number, with which its
+ * messages start ("frame 17: ..."); TONEMAP (NULL: the backend's own) tone-maps input i
+ * instead of the backend, on the main thread and in input order, IMG with its float pixels
+ * (it is freed afterwards), into PX (width*height*3 samples of BITS 8 or 16); false with
+ * the reason in err. */
+typedef struct batch_hook {
+    bool (*tonemap)(void *ctx, int index, hdr_image *img, void *px, int bits, char *err,
+                    size_t errlen);
+    void *ctx;
+    const int *frames;
+} batch_hook;
+
+/* batch_export with HOOK (NULL: none). */
+int batch_export_hooked(const ht_options *o, const char **inputs, const char **outputs, int n,
+                        const batch_hook *hook, batch_stats *stats);
+
 #endif

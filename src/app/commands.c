@@ -15,6 +15,7 @@
 #include "encode.h"
 #include "export_linear.h"
 #include "human.h"
+#include "seq_cmd.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -237,11 +238,14 @@ int cmd_export(int argc, char **argv)
         return early;
     if (o.help) {
         printf("usage: hdrtone export IN... -o OUT [options]\n"
+               "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
                "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
                "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
                "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
                "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
-               "hdr or pfm for one input, rgb24 or y4m frames for video tools).\n"
+               "hdr or pfm for one input, rgb24 or y4m frames for video tools). A sequence\n"
+               "(SEQ a pattern: shot.%%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
+               "adapted in time (--adapt), into OUT_SEQ (out/%%04d.png) or a stream (-o -).\n"
                "\noptions:\n");
         options_print_help(stdout, HT_CMD_EXPORT);
         free(pos);
@@ -271,7 +275,9 @@ int cmd_export(int argc, char **argv)
                 outp[i] = outs[i];
             }
             status = check_outputs((const char **)pos, outp, npos);
-            if (status == 0)
+            if (status == 0 && npos == 1 && seq_cmd_is_sequence(pos[0]))
+                status = seq_export(&o, pos[0], outp[0]);
+            else if (status == 0)
                 status = encode_format_is_float(o.format)
                              ? export_linear(&o, (const char **)pos, outp, npos)
                              : batch_export(&o, (const char **)pos, outp, npos, NULL);
@@ -647,6 +653,16 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
     }
 }
 
+void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
+                          const image_stats *st, const ht_options *o, const tonemap_result *r,
+                          const imgstats *s)
+{
+    human_report hr;
+    human_outcome(img, &o->tm, &hr);
+    (o->json && o->curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
+        f, path, img, st, o, r, s, &hr);
+}
+
 int cmd_stats(int argc, char **argv)
 {
     ht_options o;
@@ -659,7 +675,9 @@ int cmd_stats(int argc, char **argv)
         if (!o.help)
             return commands_usage_error("stats", "needs exactly one input (see --help)");
         printf("usage: hdrtone stats IN [--json] [options]\n"
-               "Prints the image's statistics, its histogram and the response curve.\n"
+               "Prints the image's statistics, its histogram and the response curve; for a\n"
+               "sequence (IN a pattern, shot.%%04d.exr) those of every frame, adapted in time\n"
+               "(--json: one object per frame, one per line).\n"
                "\noptions:\n");
         options_print_help(stdout, HT_CMD_STATS);
         return 0;
@@ -667,6 +685,8 @@ int cmd_stats(int argc, char **argv)
     cpu_fallback(&o, "stats");
     const char *path = pos[0];
     free(pos);
+    if (seq_cmd_is_sequence(path))
+        return seq_stats(&o, path);
     hdr_image img = {0};
     image_load_options lo = options_load(&o);
     if (!image_load(path, &lo, &img, err, sizeof err)) {
@@ -695,10 +715,7 @@ int cmd_stats(int argc, char **argv)
                                  err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
-        human_report hr;
-        human_outcome(&img, &o.tm, &hr);
-        (o.json && o.curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
-            stdout, path, &img, &st, &o, r, &s, &hr);
+        commands_print_stats(stdout, path, &img, &st, &o, r, &s);
         status = 0;
     }
     imgstats_free(&s);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "imgstats.h"
 #include "pipeline.h"
 
 int cmd_export(int argc, char **argv);
@@ -19,6 +20,12 @@ int cmd_bench(int argc, char **argv);   /* bench.c */
  * to go on, or the exit status to return at once (2 after a usage error, 1 out of memory). */
 int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
                    char ***pos, int *npos);
+
+/* Prints stats' report of IMG (path PATH, statistics ST, analysis R, output statistics S)
+ * as O asks: JSON, the text, or only the curve. */
+void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
+                          const image_stats *st, const ht_options *o, const tonemap_result *r,
+                          const imgstats *s);
 
 /* Prints S as a JSON string (quoted, escaped). */
 void commands_json_str(FILE *f, const char *s);

@@ -97,11 +97,13 @@ static const opt_def OPTIONS[] = {
     {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
      "FMT",
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
-    {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH, OFF(backend), 0, 0, options_backends,
+    {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_ANALYZE,
+     OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
-    {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
+    {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
-     "or - for standard output (with --format)"},
+     "or - for standard output (with --format); a sequence: a pattern (out/%04d.png) or -; "
+     "analyze: the folder of the analyses"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats, "FMT",
      "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
@@ -150,6 +152,23 @@ static const opt_def OPTIONS[] = {
      "(default: un-prefixed R,G,B or Y, else the first layer with them)"},
     {"max-pixels", 0, OPT_DOUBLE, HT_CMD_ALL, OFF(max_pixels), 1, 1e15, NULL, "N",
      "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
+    {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE, OFF(frame_range), 0,
+     0, NULL, "A-B",
+     "frames of a sequence (IN a pattern: shot.%04d.exr or shot.####.exr; default: from its "
+     "first to its last file)"},
+    {"adapt", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS, OFF(adapt), 0, 0, NULL,
+     "none|exp:T|human",
+     "temporal adaptation of a sequence: none (every frame a still), exp:T (time constant T "
+     "seconds) or human (the eye's time course; default)"},
+    {"fps", 0, OPT_DOUBLE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(fps), 0.001, 1e6, NULL, "N",
+     "frames per second of a sequence"},
+    {"cut-threshold", 0, OPT_DOUBLE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(cut_threshold), 0.01,
+     1000, NULL, "STOPS",
+     "adaptation starts afresh where a frame's log-average differs from the adapted one by "
+     "more (a scene cut; default: never)"},
+    {"analysis", 0, OPT_STRING, HT_CMD_EXPORT, OFF(analysis), 0, 0, NULL, "DIR",
+     "the frames' analyses from hdrtone analyze: the adaptation before --frames is replayed "
+     "from them"},
     {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
 };
 #undef HUMAN
@@ -169,6 +188,7 @@ void options_default(ht_options *o)
     o->runs = 50;
     o->min_distance = 16;
     o->histogram_kernel = HT_GREY_SHARED;
+    o->fps = 24;
 }
 
 static bool parse_double(const char *s, double *v)
@@ -401,7 +421,7 @@ static void md_escape(const char *s, char *out, size_t len)
 /* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
 static const struct { unsigned bit; const char *name; } cmds[] = {
     {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
-    {HT_CMD_BENCH, "bench"}};
+    {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}};
 
 void options_print_completion(FILE *f)
 {

@@ -15,7 +15,8 @@ enum {
     HT_CMD_EXPORT = 1u << 1,
     HT_CMD_STATS = 1u << 2,
     HT_CMD_BENCH = 1u << 3,
-    HT_CMD_ALL = 0xFu,
+    HT_CMD_ANALYZE = 1u << 4,
+    HT_CMD_ALL = 0x1Fu,
 };
 
 enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1 };
@@ -49,6 +50,12 @@ typedef struct ht_options {
     const char *part;         /* --part N|NAME of multi-part OpenEXR files (NULL = 0) */
     const char *layer;        /* --layer NAME: channel-name prefix (NULL = default) */
     double max_pixels;        /* --max-pixels: refuse larger images (0 = the default) */
+    /* Image sequences (seq_cmd.h). */
+    const char *frame_range;  /* --frames A-B of a sequence (NULL: every frame that exists) */
+    const char *adapt;        /* --adapt none|exp:T|human (NULL: human, adapt.h) */
+    double fps;               /* --fps: frames per second of a sequence */
+    double cut_threshold;     /* --cut-threshold: stops of a scene cut (0: none) */
+    const char *analysis;     /* export --analysis DIR: the analyses of hdrtone analyze */
     bool help;
 } ht_options;
 

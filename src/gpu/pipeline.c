@@ -479,3 +479,24 @@ bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tone
 {
     return tonemap_uploaded(p, params, r, rgb, 16, err, errlen);
 }
+
+bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                               char *err, size_t errlen)
+{
+    if (!analyze(p, pipeline_image_source(p), params, err, errlen))
+        return false;
+    pipeline_read_result(p, r);
+    return true;
+}
+
+bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
+                           void *rgb, int bits, char *err, size_t errlen)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the passes' writes */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
+    p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
+    bool ok = apply_pieces(p, params, rgb, err, errlen);
+    p->want_format = GL_RGBA8;
+    return ok;
+}

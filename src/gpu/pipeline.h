@@ -141,4 +141,16 @@ bool pipeline_tonemap_uploaded(pipeline *p, const tonemap_params *params, tonema
 bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                  uint16_t *rgb, char *err, size_t errlen);
 
+/* The analysis passes alone on the image pipeline_upload sent last, the result read back
+ * into *r: a frame's analysis that the CPU then changes (the temporal adaptation, adapt.h)
+ * before pipeline_apply_result. */
+bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
+                               char *err, size_t errlen);
+
+/* The apply pass alone with R as the frame (written into the frame buffer) over every piece
+ * of the uploaded image, read back into RGB (width*height*3 samples of BITS 8 or 16, as
+ * pipeline_tonemap_uploaded and pipeline_tonemap_uploaded16 write them). */
+bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
+                           void *rgb, int bits, char *err, size_t errlen);
+
 #endif

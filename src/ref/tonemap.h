@@ -146,6 +146,15 @@ typedef struct tonemap_stage_input {
 void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
                                const tonemap_stage_input *in, tonemap_result *r);
 
+/* The weights the curve step starts from, F[0..r->bins): r's counts plus its point samples
+ * times their weight, with the bottom-bin rule of a widened range applied. */
+void tonemap_cpu_weights(const tonemap_result *r, double *f);
+
+/* The curve step alone (ceiling, cumf, mapping, linear scale) on r's range, ln_avg and
+ * counts, from the weights F (as tonemap_cpu_weights makes them; any positive scale) instead
+ * of r's histogram: what the temporal adaptation (adapt.h) curves its state with. */
+void tonemap_cpu_curve(const tonemap_params *p, const double *f, tonemap_result *r);
+
 /* tonemap_point_positions drawing from the drand48 state *STATE (advanced), so that a second
  * walk continues the sequence where the first stopped (pcond's second histogram). */
 bool tonemap_point_walk(int w, int h, uint32_t n, uint64_t *state, uint32_t *xy);

@@ -336,12 +336,9 @@ static void make_cumf(const double *f, int n, double *cumf)
     cumf[n] = 1.0;
 }
 
-/* The curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf, linear scale.
- * FITS: tonemap_stage_input's range_fits. */
-static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
+void tonemap_cpu_weights(const tonemap_result *r, double *f)
 {
     int n = (int)r->bins;
-    double f[HT_MAX_BINS], start[HT_MAX_BINS], cumf[HT_MAX_BINS + 1];
     double w = r->n_points ? (double)r->pt_weight : 0.0;
     for (int i = 0; i < n; i++)
         f[i] = r->hist[i] + w * r->pt_hist[i];
@@ -350,6 +347,16 @@ static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
         f[1] -= half;
         f[0] += half;
     }
+}
+
+/* The curve step (pass_curve) from the weights F_IN (tonemap_cpu_weights): ceiling
+ * iteration, cumf, linear scale. FITS: tonemap_stage_input's range_fits. */
+static void curve_from_weights(const tonemap_params *p, int fits, const double *f_in,
+                               tonemap_result *r)
+{
+    int n = (int)r->bins;
+    double f[HT_MAX_BINS], start[HT_MAX_BINS], cumf[HT_MAX_BINS + 1];
+    memcpy(f, f_in, sizeof(double) * n);
     double t0 = 0;
     for (int i = 0; i < n; i++)
         t0 += f[i];
@@ -411,6 +418,19 @@ static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
     make_cumf(start, n, cumf);
     for (int i = 0; i <= n; i++)
         r->cumf[i] = (float)cumf[i];
+}
+
+void tonemap_cpu_curve(const tonemap_params *p, const double *f, tonemap_result *r)
+{
+    curve_from_weights(p, -1, f, r);
+}
+
+/* The curve step (pass_curve) of r's own histogram. */
+static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
+{
+    double f[HT_MAX_BINS];
+    tonemap_cpu_weights(r, f);
+    curve_from_weights(p, fits, f, r);
 }
 
 /* Classes and min/max of a sample set into r's counts. */

@@ -1,0 +1,468 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include "seq_cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adapt.h"
+#include "batch.h"
+#include "commands.h"
+#include "human.h"
+#include "imgstats.h"
+#include "imgstats_gpu.h"
+#include "pipeline.h"
+#include "sequence.h"
+
+/* A sequence and the frames asked for. */
+typedef struct seq {
+    seq_pattern pat;
+    int first, last;   /* --frames, or the first and last file's */
+    int *exist;        /* every frame with a file, ascending (malloc'd) */
+    int nexist;
+} seq;
+
+/* The tone mapping of a sequence's frames, in order. */
+typedef struct seq_mapper {
+    const ht_options *o;
+    adapt_params ap;
+    adapt_state st;
+    const int *frames;       /* the batch's index -> frame number */
+    bool keep_textures;      /* GPU: the output stays for the statistics */
+    adapt_frame af;          /* the last frame's analysis */
+    tonemap_result r;        /* the last frame's result, adapted */
+} seq_mapper;
+
+bool seq_cmd_is_sequence(const char *in)
+{
+    return seq_is_pattern(in) && access(in, F_OK) != 0;
+}
+
+/* Parses SEQ and --frames into *s; returns -1 to go on, else the exit status. */
+static int seq_open(const char *cmd, const ht_options *o, const char *in, seq *s)
+{
+    char err[HT_ERR_MAX];
+    memset(s, 0, sizeof *s);
+    if (!seq_parse(in, &s->pat, err, sizeof err))
+        return commands_usage_error(cmd, err);
+    if (o->frame_range && !seq_parse_range(o->frame_range, &s->first, &s->last, err, sizeof err))
+        return commands_usage_error(cmd, err);
+    if (!seq_scan(&s->pat, &s->exist, &s->nexist, err, sizeof err)) {
+        fprintf(stderr, "hdrtone %s: %s\n", cmd, err);
+        return 1;
+    }
+    if (!o->frame_range && s->nexist == 0) {
+        fprintf(stderr, "hdrtone %s: %s: no frame exists\n", cmd, in);
+        free(s->exist);
+        return 1;
+    }
+    if (!o->frame_range) {
+        s->first = s->exist[0];
+        s->last = s->exist[s->nexist - 1];
+    }
+    return -1;
+}
+
+/* Reports the frames of [first, last] without a file, by number (a run of them at once);
+ * true when there is one. */
+static bool report_missing(const char *cmd, const seq *s)
+{
+    bool any = false;
+    int at = s->first;   /* the next frame that should exist */
+    for (int k = 0; k <= s->nexist; k++) {
+        int next = k < s->nexist ? s->exist[k] : s->last + 1;
+        if (next < at)
+            continue;
+        if (next > s->last + 1)
+            next = s->last + 1;
+        if (next > at) {
+            char a[4096], b[4096];
+            seq_format(&s->pat, at, a, sizeof a);
+            seq_format(&s->pat, next - 1, b, sizeof b);
+            if (next - 1 == at)
+                fprintf(stderr, "hdrtone %s: frame %d: %s: no such file\n", cmd, at, a);
+            else
+                fprintf(stderr, "hdrtone %s: frames %d-%d: %s .. %s: no such files\n", cmd, at,
+                        next - 1, a, b);
+            any = true;
+        }
+        if (next > s->last)
+            break;
+        at = next + 1;
+    }
+    return any;
+}
+
+/* The adaptation O asks for into m->ap; false after a usage error (status 2 in *status). */
+static bool mapper_init(const char *cmd, const ht_options *o, seq_mapper *m, int *status)
+{
+    char err[HT_ERR_MAX];
+    memset(m, 0, sizeof *m);
+    m->o = o;
+    adapt_init(&m->st);
+    m->ap.fps = o->fps;
+    m->ap.cut_stops = o->cut_threshold;
+    /* pcond's human-vision options analyse twice and filter the picture: no adaptation. */
+    bool human = human_requested(&o->tm);
+    m->ap.mode = human ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
+    if (o->adapt && !adapt_parse(o->adapt, &m->ap, err, sizeof err)) {
+        *status = commands_usage_error(cmd, err);
+        return false;
+    }
+    if (human && m->ap.mode != HT_ADAPT_NONE) {
+        *status = commands_usage_error(cmd, "--adapt with --veil, --acuity or --color-loss: "
+                                            "only none");
+        return false;
+    }
+    return true;
+}
+
+/* What an analysis file's frame was analysed with: the options and the backend. */
+static uint64_t fingerprint(const ht_options *o)
+{
+    return adapt_fingerprint(&o->tm) ^ (uint64_t)o->backend;
+}
+
+/* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. */
+static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_result *r,
+                          char *err, size_t errlen)
+{
+    if (o->backend == HT_BACKEND_CPU) {
+        tonemap_cpu_analyze(img, &o->tm, r);
+        return true;
+    }
+    pipeline *p = commands_pipeline(err, errlen);
+    return p && pipeline_upload(p, img, err, errlen) &&
+           pipeline_analyze_uploaded(p, &o->tm, r, err, errlen);
+}
+
+/* Frame FRAME: analysis, the state's step, the apply with the adapted result into PX
+ * (BITS 8 or 16; NULL: on the GPU only the output texture, on the CPU nothing). */
+static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, int bits,
+                      char *err, size_t errlen)
+{
+    const ht_options *o = m->o;
+    if (!analyze_image(o, img, &m->r, err, errlen))
+        return false;
+    adapt_frame_of(&m->r, frame, &m->af);
+    adapt_update(&m->ap, &m->st, &m->af);
+    if (m->af.valid)
+        adapt_result(&m->st, &o->tm, &m->r);
+    if (o->backend == HT_BACKEND_CPU) {
+        if (px && bits == 16)
+            tonemap_cpu_apply16(img, &o->tm, &m->r, px);
+        else if (px)
+            tonemap_cpu_apply(img, &o->tm, &m->r, px);
+        return true;
+    }
+    pipeline *p = commands_pipeline(err, errlen);
+    bool ok = pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
+    if (!m->keep_textures)
+        pipeline_release_textures(p);
+    return ok;
+}
+
+static bool hook_tonemap(void *ctx, int index, hdr_image *img, void *px, int bits, char *err,
+                         size_t errlen)
+{
+    seq_mapper *m = ctx;
+    return map_frame(m, m->frames[index], img, px, bits, err, errlen);
+}
+
+/* --analysis DIR: the state after every frame with a file before s->first, from their
+ * analyses. False, every missing or unusable one reported, when one is. */
+static bool replay(const char *cmd, seq_mapper *m, const seq *s, const char *dir)
+{
+    bool ok = true;
+    uint64_t fp = fingerprint(m->o);
+    for (int k = 0; k < s->nexist && s->exist[k] < s->first; k++) {
+        char path[4096], err[HT_ERR_MAX + 64];
+        if (!adapt_frame_path(dir, s->exist[k], path, sizeof path) ||
+            !adapt_frame_read(path, &m->af, fp, err, sizeof err)) {
+            fprintf(stderr, "hdrtone %s: frame %d: analysis %s\n", cmd, s->exist[k],
+                    strlen(path) ? err : "path too long");
+            ok = false;
+            continue;
+        }
+        m->af.frame = s->exist[k];
+        if (ok)
+            adapt_update(&m->ap, &m->st, &m->af);
+    }
+    if (!ok)
+        fprintf(stderr, "hdrtone %s: the analyses above are missing (hdrtone analyze makes "
+                        "them): no frame written\n", cmd);
+    return ok;
+}
+
+/* The inputs and outputs of the frames of S that exist, into *in, *out (arrays of N
+ * malloc'd strings; *frames their numbers). False when out of memory or a name is too
+ * long. */
+static bool seq_files(const seq *s, const seq_pattern *outp, bool stream, char ***in,
+                      char ***out, int **frames, int *n)
+{
+    *n = 0;
+    *in = calloc((size_t)s->nexist + 1, sizeof **in);
+    *out = calloc((size_t)s->nexist + 1, sizeof **out);
+    *frames = calloc((size_t)s->nexist + 1, sizeof **frames);
+    if (!*in || !*out || !*frames)
+        return false;
+    for (int k = 0; k < s->nexist; k++) {
+        int f = s->exist[k];
+        if (f < s->first || f > s->last)
+            continue;
+        char a[4096], b[4096];
+        if (!seq_format(&s->pat, f, a, sizeof a) ||
+            (!stream && !seq_format(outp, f, b, sizeof b)))
+            return false;
+        (*frames)[*n] = f;
+        (*in)[*n] = strdup(a);
+        (*out)[*n] = strdup(stream ? "-" : b);
+        if (!(*in)[(*n)++] || !(*out)[*n - 1])
+            return false;
+    }
+    return true;
+}
+
+static void free_files(char **in, char **out, int *frames, int n)
+{
+    for (int i = 0; in && out && i < n; i++) {
+        free(in[i]);
+        free(out[i]);
+    }
+    free(in);
+    free(out);
+    free(frames);
+}
+
+int seq_export(const ht_options *o, const char *in, const char *out)
+{
+    seq s;
+    seq_mapper *m = malloc(sizeof *m);
+    seq_pattern outp;
+    char err[HT_ERR_MAX];
+    bool stream = strcmp(out, "-") == 0;
+    int status = -1;
+    if (!m) {
+        fprintf(stderr, "hdrtone export: out of memory\n");
+        return 1;
+    }
+    if (!stream && !seq_parse(out, &outp, err, sizeof err))
+        status = commands_usage_error("export", "a sequence's -o is a pattern taking the frame "
+                                                "number (out/%04d.png), a folder or -");
+    else if (!stream && strcmp(out, in) == 0)
+        status = commands_usage_error("export", "the output would replace the input");
+    else if (o->analysis && !o->frame_range)
+        status = commands_usage_error("export", "--analysis goes with --frames A-B");
+    else
+        mapper_init("export", o, m, &status);
+    if (status >= 0) {
+        free(m);
+        return status;
+    }
+    if ((status = seq_open("export", o, in, &s)) >= 0) {
+        free(m);
+        return status;
+    }
+    status = report_missing("export", &s);
+    char **ins = NULL, **outs = NULL;
+    int *frames = NULL, n = 0;
+    if (o->analysis && !replay("export", m, &s, o->analysis)) {
+        status = 1;
+    } else if (!seq_files(&s, &outp, stream, &ins, &outs, &frames, &n)) {
+        fprintf(stderr, "hdrtone export: out of memory or a file name too long\n");
+        status = 1;
+    } else if (n > 0) {
+        m->frames = frames;
+        batch_hook hook = {m->ap.mode == HT_ADAPT_NONE ? NULL : hook_tonemap, m, frames};
+        status |= batch_export_hooked(o, (const char **)ins, (const char **)outs, n, &hook,
+                                      NULL);
+    }
+    free_files(ins, outs, frames, n);
+    free(s.exist);
+    free(m);
+    return status;
+}
+
+/* JSON: the report of one frame on one line, "frame" and "adapt" first. */
+static void print_json_line(const char *text, size_t len, int frame, const seq_mapper *m)
+{
+    static const char *const names[] = {"none", "exp", "human"};
+    printf("{\"frame\": %d, \"adapt\": {\"mode\": \"%s\", \"rate\": %.9g, \"exact\": %s}, ",
+           frame, names[m->ap.mode], m->st.rate, m->st.exact ? "true" : "false");
+    /* The report's own newlines lie between fields (strings escape theirs). */
+    for (size_t i = 1; i < len; i++)
+        if (text[i] != '\n')
+            putchar(text[i]);
+    putchar('\n');
+}
+
+/* One frame of stats SEQ: load, tone-map with the state, report. False after a failure
+ * (reported). */
+static bool stats_frame(seq_mapper *m, int frame, const char *path)
+{
+    const ht_options *o = m->o;
+    char err[HT_ERR_MAX];
+    hdr_image img = {0};
+    image_load_options lo = options_load(o);
+    if (!image_load(path, &lo, &img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone stats: frame %d: %s\n", frame, err);
+        return false;
+    }
+    image_stats st;
+    image_compute_stats(&img, &st);
+    uint8_t *rgb = NULL;
+    imgstats s = {0};
+    size_t bytes = (size_t)img.width * img.height * 3;
+    bool cpu = o->backend == HT_BACKEND_CPU, ok = !cpu || (rgb = malloc(bytes));
+    m->keep_textures = true;
+    pipeline *p = NULL;
+    if (ok)
+        ok = map_frame(m, frame, &img, rgb, 8, err, sizeof err);
+    else
+        snprintf(err, sizeof err, "out of memory");
+    /* The GPU's statistics read its output texture; an image in pieces is read back. */
+    if (ok && !cpu && pipeline_image_pieces(p = commands_pipeline(err, sizeof err)) > 1)
+        ok = (rgb = malloc(bytes)) &&
+             pipeline_apply_result(p, &o->tm, &m->r, rgb, 8, err, sizeof err);
+    if (ok && !(rgb ? imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
+                    : imgstats_gpu(p, &img, o->histogram_kernel, o->peaks, o->min_distance, &s,
+                                   err, sizeof err)))
+        ok = false;
+    if (!ok) {
+        fprintf(stderr, "hdrtone stats: frame %d: %s: %s\n", frame, path, err);
+    } else if (o->json && o->curve_format != HT_CURVE_PCOND) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            commands_print_stats(f, path, &img, &st, o, &m->r, &s);
+            fclose(f);
+            print_json_line(buf, len, frame, m);
+        }
+        free(buf);
+        ok = f != NULL;
+    } else {
+        printf("frame         %d (adapt rate %.6g)\n", frame, m->st.rate);
+        commands_print_stats(stdout, path, &img, &st, o, &m->r, &s);
+    }
+    imgstats_free(&s);
+    free(rgb);
+    image_free(&img);
+    return ok;
+}
+
+int seq_stats(const ht_options *o, const char *in)
+{
+    seq s;
+    int status = -1;
+    seq_mapper *m = malloc(sizeof *m);
+    if (!m) {
+        fprintf(stderr, "hdrtone stats: out of memory\n");
+        return 1;
+    }
+    if (!mapper_init("stats", o, m, &status) || (status = seq_open("stats", o, in, &s)) >= 0) {
+        free(m);
+        return status;
+    }
+    status = report_missing("stats", &s);
+    for (int k = 0; k < s.nexist; k++) {
+        char path[4096];
+        int f = s.exist[k];
+        if (f < s.first || f > s.last)
+            continue;
+        if (!seq_format(&s.pat, f, path, sizeof path) || !stats_frame(m, f, path))
+            status = 1;
+        fflush(stdout);
+    }
+    free(s.exist);
+    free(m);
+    return status;
+}
+
+/* analyze: frame FRAME's analysis (an unreadable frame's says so) into DIR. False after a
+ * failure (reported). */
+static bool analyze_frame(const ht_options *o, int frame, const char *path, const char *dir,
+                          tonemap_result *r, adapt_frame *af)
+{
+    char err[HT_ERR_MAX], file[4096];
+    hdr_image img = {0};
+    image_load_options lo = options_load(o);
+    bool ok = image_load(path, &lo, &img, err, sizeof err);
+    if (!ok) {
+        fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
+    } else if (!analyze_image(o, &img, r, err, sizeof err)) {
+        fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, err);
+        ok = false;
+    }
+    if (ok)
+        adapt_frame_of(r, frame, af);
+    else
+        adapt_frame_invalid(frame, o->tm.bins, af);
+    if (o->backend == HT_BACKEND_GPU && ok)
+        pipeline_release_textures(commands_pipeline(err, sizeof err));
+    image_free(&img);
+    if (!adapt_frame_path(dir, frame, file, sizeof file) ||
+        !adapt_frame_write(file, af, fingerprint(o), err, sizeof err)) {
+        fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
+        return false;
+    }
+    return ok;
+}
+
+/* The frames of S into DIR (made when missing). Returns the exit status. */
+static int analyze_all(const ht_options *o, const seq *s, const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "hdrtone analyze: %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    int status = report_missing("analyze", s);
+    tonemap_result *r = malloc(sizeof *r);
+    adapt_frame *af = malloc(sizeof *af);
+    if (!r || !af) {
+        fprintf(stderr, "hdrtone analyze: out of memory\n");
+        status = 1;
+    }
+    for (int k = 0; r && af && k < s->nexist; k++) {
+        char path[4096];
+        int f = s->exist[k];
+        if (f >= s->first && f <= s->last &&
+            (!seq_format(&s->pat, f, path, sizeof path) || !analyze_frame(o, f, path, dir, r, af)))
+            status = 1;
+    }
+    free(r);
+    free(af);
+    return status;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    ht_options o;
+    char **pos;
+    int npos, early = commands_parse(argc, argv, HT_CMD_ANALYZE, "analyze", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
+    if (o.help) {
+        printf("usage: hdrtone analyze SEQ [--frames A-B] -o DIR [options]\n"
+               "Writes each frame's analysis (what the temporal adaptation needs of it) into\n"
+               "DIR/analysis.NNNNNNNNN.txt, for export SEQ --frames A-B --analysis DIR on\n"
+               "other machines or processes (the same tone-mapping options).\n\noptions:\n");
+        options_print_help(stdout, HT_CMD_ANALYZE);
+        free(pos);
+        return 0;
+    }
+    int status;
+    seq s;
+    if (npos != 1 || !o.output || !o.output[0] || !seq_is_pattern(pos[0]))
+        status = commands_usage_error("analyze", "needs one sequence (shot.%04d.exr) and -o DIR "
+                                                 "(see --help)");
+    else if ((status = seq_open("analyze", &o, pos[0], &s)) < 0) {
+        status = analyze_all(&o, &s, o.output);
+        free(s.exist);
+    }
+    free(pos);
+    return status;
+}
