@@ -21,13 +21,16 @@ for y in range(h):
     for x in range(w):
         l = 10 ** (-2 + 5 * x / (w - 1))
         px += [l * (0.3 + 0.7 * y / (h - 1)), l * 0.8, l * (1.0 - 0.6 * y / (h - 1))]
-for name, k in (('render.pfm', 1.0), ('other.pfm', 0.5)):
+other = [px[3 * (y * w + w - 1 - x) + c] * 0.5 for y in range(h) for x in range(w)
+         for c in range(3)]   # mirrored, half as bright
+for name, p in (('render.pfm', px), ('other.pfm', other)):
     with open(name, 'wb') as f:
         f.write(b'PF\n%d %d\n-1.0\n' % (w, h))
-        f.write(struct.pack('<%df' % len(px), *[v * k for v in px]))
+        f.write(struct.pack('<%df' % len(p), *p))
 PY
 "$HT_BIN" export render.pfm -o ref.png || { echo "skipped: export failed (no GPU?)"; exit 77; }
 "$HT_BIN" export other.pfm -o ref_other.png || { echo "skipped: export failed"; exit 77; }
+"$HT_PNGDIFF" ref.png ref_other.png --max-diff 0 >/dev/null && err "the two pictures are alike"
 
 # start_viewer ARGS...: a listening viewer on a free port (port 0: the system picks; the
 # viewer says which on stderr). Sets pid, port, win.
