@@ -44,7 +44,15 @@ int cmd_view(int argc, char **argv)
         free(pos);
         return 0;
     }
-    if (npos == 0)
+    /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
+    if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys) {
+        int handed = viewer_handoff(pos, npos);
+        if (handed >= 0) {
+            free(pos);
+            return handed;
+        }
+    }
+    if (npos == 0 && !o.listen)   /* --listen alone waits for images */
         pos[npos++] = (char *)default_image();
     int status = viewer_main(&o, pos, npos);
     free(pos);

@@ -139,6 +139,13 @@ static const opt_def OPTIONS[] = {
      "redraw every vsync instead of on events (for measuring)"},
     {"no-overlay", 0, OPT_FLAG, HT_CMD_VIEW, OFF(no_overlay), 0, 0, NULL, NULL,
      "start with the histogram overlay hidden"},
+    {"listen", 0, OPT_STRING, HT_CMD_VIEW, OFF(listen), 0, 0, NULL, "[HOST:]PORT",
+     "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' or a "
+     "port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""},
+    {"new-window", 0, OPT_FLAG, HT_CMD_VIEW, OFF(new_window), 0, 0, NULL, NULL,
+     "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"},
+    {"watch", 0, OPT_FLAG, HT_CMD_VIEW, OFF(watch), 0, 0, NULL, NULL,
+     "reload the shown file when it changes on disk (key U)"},
     {"keys", 0, OPT_STRING, HT_CMD_VIEW, OFF(keys), 0, 0, NULL, "KEYS",
      "test hook: key names, space-separated, replayed after the first frame"},
     {"screenshot", 0, OPT_STRING, HT_CMD_VIEW, OFF(screenshot), 0, 0, NULL, "FILE",

@@ -35,6 +35,9 @@ typedef struct ht_options {
     int msaa;                 /* viewer: samples per pixel */
     bool continuous;          /* viewer: redraw every vsync */
     bool no_overlay;          /* viewer: start with the overlay hidden */
+    const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */
+    bool new_window;          /* viewer: never hand the files to a listening instance */
+    bool watch;               /* viewer: reload the shown file when it changes on disk */
     const char *keys;         /* viewer test hook: keys replayed after the first frame */
     const char *screenshot;   /* viewer test hook: save the window's pixels here and exit */
     int frames;               /* viewer test hook: frames to draw before the screenshot */

@@ -14,6 +14,9 @@
 #include "viewer_internal.h"
 
 enum { VIEW_PEAKS = 8 };   /* peaks marked by X when --peaks does not say */
+/* How long an idle frame waits for window events while clients or files may change the
+ * picture (the server and inotify are polled between waits). */
+static const double LIVE_POLL_S = 0.02;
 
 /* ---------------------------------------------------------------------------------------
  * GLFW callbacks: they only change state and mark the window dirty. */
@@ -432,6 +435,8 @@ static void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->pipe);
         glfwDestroyWindow(v->win);
     }
+    viewer_net_stop(v);
+    viewer_watch_stop(v);
     image_free(&v->img);
     imgstats_free(&v->stats);
     viewer_files_free(v);
@@ -454,6 +459,7 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->grey_kernel = o->histogram_kernel;
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;
+    v->watch_fd = v->watch_wd = -1;
 }
 
 /* The window's size: the first image's (read now, before the window exists, so it opens at
@@ -465,7 +471,7 @@ static void window_size(const viewer *v, const ht_options *o, int *ww, int *wh)
     hdr_image probe = {0};
     char err[HT_ERR_MAX];
     image_load_options lo = options_load(o);
-    if (image_load(v->files[v->cur], &lo, &probe, err, sizeof err)) {
+    if (v->nfiles > 0 && image_load(v->files[v->cur], &lo, &probe, err, sizeof err)) {
         view_rect b = image_frame(&probe);
         *ww = (int)fmin(b.x1 - b.x0, 1 << 16);
         *wh = (int)fmin(b.y1 - b.y0, 1 << 16);
@@ -546,9 +552,13 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (v->rb.fence)
             glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
+        else if (v->net || v->watching)
+            glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
         readback_poll(v);
+        viewer_net_poll(v);
+        viewer_watch_poll(v);
         if (!(v->dirty || v->testing || o->continuous) || v->quit)
             continue;
         v->dirty = false;
@@ -585,7 +595,11 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         free(v->replay);
         return 1;
     }
-    if (nfiles < 1 || !viewer_files_set(v, files, nfiles)) {
+    if (o->listen && !viewer_net_start(v, o->listen, o->layer, o->max_pixels)) {
+        viewer_cleanup(v);
+        return 1;
+    }
+    if (!(o->listen && nfiles == 0) && (nfiles < 1 || !viewer_files_set(v, files, nfiles))) {
         fprintf(stderr, "hdrtone: no file to open\n");
         viewer_cleanup(v);
         return 1;
@@ -595,6 +609,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         return 1;
     }
     viewer_load_current(v);
+    if (o->watch)
+        viewer_watch_key(v, 1);
     int status = run_loop(v, o);
     viewer_cleanup(v);
     return status;

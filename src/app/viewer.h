@@ -14,6 +14,12 @@
  * be loaded is reported in the window and on stderr; it never ends the viewer. */
 int viewer_main(const ht_options *o, char **files, int nfiles);
 
+/* Like tev: hands FILES[0..NFILES) to the viewer listening on 127.0.0.1:14158 (or on the
+ * [HOST:]PORT of the environment's HT_TEV_HANDOFF; "off" = never), one OpenImage each.
+ * Returns -1 when nobody listens there (a refused loopback connect costs nothing: open a
+ * window), else the exit status: 0 handed over (said on stderr), 1 failed midway. */
+int viewer_handoff(char **files, int nfiles);
+
 /* Prints the key table (keys, action) as lines, for `view --help`. */
 void viewer_print_keys(FILE *f);
 

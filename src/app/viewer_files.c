@@ -104,28 +104,27 @@ bool viewer_files_set(viewer *v, char **paths, int n)
     return v->nfiles > 0;
 }
 
-bool viewer_load_current(viewer *v)
+/* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
+ * the next load asks for. */
+static bool load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
-    const char *path = v->files[v->cur];
-    image_free(&v->img);
-    v->have_image = false;
-    v->load_err[0] = '\0';
-    v->message[0] = '\0';
-    v->rb.valid = false;
-    char err[HT_ERR_MAX];
-    char title[512];
-    snprintf(title, sizeof title, "hdrtone - %s", viewer_base_name(path));
-    glfwSetWindowTitle(v->win, title);
-    v->dirty = true;
+    const char *net = viewer_net_name(v, path);
+    if (net)
+        return viewer_net_load(v, net, img, err, errlen);
     image_load_options lo = {0};
     lo.part = v->part_set ? v->part_sel : v->opt_part;
     lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
     lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    if (!image_load(path, &lo, &v->img, err, sizeof err)) {
-        snprintf(v->load_err, sizeof v->load_err, "%s", err);
-        fprintf(stderr, "hdrtone: %s\n", err);
-        return false;
-    }
+    return image_load(path, &lo, img, err, errlen);
+}
+
+/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
+ * the reason in ERR and no image shown when the upload fails. */
+static bool show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
+{
+    image_free(&v->img);
+    v->img = *img;
+    memset(img, 0, sizeof *img);
     /* What E and Y cycle through. */
     v->part_idx = v->img.part;
     v->part_count = v->img.part_count;
@@ -133,16 +132,78 @@ bool viewer_load_current(viewer *v)
         snprintf(v->layers, sizeof v->layers, "%s", v->img.parts[v->img.part].layers);
     else
         snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
-    if (!pipeline_upload(v->pipe, &v->img, err, sizeof err)) {
-        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, err);
-        fprintf(stderr, "hdrtone: %s\n", v->load_err);
+    v->rb.valid = false;
+    v->dirty = true;
+    if (!pipeline_upload(v->pipe, &v->img, err, errlen)) {
         image_free(&v->img);
+        v->have_image = false;
         return false;
     }
     v->have_image = true;
-    v->view_fresh = true;
     v->image_gen++;
     viewer_update_y_range(v);
+    return true;
+}
+
+static void set_title(viewer *v, const char *path)
+{
+    char title[512];
+    snprintf(title, sizeof title, "hdrtone - %s", viewer_base_name(path));
+    glfwSetWindowTitle(v->win, title);
+}
+
+bool viewer_load_current(viewer *v)
+{
+    image_free(&v->img);
+    v->have_image = false;
+    v->load_err[0] = '\0';
+    v->message[0] = '\0';
+    v->rb.valid = false;
+    v->dirty = true;
+    if (v->nfiles < 1) {
+        glfwSetWindowTitle(v->win, "hdrtone");
+        return false;
+    }
+    const char *path = v->files[v->cur];
+    char err[HT_ERR_MAX];
+    set_title(v, path);
+    hdr_image img = {0};
+    if (!load_source(v, path, &img, err, sizeof err)) {
+        snprintf(v->load_err, sizeof v->load_err, "%s", err);
+        fprintf(stderr, "hdrtone: %s\n", err);
+        return false;
+    }
+    if (!show_image(v, &img, err, sizeof err)) {
+        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, err);
+        fprintf(stderr, "hdrtone: %s\n", v->load_err);
+        return false;
+    }
+    v->view_fresh = true;
+    return true;
+}
+
+bool viewer_replace_current(viewer *v, char *err, size_t errlen)
+{
+    if (v->nfiles < 1) {
+        snprintf(err, errlen, "no file");
+        return false;
+    }
+    const char *path = v->files[v->cur];
+    hdr_image img = {0};
+    if (!load_source(v, path, &img, err, errlen))
+        return false;
+    bool same = v->have_image &&
+                memcmp(img.data_window, v->img.data_window, sizeof img.data_window) == 0 &&
+                memcmp(img.display_window, v->img.display_window, sizeof img.display_window) == 0;
+    char uerr[HT_ERR_MAX];
+    if (!show_image(v, &img, uerr, sizeof uerr)) {
+        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, uerr);
+        snprintf(err, errlen, "%s", v->load_err);
+        return false;
+    }
+    v->load_err[0] = '\0';
+    if (!same)
+        v->view_fresh = true;
     return true;
 }
 
@@ -210,6 +271,8 @@ static bool reload_keep_view(viewer *v)
 void viewer_reload(viewer *v, int arg)
 {
     (void)arg;
+    if (v->nfiles < 1)
+        return;
     if (reload_keep_view(v))
         viewer_set_message(v, false, "reloaded %s", v->files[v->cur]);
 }
@@ -218,8 +281,9 @@ void viewer_part_step(viewer *v, int dir)
 {
     int n = v->part_count;
     if (n <= 1) {
-        viewer_set_message(v, false, "%s has one part only",
-                           viewer_base_name(v->files[v->cur]));
+        if (v->nfiles > 0)
+            viewer_set_message(v, false, "%s has one part only",
+                               viewer_base_name(v->files[v->cur]));
         return;
     }
     int k = ((v->part_idx + dir) % n + n) % n;
@@ -271,6 +335,29 @@ void viewer_layer_step(viewer *v, int dir)
     if (reload_keep_view(v))
         viewer_set_message(v, false, "layer %d/%d %s: %s", i + 1, n,
                            names[i][0] ? names[i] : "(none)", v->img.rgb_source);
+}
+
+int viewer_files_add(viewer *v, const char *path)
+{
+    for (int i = 0; i < v->nfiles; i++)
+        if (strcmp(v->files[i], path) == 0)
+            return i;
+    char **f = realloc(v->files, (size_t)(v->nfiles + 1) * sizeof *f);
+    if (!f)
+        return -1;
+    v->files = f;
+    if (!(f[v->nfiles] = strdup(path)))
+        return -1;
+    return v->nfiles++;
+}
+
+void viewer_files_remove(viewer *v, int i)
+{
+    free(v->files[i]);
+    memmove(v->files + i, v->files + i + 1, (size_t)(v->nfiles - i - 1) * sizeof *v->files);
+    v->nfiles--;
+    if (v->cur > i || v->cur >= v->nfiles)
+        v->cur = v->cur > 0 ? v->cur - 1 : 0;
 }
 
 void viewer_files_drop(viewer *v, char **paths, int n)

@@ -5,6 +5,8 @@
  *   viewer_status.c  the overlay: status text, markers, panel, help, messages
  *   viewer_files.c   the file list (folders, next/previous, dropped files), loading, parts
  *                    and layers
+ *   viewer_net.c     tev's protocol: images sent by renderers (--listen), the hand-off
+ *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
  *   view.c           the view maths, no GL (view.h) */
 #ifndef HT_VIEWER_INTERNAL_H
 #define HT_VIEWER_INTERNAL_H
@@ -102,6 +104,15 @@ typedef struct viewer {
     bool message_error;
     bool dirty, quit;
 
+    /* Live sources: the tev server (--listen; NULL when off) and the file watch. */
+    struct tev_server *net;
+    char net_warn[256];        /* the server's warning for a non-loopback address, or "" */
+    bool watching;             /* --watch or the key */
+    int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
+    char watch_dir[4096];      /* the folder watched */
+    double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
+    int watch_retries;         /* reloads left after a failed one without a new event */
+
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
     int (*replay)[2];          /* key, mods */
@@ -175,5 +186,35 @@ void viewer_file_step(viewer *v, int dir);
 void viewer_part_step(viewer *v, int dir);
 void viewer_layer_step(viewer *v, int dir);
 void viewer_reload(viewer *v, int arg);
+/* Adds PATH to the file list unless it is there; returns its index (-1: no memory). */
+int viewer_files_add(viewer *v, const char *path);
+/* Removes entry I; the shown entry stays shown (another one when I was it: the caller loads). */
+void viewer_files_remove(viewer *v, int i);
+/* Loads files[cur] into a new image and only when that succeeds replaces the shown one,
+ * keeping view, zoom and settings when its windows are the same. False with the reason in
+ * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
+bool viewer_replace_current(viewer *v, char *err, size_t errlen);
+
+/* viewer_net.c */
+
+/* Entries of network images in the file list: the prefix before the image's name. */
+#define VIEWER_NET_PREFIX "tev:"
+/* --listen: starts the server (false with the message on stderr). */
+bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels);
+/* Once a frame: applies what clients sent since the last call. */
+void viewer_net_poll(viewer *v);
+/* The image name of a network entry of the list, else NULL (a file). */
+const char *viewer_net_name(const viewer *v, const char *path);
+/* Copies network image NAME into *img (tev_server_copy_image). */
+bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen);
+void viewer_net_stop(viewer *v);
+
+/* viewer_watch.c */
+
+/* --watch and its key: on, off (ARG 1 = on, 0 = toggle). */
+void viewer_watch_key(viewer *v, int arg);
+/* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
+void viewer_watch_poll(viewer *v);
+void viewer_watch_stop(viewer *v);
 
 #endif

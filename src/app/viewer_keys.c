@@ -365,6 +365,17 @@ static void act_export(viewer *v, int arg)
     const char *base = viewer_base_name(v->files[v->cur]);
     const char *dot = strrchr(base, '.');
     int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    const char *net = viewer_net_name(v, v->files[v->cur]);
+    char safe[201];
+    if (net) {   /* a network image's name, whole, made safe for a file name */
+        size_t n = 0;
+        for (; net[n] && n + 1 < sizeof safe; n++)
+            safe[n] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+                             net[n]) ? net[n] : '_';
+        safe[n] = '\0';
+        base = safe;
+        stem = (int)n;
+    }
     char path[512];
     int fd = -1;
     for (int i = 1; i < 10000 && fd < 0; i++) {
@@ -473,6 +484,7 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_Y, 0, viewer_layer_step, +1, "next / previous layer (channel-name prefix)"},
     {GLFW_KEY_Y, SHIFT, viewer_layer_step, -1, "next / previous layer (channel-name prefix)"},
     {GLFW_KEY_R, 0, viewer_reload, 0, "reload the file"},
+    {GLFW_KEY_U, 0, viewer_watch_key, 0, "watch the file: reload it when it changes (--watch)"},
     {GLFW_KEY_S, 0, act_export, 0, "export PNG (as `hdrtone export`) to ./NAME_tonemapped.png"},
     {GLFW_KEY_ESCAPE, 0, act_quit, 1, "quit (Esc first closes the help)"},
     {GLFW_KEY_Q, 0, act_quit, 0, "quit (Esc first closes the help)"},

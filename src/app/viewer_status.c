@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tev_server.h"
 #include "viewer_internal.h"
 
 void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
@@ -400,8 +401,15 @@ void viewer_draw_overlay(viewer *v, int samples)
             snprintf(text, sizeof text, "[%d/%d]  PageUp/PageDown for other files, F1 for keys",
                      v->cur + 1, v->nfiles);
             y += text_box(v, 8, y, s, text, WHITE) + 4;
+        } else if (v->net) {
+            char text[128];
+            snprintf(text, sizeof text, "waiting for images: tev protocol on port %d, F1 for keys",
+                     tev_server_port(v->net));
+            y += text_box(v, 8, y, s, text, WHITE) + 4;
         }
     }
+    if (v->net_warn[0])
+        y += text_box(v, 8, y, s, v->net_warn, RED) + 4;
     if (v->load_err[0])
         y += text_box(v, 8, y, s, v->load_err, RED) + 4;
     if (v->message[0])

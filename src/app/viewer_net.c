@@ -1,0 +1,169 @@
+/* tev's protocol in the viewer: the server of --listen (tev_server.h) drained once a frame
+ * into the file list, where network images are "tev:NAME" entries copied from the server's
+ * store; and the hand-off of `hdrtone FILE...` to an instance that already listens. */
+#define _POSIX_C_SOURCE 200809L   /* strdup */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tev_server.h"
+#include "viewer.h"
+#include "viewer_internal.h"
+
+bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels)
+{
+    tev_server_options so = {0};
+    so.listen = strcmp(listen, "default") == 0 ? NULL : listen;
+    so.max_pixels = max_pixels >= 1 ? (uint64_t)max_pixels : 0;
+    so.layer = layer;
+    char err[HT_ERR_MAX];
+    v->net = tev_server_start(&so, v->net_warn, sizeof v->net_warn, err, sizeof err);
+    if (!v->net) {
+        fprintf(stderr, "hdrtone: --listen %s: %s\n", listen, err);
+        return false;
+    }
+    if (v->net_warn[0])
+        fprintf(stderr, "hdrtone: %s\n", v->net_warn);
+    fprintf(stderr, "hdrtone: listening for tev's protocol on port %d\n", tev_server_port(v->net));
+    return true;
+}
+
+void viewer_net_stop(viewer *v) { tev_server_stop(&v->net); }
+
+const char *viewer_net_name(const viewer *v, const char *path)
+{
+    size_t n = strlen(VIEWER_NET_PREFIX);
+    return v->net && strncmp(path, VIEWER_NET_PREFIX, n) == 0 ? path + n : NULL;
+}
+
+bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen)
+{
+    if (!v->net) {
+        snprintf(err, errlen, "not listening");
+        return false;
+    }
+    return tev_server_copy_image(v->net, name, img, err, errlen);
+}
+
+/* What one drain asks of the shown picture, applied once at its end. */
+typedef struct net_plan {
+    char *show;       /* list entry to show afresh (owned), or NULL */
+    bool shown_gone;  /* the shown entry was closed: show what is current now */
+    bool refresh;     /* the shown image's pixels changed: copy them again, keeping the view */
+} net_plan;
+
+static const char *shown(const viewer *v) { return v->nfiles > 0 ? v->files[v->cur] : NULL; }
+
+static bool is_shown(const viewer *v, const char *entry)
+{
+    return shown(v) && strcmp(shown(v), entry) == 0;
+}
+
+/* CREATED and OPEN_FILE: ENTRY joins the list, shown when the client grabs focus or the list
+ * was empty; a shown image created again is refreshed. */
+static void net_add(viewer *v, net_plan *plan, const char *entry, bool focus)
+{
+    bool was_empty = v->nfiles == 0;
+    if (viewer_files_add(v, entry) < 0) {
+        viewer_set_message(v, true, "out of memory");
+        return;
+    }
+    if (is_shown(v, entry) && v->have_image && !plan->show) {
+        plan->refresh = true;
+        return;
+    }
+    if (focus || was_empty) {
+        free(plan->show);
+        plan->show = strdup(entry);
+    }
+}
+
+static void net_close(viewer *v, net_plan *plan, const char *entry)
+{
+    for (int i = 0; i < v->nfiles; i++) {
+        if (strcmp(v->files[i], entry) != 0)
+            continue;
+        plan->shown_gone |= i == v->cur;
+        viewer_files_remove(v, i);
+        return;
+    }
+}
+
+static void net_event(viewer *v, net_plan *plan, const tev_event *e)
+{
+    char entry[4096];
+    snprintf(entry, sizeof entry, "%s%s", VIEWER_NET_PREFIX, e->name);
+    switch (e->kind) {
+    case TEV_EVENT_MESSAGE:
+        viewer_set_message(v, false, "%s", e->text);
+        break;
+    case TEV_EVENT_CREATED:
+        net_add(v, plan, entry, e->grab_focus);
+        break;
+    case TEV_EVENT_OPEN_FILE:
+        net_add(v, plan, e->name, e->grab_focus);
+        break;
+    case TEV_EVENT_RELOAD:
+    case TEV_EVENT_CHANGED:
+        plan->refresh |= is_shown(v, entry) ||
+                         (e->kind == TEV_EVENT_RELOAD && is_shown(v, e->name));
+        break;
+    case TEV_EVENT_CLOSED:
+        net_close(v, plan, entry);
+        net_close(v, plan, e->name);
+        break;
+    }
+}
+
+void viewer_net_poll(viewer *v)
+{
+    if (!v->net)
+        return;
+    tev_event *ev;
+    size_t n = tev_server_drain(v->net, &ev);
+    if (n == 0)
+        return;
+    net_plan plan = {0};
+    for (size_t i = 0; i < n; i++)
+        net_event(v, &plan, &ev[i]);
+    tev_events_free(ev, n);
+    v->dirty = true;
+    for (int i = 0; plan.show && i < v->nfiles; i++)
+        if (strcmp(v->files[i], plan.show) == 0 && !(i == v->cur && v->have_image)) {
+            v->cur = i;
+            v->part_set = v->layer_set = false;
+            v->part_count = 0;
+            viewer_load_current(v);
+            plan.refresh = plan.shown_gone = false;
+        }
+    free(plan.show);
+    char err[HT_ERR_MAX];
+    if (plan.shown_gone)
+        viewer_load_current(v);
+    else if (plan.refresh && !viewer_replace_current(v, err, sizeof err))
+        viewer_set_message(v, true, "%s", err);
+}
+
+int viewer_handoff(char **files, int nfiles)
+{
+    char host[256] = TEV_DEFAULT_HOST, err[HT_ERR_MAX];
+    int port = TEV_DEFAULT_PORT;
+    const char *spec = getenv("HT_TEV_HANDOFF");
+    if (spec && strcmp(spec, "off") == 0)
+        return -1;
+    if (spec && !tev_parse_listen(spec, host, sizeof host, &port, err, sizeof err)) {
+        fprintf(stderr, "hdrtone: HT_TEV_HANDOFF: %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < nfiles; i++)
+        if (!tev_send_open(host, port, files[i], err, sizeof err)) {
+            if (i == 0)
+                return -1;   /* nobody listens: open a window */
+            fprintf(stderr, "hdrtone: %s: %s\n", files[i], err);
+            return 1;
+        }
+    fprintf(stderr, "hdrtone: handed %d file%s to the viewer listening on %s:%d "
+                    "(--new-window opens another)\n", nfiles, nfiles == 1 ? "" : "s", host, port);
+    return 0;
+}
