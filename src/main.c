@@ -45,7 +45,8 @@ int cmd_view(int argc, char **argv)
         return 0;
     }
     /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
-    if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys) {
+    if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
+        !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */
         int handed = viewer_handoff(pos, npos);
         if (handed >= 0) {
             free(pos);

@@ -55,6 +55,8 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 #define OFF(field) offsetof(ht_options, field)
 #define TM HT_CMD_ALL
 #define HUMAN (HT_CMD_EXPORT | HT_CMD_STATS)   /* the CPU reference only (human.h) */
+/* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
+#define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
 static const opt_def OPTIONS[] = {
     {"bins", 0, OPT_INT, TM, OFF(tm.bins), HT_MIN_BINS, HT_MAX_BINS, NULL, "N",
      "histogram bins over the luminance range"},
@@ -150,8 +152,8 @@ static const opt_def OPTIONS[] = {
      "test hook: key names, space-separated, replayed after the first frame"},
     {"screenshot", 0, OPT_STRING, HT_CMD_VIEW, OFF(screenshot), 0, 0, NULL, "FILE",
      "test hook: save the window's pixels as PNG after --frames frames, then exit"},
-    {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N",
-     "frames to draw before --screenshot"},
+    {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
+     "frames to draw before --screenshot; A-B: the frames of a sequence to play"},
     {"part", 0, OPT_STRING, HT_CMD_ALL, OFF(part), 0, 0, NULL, "N|NAME",
      "part of a multi-part OpenEXR file, by index or name (default: the first)"},
     {"layer", 0, OPT_STRING, HT_CMD_ALL, OFF(layer), 0, 0, NULL, "NAME",
@@ -159,17 +161,17 @@ static const opt_def OPTIONS[] = {
      "(default: un-prefixed R,G,B or Y, else the first layer with them)"},
     {"max-pixels", 0, OPT_DOUBLE, HT_CMD_ALL, OFF(max_pixels), 1, 1e15, NULL, "N",
      "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
-    {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE, OFF(frame_range), 0,
-     0, NULL, "A-B",
+    {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE | HT_CMD_BENCH,
+     OFF(frame_range), 0, 0, NULL, "A-B",
      "frames of a sequence (IN a pattern: shot.%04d.exr or shot.####.exr; default: from its "
      "first to its last file)"},
-    {"adapt", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS, OFF(adapt), 0, 0, NULL,
+    {"adapt", 0, OPT_STRING, SEQ, OFF(adapt), 0, 0, NULL,
      "none|exp:T|human",
      "temporal adaptation of a sequence: none (every frame a still), exp:T (time constant T "
      "seconds) or human (the eye's time course; default)"},
-    {"fps", 0, OPT_DOUBLE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(fps), 0.001, 1e6, NULL, "N",
+    {"fps", 0, OPT_DOUBLE, SEQ, OFF(fps), 0.001, 1e6, NULL, "N",
      "frames per second of a sequence"},
-    {"cut-threshold", 0, OPT_DOUBLE, HT_CMD_EXPORT | HT_CMD_STATS, OFF(cut_threshold), 0.01,
+    {"cut-threshold", 0, OPT_DOUBLE, SEQ, OFF(cut_threshold), 0.01,
      1000, NULL, "STOPS",
      "adaptation starts afresh where a frame's log-average differs from the adapted one by "
      "more (a scene cut; default: never)"},
@@ -178,6 +180,7 @@ static const opt_def OPTIONS[] = {
      "from them"},
     {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
 };
+#undef SEQ
 #undef HUMAN
 #undef TM
 #undef OFF
@@ -343,6 +346,10 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
                 return false;
             }
             value = argv[++i];
+        }
+        if (d->offset == offsetof(ht_options, frames) && strchr(value, '-')) {
+            o->frame_range = value;   /* the viewer's --frames A-B: a sequence's frames */
+            continue;
         }
         if (!set_value(d, value, o, err, errlen))
             return false;

@@ -11,6 +11,7 @@
 
 #include "gl_context.h"
 #include "png_export.h"
+#include "seq_cmd.h"
 #include "viewer_internal.h"
 
 enum { VIEW_PEAKS = 8 };   /* peaks marked by X when --peaks does not say */
@@ -283,8 +284,16 @@ static void render(viewer *v, bool f32, int samples)
     char err[HT_ERR_MAX];
     if (pass_scene_error(v->scene)[0])
         gpu_error(v, pass_scene_error(v->scene));
-    if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err, sizeof err))
+    /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
+    const tonemap_result *adapted = viewer_seq_adapted(v);
+    if (adapted) {
+        if (!pipeline_apply_result(v->pipe, &v->tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &v->tm, err, sizeof err))
+            gpu_error(v, err);
+    } else if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err,
+                               sizeof err)) {
         gpu_error(v, err);
+    }
     if (v->testing) {
         pipeline_read_result(v->pipe, &v->rb.r);   /* hooks: exact text, no hurry */
         v->rb.valid = true;
@@ -437,6 +446,7 @@ static void viewer_cleanup(viewer *v)
     }
     viewer_net_stop(v);
     viewer_watch_stop(v);
+    viewer_seq_stop(v);
     image_free(&v->img);
     imgstats_free(&v->stats);
     viewer_files_free(v);
@@ -550,6 +560,8 @@ static int run_loop(viewer *v, const ht_options *o)
     while (!v->quit && !glfwWindowShouldClose(v->win)) {
         if (v->testing || o->continuous || v->dirty)
             glfwPollEvents();
+        else if (viewer_seq_playing(v))
+            glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
         else if (v->rb.fence)
             glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
         else if (v->net || v->watching)
@@ -559,6 +571,7 @@ static int run_loop(viewer *v, const ht_options *o)
         readback_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
+        viewer_seq_poll(v);
         if (!(v->dirty || v->testing || o->continuous) || v->quit)
             continue;
         v->dirty = false;
@@ -599,7 +612,13 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         viewer_cleanup(v);
         return 1;
     }
-    if (!(o->listen && nfiles == 0) && (nfiles < 1 || !viewer_files_set(v, files, nfiles))) {
+    bool seq = nfiles == 1 && seq_cmd_is_sequence(files[0]);
+    if (seq && !viewer_seq_open(v, o, files[0])) {
+        viewer_cleanup(v);
+        return 1;
+    }
+    if (!seq && !(o->listen && nfiles == 0) &&
+        (nfiles < 1 || !viewer_files_set(v, files, nfiles))) {
         fprintf(stderr, "hdrtone: no file to open\n");
         viewer_cleanup(v);
         return 1;
@@ -608,7 +627,10 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         viewer_cleanup(v);
         return 1;
     }
-    viewer_load_current(v);
+    if (seq)
+        viewer_seq_start(v);
+    else
+        viewer_load_current(v);
     if (o->watch)
         viewer_watch_key(v, 1);
     int status = run_loop(v, o);

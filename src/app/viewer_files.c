@@ -118,9 +118,7 @@ static bool load_source(viewer *v, const char *path, hdr_image *img, char *err, 
     return image_load(path, &lo, img, err, errlen);
 }
 
-/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
- * the reason in ERR and no image shown when the upload fails. */
-static bool show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
+bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
 {
     image_free(&v->img);
     v->img = *img;
@@ -173,7 +171,7 @@ bool viewer_load_current(viewer *v)
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
     }
-    if (!show_image(v, &img, err, sizeof err)) {
+    if (!viewer_show_image(v, &img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, err);
         fprintf(stderr, "hdrtone: %s\n", v->load_err);
         return false;
@@ -196,7 +194,7 @@ bool viewer_replace_current(viewer *v, char *err, size_t errlen)
                 memcmp(img.data_window, v->img.data_window, sizeof img.data_window) == 0 &&
                 memcmp(img.display_window, v->img.display_window, sizeof img.display_window) == 0;
     char uerr[HT_ERR_MAX];
-    if (!show_image(v, &img, uerr, sizeof uerr)) {
+    if (!viewer_show_image(v, &img, uerr, sizeof uerr)) {
         snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, uerr);
         snprintf(err, errlen, "%s", v->load_err);
         return false;

@@ -7,6 +7,7 @@
  *                    and layers
  *   viewer_net.c     tev's protocol: images sent by renderers (--listen), the hand-off
  *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
+ *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
  *   view.c           the view maths, no GL (view.h) */
 #ifndef HT_VIEWER_INTERNAL_H
 #define HT_VIEWER_INTERNAL_H
@@ -20,6 +21,7 @@
 
 #include "image.h"
 #include "imgstats_gpu.h"
+#include "options.h"
 #include "overlay.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -113,6 +115,9 @@ typedef struct viewer {
     double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
 
+    /* An image sequence being played (hdrtone SEQ; NULL: files). */
+    struct viewer_seq *seq;
+
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
     int (*replay)[2];          /* key, mods */
@@ -195,6 +200,10 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
+/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
+ * the reason in ERR and no image shown when the upload fails. */
+bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
+
 /* viewer_net.c */
 
 /* Entries of network images in the file list: the prefix before the image's name. */
@@ -216,5 +225,35 @@ void viewer_watch_key(viewer *v, int arg);
 /* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
 void viewer_watch_poll(viewer *v);
 void viewer_watch_stop(viewer *v);
+
+/* viewer_seq.c */
+
+typedef struct viewer_seq viewer_seq;
+/* hdrtone SEQ: PATTERN (sequence.h) with O's --frames A-B (default: the first to the last
+ * file; missing frames in between are shown as errors), --fps, --adapt, --cut-threshold.
+ * Makes the file list the first frame's file (the window's size) and sets v->seq. False with
+ * the message on stderr. */
+bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern);
+/* With the window: starts the decoding threads and shows the first frame, playing. */
+void viewer_seq_start(viewer *v);
+/* Stops the threads and frees v->seq (accepts none). */
+void viewer_seq_stop(viewer *v);
+/* Playing: the loop must not wait for events. */
+bool viewer_seq_playing(const viewer *v);
+/* Once a frame: shows the frame the clock has reached once it is decoded (never waits for
+ * it: frames not ready in time are dropped). Under the test hooks (v->testing) one frame of
+ * the sequence per call, waited for, so that screenshots are reproducible. */
+void viewer_seq_poll(viewer *v);
+/* Keys: ARG 0 play/pause, -1/+1 the frame before/after, -2/+2 the first/last frame. A step
+ * forward adapts in order (dt = 1/fps); a step back or a jump starts the adaptation afresh
+ * at that frame's still analysis. */
+void viewer_seq_key(viewer *v, int arg);
+/* The shown frame's adapted result for the frame's passes, or NULL where none applies (no
+ * sequence, --adapt none, adapting to the view). Other settings than those it was made with
+ * start the adaptation afresh at the frame. */
+const tonemap_result *viewer_seq_adapted(viewer *v);
+/* The sequence's status line (frame, playing and the achieved rate, the adaptation), or ""
+ * without a sequence. */
+void viewer_seq_status(const viewer *v, char *buf, size_t len);
 
 #endif

@@ -206,6 +206,10 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
     text_buf t = {buf, len, 0};
     status_view(&t, v, samples);
+    char seq[256];
+    viewer_seq_status(v, seq, sizeof seq);
+    if (seq[0])
+        add(&t, "\n%s", seq);
     status_part(&t, v);
     status_range(&t, v, r);
     status_sampling(&t, v);
