@@ -3,44 +3,24 @@
  * decoded when its time comes is dropped), with the temporal adaptation of adapt.h. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adapt.h"
 #include "human.h"
-#include "sequence.h"
+#include "seq_decoder.h"
 #include "viewer_internal.h"
 
-/* Decoders, and the frames the cache holds: the one due and the next ones. */
-enum { SEQ_WORKERS = 2, SEQ_SLOTS = 4, SEQ_RATE_WINDOW = 32 };
-enum { SLOT_EMPTY, SLOT_LOADING, SLOT_READY, SLOT_FAILED };
-
-typedef struct seq_slot {
-    int index;          /* frame - first */
-    int state;          /* SLOT_* */
-    hdr_image img;      /* SLOT_READY */
-    char err[HT_ERR_MAX];
-} seq_slot;
+enum { SEQ_WORKERS = 2, SEQ_RATE_WINDOW = 32 };
 
 struct viewer_seq {
     seq_pattern pat;
     int first, count;        /* the frames first .. first + count - 1, missing ones included */
-    char part[64], layer[64];
-    bool has_part, has_layer;
-    uint64_t max_pixels;
+    image_load_options lo;   /* the command line's part, layer and pixel limit */
+    seq_decoder *dec;
 
-    pthread_mutex_t mu;
-    pthread_cond_t wake;     /* workers: want moved, a slot freed, stop */
-    pthread_cond_t done;     /* the main thread: a slot finished */
-    seq_slot slots[SEQ_SLOTS];
-    int want;                /* the index shown next: decoded first, then the ones after it */
-    bool stop;
-    pthread_t threads[SEQ_WORKERS];
-    int nthreads;
-
-    /* Playback (main thread only). */
+    /* Playback. */
     double fps;
     bool playing;
     double t0;               /* glfwGetTime() when index i0 was due */
@@ -58,109 +38,6 @@ struct viewer_seq {
     tonemap_params r_tm;     /* what r was computed with */
     bool have_r;
 };
-
-/* ---------------------------------------------------------------------------------------
- * The decoders */
-
-/* How far index I lies after WANT, playing forward with looping. */
-static int ahead(const viewer_seq *s, int i)
-{
-    return ((i - s->want) % s->count + s->count) % s->count;
-}
-
-/* Under the lock: a slot to decode into and the index for it, or false. Frees what lies
- * outside the window [want, want + SEQ_SLOTS). */
-static bool pick(viewer_seq *s, int *slot, int *index)
-{
-    int window = s->count < SEQ_SLOTS ? s->count : SEQ_SLOTS;
-    for (int k = 0; k < window; k++) {
-        int i = (s->want + k) % s->count, free_slot = -1;
-        bool have = false;
-        for (int j = 0; j < SEQ_SLOTS; j++) {
-            seq_slot *sl = &s->slots[j];
-            if (sl->state != SLOT_EMPTY && sl->index == i)
-                have = true;
-            else if (free_slot < 0 && (sl->state == SLOT_EMPTY ||
-                                       (sl->state != SLOT_LOADING && ahead(s, sl->index) >= window)))
-                free_slot = j;
-        }
-        if (have)
-            continue;
-        if (free_slot < 0)
-            return false;
-        image_free(&s->slots[free_slot].img);
-        *slot = free_slot;
-        *index = i;
-        return true;
-    }
-    return false;
-}
-
-static void *worker(void *arg)
-{
-    viewer_seq *s = arg;
-    pthread_mutex_lock(&s->mu);
-    while (!s->stop) {
-        int j, i;
-        if (!pick(s, &j, &i)) {
-            pthread_cond_wait(&s->wake, &s->mu);
-            continue;
-        }
-        seq_slot *sl = &s->slots[j];
-        sl->state = SLOT_LOADING;
-        sl->index = i;
-        pthread_mutex_unlock(&s->mu);
-        char path[4096], err[HT_ERR_MAX] = "";
-        hdr_image img = {0};
-        image_load_options lo = {s->has_part ? s->part : NULL, s->has_layer ? s->layer : NULL,
-                                 s->max_pixels, false};
-        bool ok = seq_format(&s->pat, s->first + i, path, sizeof path) &&
-                  image_load(path, &lo, &img, err, sizeof err);
-        if (!ok && !err[0])
-            snprintf(err, sizeof err, "file name too long");
-        pthread_mutex_lock(&s->mu);
-        sl->img = img;
-        sl->state = ok ? SLOT_READY : SLOT_FAILED;
-        snprintf(sl->err, sizeof sl->err, "%s", err);
-        pthread_cond_broadcast(&s->done);
-    }
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
-}
-
-/* Takes frame I out of the cache into *img (false: it failed, the reason in ERR); BLOCK
- * waits for it, else false with ERR "" when it is not decoded yet. Decoding goes on from
- * the frame after it. */
-static bool take(viewer_seq *s, int i, bool block, hdr_image *img, char *err, size_t errlen)
-{
-    err[0] = '\0';
-    pthread_mutex_lock(&s->mu);
-    s->want = i;
-    pthread_cond_broadcast(&s->wake);
-    seq_slot *sl = NULL;
-    for (;;) {
-        for (int j = 0; j < SEQ_SLOTS && !sl; j++)
-            if (s->slots[j].index == i &&
-                (s->slots[j].state == SLOT_READY || s->slots[j].state == SLOT_FAILED))
-                sl = &s->slots[j];
-        if (sl || !block)
-            break;
-        pthread_cond_wait(&s->done, &s->mu);
-    }
-    bool ok = false;
-    if (sl) {
-        ok = sl->state == SLOT_READY;
-        *img = sl->img;
-        memset(&sl->img, 0, sizeof sl->img);
-        if (!ok)
-            snprintf(err, errlen, "%s", sl->err);
-        sl->state = SLOT_EMPTY;
-        s->want = (i + 1) % s->count;
-        pthread_cond_broadcast(&s->wake);
-    }
-    pthread_mutex_unlock(&s->mu);
-    return ok;
-}
 
 /* ---------------------------------------------------------------------------------------
  * Showing a frame */
@@ -194,9 +71,10 @@ static void show(viewer *v, int i, bool block)
     viewer_seq *s = v->seq;
     hdr_image img = {0};
     char err[HT_ERR_MAX], path[4096];
-    bool ok = take(s, i, block, &img, err, sizeof err);
-    if (!ok && !err[0])
-        return;   /* not decoded yet: the next poll tries again */
+    int got = seq_decoder_take(s->dec, i, block, &img, err, sizeof err);
+    if (got == SEQ_TAKE_NOT_YET)
+        return;   /* the next poll tries again */
+    bool ok = got == SEQ_TAKE_OK;
     if (s->shown >= 0 && i > s->shown + 1 && s->playing)
         s->dropped += i - s->shown - 1;
     bool in_order = s->good >= 0 && i > s->good && (s->playing || i == s->shown + 1);
@@ -237,30 +115,19 @@ static void show(viewer *v, int i, bool block)
 
 bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
 {
-    char err[HT_ERR_MAX];
+    char err[HT_ERR_MAX], path[4096];
     viewer_seq *s = calloc(1, sizeof *s);
-    int *exist = NULL, n = 0, last = 0;
-    bool ok = s && seq_parse(pattern, &s->pat, err, sizeof err) &&
-              (!o->frame_range ||
-               seq_parse_range(o->frame_range, &s->first, &last, err, sizeof err)) &&
-              seq_scan(&s->pat, &exist, &n, err, sizeof err);
+    bool ok = s && seq_decoder_range(pattern, o->frame_range, &s->pat, &s->first, &s->count,
+                                     err, sizeof err);
     if (!s)
         snprintf(err, sizeof err, "out of memory");
-    else if (ok && !o->frame_range && n == 0)
-        ok = !snprintf(err, sizeof err, "%s: no frame exists", pattern);
-    if (ok && !o->frame_range) {
-        s->first = exist[0];
-        last = exist[n - 1];
-    }
-    free(exist);
     if (ok) {
-        s->count = last - s->first + 1;
+        /* As export SEQ adapts (seq_cmd.c): human unless pcond's human-vision options. */
         s->ap.mode = human_requested(&o->tm) ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
         s->ap.fps = s->fps = o->fps;
         s->ap.cut_stops = o->cut_threshold;
         ok = !o->adapt || adapt_parse(o->adapt, &s->ap, err, sizeof err);
     }
-    char path[4096];
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
                 (v->files = calloc(1, sizeof *v->files)) && (v->files[0] = strdup(path))))
         ok = !snprintf(err, sizeof err, "out of memory");
@@ -270,14 +137,9 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         return false;
     }
     v->nfiles = 1;
-    s->has_part = o->part && snprintf(s->part, sizeof s->part, "%s", o->part) > 0;
-    s->has_layer = o->layer && snprintf(s->layer, sizeof s->layer, "%s", o->layer) >= 0;
-    s->max_pixels = o->max_pixels >= 1 ? (uint64_t)o->max_pixels : 0;
+    s->lo = options_load(o);
     s->shown = s->good = -1;
     s->playing = true;
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->wake, NULL);
-    pthread_cond_init(&s->done, NULL);
     v->seq = s;
     return true;
 }
@@ -285,11 +147,10 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
 void viewer_seq_start(viewer *v)
 {
     viewer_seq *s = v->seq;
-    for (int i = 0; i < SEQ_WORKERS; i++)
-        if (pthread_create(&s->threads[s->nthreads], NULL, worker, s) == 0)
-            s->nthreads++;
-    if (s->nthreads == 0) {
-        viewer_set_message(v, true, "cannot start the decoding threads");
+    char err[HT_ERR_MAX];
+    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, SEQ_WORKERS, err,
+                                     sizeof err))) {
+        viewer_set_message(v, true, "%s", err);
         return;
     }
     show(v, 0, true);
@@ -299,27 +160,14 @@ void viewer_seq_start(viewer *v)
 
 void viewer_seq_stop(viewer *v)
 {
-    viewer_seq *s = v->seq;
-    if (!s)
+    if (!v->seq)
         return;
-    if (s->nthreads) {
-        pthread_mutex_lock(&s->mu);
-        s->stop = true;
-        pthread_cond_broadcast(&s->wake);
-        pthread_mutex_unlock(&s->mu);
-        for (int i = 0; i < s->nthreads; i++)
-            pthread_join(s->threads[i], NULL);
-    }
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->wake);
-    pthread_cond_destroy(&s->done);
-    for (int j = 0; j < SEQ_SLOTS; j++)
-        image_free(&s->slots[j].img);
-    free(s);
+    seq_decoder_stop(&v->seq->dec);
+    free(v->seq);
     v->seq = NULL;
 }
 
-bool viewer_seq_playing(const viewer *v) { return v->seq && v->seq->playing && v->seq->nthreads; }
+bool viewer_seq_playing(const viewer *v) { return v->seq && v->seq->playing && v->seq->dec; }
 
 void viewer_seq_poll(viewer *v)
 {
@@ -338,7 +186,7 @@ void viewer_seq_poll(viewer *v)
 void viewer_seq_key(viewer *v, int arg)
 {
     viewer_seq *s = v->seq;
-    if (!s || !s->nthreads) {
+    if (!s || !s->dec) {
         viewer_set_message(v, false, "not a sequence (hdrtone shot.%%04d.exr plays one)");
         return;
     }

@@ -1,0 +1,207 @@
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "seq_decoder.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decoders at most, and the frames the cache holds: the one asked for and the next ones. */
+enum { SEQ_MAX_THREADS = 8, SEQ_SLOTS = 4 };
+enum { SLOT_EMPTY, SLOT_LOADING, SLOT_READY, SLOT_FAILED };
+
+typedef struct seq_slot {
+    int index;          /* frame - first */
+    int state;          /* SLOT_* */
+    hdr_image img;      /* SLOT_READY */
+    char err[HT_ERR_MAX];
+} seq_slot;
+
+struct seq_decoder {
+    seq_pattern pat;
+    int first, count;
+    char part[64], layer[64];
+    image_load_options lo;   /* part and layer point into the above */
+
+    pthread_mutex_t mu;
+    pthread_cond_t wake;     /* decoders: want moved, a slot freed, stop */
+    pthread_cond_t done;     /* the taker: a slot finished */
+    seq_slot slots[SEQ_SLOTS];
+    int want;                /* the index taken next: decoded first, then the ones after it */
+    bool stop;
+    pthread_t threads[SEQ_MAX_THREADS];
+    int nthreads;
+};
+
+bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
+                       int *count, char *err, size_t errlen)
+{
+    int *exist = NULL, n = 0, last = 0;
+    if (!seq_parse(pattern, p, err, errlen) ||
+        (range && !seq_parse_range(range, first, &last, err, errlen)) ||
+        !seq_scan(p, &exist, &n, err, errlen))
+        return false;
+    if (!range && n == 0) {
+        snprintf(err, errlen, "%s: no frame exists", pattern);
+        return false;
+    }
+    if (!range) {
+        *first = exist[0];
+        last = exist[n - 1];
+    }
+    free(exist);
+    *count = last - *first + 1;
+    return true;
+}
+
+/* How far index I lies after WANT, going forward with looping. */
+static int ahead(const seq_decoder *d, int i)
+{
+    return ((i - d->want) % d->count + d->count) % d->count;
+}
+
+/* Under the lock: a slot to decode into and the index for it, or false. Frees what lies
+ * outside the window [want, want + SEQ_SLOTS). */
+static bool pick(seq_decoder *d, int *slot, int *index)
+{
+    int window = d->count < SEQ_SLOTS ? d->count : SEQ_SLOTS;
+    for (int k = 0; k < window; k++) {
+        int i = (d->want + k) % d->count, free_slot = -1;
+        bool have = false;
+        for (int j = 0; j < SEQ_SLOTS; j++) {
+            seq_slot *sl = &d->slots[j];
+            if (sl->state != SLOT_EMPTY && sl->index == i)
+                have = true;
+            else if (free_slot < 0 &&
+                     (sl->state == SLOT_EMPTY ||
+                      (sl->state != SLOT_LOADING && ahead(d, sl->index) >= window)))
+                free_slot = j;
+        }
+        if (have)
+            continue;
+        if (free_slot < 0)
+            return false;
+        image_free(&d->slots[free_slot].img);
+        *slot = free_slot;
+        *index = i;
+        return true;
+    }
+    return false;
+}
+
+static void *worker(void *arg)
+{
+    seq_decoder *d = arg;
+    pthread_mutex_lock(&d->mu);
+    while (!d->stop) {
+        int j, i;
+        if (!pick(d, &j, &i)) {
+            pthread_cond_wait(&d->wake, &d->mu);
+            continue;
+        }
+        seq_slot *sl = &d->slots[j];
+        sl->state = SLOT_LOADING;
+        sl->index = i;
+        pthread_mutex_unlock(&d->mu);
+        char path[4096], err[HT_ERR_MAX] = "";
+        hdr_image img = {0};
+        bool ok = seq_format(&d->pat, d->first + i, path, sizeof path) &&
+                  image_load(path, &d->lo, &img, err, sizeof err);
+        if (!ok && !err[0])
+            snprintf(err, sizeof err, "file name too long");
+        pthread_mutex_lock(&d->mu);
+        sl->img = img;
+        sl->state = ok ? SLOT_READY : SLOT_FAILED;
+        snprintf(sl->err, sizeof sl->err, "%s", err);
+        pthread_cond_broadcast(&d->done);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
+                               const image_load_options *lo, int threads, char *err,
+                               size_t errlen)
+{
+    seq_decoder *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    d->pat = *p;
+    d->first = first;
+    d->count = count;
+    d->lo = *lo;
+    if (lo->part) {
+        snprintf(d->part, sizeof d->part, "%s", lo->part);
+        d->lo.part = d->part;
+    }
+    if (lo->layer) {
+        snprintf(d->layer, sizeof d->layer, "%s", lo->layer);
+        d->lo.layer = d->layer;
+    }
+    pthread_mutex_init(&d->mu, NULL);
+    pthread_cond_init(&d->wake, NULL);
+    pthread_cond_init(&d->done, NULL);
+    threads = threads < 1 ? 1 : threads > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : threads;
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&d->threads[d->nthreads], NULL, worker, d) == 0)
+            d->nthreads++;
+    if (d->nthreads == 0) {
+        snprintf(err, errlen, "cannot start the decoding threads");
+        seq_decoder_stop(&d);
+    }
+    return d;
+}
+
+int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *err,
+                     size_t errlen)
+{
+    err[0] = '\0';
+    pthread_mutex_lock(&d->mu);
+    d->want = i;
+    pthread_cond_broadcast(&d->wake);
+    seq_slot *sl = NULL;
+    for (;;) {
+        for (int j = 0; j < SEQ_SLOTS && !sl; j++)
+            if (d->slots[j].index == i &&
+                (d->slots[j].state == SLOT_READY || d->slots[j].state == SLOT_FAILED))
+                sl = &d->slots[j];
+        if (sl || !block)
+            break;
+        pthread_cond_wait(&d->done, &d->mu);
+    }
+    int got = SEQ_TAKE_NOT_YET;
+    if (sl) {
+        got = sl->state == SLOT_READY ? SEQ_TAKE_OK : SEQ_TAKE_FAILED;
+        *img = sl->img;
+        memset(&sl->img, 0, sizeof sl->img);
+        if (got == SEQ_TAKE_FAILED)
+            snprintf(err, errlen, "%s", sl->err);
+        sl->state = SLOT_EMPTY;
+        d->want = (i + 1) % d->count;
+        pthread_cond_broadcast(&d->wake);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return got;
+}
+
+void seq_decoder_stop(seq_decoder **dp)
+{
+    seq_decoder *d = *dp;
+    if (!d)
+        return;
+    pthread_mutex_lock(&d->mu);
+    d->stop = true;
+    pthread_cond_broadcast(&d->wake);
+    pthread_mutex_unlock(&d->mu);
+    for (int i = 0; i < d->nthreads; i++)
+        pthread_join(d->threads[i], NULL);
+    pthread_mutex_destroy(&d->mu);
+    pthread_cond_destroy(&d->wake);
+    pthread_cond_destroy(&d->done);
+    for (int j = 0; j < SEQ_SLOTS; j++)
+        image_free(&d->slots[j].img);
+    free(d);
+    *dp = NULL;
+}

@@ -1,0 +1,39 @@
+/* Frames of an image sequence decoded ahead on worker threads into a small cache, for the
+ * viewer's playback (viewer_seq.c) and bench --playback: the frame asked for first, then the
+ * ones after it, looping at the end. No GL. */
+#ifndef HT_SEQ_DECODER_H
+#define HT_SEQ_DECODER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "image.h"
+#include "sequence.h"
+
+/* PATTERN (sequence.h) and RANGE ("A-B"; NULL: from the first to the last frame whose file
+ * exists) into *p, *first and *count (the frames first .. first + count - 1, missing ones
+ * included). False with the reason in err (no frame exists, a bad pattern or range). */
+bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
+                       int *count, char *err, size_t errlen);
+
+typedef struct seq_decoder seq_decoder;
+
+/* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P, loaded with LO (its
+ * strings are copied), from index 0 on. NULL with the reason in err. */
+seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
+                               const image_load_options *lo, int threads, char *err,
+                               size_t errlen);
+
+/* Outcomes of seq_decoder_take. */
+enum { SEQ_TAKE_NOT_YET, SEQ_TAKE_OK, SEQ_TAKE_FAILED };
+
+/* Takes frame index I out of the cache into *img (SEQ_TAKE_OK; the caller frees it), or its
+ * load error into ERR (SEQ_TAKE_FAILED); BLOCK waits for it, else SEQ_TAKE_NOT_YET when it
+ * is not decoded yet. Either way the decoders turn to I and the frames after it. */
+int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *err,
+                     size_t errlen);
+
+/* Stops the threads and frees *d (accepts NULL); sets *d to NULL. */
+void seq_decoder_stop(seq_decoder **d);
+
+#endif
