@@ -4,6 +4,7 @@
 # Ctrl+Left step one frame, Home/End jump; a broken frame in the middle is reported and the
 # last good picture is held while the viewer runs on. The test hooks draw one frame of the
 # sequence per window frame (viewer_seq_poll), so every screenshot here is reproducible.
+# bench --playback plays it headless.
 source "$(dirname "$0")/viewer_common.sh"
 cd "$tmp"
 
@@ -75,4 +76,15 @@ grep -q '^status: frame .*adapt human: Lavg [0-9.e+-]* cd/m^2' adapt.out ||
 # --frames A-B plays a part of the sequence.
 play range --frames 4-5 --frames 1
 [[ $(frame_of range) == 4 ]] && grep -q '\[1/2\]' range.out || err "--frames 4-5: $(frame_of range)"
+
+# bench --playback: the same playing without a window, frames per second; the broken frame
+# is counted as failed (status 1), a range without it plays clean.
+"$HT_BIN" bench --playback 'shot.%04d.pfm' >bench.out 2>bench.err
+[[ $? == 1 ]] && grep -q 'frame 3: ' bench.err && grep -q ', 1 failed' bench.out ||
+  err "bench --playback with the broken frame: $(cat bench.out bench.err)"
+"$HT_BIN" bench --playback 'shot.%04d.pfm' --frames 4-5 --json >bench.json ||
+  err "bench --playback --frames 4-5: $(cat bench.json)"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["frames"] == 2 and d["fps"] > 0 and d["adapt"] == "human", d' bench.json ||
+  err "bench --playback --json: $(cat bench.json)"
 exit $fail

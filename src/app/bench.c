@@ -11,6 +11,7 @@
 #include <glad/gl.h>
 
 #include "bench_export.h"
+#include "bench_playback.h"
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
@@ -365,6 +366,7 @@ int cmd_bench(int argc, char **argv)
     if (o.help) {
         printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
                "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
+               "       hdrtone bench --playback SEQ [--frames A-B] [--adapt M] [--json]\n"
                "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
                "from the same run, and ratios to the bandwidth floor. Default: --synthetic "
                "3840x2160.\nExits 1 when the GPU result differs from the CPU reference.\n\n"
@@ -372,6 +374,11 @@ int cmd_bench(int argc, char **argv)
         options_print_help(stdout, HT_CMD_BENCH);
         free(pos);
         return 0;
+    }
+    if (o.bench_playback) {
+        int status = bench_playback(&o, pos, npos);
+        free(pos);
+        return status;
     }
     if (o.bench_export) {
         int status = bench_export(&o, pos, npos);

@@ -135,6 +135,9 @@ static const opt_def OPTIONS[] = {
     {"export", 0, OPT_FLAG, HT_CMD_BENCH, OFF(bench_export), 0, 0, NULL, NULL,
      "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
      "per frame and busy fraction, frames per second"},
+    {"playback", 0, OPT_FLAG, HT_CMD_BENCH, OFF(bench_playback), 0, 0, NULL, NULL,
+     "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
+     "uploaded and tone-mapped with --adapt; frames per second and each stage's time"},
     {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
      "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
     {"continuous", 0, OPT_FLAG, HT_CMD_VIEW, OFF(continuous), 0, 0, NULL, NULL,
