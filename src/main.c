@@ -37,7 +37,10 @@ int cmd_view(int argc, char **argv)
         return early;
     if (o.help) {
         printf("usage: hdrtone [view] [FILE...] [options]\n"
-               "Opens the files in a window (no file: the bundled default image).\n\noptions:\n");
+               "       hdrtone [view] SEQ [--frames A-B] [--fps N] [--adapt M] [options]\n"
+               "Opens the files in a window (no file: the bundled default image), or plays the\n"
+               "image sequence SEQ (shot.%%04d.exr or shot.####.exr; Space pauses).\n\n"
+               "options:\n");
         options_print_help(stdout, HT_CMD_VIEW);
         printf("\nkeys:\n");
         viewer_print_keys(stdout);
@@ -64,6 +67,7 @@ static void print_usage(FILE *f)
 {
     fprintf(f,
             "usage: hdrtone [view] [FILE...] [options]   open HDR images in a window\n"
+            "       hdrtone SEQ [--fps N] [--frames A-B] play a sequence (shot.%%04d.exr)\n"
             "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
             "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
             "       hdrtone export SEQ -o OUT_SEQ [--adapt ...] a sequence, adapted in time\n"

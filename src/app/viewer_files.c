@@ -360,6 +360,8 @@ void viewer_files_remove(viewer *v, int i)
 
 void viewer_files_drop(viewer *v, char **paths, int n)
 {
+    if (n > 0)
+        viewer_seq_stop(v);   /* the dropped files replace a sequence too */
     if (n > 0 && viewer_files_set(v, paths, n))
         load_other_file(v);
 }

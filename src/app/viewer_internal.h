@@ -172,7 +172,8 @@ const char *viewer_base_name(const char *path);
  * left (no memory). */
 bool viewer_files_set(viewer *v, char **paths, int n);
 void viewer_files_free(viewer *v);
-/* Drag and drop: the dropped files become the list, the first is loaded. */
+/* Drag and drop: the dropped files become the list (ending a sequence), the first is
+ * loaded. */
 void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
