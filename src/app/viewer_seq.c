@@ -16,6 +16,7 @@ enum { SEQ_WORKERS = 2, SEQ_RATE_WINDOW = 32 };
 
 struct viewer_seq {
     seq_pattern pat;
+    char title[300];         /* the window's: the pattern's file name */
     int first, count;        /* the frames first .. first + count - 1, missing ones included */
     image_load_options lo;   /* the command line's part, layer and pixel limit */
     seq_decoder *dec;
@@ -137,6 +138,7 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         return false;
     }
     v->nfiles = 1;
+    snprintf(s->title, sizeof s->title, "hdrtone - %s", viewer_base_name(pattern));
     s->lo = options_load(o);
     s->shown = s->good = -1;
     s->playing = true;
@@ -148,6 +150,7 @@ void viewer_seq_start(viewer *v)
 {
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
+    glfwSetWindowTitle(v->win, s->title);   /* once: the frame number is in the status */
     if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, SEQ_WORKERS, err,
                                      sizeof err))) {
         viewer_set_message(v, true, "%s", err);
