@@ -325,7 +325,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 
 image_load_options options_load(const ht_options *o)
 {
-    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels};
+    image_load_options lo = {.part = o->part, .layer = o->layer,
+                             .max_pixels = (uint64_t)o->max_pixels};
     return lo;
 }
 

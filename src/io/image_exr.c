@@ -5,12 +5,14 @@
  * No decoder sees a file before exr_validate (exr_validate.c) has accepted its structure;
  * exr_select.c chooses the part and the channels that make R, G, B, A; this file decodes
  * those channels and assembles the RGBA image. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "exr_select.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tinyexr.h>
 
@@ -313,6 +315,7 @@ typedef struct exr_load {
     exr_plane planes[VIEW_N]; /* the view's channels */
     int slot[VIEW_N];         /* the plane of each view channel, -1 = none */
     int nplanes;
+    int threads;              /* decoding threads, resolved from the options */
     float *rgba;              /* w x h x 4; handed to the image on success */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
@@ -345,7 +348,16 @@ static bool select_view(exr_load *L, const image_load_options *opts)
     return true;
 }
 
-/* tinyexr unless the headers say it cannot; refuses what no decoder of this build reads. */
+/* image_load_options.threads resolved: 0 = one per online CPU, capped. */
+static int load_threads(const image_load_options *opts)
+{
+    long n = opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
+}
+
+/* tinyexr on one thread unless the headers say it cannot; OpenEXRCore on several (tinyexr
+ * decodes a file on one thread only, and OpenEXRCore decodes chunks in parallel, the same
+ * pixels); refuses what no decoder of this build reads. */
 static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_decoder *dec)
 {
     const exr_file *f = &L->file;
@@ -368,6 +380,8 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         }
         core = true; /* decodes only the part asked for */
     }
+    if (L->threads > 1 && image_have_openexr())
+        core = true;
     if (core && !image_have_openexr()) {
         const exr_part_info *q = p->needs_core ? p : f->parts;
         for (int k = 0; !p->needs_core && k < f->nparts; k++)
@@ -410,8 +424,8 @@ static bool decode(exr_load *L, const char *path, const uint8_t *data, size_t si
         return image_openexr_rgba(path, L->p->dw, L->rgba, L->why, sizeof L->why);
     }
     if (dec == DECODE_CORE)
-        return image_openexr_decode(data, size, L->part, L->planes, L->nplanes, L->why,
-                                    sizeof L->why);
+        return image_openexr_decode(data, size, L->part, L->threads, L->planes, L->nplanes,
+                                    L->why, sizeof L->why);
     return tiny_decode(data, size, L->file.multipart, L->file.nparts, L->part, L->planes,
                        L->nplanes, L->why, sizeof L->why);
 }
@@ -479,6 +493,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     memset(&L, 0, sizeof L);
     exr_decoder dec;
     bool ok = false;
+    L.threads = load_threads(opts);
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))
