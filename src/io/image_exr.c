@@ -9,6 +9,7 @@
 #include "exr_select.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,18 +279,57 @@ static bool assemble_yc(const exr_part_info *p, exr_plane *planes, const int slo
     return ok;
 }
 
-static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *planes,
-                     const int slot[VIEW_N], int w, int hgt, float *rgba, char *why, size_t wl)
+/* Runs FN(ARG, BEGIN, END) over [0, N) cut into THREADS ranges, one per thread (this one
+ * among them); the range of a thread that cannot start runs here. */
+typedef struct range_job {
+    void (*fn)(void *arg, size_t begin, size_t end);
+    void *arg;
+    size_t begin, end;
+} range_job;
+
+static void *range_run(void *r)
 {
-    size_t n = (size_t)w * (size_t)hgt;
-    const float *pl[VIEW_N];
-    for (int k = 0; k < VIEW_N; k++)
-        pl[k] = slot[k] >= 0 ? planes[slot[k]].v : NULL;
-    if (v->mode == VIEW_YC)
-        return assemble_yc(p, planes, slot, pl, w, hgt, rgba, why, wl);
-    for (size_t i = 0; i < n; i++) {
-        float *d = rgba + i * 4;
-        if (v->mode == VIEW_GREY) {
+    range_job *j = r;
+    j->fn(j->arg, j->begin, j->end);
+    return NULL;
+}
+
+static void parallel_ranges(int threads, size_t n, void (*fn)(void *, size_t, size_t),
+                            void *arg)
+{
+    range_job r[HT_MAX_LOAD_THREADS];
+    pthread_t tid[HT_MAX_LOAD_THREADS];
+    bool started[HT_MAX_LOAD_THREADS];
+    int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
+    if ((size_t)t > n)
+        t = n > 0 ? (int)n : 1;
+    for (int i = 0; i < t; i++)
+        r[i] = (range_job){fn, arg, n * (size_t)i / (size_t)t, n * (size_t)(i + 1) / (size_t)t};
+    for (int i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, range_run, &r[i]) == 0;
+    range_run(&r[0]);
+    for (int i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            range_run(&r[i]);
+    }
+}
+
+/* Interleaving planes into RGBA, pixels [begin, end) of it. */
+typedef struct interleave {
+    int mode;                 /* exr_view.mode: VIEW_GREY or R,G,B */
+    const float *pl[VIEW_N];  /* each view channel's plane, NULL = none */
+    float *rgba;
+} interleave;
+
+static void interleave_range(void *arg, size_t begin, size_t end)
+{
+    const interleave *a = arg;
+    const float *const *pl = a->pl;
+    for (size_t i = begin; i < end; i++) {
+        float *d = a->rgba + i * 4;
+        if (a->mode == VIEW_GREY) {
             d[0] = d[1] = d[2] = pl[VIEW_Y][i];
         } else {
             for (int c = 0; c < 3; c++)
@@ -297,6 +337,19 @@ static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *plane
         }
         d[3] = pl[VIEW_A] ? pl[VIEW_A][i] : 1.0f;
     }
+}
+
+/* RGBA from the view's planes, on THREADS threads. */
+static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *planes,
+                     const int slot[VIEW_N], int w, int hgt, int threads, float *rgba,
+                     char *why, size_t wl)
+{
+    interleave a = {v->mode, {NULL}, rgba};
+    for (int k = 0; k < VIEW_N; k++)
+        a.pl[k] = slot[k] >= 0 ? planes[slot[k]].v : NULL;
+    if (v->mode == VIEW_YC)
+        return assemble_yc(p, planes, slot, a.pl, w, hgt, rgba, why, wl);
+    parallel_ranges(threads, (size_t)w * (size_t)hgt, interleave_range, &a);
     return true;
 }
 
@@ -449,8 +502,8 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
         snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
         return false;
     }
-    return assemble(L->p, &L->view, L->planes, L->slot, L->w, L->h, L->rgba, L->why,
-                    sizeof L->why);
+    return assemble(L->p, &L->view, L->planes, L->slot, L->w, L->h, L->threads, L->rgba,
+                    L->why, sizeof L->why);
 }
 
 /* Moves the pixels into IMG and describes the file. */
