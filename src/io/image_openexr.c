@@ -131,7 +131,7 @@ typedef struct core_job {
     long ncx, nchunks;
     pthread_mutex_t mu;
     long next;       /* the next chunk a thread claims, in increasing order */
-    long fail_at;    /* the lowest chunk that failed (nchunks = none), with its reason: */
+    long fail_at;    /* the lowest chunk that failed (nchunks = none); its reason in why */
     char *why;
     size_t wl;
 } core_job;
