@@ -211,7 +211,7 @@ static void test_pfm(void)
 static void test_max_pixels(void)
 {
     printf("--max-pixels\n");
-    image_load_options o = {NULL, NULL, 3, false};
+    image_load_options o = {.max_pixels = 3};
     hdr_image img;
     char err[HT_ERR_MAX];
     const char *files[] = {"exr-samples/2by2.exr", "exr-samples/venice_sunset_1k.hdr"};
@@ -252,7 +252,7 @@ static void test_parts_layers(void)
     image_free(&img);
 
     /* By index and by name; the same part. */
-    image_load_options o = {"4", NULL, 0, false};
+    image_load_options o = {.part = "4"};
     bool ok4 = load(path, &o, &p4, err);
     CHECK(ok4 && p4.part == 4 && strcmp(p4.part_name, "rgba_left") == 0, "part 4: %s", err);
     o.part = "rgba_left";
@@ -306,7 +306,7 @@ static void test_parts_layers(void)
 
     /* Part 1 (877 x 876) fits a limit the ten parts together exceed: with the OpenEXR library
      * only that part is decoded; tinyexr alone would decode all of them. */
-    o = (image_load_options){"1", NULL, 877 * 876, false};
+    o = (image_load_options){.part = "1", .max_pixels = 877 * 876};
     bool ok = load(path, &o, &img, err);
 #ifdef HT_HAVE_OPENEXR
     CHECK(ok, "part 1 under a tight limit: %s", err);

@@ -38,6 +38,7 @@ typedef struct batch {
     int gpu_at;                   /* index the main thread is at */
     int finished;                 /* jobs done (encoded or failed) */
     const ht_options *o;
+    int load_threads;             /* image_load_options.threads of each decode */
     bool stream;                  /* outputs are "-": one stream on standard output */
     int written;                  /* leading jobs done: the stream's next frame */
     int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
@@ -109,6 +110,16 @@ static void to_half(job *j)
     j->img.rgba = NULL;
 }
 
+/* Threads decoding each file: one each when the files keep every decoder thread busy, else
+ * the cores (--jobs when given) shared among the files, a single file getting them all. */
+static int load_threads(const ht_options *o, int n, int ndec, long cpus)
+{
+    if (n > 1 && n >= ndec)
+        return 1;
+    long t = (o->jobs > 0 ? o->jobs : cpus) / (n > 1 ? n : 1);
+    return t < 1 ? 1 : t > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)t;
+}
+
 static void *decoder(void *arg)
 {
     batch *b = arg;
@@ -122,6 +133,7 @@ static void *decoder(void *arg)
         job *j = &b->jobs[b->next_load++];
         pthread_mutex_unlock(&b->mu);
         image_load_options lo = options_load(b->o);
+        lo.threads = b->load_threads;
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
         if (ok && b->to_half && j->img.half_exact)
@@ -411,6 +423,7 @@ int batch_export_hooked(const ht_options *o, const char **inputs, const char **o
     b.ahead = ndec > 2 ? ndec : 2;
     b.backlog = nenc + 1;
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap);
+    b.load_threads = load_threads(o, n, ndec, cpus);
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < ndec && nthreads < 64; i++)

@@ -376,8 +376,9 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 
 image_load_options options_load(const ht_options *o)
 {
-    image_load_options lo = {o->part, o->layer, (uint64_t)o->max_pixels,
-                             o->preset == HT_PRESET_PCOND};
+    image_load_options lo = {.part = o->part, .layer = o->layer,
+                             .max_pixels = (uint64_t)o->max_pixels,
+                             .rgbe_mid = o->preset == HT_PRESET_PCOND};
     return lo;
 }
 

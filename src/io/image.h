@@ -48,7 +48,13 @@ typedef struct image_load_options {
     bool rgbe_mid;            /* Radiance .hdr: each mantissa at the middle of its step,
                                  (m + 0.5) 2^(e-136), as Radiance's own programs decode;
                                  false: m 2^(e-136), as Ward's rgbe.c and stb_image */
+    int threads;              /* threads decoding the one file: 0 = one per online CPU, 1 = the
+                                 calling thread alone; at most HT_MAX_LOAD_THREADS are used.
+                                 The pixels are the same whatever the count. */
 } image_load_options;
+
+/* Most threads one image_load uses (image_load_options.threads). */
+#define HT_MAX_LOAD_THREADS 64
 
 /* Default for image_load_options.max_pixels: 2^28 pixels = 4 GiB of RGBA floats. */
 #define HT_DEFAULT_MAX_PIXELS ((uint64_t)1 << 28)

@@ -5,12 +5,15 @@
  * No decoder sees a file before exr_validate (exr_validate.c) has accepted its structure;
  * exr_select.c chooses the part and the channels that make R, G, B, A; this file decodes
  * those channels and assembles the RGBA image. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "exr_select.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tinyexr.h>
 
@@ -276,18 +279,57 @@ static bool assemble_yc(const exr_part_info *p, exr_plane *planes, const int slo
     return ok;
 }
 
-static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *planes,
-                     const int slot[VIEW_N], int w, int hgt, float *rgba, char *why, size_t wl)
+/* Runs FN(ARG, BEGIN, END) over [0, N) cut into THREADS ranges, one per thread (this one
+ * among them); the range of a thread that cannot start runs here. */
+typedef struct range_job {
+    void (*fn)(void *arg, size_t begin, size_t end);
+    void *arg;
+    size_t begin, end;
+} range_job;
+
+static void *range_run(void *r)
 {
-    size_t n = (size_t)w * (size_t)hgt;
-    const float *pl[VIEW_N];
-    for (int k = 0; k < VIEW_N; k++)
-        pl[k] = slot[k] >= 0 ? planes[slot[k]].v : NULL;
-    if (v->mode == VIEW_YC)
-        return assemble_yc(p, planes, slot, pl, w, hgt, rgba, why, wl);
-    for (size_t i = 0; i < n; i++) {
-        float *d = rgba + i * 4;
-        if (v->mode == VIEW_GREY) {
+    range_job *j = r;
+    j->fn(j->arg, j->begin, j->end);
+    return NULL;
+}
+
+static void parallel_ranges(int threads, size_t n, void (*fn)(void *, size_t, size_t),
+                            void *arg)
+{
+    range_job r[HT_MAX_LOAD_THREADS];
+    pthread_t tid[HT_MAX_LOAD_THREADS];
+    bool started[HT_MAX_LOAD_THREADS];
+    int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
+    if ((size_t)t > n)
+        t = n > 0 ? (int)n : 1;
+    for (int i = 0; i < t; i++)
+        r[i] = (range_job){fn, arg, n * (size_t)i / (size_t)t, n * (size_t)(i + 1) / (size_t)t};
+    for (int i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, range_run, &r[i]) == 0;
+    range_run(&r[0]);
+    for (int i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            range_run(&r[i]);
+    }
+}
+
+/* Interleaving planes into RGBA, pixels [begin, end) of it. */
+typedef struct interleave {
+    int mode;                 /* exr_view.mode: VIEW_GREY or R,G,B */
+    const float *pl[VIEW_N];  /* each view channel's plane, NULL = none */
+    float *rgba;
+} interleave;
+
+static void interleave_range(void *arg, size_t begin, size_t end)
+{
+    const interleave *a = arg;
+    const float *const *pl = a->pl;
+    for (size_t i = begin; i < end; i++) {
+        float *d = a->rgba + i * 4;
+        if (a->mode == VIEW_GREY) {
             d[0] = d[1] = d[2] = pl[VIEW_Y][i];
         } else {
             for (int c = 0; c < 3; c++)
@@ -295,6 +337,19 @@ static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *plane
         }
         d[3] = pl[VIEW_A] ? pl[VIEW_A][i] : 1.0f;
     }
+}
+
+/* RGBA from the view's planes, on THREADS threads. */
+static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *planes,
+                     const int slot[VIEW_N], int w, int hgt, int threads, float *rgba,
+                     char *why, size_t wl)
+{
+    interleave a = {v->mode, {NULL}, rgba};
+    for (int k = 0; k < VIEW_N; k++)
+        a.pl[k] = slot[k] >= 0 ? planes[slot[k]].v : NULL;
+    if (v->mode == VIEW_YC)
+        return assemble_yc(p, planes, slot, a.pl, w, hgt, rgba, why, wl);
+    parallel_ranges(threads, (size_t)w * (size_t)hgt, interleave_range, &a);
     return true;
 }
 
@@ -313,6 +368,7 @@ typedef struct exr_load {
     exr_plane planes[VIEW_N]; /* the view's channels */
     int slot[VIEW_N];         /* the plane of each view channel, -1 = none */
     int nplanes;
+    int threads;              /* decoding threads, resolved from the options */
     float *rgba;              /* w x h x 4; handed to the image on success */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
@@ -345,7 +401,16 @@ static bool select_view(exr_load *L, const image_load_options *opts)
     return true;
 }
 
-/* tinyexr unless the headers say it cannot; refuses what no decoder of this build reads. */
+/* image_load_options.threads resolved: 0 = one per online CPU, capped. */
+static int load_threads(const image_load_options *opts)
+{
+    long n = opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
+}
+
+/* tinyexr on one thread unless the headers say it cannot; OpenEXRCore on several (tinyexr
+ * decodes a file on one thread only, and OpenEXRCore decodes chunks in parallel, the same
+ * pixels); refuses what no decoder of this build reads. */
 static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_decoder *dec)
 {
     const exr_file *f = &L->file;
@@ -368,6 +433,8 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         }
         core = true; /* decodes only the part asked for */
     }
+    if (L->threads > 1 && image_have_openexr())
+        core = true;
     if (core && !image_have_openexr()) {
         const exr_part_info *q = p->needs_core ? p : f->parts;
         for (int k = 0; !p->needs_core && k < f->nparts; k++)
@@ -410,8 +477,8 @@ static bool decode(exr_load *L, const char *path, const uint8_t *data, size_t si
         return image_openexr_rgba(path, L->p->dw, L->rgba, L->why, sizeof L->why);
     }
     if (dec == DECODE_CORE)
-        return image_openexr_decode(data, size, L->part, L->planes, L->nplanes, L->why,
-                                    sizeof L->why);
+        return image_openexr_decode(data, size, L->part, L->threads, L->planes, L->nplanes,
+                                    L->why, sizeof L->why);
     return tiny_decode(data, size, L->file.multipart, L->file.nparts, L->part, L->planes,
                        L->nplanes, L->why, sizeof L->why);
 }
@@ -435,8 +502,8 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
         snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
         return false;
     }
-    return assemble(L->p, &L->view, L->planes, L->slot, L->w, L->h, L->rgba, L->why,
-                    sizeof L->why);
+    return assemble(L->p, &L->view, L->planes, L->slot, L->w, L->h, L->threads, L->rgba,
+                    L->why, sizeof L->why);
 }
 
 /* Moves the pixels into IMG and describes the file. */
@@ -479,6 +546,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     memset(&L, 0, sizeof L);
     exr_decoder dec;
     bool ok = false;
+    L.threads = load_threads(opts);
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))

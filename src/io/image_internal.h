@@ -80,9 +80,11 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 bool image_have_openexr(void);
 
 /* Decodes PLANES (by channel name) of part PART, level 0, with OpenEXRCore from the whole file
- * in memory. The structure was validated by exr_validate first. Returns false with "reason"
- * (no path) in why. */
-bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane *planes,
-                          int nplanes, char *why, size_t wl);
+ * in memory, on up to THREADS threads (the calling one among them; each decodes chunks of its
+ * own, with its own pipeline), with the same result for every THREADS. The structure was
+ * validated by exr_validate first. Returns false with "reason" (no path) in why: the failure
+ * of the first failing chunk in file-independent order, as one thread would meet it. */
+bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
+                          exr_plane *planes, int nplanes, char *why, size_t wl);
 
 #endif

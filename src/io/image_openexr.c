@@ -10,6 +10,7 @@
  * R,G,B / Y / luminance-chroma channels, as halves, by file name. */
 #include "image_internal.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,6 @@ bool image_have_openexr(void) { return true; }
 typedef struct core_src {
     const uint8_t *data;
     size_t size;
-    char msg[200];
 } core_src;
 
 static int64_t core_read(exr_const_context_t ctxt, void *ud, void *buf, uint64_t sz,
@@ -90,41 +90,68 @@ static int64_t core_size(exr_const_context_t ctxt, void *ud)
     return (int64_t)((core_src *)ud)->size;
 }
 
-/* The library prints errors to stderr unless given a handler: keep the first one. */
+/* The library's first error message in this thread: the context is shared between threads,
+ * so its error handler cannot tell them apart, the thread can. */
+typedef struct core_msg {
+    char text[200];
+} core_msg;
+static _Thread_local core_msg *core_thread_msg;
+
+/* The library prints errors to stderr unless given a handler: keep the thread's first one. */
 static void core_error(exr_const_context_t ctxt, exr_result_t code, const char *msg)
 {
-    void *ud = NULL;
-    if (exr_get_user_data(ctxt, &ud) != EXR_ERR_SUCCESS || !ud)
-        return;
-    core_src *s = ud;
-    if (!s->msg[0])
-        snprintf(s->msg, sizeof s->msg, "%s", msg ? msg : exr_get_default_error_message(code));
+    (void)ctxt;
+    core_msg *m = core_thread_msg;
+    if (m && !m->text[0])
+        snprintf(m->text, sizeof m->text, "%s", msg ? msg : exr_get_default_error_message(code));
 }
 
-static const char *fail(core_src *s, exr_result_t rv, const char *what, char *why, size_t wl)
+static const char *fail(exr_result_t rv, const char *what, char *why, size_t wl)
 {
+    core_msg *m = core_thread_msg;
     snprintf(why, wl, "OpenEXR library: %s failed: %s", what,
-             s->msg[0] ? s->msg : exr_get_default_error_message(rv));
+             m && m->text[0] ? m->text : exr_get_default_error_message(rv));
     return why;
 }
 
-/* One decode with OpenEXRCore; core_job_free releases it. */
+/* One decode with OpenEXRCore: the context, read-only once opened, and the level's chunk
+ * layout, shared by every thread; core_job_free releases it. */
 typedef struct core_job {
     core_src src;
     exr_context_t ctx;
-    exr_decode_pipeline_t dec;
-    bool dec_init;
     int part;
     exr_storage_t storage;
     exr_attr_box2i_t dw;
     const exr_attr_chlist_t *chl;
     exr_plane *planes;
     int nplanes;
-    uint8_t **raws;  /* each plane's samples in their file type */
     int *types;      /* each plane's EXR_PIXEL_* type */
+    uint32_t tw, th; /* tile size (tiled) */
+    int32_t lines;   /* scanlines per chunk (scanline) */
+    long ncx, nchunks;
+    pthread_mutex_t mu;
+    long next;       /* the next chunk a thread claims, in increasing order */
+    long fail_at;    /* the lowest chunk that failed (nchunks = none); its reason in why */
     char *why;
     size_t wl;
 } core_job;
+
+/* A thread's view of one plane in the current chunk. */
+typedef struct core_slot {
+    uint8_t *buf;    /* the chunk's samples of the plane, in their file type */
+    size_t cap;      /* buf's size in bytes */
+    long sx, sy;     /* the chunk's first sample in the plane */
+} core_slot;
+
+/* One thread of a decode: its own pipeline and chunk buffers. */
+typedef struct core_worker {
+    core_job *j;
+    exr_decode_pipeline_t dec;
+    bool dec_init;
+    core_slot *slots; /* one per plane */
+    core_msg msg;
+    char why[HT_ERR_MAX];
+} core_worker;
 
 /* Opens the file and reads the part's storage, data window and channel list. */
 static bool core_open(core_job *j)
@@ -137,7 +164,7 @@ static bool core_open(core_job *j)
     init.flags = EXR_CONTEXT_FLAG_DISABLE_CHUNK_RECONSTRUCTION;
     exr_result_t rv = exr_start_read(&j->ctx, "(memory)", &init);
     if (rv != EXR_ERR_SUCCESS) {
-        fail(&j->src, rv, "reading the header", j->why, j->wl);
+        fail(rv, "reading the header", j->why, j->wl);
         return false;
     }
     int count = 0, part = j->part;
@@ -145,7 +172,7 @@ static bool core_open(core_job *j)
         (rv = exr_get_storage(j->ctx, part, &j->storage)) != EXR_ERR_SUCCESS ||
         (rv = exr_get_data_window(j->ctx, part, &j->dw)) != EXR_ERR_SUCCESS ||
         (rv = exr_get_channels(j->ctx, part, &j->chl)) != EXR_ERR_SUCCESS || !j->chl) {
-        fail(&j->src, rv, "reading the part's header", j->why, j->wl);
+        fail(rv, "reading the part's header", j->why, j->wl);
         return false;
     }
     if (j->storage != EXR_STORAGE_SCANLINE && j->storage != EXR_STORAGE_TILED) {
@@ -155,7 +182,8 @@ static bool core_open(core_job *j)
     return true;
 }
 
-/* Sizes each plane to its channel's sample grid and allocates it in the channel's type. */
+/* Sizes each plane to its channel's sample grid and allocates its floats (zeroed: calloc
+ * maps fresh pages, and the threads fill them in place). */
 static bool core_alloc_planes(core_job *j)
 {
     const exr_attr_chlist_t *chl = j->chl;
@@ -177,9 +205,8 @@ static bool core_alloc_planes(core_job *j)
         pl->nx = (int)image_multiples(j->dw.min.x, j->dw.max.x, e->x_sampling);
         pl->ny = (int)image_multiples(j->dw.min.y, j->dw.max.y, e->y_sampling);
         j->types[p] = (int)e->pixel_type;
-        size_t bpe = e->pixel_type == EXR_PIXEL_HALF ? 2 : 4;
-        j->raws[p] = calloc((size_t)pl->nx * (size_t)pl->ny + 1, bpe);
-        if (!j->raws[p]) {
+        pl->v = calloc((size_t)pl->nx * (size_t)pl->ny + 1, sizeof *pl->v);
+        if (!pl->v) {
             snprintf(j->why, j->wl, "out of memory");
             return false;
         }
@@ -187,12 +214,46 @@ static bool core_alloc_planes(core_job *j)
     return true;
 }
 
-/* Points the decoder's channels that are planes at the place of the chunk whose first pixel is
- * OX, OY (relative to the data window) in their plane; the others are skipped. */
-static bool core_set_targets(core_job *j, long ox, long oy)
+/* Reads the level-0 chunk layout: tile size or scanlines per chunk, and the chunk count. */
+static bool core_layout(core_job *j)
 {
-    for (int c = 0; c < j->dec.channel_count; c++) {
-        exr_coding_channel_info_t *ch = &j->dec.channels[c];
+    long w = (long)j->dw.max.x - j->dw.min.x + 1, h = (long)j->dw.max.y - j->dw.min.y + 1;
+    long ncy;
+    exr_result_t rv;
+    j->lines = 1;
+    j->ncx = 1;
+    if (j->storage == EXR_STORAGE_TILED) {
+        exr_tile_level_mode_t lm;
+        exr_tile_round_mode_t rm;
+        if ((rv = exr_get_tile_descriptor(j->ctx, j->part, &j->tw, &j->th, &lm, &rm)) !=
+                EXR_ERR_SUCCESS ||
+            j->tw == 0 || j->th == 0) {
+            fail(rv, "reading the tile description", j->why, j->wl);
+            return false;
+        }
+        j->ncx = (w + (long)j->tw - 1) / (long)j->tw;
+        ncy = (h + (long)j->th - 1) / (long)j->th;
+    } else {
+        if ((rv = exr_get_scanlines_per_chunk(j->ctx, j->part, &j->lines)) != EXR_ERR_SUCCESS ||
+            j->lines < 1) {
+            fail(rv, "reading the chunk layout", j->why, j->wl);
+            return false;
+        }
+        ncy = (h + j->lines - 1) / j->lines;
+    }
+    j->nchunks = j->ncx * ncy;
+    j->fail_at = j->nchunks;
+    return true;
+}
+
+/* Points the decoder's channels that are planes at the thread's buffers for them (the others
+ * are skipped), after checking that the chunk, whose first pixel is OX, OY (relative to the
+ * data window), fits each plane. */
+static bool core_set_targets(core_worker *w, long ox, long oy)
+{
+    core_job *j = w->j;
+    for (int c = 0; c < w->dec.channel_count; c++) {
+        exr_coding_channel_info_t *ch = &w->dec.channels[c];
         ch->decode_to_ptr = NULL;
         for (int p = 0; p < j->nplanes; p++) {
             exr_plane *pl = &j->planes[p];
@@ -202,157 +263,216 @@ static bool core_set_targets(core_job *j, long ox, long oy)
             long xs = ch->x_samples, ys = ch->y_samples;
             if (xs < 1 || ys < 1)
                 break;
-            /* Sample coordinates of the chunk's first sample in the plane. */
-            long sx = image_multiples(j->dw.min.x, j->dw.min.x + ox - 1, xs);
-            long sy = image_multiples(j->dw.min.y, j->dw.min.y + oy - 1, ys);
-            if (ch->width < 0 || ch->height < 0 || sx + ch->width > pl->nx ||
-                sy + ch->height > pl->ny || ch->bytes_per_element != bpe) {
-                snprintf(j->why, j->wl, "OpenEXR library: chunk of channel '%s' does not fit "
-                                        "the data window", pl->name);
+            core_slot *s = &w->slots[p];
+            s->sx = image_multiples(j->dw.min.x, j->dw.min.x + ox - 1, xs);
+            s->sy = image_multiples(j->dw.min.y, j->dw.min.y + oy - 1, ys);
+            if (ch->width < 0 || ch->height < 0 || s->sx + ch->width > pl->nx ||
+                s->sy + ch->height > pl->ny || ch->bytes_per_element != bpe) {
+                snprintf(w->why, sizeof w->why, "OpenEXR library: chunk of channel '%s' does "
+                                                "not fit the data window", pl->name);
                 return false;
+            }
+            size_t need = (size_t)ch->width * (size_t)ch->height * (size_t)bpe + 4;
+            if (need > s->cap) {
+                free(s->buf);
+                if (!(s->buf = malloc(need))) {
+                    s->cap = 0;
+                    snprintf(w->why, sizeof w->why, "out of memory");
+                    return false;
+                }
+                s->cap = need;
             }
             ch->user_bytes_per_element = (int16_t)bpe;
             ch->user_data_type = (uint16_t)j->types[p];
             ch->user_pixel_stride = bpe;
-            ch->user_line_stride = pl->nx * bpe;
-            ch->decode_to_ptr =
-                j->raws[p] + ((size_t)sy * (size_t)pl->nx + (size_t)sx) * (size_t)bpe;
+            ch->user_line_stride = ch->width * bpe;
+            ch->decode_to_ptr = s->buf;
             break;
         }
     }
     return true;
 }
 
-/* Decodes chunk CX, CY of level 0 (LINES scanlines per chunk, or tiles of TW x TH). */
-static bool core_decode_chunk(core_job *j, long cx, long cy, int32_t lines, uint32_t tw,
-                              uint32_t th)
+/* Converts the chunk's samples of channel CH (plane P) into the plane's floats. */
+static void core_to_float(core_worker *w, const exr_coding_channel_info_t *ch, int p)
 {
-    bool tiled = j->storage == EXR_STORAGE_TILED;
-    exr_chunk_info_t ci;
-    exr_result_t rv;
-    if (tiled)
-        rv = exr_read_tile_chunk_info(j->ctx, j->part, (int)cx, (int)cy, 0, 0, &ci);
-    else
-        rv = exr_read_scanline_chunk_info(j->ctx, j->part, (int)(j->dw.min.y + cy * lines), &ci);
-    if (rv != EXR_ERR_SUCCESS) {
-        fail(&j->src, rv, "locating a chunk", j->why, j->wl);
-        return false;
-    }
-    rv = j->dec_init ? exr_decoding_update(j->ctx, j->part, &ci, &j->dec)
-                     : exr_decoding_initialize(j->ctx, j->part, &ci, &j->dec);
-    if (rv != EXR_ERR_SUCCESS) {
-        fail(&j->src, rv, "preparing to decode", j->why, j->wl);
-        return false;
-    }
-    j->dec_init = true;
-    /* Pixel origin of this chunk, relative to the data window. */
-    long ox = tiled ? cx * (long)tw : 0;
-    long oy = tiled ? cy * (long)th : cy * lines;
-    if (!core_set_targets(j, ox, oy))
-        return false;
-    if ((rv = exr_decoding_choose_default_routines(j->ctx, j->part, &j->dec)) !=
-            EXR_ERR_SUCCESS ||
-        (rv = exr_decoding_run(j->ctx, j->part, &j->dec)) != EXR_ERR_SUCCESS) {
-        fail(&j->src, rv, "decoding pixels", j->why, j->wl);
-        return false;
-    }
-    return true;
-}
-
-/* Decodes every chunk of level 0, in file-independent order. */
-static bool core_read_chunks(core_job *j)
-{
-    long w = (long)j->dw.max.x - j->dw.min.x + 1, h = (long)j->dw.max.y - j->dw.min.y + 1;
-    uint32_t tw = 0, th = 0;
-    int32_t lines = 1;
-    long ncx = 1, ncy;
-    exr_result_t rv;
-    if (j->storage == EXR_STORAGE_TILED) {
-        exr_tile_level_mode_t lm;
-        exr_tile_round_mode_t rm;
-        if ((rv = exr_get_tile_descriptor(j->ctx, j->part, &tw, &th, &lm, &rm)) !=
-                EXR_ERR_SUCCESS ||
-            tw == 0 || th == 0) {
-            fail(&j->src, rv, "reading the tile description", j->why, j->wl);
-            return false;
-        }
-        ncx = (w + (long)tw - 1) / (long)tw;
-        ncy = (h + (long)th - 1) / (long)th;
-    } else {
-        if ((rv = exr_get_scanlines_per_chunk(j->ctx, j->part, &lines)) != EXR_ERR_SUCCESS ||
-            lines < 1) {
-            fail(&j->src, rv, "reading the chunk layout", j->why, j->wl);
-            return false;
-        }
-        ncy = (h + lines - 1) / lines;
-    }
-    for (long cy = 0; cy < ncy; cy++)
-        for (long cx = 0; cx < ncx; cx++)
-            if (!core_decode_chunk(j, cx, cy, lines, tw, th))
-                return false;
-    return true;
-}
-
-/* Converts every plane's samples to floats into planes[].v. */
-static bool core_to_float(core_job *j)
-{
-    for (int p = 0; p < j->nplanes; p++) {
-        size_t n = (size_t)j->planes[p].nx * (size_t)j->planes[p].ny;
-        float *v = malloc((n ? n : 1) * sizeof *v);
-        if (!v) {
-            snprintf(j->why, j->wl, "out of memory");
-            return false;
-        }
-        int type = j->types[p];
-        for (size_t i = 0; i < n; i++) {
-            const uint8_t *q = j->raws[p] + i * (type == EXR_PIXEL_HALF ? 2 : 4);
+    exr_plane *pl = &w->j->planes[p];
+    long sx = w->slots[p].sx, sy = w->slots[p].sy;
+    int type = w->j->types[p];
+    size_t bpe = type == EXR_PIXEL_HALF ? 2 : 4;
+    for (long y = 0; y < ch->height; y++) {
+        const uint8_t *q = w->slots[p].buf + (size_t)y * (size_t)ch->width * bpe;
+        float *v = pl->v + (size_t)(sy + y) * (size_t)pl->nx + (size_t)sx;
+        for (long x = 0; x < ch->width; x++, q += bpe) {
             if (type == EXR_PIXEL_HALF) {
                 uint16_t hv;
                 memcpy(&hv, q, 2);
-                v[i] = image_half_to_float(hv);
+                v[x] = image_half_to_float(hv);
             } else if (type == EXR_PIXEL_FLOAT) {
-                memcpy(&v[i], q, 4);
+                memcpy(&v[x], q, 4);
             } else {
                 uint32_t u;
                 memcpy(&u, q, 4);
-                v[i] = (float)u;
+                v[x] = (float)u;
             }
         }
-        j->planes[p].v = v;
     }
+}
+
+/* Locates chunk K of level 0 (row-major over the chunk grid). */
+static exr_result_t core_chunk_info(core_job *j, long k, exr_chunk_info_t *ci)
+{
+    long cx = k % j->ncx, cy = k / j->ncx;
+    if (j->storage == EXR_STORAGE_TILED)
+        return exr_read_tile_chunk_info(j->ctx, j->part, (int)cx, (int)cy, 0, 0, ci);
+    return exr_read_scanline_chunk_info(j->ctx, j->part, (int)(j->dw.min.y + cy * j->lines),
+                                        ci);
+}
+
+/* Decodes chunk K of level 0 into the planes. */
+static bool core_decode_chunk(core_worker *w, long k)
+{
+    core_job *j = w->j;
+    exr_chunk_info_t ci;
+    exr_result_t rv = core_chunk_info(j, k, &ci);
+    if (rv != EXR_ERR_SUCCESS) {
+        fail(rv, "locating a chunk", w->why, sizeof w->why);
+        return false;
+    }
+    rv = w->dec_init ? exr_decoding_update(j->ctx, j->part, &ci, &w->dec)
+                     : exr_decoding_initialize(j->ctx, j->part, &ci, &w->dec);
+    if (rv != EXR_ERR_SUCCESS) {
+        fail(rv, "preparing to decode", w->why, sizeof w->why);
+        return false;
+    }
+    w->dec_init = true;
+    /* Pixel origin of this chunk, relative to the data window. */
+    bool tiled = j->storage == EXR_STORAGE_TILED;
+    long cx = k % j->ncx, cy = k / j->ncx;
+    long ox = tiled ? cx * (long)j->tw : 0;
+    long oy = tiled ? cy * (long)j->th : cy * j->lines;
+    if (!core_set_targets(w, ox, oy))
+        return false;
+    if ((rv = exr_decoding_choose_default_routines(j->ctx, j->part, &w->dec)) !=
+            EXR_ERR_SUCCESS ||
+        (rv = exr_decoding_run(j->ctx, j->part, &w->dec)) != EXR_ERR_SUCCESS) {
+        fail(rv, "decoding pixels", w->why, sizeof w->why);
+        return false;
+    }
+    for (int c = 0; c < w->dec.channel_count; c++)
+        for (int p = 0; p < j->nplanes; p++)
+            if (w->dec.channels[c].decode_to_ptr &&
+                w->dec.channels[c].decode_to_ptr == w->slots[p].buf)
+                core_to_float(w, &w->dec.channels[c], p);
     return true;
+}
+
+/* A thread's loop: claims chunks in increasing order until none are left or one failed.
+ * Every chunk below a failed one was claimed before it and still runs, so the failure kept
+ * (the lowest) is the one a single thread would have met first. */
+static void *core_work(void *arg)
+{
+    core_worker *w = arg;
+    core_job *j = w->j;
+    core_msg *outer = core_thread_msg;
+    core_thread_msg = &w->msg;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        long k = j->next < j->fail_at ? j->next++ : j->nchunks;
+        pthread_mutex_unlock(&j->mu);
+        if (k >= j->nchunks)
+            break;
+        if (!core_decode_chunk(w, k)) {
+            pthread_mutex_lock(&j->mu);
+            if (k < j->fail_at) {
+                j->fail_at = k;
+                snprintf(j->why, j->wl, "%s", w->why);
+            }
+            pthread_mutex_unlock(&j->mu);
+            break;
+        }
+    }
+    core_thread_msg = outer;
+    return NULL;
+}
+
+static void core_worker_free(core_worker *w)
+{
+    if (w->dec_init)
+        exr_decoding_destroy(w->j->ctx, &w->dec);
+    for (int p = 0; w->slots && p < w->j->nplanes; p++)
+        free(w->slots[p].buf);
+    free(w->slots);
+}
+
+/* Decodes every chunk of level 0 on up to THREADS threads (this one among them). */
+static bool core_read_chunks(core_job *j, int threads)
+{
+    /* The first chunk lookup reads the offset table; done here, before the threads. */
+    exr_chunk_info_t ci;
+    exr_result_t rv;
+    if (j->nchunks > 0 && (rv = core_chunk_info(j, 0, &ci)) != EXR_ERR_SUCCESS) {
+        fail(rv, "locating a chunk", j->why, j->wl);
+        return false;
+    }
+    int n = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
+    if (n > j->nchunks)
+        n = j->nchunks > 0 ? (int)j->nchunks : 1;
+    core_worker w[HT_MAX_LOAD_THREADS];
+    pthread_t tid[HT_MAX_LOAD_THREADS];
+    int started = 0;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        w[i] = (core_worker){.j = j, .dec = EXR_DECODE_PIPELINE_INITIALIZER};
+        w[i].slots = calloc((size_t)j->nplanes + 1, sizeof *w[i].slots);
+        ok = ok && w[i].slots;
+    }
+    if (ok) {
+        /* Thread 0 is this one; a thread that cannot start leaves its chunks to the others. */
+        for (int i = 1; i < n; i++)
+            if (pthread_create(&tid[started], NULL, core_work, &w[i]) == 0)
+                started++;
+        core_work(&w[0]);
+        for (int i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
+        ok = j->fail_at == j->nchunks;
+    } else {
+        snprintf(j->why, j->wl, "out of memory");
+    }
+    for (int i = 0; i < n; i++)
+        core_worker_free(&w[i]);
+    return ok;
 }
 
 static void core_job_free(core_job *j)
 {
-    if (j->dec_init)
-        exr_decoding_destroy(j->ctx, &j->dec);
     if (j->ctx)
         exr_finish(&j->ctx);
-    if (j->raws)
-        for (int p = 0; p < j->nplanes; p++)
-            free(j->raws[p]);
-    free(j->raws);
     free(j->types);
+    pthread_mutex_destroy(&j->mu);
 }
 
-bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane *planes,
-                          int nplanes, char *why, size_t wl)
+bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
+                          exr_plane *planes, int nplanes, char *why, size_t wl)
 {
-    core_job j = {.src = {data, size, ""}, .dec = EXR_DECODE_PIPELINE_INITIALIZER,
-                  .part = part, .planes = planes, .nplanes = nplanes, .why = why, .wl = wl};
+    core_job j = {.src = {data, size}, .part = part, .planes = planes, .nplanes = nplanes,
+                  .why = why, .wl = wl};
+    core_msg msg = {""};
+    core_thread_msg = &msg;
+    pthread_mutex_init(&j.mu, NULL);
     for (int p = 0; p < nplanes; p++) {
         planes[p].v = NULL;
         planes[p].nx = planes[p].ny = 0;
     }
-    j.raws = calloc((size_t)nplanes, sizeof *j.raws);
-    j.types = calloc((size_t)nplanes, sizeof *j.types);
+    j.types = calloc((size_t)nplanes + 1, sizeof *j.types);
     bool ok = false;
-    if (!j.raws || !j.types)
+    if (!j.types)
         snprintf(why, wl, "out of memory");
     else
-        ok = core_open(&j) && core_alloc_planes(&j) && core_read_chunks(&j) && core_to_float(&j);
+        ok = core_open(&j) && core_alloc_planes(&j) && core_layout(&j) &&
+             core_read_chunks(&j, threads);
     core_job_free(&j);
+    core_thread_msg = NULL;
     if (!ok)
         for (int p = 0; p < nplanes; p++) {
             free(planes[p].v);
@@ -374,12 +494,13 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 
 bool image_have_openexr(void) { return false; }
 
-bool image_openexr_decode(const uint8_t *data, size_t size, int part, exr_plane *planes,
-                          int nplanes, char *why, size_t wl)
+bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
+                          exr_plane *planes, int nplanes, char *why, size_t wl)
 {
     (void)data;
     (void)size;
     (void)part;
+    (void)threads;
     for (int p = 0; p < nplanes; p++)
         planes[p].v = NULL;
     snprintf(why, wl, "this hdrtone was built without the OpenEXR library (libopenexr-dev)");
