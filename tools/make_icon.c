@@ -17,6 +17,7 @@ static bool crop_filter(const hdr_image *in, int size, hdr_image *out)
 {
     *out = *in;
     out->parts = NULL;
+    out->half = NULL;
     out->width = out->height = size;
     out->half_exact = false;
     out->rgba = calloc((size_t)size * size * 4, sizeof(float));

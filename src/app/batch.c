@@ -22,7 +22,6 @@
 typedef struct job {
     const char *in, *out;
     hdr_image img;
-    uint16_t *half;   /* a half-exact image's pixels as IEEE half, for the GPU (else NULL) */
     void *px;   /* the tone-mapped RGB: uint8_t, or uint16_t when o->depth is 16 */
     int width, height;
     int data_window[4], display_window[4];
@@ -97,19 +96,6 @@ static void finish(batch *b, job *j, bool ok)
     pthread_cond_broadcast(&b->cv);
 }
 
-/* The GPU takes a half-exact image as half floats: converted here, on a decoder thread,
- * instead of by the driver on the GL thread; the floats go (half the memory). Out of memory:
- * the floats stay. */
-static void to_half(job *j)
-{
-    size_t n = (size_t)j->img.width * j->img.height * 4;
-    if (!(j->half = malloc(n * sizeof *j->half)))
-        return;
-    image_rgba_to_half(j->img.rgba, n, j->half);
-    free(j->img.rgba);
-    j->img.rgba = NULL;
-}
-
 /* Threads decoding each file: one each when the files keep every decoder thread busy, else
  * the cores (--jobs when given) shared among the files, a single file getting them all. */
 static int load_threads(const ht_options *o, int n, int ndec, long cpus)
@@ -136,8 +122,10 @@ static void *decoder(void *arg)
         lo.threads = b->load_threads;
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
-        if (ok && b->to_half && j->img.half_exact)
-            to_half(j);
+        /* The GPU takes a half-exact image as half floats, converted here, not by the driver
+         * on the GL thread; the floats go (half the memory). */
+        if (ok && b->to_half)
+            image_add_half(&j->img, true);
         t = now_s() - t;
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_decode] += t;
@@ -313,10 +301,8 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     else if (!b->gpu && !(b->gpu = batch_gpu_create(err, sizeof err)))
         ok = false;
     else
-        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->half, j->px, slot, err, sizeof err);
+        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, err, sizeof err);
     image_free(&j->img);
-    free(j->half);
-    j->half = NULL;
     if (!ok)
         snprintf(msg, len, "%s: %s", j->in, err);
     return ok;

@@ -40,12 +40,11 @@ void batch_gpu_destroy(batch_gpu **gp)
     *gp = NULL;
 }
 
-bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, const uint16_t *half,
-                     void *out, int *slot, char *err, size_t errlen)
+bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
+                     char *err, size_t errlen)
 {
     *slot = -1;
-    bool ok = half ? pipeline_upload_half(g->pipe, img, half, err, errlen)
-                   : pipeline_upload(g->pipe, img, err, errlen);
+    bool ok = pipeline_upload(g->pipe, img, err, errlen);
     int w = img->width, h = img->height;
     image_free(img);   /* the texture has the pixels now */
     if (!ok)

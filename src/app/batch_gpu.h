@@ -16,12 +16,12 @@ batch_gpu *batch_gpu_create(char *err, size_t errlen);
 /* Accepts NULL; sets *g to NULL. */
 void batch_gpu_destroy(batch_gpu **g);
 
-/* Uploads IMG (HALF instead of its floats when not NULL: pipeline_upload_half), frees IMG,
+/* Uploads IMG (its half floats when it has them: pipeline_upload), frees IMG,
  * tone-maps it with O (o->depth 8 or 16) and queues the read-back; *slot gets its ticket for
  * batch_gpu_finish. An image in several textures is read back at once into OUT instead
  * (width*height*3 samples) and *slot is -1. False, reason in err. */
-bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, const uint16_t *half,
-                     void *out, int *slot, char *err, size_t errlen);
+bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
+                     char *err, size_t errlen);
 
 /* Waits for the read-back SLOT and writes its pixels to OUT. False, reason in err. */
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen);

@@ -165,10 +165,9 @@ static bool refill(pipeline *p, const hdr_image *img, const uint16_t *half)
     return true;
 }
 
-/* pipeline_upload and pipeline_upload_half: the pixels of IMG, or HALF when not NULL. */
-static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
-                   size_t errlen)
+bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
 {
+    const uint16_t *half = img->half;
     p->uploads++;
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
@@ -233,20 +232,6 @@ static bool upload(pipeline *p, const hdr_image *img, const uint16_t *half, char
     return true;
 }
 
-bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
-{
-    return upload(p, img, NULL, err, errlen);
-}
-
-bool pipeline_upload_half(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
-                          size_t errlen)
-{
-    if (!img->half_exact) {
-        snprintf(err, errlen, "the image is not half-exact: upload its floats");
-        return false;
-    }
-    return upload(p, img, half, err, errlen);
-}
 
 ht_source pipeline_image_source(const pipeline *p)
 {

@@ -46,17 +46,12 @@ pipeline *pipeline_create(char *err, size_t errlen);
 void pipeline_destroy(pipeline **p);
 
 /* Uploads IMG as the image texture (RGBA16F when img->half_exact, else RGBA32F), replacing
- * the previous one. An image wider or taller than GL_MAX_TEXTURE_SIZE becomes a grid of
+ * the previous one: its half floats when it has them (image_add_half; through a pixel-buffer
+ * object, nothing converted on this thread), else its floats. An image wider or taller than GL_MAX_TEXTURE_SIZE becomes a grid of
  * pieces, each its own texture of at most the limit (the analysis sees the whole image,
  * pipeline_tonemap_* apply every piece, pass_scene_run_image draws them all). False (with
  * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
-/* The same with the pixels as HALF (width*height*4 IEEE half floats, rows as IMG's, e.g.
- * image_rgba_to_half's): IMG gives the size (its rgba may be NULL) and must be half_exact,
- * so the texture holds exactly what pipeline_upload would put there, without the driver
- * converting floats on the CPU. */
-bool pipeline_upload_half(pipeline *p, const hdr_image *img, const uint16_t *half, char *err,
-                          size_t errlen);
 /* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
  * first piece (top left), which pipeline_frame and pipeline_run_pass's analysis passes
  * take for the whole image. */

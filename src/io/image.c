@@ -231,6 +231,7 @@ void image_free(hdr_image *img)
     if (!img)
         return;
     free(img->rgba);
+    free(img->half);
     free(img->parts);
     memset(img, 0, sizeof *img);
 }
@@ -307,4 +308,17 @@ void image_rgba_to_half(const float *v, size_t n, uint16_t *out)
 #endif
     for (size_t i = 0; i < n; i++)
         out[i] = image_float_to_half(v[i]);
+}
+
+bool image_add_half(hdr_image *img, bool drop_floats)
+{
+    size_t n = (size_t)img->width * img->height * 4;
+    if (!img->half_exact || !img->rgba || img->half || !(img->half = malloc(n * sizeof *img->half)))
+        return false;
+    image_rgba_to_half(img->rgba, n, img->half);
+    if (drop_floats) {
+        free(img->rgba);
+        img->rgba = NULL;
+    }
+    return true;
 }

@@ -8,7 +8,10 @@
 
 typedef struct hdr_image {
     int width, height;        /* of the data window (the pixels held) */
-    float *rgba;              /* width*height*4 floats, row-major, top row first; owned */
+    float *rgba;              /* width*height*4 floats, row-major, top row first; owned (may be
+                                 NULL after image_add_half dropped it) */
+    uint16_t *half;           /* the same pixels as IEEE half floats (image_add_half), for the
+                                 GPU, or NULL; owned */
     int data_window[4];       /* x0, y0, x1, y1, inclusive, absolute pixel coordinates */
     int display_window[4];    /* x0, y0, x1, y1, inclusive */
     bool half_exact;          /* every value is exactly representable as a half float
@@ -76,6 +79,11 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
 
 /* N floats as IEEE half, rounded to nearest even (exact for a half_exact image's values). */
 void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
+
+/* Gives a half_exact IMG its pixels as half floats too (img->half: what the GPU stores, made
+ * here on the caller's thread, not by the driver on the GL thread); with DROP_FLOATS frees
+ * img->rgba then. False (nothing changed) when IMG is not half_exact or out of memory. */
+bool image_add_half(hdr_image *img, bool drop_floats);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);

@@ -121,6 +121,7 @@ static bool veiled_copy(const hdr_image *img, const human_state *hs, hdr_image *
     *out = *img;
     size_t n = (size_t)img->width * img->height;
     out->parts = NULL;
+    out->half = NULL;
     if (!(out->rgba = malloc(n * 4 * sizeof *out->rgba)))
         return false;
     for (int row = 0; row < img->height; row++)
