@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "batch.h"
 #include "encode.h"
+#include "tonemap_fast.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -29,7 +30,7 @@ static bool ensure_gpu(char *err, size_t errlen)
 {
     if (!g_pipe) {
         char why[HT_ERR_MAX];
-        if (!(g_ctx = gl_context_create_headless(why, sizeof why))) {
+        if (!g_ctx && !(g_ctx = gl_context_create_headless(why, sizeof why))) {
             snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
             return false;
         }
@@ -43,15 +44,32 @@ static bool ensure_gpu(char *err, size_t errlen)
     return true;
 }
 
+/* --backend auto: the GPU when there is a context whose renderer is not one of Mesa's
+ * software rasterisers (the fast CPU path beats them: BENCHMARKS.md), else the CPU. The
+ * context stays for the GPU backend. */
+static int resolve_backend(void)
+{
+    char why[HT_ERR_MAX];
+    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, sizeof why)))
+        return HT_BACKEND_CPU;
+    const char *renderer = gl_renderer();
+    if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+        strstr(renderer, "swrast")) {
+        gl_context_destroy(&g_ctx);
+        return HT_BACKEND_CPU;
+    }
+    return HT_BACKEND_GPU;
+}
+
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen)
 {
     if (o->backend == HT_BACKEND_CPU) {
         tonemap_result local;
         tonemap_result *res = r ? r : &local;
-        tonemap_cpu_analyze(img, &o->tm, res);
+        tonemap_fast_analyze(img, &o->tm, res, o->jobs);
         if (rgb)
-            tonemap_cpu_apply(img, &o->tm, res, rgb);
+            tonemap_fast_apply(img, &o->tm, res, rgb, o->jobs);
         return true;
     }
     return ensure_gpu(err, errlen) &&
@@ -67,8 +85,8 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
             ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
         } else {
             tonemap_result r;
-            tonemap_cpu_analyze(img, &o->tm, &r);
-            tonemap_cpu_apply16(img, &o->tm, &r, rgb16);
+            tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
+            tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
         }
         image_free(img);
         return ok;
@@ -107,6 +125,9 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
         *pos = NULL;
         return commands_usage_error(name, err);
     }
+    /* bench without --export times the GPU passes: no backend to choose. */
+    if (o->backend == HT_BACKEND_AUTO && !o->help && (command != HT_CMD_BENCH || o->bench_export))
+        o->backend = resolve_backend();
     return -1;
 }
 

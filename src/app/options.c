@@ -24,7 +24,8 @@ typedef struct opt_def {
 
 const ht_enum options_backends[] = {
     {HT_BACKEND_GPU, "gpu", "GPU pipeline"},
-    {HT_BACKEND_CPU, "cpu", "CPU reference"},
+    {HT_BACKEND_CPU, "cpu", "CPU"},
+    {HT_BACKEND_AUTO, "auto", "automatic"},
     {0, NULL, NULL},
 };
 
@@ -88,7 +89,9 @@ static const opt_def OPTIONS[] = {
      "FMT",
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH, OFF(backend), 0, 0, options_backends,
-     "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
+     "NAME", "where to tone-map: gpu (the GPU pipeline, also on a software renderer), cpu (on "
+     "the CPU, one thread per core or --jobs), or auto: the GPU when its renderer is hardware, "
+     "else the CPU"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg or .jpeg), directory (several inputs), or - for "
      "standard output (with --format)"},
@@ -149,7 +152,7 @@ void options_default(ht_options *o)
 {
     memset(o, 0, sizeof *o);
     tonemap_params_default(&o->tm);
-    o->backend = HT_BACKEND_GPU;
+    o->backend = HT_BACKEND_AUTO;
     o->depth = 8;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;

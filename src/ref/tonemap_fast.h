@@ -40,7 +40,8 @@ void tonemap_fast_apply16(const hdr_image *img, const tonemap_params *p,
  * LEVELS + 0.5), as a table: thresh[k] is the smallest double V whose code is >= k
  * (k = 1..LEVELS; thresh[LEVELS + 1] = +infinity), and lut, over the doubles V in
  * [thresh[1], 1), the code of the first double of V's cell (cells: the doubles that share
- * their top 64 - SHIFT bits, numbered from BASE). It relies on the encoding being
+ * their top 64 - SHIFT bits, numbered from BASE; small enough that most hold one threshold at
+ * most). It relies on the encoding being
  * non-decreasing in V, which the tests check at every threshold. */
 typedef struct tonemap_encode_table {
     unsigned levels;       /* 255 or 65535 */
@@ -66,6 +67,7 @@ static inline unsigned tonemap_encode_table_code(const tonemap_encode_table *t, 
         return t->levels;
     union { double d; uint64_t u; } bits = {v};
     unsigned code = t->lut[(bits.u >> t->shift) - t->base];
+    code += v >= t->thresh[code + 1];   /* without a branch: most cells hold one threshold */
     while (v >= t->thresh[code + 1])
         code++;
     return code;

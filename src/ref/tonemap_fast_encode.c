@@ -11,6 +11,8 @@ enum {
     THRESH_BLOCK = 512,   /* thresholds per work item: each item starts with a full search */
     CELL_BLOCK = 8192,    /* look-up cells per work item */
     SECANT_STEPS = 4,
+    MAX_CELL_BITS = 20,   /* at most 2^20 cells per octave */
+    MAX_CELLS = 1 << 22,  /* 8 MiB of look-up table */
 };
 
 typedef struct table_job {
@@ -143,22 +145,38 @@ static void lut_block(void *ctx, int worker)
     }
 }
 
+/* The cell size: 2^-bits of an octave with BITS such that a cell holds one threshold at most
+ * (cells narrower than the smallest step between two thresholds relative to the upper one),
+ * within MAX_CELLS. */
+static void choose_cells(tonemap_encode_table *t)
+{
+    double gap = 1.0;
+    for (unsigned k = 1; k < t->levels; k++)
+        if (t->thresh[k + 1] > t->thresh[k])
+            gap = fmin(gap, (t->thresh[k + 1] - t->thresh[k]) / t->thresh[k + 1]);
+    int bits = (int)floor(-log2(gap)) + 1;
+    bits = bits < 1 ? 1 : bits > MAX_CELL_BITS ? MAX_CELL_BITS : bits;
+    for (;; bits--) {
+        t->shift = 52 - bits;
+        t->base = bits_of(t->thresh[1]) >> t->shift;
+        t->cells = (size_t)((bits_of(1.0) >> t->shift) - t->base);
+        if (t->cells <= MAX_CELLS || bits == 1)
+            return;
+    }
+}
+
 bool tonemap_encode_table_init(tonemap_encode_table *t, const tonemap_params *p,
                                unsigned levels, int threads)
 {
     memset(t, 0, sizeof *t);
     t->levels = levels;
-    /* Cells a little finer than the steps between codes near 1, where they are finest
-     * relative to the value (about gamma / levels): 2^7 per octave for 8 bits, 2^14 for 16. */
-    t->shift = levels > 255 ? 52 - 14 : 52 - 7;
     if (!(t->thresh = malloc((levels + 2) * sizeof *t->thresh)))
         return false;
     table_job j = {.t = t, .p = p, .count = (levels + THRESH_BLOCK - 1) / THRESH_BLOCK};
     t->thresh[0] = 0.0;
     t->thresh[levels + 1] = INFINITY;
     tonemap_fast_run(threads, threshold_block, &j);
-    t->base = bits_of(t->thresh[1]) >> t->shift;
-    t->cells = (size_t)((bits_of(1.0) >> t->shift) - t->base);
+    choose_cells(t);
     if (!(t->lut = malloc(t->cells * sizeof *t->lut))) {
         tonemap_encode_table_free(t);
         return false;
