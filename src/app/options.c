@@ -90,8 +90,8 @@ static const opt_def OPTIONS[] = {
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH, OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: gpu (the GPU pipeline, also on a software renderer), cpu (on "
-     "the CPU, one thread per core or --jobs), or auto: the GPU when its renderer is hardware, "
-     "else the CPU"},
+     "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
+     "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg or .jpeg), directory (several inputs), or - for "
      "standard output (with --format)"},
@@ -106,7 +106,8 @@ static const opt_def OPTIONS[] = {
      "write the display window (RGBA), the area outside the data window transparent "
      "(default: the data window, RGB)"},
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
-     "threads that decode and encode files while the GPU works (default: the CPU cores, 2 to 8)"},
+     "threads that decode and encode files while the GPU works (default: the CPU cores, 2 to 8); "
+     "with the CPU backend also the tone mapping's threads (default: one per CPU core)"},
     {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
      "print one JSON object"},
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",

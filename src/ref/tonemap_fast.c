@@ -89,8 +89,14 @@ typedef struct analysis_job {
     size_t npix, count;
     _Atomic size_t next;
     float *lw;         /* per pixel: Lw, NaN when not finite */
-    double *ln;        /* per pixel: ln Lw of a counted pixel, else 0 */
     scan_part *parts;  /* per worker */
+    double *ln;        /* per worker: BLOCK values, ln Lw of a counted pixel, else 0 */
+    /* The sum of ln Lw in pixel order, as the reference adds it up: the blocks are added in
+     * turn, each by the worker that binned it (the logarithms, the work, run in parallel). */
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    size_t summed;     /* blocks added so far */
+    double sum;
 } analysis_job;
 
 /* Lw per pixel, as the reference's classify computes it; counts and extremes. Every Lw that
@@ -140,19 +146,29 @@ static void bin_worker(void *ctx, int worker)
     const tonemap_result *r = j->r;
     scan_part *part = &j->parts[worker];
     float lo = r->lo_thresh, hi = r->hi_thresh;
+    double *ln = j->ln + (size_t)worker * BLOCK;
     size_t item;
     while (tonemap_fast_take(&j->next, j->count, &item)) {
         size_t first = item * BLOCK, end = first + BLOCK < j->npix ? first + BLOCK : j->npix;
         for (size_t k = first; k < end; k++) {
             float lw = j->lw[k];
-            double ln = 0.0;
+            ln[k - first] = 0.0;   /* adds nothing: the sum is never -0 */
             if (lw > 0.0f && lw >= lo && lw < hi) {   /* NaN fails */
-                ln = log(lw);
-                part->hist[tonemap_bin_of_log(r, ln)]++;
+                ln[k - first] = log(lw);
+                part->hist[tonemap_bin_of_log(r, ln[k - first])]++;
                 part->counted++;
             }
-            j->ln[k] = ln;
         }
+        pthread_mutex_lock(&j->mu);
+        while (j->summed != item)
+            pthread_cond_wait(&j->turn, &j->mu);
+        double sum = j->sum;
+        for (size_t k = 0; k < end - first; k++)
+            sum += ln[k];
+        j->sum = sum;
+        j->summed++;
+        pthread_cond_broadcast(&j->turn);
+        pthread_mutex_unlock(&j->mu);
     }
 }
 
@@ -183,8 +199,10 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     j.count = (j.npix + BLOCK - 1) / BLOCK;
     float_weights(p->luminance, j.w);
     j.lw = malloc(j.npix * sizeof *j.lw);
-    j.ln = malloc(j.npix * sizeof *j.ln);
+    j.ln = malloc((size_t)n * BLOCK * sizeof *j.ln);
     j.parts = calloc((size_t)n, sizeof *j.parts);
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_cond_init(&j.turn, NULL);
     bool ok = j.lw && j.ln && j.parts;
     if (ok) {
         for (int i = 0; i < n; i++)
@@ -203,17 +221,16 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
             tonemap_cpu_range(p, r);
             j.next = 0;
             tonemap_fast_run(n, bin_worker, &j);
-            double sum = 0;
-            for (size_t k = 0; k < j.npix; k++)   /* in pixel order, as the reference */
-                sum += j.ln[k];
             for (int i = 0; i < n; i++) {
                 r->n_counted += j.parts[i].counted;
                 for (uint32_t b = 0; b < r->bins; b++)
                     r->hist[b] += j.parts[i].hist[b];
             }
-            tonemap_cpu_finish(p, -1, sum, 0.0, r);
+            tonemap_cpu_finish(p, -1, j.sum, 0.0, r);
         }
     }
+    pthread_mutex_destroy(&j.mu);
+    pthread_cond_destroy(&j.turn);
     free(j.lw);
     free(j.ln);
     free(j.parts);
