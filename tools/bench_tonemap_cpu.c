@@ -63,12 +63,13 @@ int main(int argc, char **argv)
     }
     char err[HT_ERR_MAX];
     hdr_image img = {0};
-    if (!image_load(argv[1], NULL, &img, err, sizeof err)) {
+    tonemap_params p;
+    tonemap_params_default(&p);
+    bool loaded = image_load(argv[1], NULL, &img, err, sizeof err);
+    if (!loaded) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    tonemap_params p;
-    tonemap_params_default(&p);
     size_t n = (size_t)img.width * img.height * 3;
     uint8_t *ref = malloc(n), *out = malloc(n);
     tonemap_result rr, fr;

@@ -25,12 +25,23 @@ static void release_gpu(void)
     gl_context_destroy(&g_ctx);
 }
 
+/* The context, made on first use (WHY: why there is none). */
+static bool ensure_context(char *why, size_t len)
+{
+    static bool registered;
+    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, len)))
+        return false;
+    if (!registered)
+        registered = atexit(release_gpu) == 0;
+    return true;
+}
+
 /* The GPU state, made on first use. */
 static bool ensure_gpu(char *err, size_t errlen)
 {
     if (!g_pipe) {
         char why[HT_ERR_MAX];
-        if (!g_ctx && !(g_ctx = gl_context_create_headless(why, sizeof why))) {
+        if (!ensure_context(why, sizeof why)) {
             snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
             return false;
         }
@@ -39,7 +50,6 @@ static bool ensure_gpu(char *err, size_t errlen)
             gl_context_destroy(&g_ctx);
             return false;
         }
-        atexit(release_gpu);
     }
     return true;
 }
@@ -50,7 +60,7 @@ static bool ensure_gpu(char *err, size_t errlen)
 static int resolve_backend(void)
 {
     char why[HT_ERR_MAX];
-    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, sizeof why)))
+    if (!ensure_context(why, sizeof why))
         return HT_BACKEND_CPU;
     const char *renderer = gl_renderer();
     if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
