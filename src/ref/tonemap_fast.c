@@ -99,9 +99,9 @@ typedef struct analysis_job {
     double sum;
 } analysis_job;
 
-/* Lw per pixel, as the reference's classify computes it; counts and extremes. Every Lw that
- * is not finite comes from a component that is not (the weights are positive), so Lw alone
- * decides the class. Written for the vectoriser: no branch, integer extremes. */
+/* Lw per pixel, as the reference's classify computes it; counts and extremes. A component
+ * that is not finite makes Lw not finite (the weights and the scale are positive), so Lw
+ * alone decides the class. Written for the vectoriser: no branch, integer extremes. */
 static void scan_block(analysis_job *j, size_t first, size_t end, scan_part *part)
 {
     const float *rgba = j->img->rgba;
