@@ -374,30 +374,38 @@ static double pixel_factor(const apply_job *j, float lw)
     return (ld - j->ldmin) / ((j->p->ldmax - j->ldmin) * lw);
 }
 
+/* A block in runs of RUN pixels: the factors of a run (the libm calls), then its codes (the
+ * table look-ups), each loop free of the other's dependencies. */
 static void apply_block(const apply_job *j, size_t first, size_t end)
 {
+    enum { RUN = 256 };
     float scale = j->scale, w0 = j->w[0], w1 = j->w[1], w2 = j->w[2];
-    double dscale = scale;
+    double dscale = scale, factor[RUN];
     float last_lw = NAN;   /* neighbours often share Lw: the factor of the last one */
     double last_factor = 0.0;
-    for (size_t k = first; k < end; k++) {
-        const float *c = j->img->rgba + 4 * k;
-        float lw = scale * (w0 * c[0] + w1 * c[1] + w2 * c[2]);
-        double factor = 0.0;
-        if (lw - lw == 0.0f && lw > 0.0f) {   /* the reference's HT_PIX_VALID */
-            if (lw != last_lw) {
-                last_factor = pixel_factor(j, lw);
-                last_lw = lw;
+    for (size_t run = first; run < end; run += RUN) {
+        size_t n = end - run < RUN ? end - run : RUN;
+        const float *c = j->img->rgba + 4 * run;
+        for (size_t k = 0; k < n; k++, c += 4) {
+            float lw = scale * (w0 * c[0] + w1 * c[1] + w2 * c[2]);
+            factor[k] = 0.0;
+            if (lw - lw == 0.0f && lw > 0.0f) {   /* the reference's HT_PIX_VALID */
+                if (lw != last_lw) {
+                    last_factor = pixel_factor(j, lw);
+                    last_lw = lw;
+                }
+                factor[k] = last_factor;
             }
-            factor = last_factor;
         }
-        for (int ch = 0; ch < 3; ch++) {
-            unsigned code = tonemap_encode_table_code(j->table, dscale * c[ch] * factor);
-            if (j->rgb8)
-                j->rgb8[3 * k + ch] = (uint8_t)code;
-            else
-                j->rgb16[3 * k + ch] = (uint16_t)code;
-        }
+        c = j->img->rgba + 4 * run;
+        for (size_t k = 0; k < n; k++, c += 4)
+            for (int ch = 0; ch < 3; ch++) {
+                unsigned code = tonemap_encode_table_code(j->table, dscale * c[ch] * factor[k]);
+                if (j->rgb8)
+                    j->rgb8[3 * (run + k) + ch] = (uint8_t)code;
+                else
+                    j->rgb16[3 * (run + k) + ch] = (uint16_t)code;
+            }
     }
 }
 
