@@ -150,11 +150,15 @@ static void bin_worker(void *ctx, int worker)
     size_t item;
     while (tonemap_fast_take(&j->next, j->count, &item)) {
         size_t first = item * BLOCK, end = first + BLOCK < j->npix ? first + BLOCK : j->npix;
+        /* The logarithms, then the bins: two loops, each free of the other's dependencies. */
         for (size_t k = first; k < end; k++) {
             float lw = j->lw[k];
-            ln[k - first] = 0.0;   /* adds nothing: the sum is never -0 */
-            if (lw > 0.0f && lw >= lo && lw < hi) {   /* NaN fails */
-                ln[k - first] = log(lw);
+            bool counted = lw > 0.0f && lw >= lo && lw < hi;   /* NaN fails */
+            ln[k - first] = counted ? log(lw) : 0.0;   /* 0 adds nothing: the sum is never -0 */
+        }
+        for (size_t k = first; k < end; k++) {
+            float lw = j->lw[k];
+            if (lw > 0.0f && lw >= lo && lw < hi) {
                 part->hist[tonemap_bin_of_log(r, ln[k - first])]++;
                 part->counted++;
             }
