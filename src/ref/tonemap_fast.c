@@ -16,6 +16,7 @@
 
 enum {
     BLOCK = 16384,       /* pixels per work item */
+    SLOTS_PER_WORKER = 4, /* blocks of logarithms a worker may be ahead of the sum */
     MAX_THREADS = 256,
     TABLE_CACHE = 8,     /* encoding tables kept for the process */
 };
@@ -90,9 +91,13 @@ typedef struct analysis_job {
     _Atomic size_t next;
     float *lw;         /* per pixel: Lw, NaN when not finite */
     scan_part *parts;  /* per worker */
-    double *ln;        /* per worker: BLOCK values, ln Lw of a counted pixel, else 0 */
-    /* The sum of ln Lw in pixel order, as the reference adds it up: the blocks are added in
-     * turn, each by the worker that binned it (the logarithms, the work, run in parallel). */
+    /* The sum of ln Lw in pixel order, as the reference adds it up. The workers compute the
+     * logarithms of their blocks (the work) in parallel into slots, block b into slot
+     * b % slots; whoever completes the block next in line adds it and the ready ones after
+     * it. A worker waits only when its block's slot still holds an unadded block. */
+    double *ln;        /* slots of BLOCK values: ln Lw of a counted pixel, else 0 */
+    bool *ready;       /* per slot: its block's logarithms are in */
+    size_t slots;
     pthread_mutex_t mu;
     pthread_cond_t turn;
     size_t summed;     /* blocks added so far */
@@ -146,10 +151,14 @@ static void bin_worker(void *ctx, int worker)
     const tonemap_result *r = j->r;
     scan_part *part = &j->parts[worker];
     float lo = r->lo_thresh, hi = r->hi_thresh;
-    double *ln = j->ln + (size_t)worker * BLOCK;
     size_t item;
     while (tonemap_fast_take(&j->next, j->count, &item)) {
         size_t first = item * BLOCK, end = first + BLOCK < j->npix ? first + BLOCK : j->npix;
+        double *ln = j->ln + item % j->slots * BLOCK;
+        pthread_mutex_lock(&j->mu);
+        while (item >= j->summed + j->slots)   /* the slot's block is not added yet */
+            pthread_cond_wait(&j->turn, &j->mu);
+        pthread_mutex_unlock(&j->mu);
         /* The logarithms, then the bins: two loops, each free of the other's dependencies. */
         for (size_t k = first; k < end; k++) {
             float lw = j->lw[k];
@@ -164,13 +173,15 @@ static void bin_worker(void *ctx, int worker)
             }
         }
         pthread_mutex_lock(&j->mu);
-        while (j->summed != item)
-            pthread_cond_wait(&j->turn, &j->mu);
-        double sum = j->sum;
-        for (size_t k = 0; k < end - first; k++)
-            sum += ln[k];
-        j->sum = sum;
-        j->summed++;
+        j->ready[item % j->slots] = true;
+        for (size_t s; (s = j->summed % j->slots, j->ready[s]); j->summed++) {
+            size_t n = j->summed + 1 < j->count ? BLOCK : j->npix - j->summed * BLOCK;
+            double sum = j->sum;
+            for (size_t k = 0; k < n; k++)
+                sum += j->ln[s * BLOCK + k];
+            j->sum = sum;
+            j->ready[s] = false;
+        }
         pthread_cond_broadcast(&j->turn);
         pthread_mutex_unlock(&j->mu);
     }
@@ -203,11 +214,13 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     j.count = (j.npix + BLOCK - 1) / BLOCK;
     float_weights(p->luminance, j.w);
     j.lw = malloc(j.npix * sizeof *j.lw);
-    j.ln = malloc((size_t)n * BLOCK * sizeof *j.ln);
+    j.slots = (size_t)n * SLOTS_PER_WORKER;
+    j.ln = malloc(j.slots * BLOCK * sizeof *j.ln);
+    j.ready = calloc(j.slots, sizeof *j.ready);
     j.parts = calloc((size_t)n, sizeof *j.parts);
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.turn, NULL);
-    bool ok = j.lw && j.ln && j.parts;
+    bool ok = j.lw && j.ln && j.ready && j.parts;
     if (ok) {
         for (int i = 0; i < n; i++)
             j.parts[i].min_bits = INT32_MAX;
@@ -237,6 +250,7 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     pthread_cond_destroy(&j.turn);
     free(j.lw);
     free(j.ln);
+    free(j.ready);
     free(j.parts);
     return ok;
 }
