@@ -174,13 +174,15 @@ static void bin_worker(void *ctx, int worker)
         }
         pthread_mutex_lock(&j->mu);
         j->ready[item % j->slots] = true;
-        for (size_t s; (s = j->summed % j->slots, j->ready[s]); j->summed++) {
-            size_t n = j->summed + 1 < j->count ? BLOCK : j->npix - j->summed * BLOCK;
+        while (j->summed < j->count && j->ready[j->summed % j->slots]) {   /* next in line */
+            size_t s = j->summed % j->slots, b = j->summed;
+            size_t n = b + 1 < j->count ? BLOCK : j->npix - b * BLOCK;
             double sum = j->sum;
             for (size_t k = 0; k < n; k++)
                 sum += j->ln[s * BLOCK + k];
             j->sum = sum;
             j->ready[s] = false;
+            j->summed++;
         }
         pthread_cond_broadcast(&j->turn);
         pthread_mutex_unlock(&j->mu);
