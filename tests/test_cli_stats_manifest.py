@@ -73,7 +73,7 @@ for row in rows:
           f"{name}: curve/histogram sizes")
     check(sum(s["histogram"]["counts"]) == s["tonemap"]["counted"], f"{name}: histogram total")
 
-    gpu = run(["stats", path, "--json"])
+    gpu = run(["stats", path, "--json", "--backend", "gpu"])
     if gpu.returncode != 0 and "no GPU" in gpu.stderr:
         gpu_ok = False
         continue
@@ -82,6 +82,11 @@ for row in rows:
         g = json.loads(gpu.stdout)
         gpu_ok = True
         check(g["backend"] == "gpu" and s["backend"] == "cpu", f"{name}: backend field")
+        # The default, auto: the CPU on Mesa's software rasterisers, else the GPU.
+        a = run(["stats", path, "--json"])
+        software = any(k in g["renderer"] for k in ("llvmpipe", "softpipe", "swrast"))
+        check(a.returncode == 0 and json.loads(a.stdout)["backend"] == ("cpu" if software else "gpu"),
+              f"{name}: --backend auto on {g['renderer']}: {a.stdout[-80:]!r} {a.stderr!r}")
         check(g["tonemap"]["mapping"] == s["tonemap"]["mapping"], f"{name}: mapping differs")
         worst = max(abs(math.log10(a[1]) - math.log10(b[1])) for a, b in zip(g["curve"], s["curve"]))
         check(worst <= 2e-3, f"{name}: GPU and CPU curves differ by {worst:.3g} log10")

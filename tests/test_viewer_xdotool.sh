@@ -3,7 +3,7 @@
 # `hdrtone export`, a second S a new name (never overwriting), Q quits with status 0.
 source "$(dirname "$0")/viewer_common.sh"
 command -v xdotool >/dev/null || { echo "skipped: no xdotool"; exit 77; }
-"$HT_BIN" export "$image" -o "$tmp/export.png" || { echo "skipped: export failed (no GPU?)"; exit 77; }
+"$HT_BIN" export --backend gpu "$image" -o "$tmp/export.png" || { echo "skipped: export failed (no GPU?)"; exit 77; }
 stem=$(basename "${image%.*}")
 
 cd "$tmp"

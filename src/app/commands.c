@@ -16,6 +16,7 @@
 #include "export_linear.h"
 #include "human.h"
 #include "seq_cmd.h"
+#include "tonemap_fast.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -27,12 +28,23 @@ static void release_gpu(void)
     gl_context_destroy(&g_ctx);
 }
 
+/* The context, made on first use (WHY: why there is none). */
+static bool ensure_context(char *why, size_t len)
+{
+    static bool registered;
+    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, len)))
+        return false;
+    if (!registered)
+        registered = atexit(release_gpu) == 0;
+    return true;
+}
+
 /* The GPU state, made on first use. */
 static bool ensure_gpu(char *err, size_t errlen)
 {
     if (!g_pipe) {
         char why[HT_ERR_MAX];
-        if (!(g_ctx = gl_context_create_headless(why, sizeof why))) {
+        if (!ensure_context(why, sizeof why)) {
             snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
             return false;
         }
@@ -41,7 +53,6 @@ static bool ensure_gpu(char *err, size_t errlen)
             gl_context_destroy(&g_ctx);
             return false;
         }
-        atexit(release_gpu);
     }
     return true;
 }
@@ -51,15 +62,32 @@ pipeline *commands_pipeline(char *err, size_t errlen)
     return ensure_gpu(err, errlen) ? g_pipe : NULL;
 }
 
+/* --backend auto: the GPU when there is a context whose renderer is not one of Mesa's
+ * software rasterisers (the fast CPU path beats them: BENCHMARKS.md), else the CPU. The
+ * context stays for the GPU backend. */
+static int resolve_backend(void)
+{
+    char why[HT_ERR_MAX];
+    if (!ensure_context(why, sizeof why))
+        return HT_BACKEND_CPU;
+    const char *renderer = gl_renderer();
+    if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+        strstr(renderer, "swrast")) {
+        gl_context_destroy(&g_ctx);
+        return HT_BACKEND_CPU;
+    }
+    return HT_BACKEND_GPU;
+}
+
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen)
 {
     if (o->backend == HT_BACKEND_CPU) {
         tonemap_result local;
         tonemap_result *res = r ? r : &local;
-        tonemap_cpu_analyze(img, &o->tm, res);
+        tonemap_fast_analyze(img, &o->tm, res, o->jobs);
         if (rgb)
-            tonemap_cpu_apply(img, &o->tm, res, rgb);
+            tonemap_fast_apply(img, &o->tm, res, rgb, o->jobs);
         return true;
     }
     return ensure_gpu(err, errlen) &&
@@ -75,8 +103,8 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
             ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
         } else {
             tonemap_result r;
-            tonemap_cpu_analyze(img, &o->tm, &r);
-            tonemap_cpu_apply16(img, &o->tm, &r, rgb16);
+            tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
+            tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
         }
         image_free(img);
         return ok;
@@ -131,6 +159,12 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
         *pos = NULL;
         return commands_usage_error(name, err);
     }
+    /* The commands that tone-map with a backend (bench without --export times the GPU's
+     * passes; the viewer draws with its own context). */
+    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS || command == HT_CMD_ANALYZE ||
+                    (command == HT_CMD_BENCH && o->bench_export);
+    if (o->backend == HT_BACKEND_AUTO && tonemaps && !o->help)
+        o->backend = resolve_backend();
     return -1;
 }
 

@@ -16,8 +16,10 @@ int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* bench.c */
 
 /* The start of every command: defaults, then ARGV parsed for COMMAND (named NAME in messages)
- * into *o and *pos (positional arguments, *npos of them; the caller frees *pos). Returns -1
- * to go on, or the exit status to return at once (2 after a usage error, 1 out of memory). */
+ * into *o and *pos (positional arguments, *npos of them; the caller frees *pos), and
+ * --backend auto decided (o->backend then says which backend runs; bench only with --export).
+ * Returns -1 to go on, or the exit status to return at once (2 after a usage error, 1 out of
+ * memory). */
 int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
                    char ***pos, int *npos);
 
@@ -39,7 +41,8 @@ pipeline *commands_pipeline(char *err, size_t errlen);
 
 /* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
  * backend creates a headless GL context and pipeline on first use and keeps them for the
- * process. False with the reason in err. */
+ * process; the CPU backend is tonemap_fast.h's on o->jobs threads (0: one per CPU). False
+ * with the reason in err. */
 bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
                       uint8_t *rgb, char *err, size_t errlen);
 

@@ -25,7 +25,8 @@ typedef struct opt_def {
 
 const ht_enum options_backends[] = {
     {HT_BACKEND_GPU, "gpu", "GPU pipeline"},
-    {HT_BACKEND_CPU, "cpu", "CPU reference"},
+    {HT_BACKEND_CPU, "cpu", "CPU"},
+    {HT_BACKEND_AUTO, "auto", "automatic"},
     {0, NULL, NULL},
 };
 
@@ -101,7 +102,9 @@ static const opt_def OPTIONS[] = {
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_ANALYZE,
      OFF(backend), 0, 0, options_backends,
-     "NAME", "where to tone-map: the GPU pipeline or the CPU reference"},
+     "NAME", "where to tone-map: gpu (the GPU pipeline, also on a software renderer), cpu (on "
+     "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
+     "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
      "or - for standard output (with --format); a sequence: a pattern (out/%04d.png) or -; "
@@ -118,7 +121,8 @@ static const opt_def OPTIONS[] = {
      "write the display window (RGBA), the area outside the data window transparent "
      "(default: the data window, RGB)"},
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
-     "threads that decode and encode files while the GPU works, two thirds decoding (default: the CPU cores, 2 to 64)"},
+     "threads that decode and encode files while the GPU works, two thirds decoding (default: "
+     "the CPU cores, 2 to 64); with the CPU backend also the tone mapping's threads"},
     {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
      "print one JSON object"},
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",
@@ -193,7 +197,7 @@ void options_default(ht_options *o)
 {
     memset(o, 0, sizeof *o);
     tonemap_params_default(&o->tm);
-    o->backend = HT_BACKEND_GPU;
+    o->backend = HT_BACKEND_AUTO;
     o->depth = 8;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;

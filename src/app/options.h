@@ -19,7 +19,8 @@ enum {
     HT_CMD_ALL = 0x1Fu,
 };
 
-enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1 };
+/* HT_BACKEND_AUTO becomes one of the others as a command starts (commands_parse). */
+enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1, HT_BACKEND_AUTO = 2 };
 enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 
 typedef struct ht_options {
@@ -65,7 +66,7 @@ typedef struct ht_options {
 
 /* The tables of the enumerations of the options (ht_enum.h); tonemap.h has those of
  * tonemap_params. */
-extern const ht_enum options_backends[];       /* HT_BACKEND_*: gpu, cpu */
+extern const ht_enum options_backends[];       /* HT_BACKEND_*: gpu, cpu, auto */
 extern const ht_enum options_grey_kernels[];   /* HT_GREY_*: global, shared, private */
 extern const ht_enum options_curve_formats[];  /* HT_CURVE_*: stats, pcond */
 extern const ht_enum options_formats[];        /* encode_format: auto, png, jpeg, ... */

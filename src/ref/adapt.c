@@ -219,7 +219,7 @@ void adapt_result(const adapt_state *s, const tonemap_params *p, tonemap_result 
     r->bw_min = (float)s->bw_min;
     r->bw_max = (float)s->bw_max;
     r->ln_avg = (float)s->ln_avg;
-    tonemap_cpu_curve(p, w, r);
+    tonemap_cpu_curve_weights(p, w, r);
 }
 
 uint64_t adapt_fingerprint(const tonemap_params *p)

@@ -91,6 +91,11 @@ typedef ht_frame tonemap_result;
 /* The response: display luminance Ld (cd/m^2) for world luminance LW (cd/m^2). */
 double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double lw);
 
+/* tonemap_curve_ld of the histogram mappings at B = ln Lw, with LDMIN = Ldmax / drange and
+ * LN_LDMIN, LN_DRANGE their logarithms (log), computed once by the caller. */
+double tonemap_curve_ld_log(const tonemap_result *r, double ldmin, double ldmax, double ln_ldmin,
+                            double ln_drange, double b);
+
 /* The curve as pcond's -x file prints it: tonemap_curve_ld, except that with pcond's rules
  * a linear mapping prints clamp(Lw * scalef, Ldmin, Ldmax) with pcond's scalef (179/Ldmax
  * times ours), not the displayed luminance (pcond-reference/README.md, "quirk"). */
@@ -102,6 +107,10 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
 
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);
+
+/* The display encoding of a linear value V (clipped to [0,1]), in [0,1]: what tonemap_encode
+ * rounds to 8 bits and tonemap_cpu_apply16 to 16. */
+double tonemap_encode_unit(const tonemap_params *p, double v);
 
 /* The label of a HT_MAP_* value ("histogram", "linear (forced)", ...); any other value is
  * HT_MAP_NONE's. */
@@ -117,6 +126,14 @@ void tonemap_rgbe_round(float rgb[3], double unit);
  * (tonemap_rgbe_round, 179). False when out of memory. */
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb);
+
+/* The steps of tonemap_cpu_foveal_image's box average, for other implementations of it
+ * (tonemap_fast.c). tonemap_foveal_add_row: adds the finite pixels of image row ROW to the
+ * sums of its foveal row's FW boxes, BOXES (R, G, B and the count, 4 doubles per box), left
+ * to right. tonemap_foveal_average: the average colours of NF boxes of sums SUM into RGB (3
+ * floats per box; black where the count is 0). */
+void tonemap_foveal_add_row(const hdr_image *img, int row, int fw, double *boxes);
+void tonemap_foveal_average(const double *sum, size_t nf, float *rgb);
 
 /* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...): the
  * name in tonemap_mappings. */
@@ -153,7 +170,22 @@ void tonemap_cpu_weights(const tonemap_result *r, double *f);
 /* The curve step alone (ceiling, cumf, mapping, linear scale) on r's range, ln_avg and
  * counts, from the weights F (as tonemap_cpu_weights makes them; any positive scale) instead
  * of r's histogram: what the temporal adaptation (adapt.h) curves its state with. */
-void tonemap_cpu_curve(const tonemap_params *p, const double *f, tonemap_result *r);
+void tonemap_cpu_curve_weights(const tonemap_params *p, const double *f, tonemap_result *r);
+
+/* The reference's steps, for other implementations of the same analysis (tonemap_fast.c).
+ * tonemap_cpu_range: the range step (pass_range): bw_min/bw_max, lo/hi_thresh and widened
+ * from P and r's counts and lw_min/lw_max (at least one valid sample).
+ * tonemap_bin_of_log: the histogram bin of a sample with ln Lw = B, in r's binning.
+ * tonemap_cpu_finish: what follows the binning: pt_sum_ln, pt_weight and ln_avg from the sums
+ * of ln Lw of the counted samples (SUM_MAIN: the pixels or foveal samples, SUM_PTS: the point
+ * samples, each added up in sample order), then tonemap_cpu_curve.
+ * tonemap_cpu_curve: the curve step (pass_curve): bottom-bin rule, ceiling iteration, cumf,
+ * linear scale; FITS: tonemap_stage_input's range_fits. */
+void tonemap_cpu_range(const tonemap_params *p, tonemap_result *r);
+int tonemap_bin_of_log(const tonemap_result *r, double b);
+void tonemap_cpu_finish(const tonemap_params *p, int fits, double sum_main, double sum_pts,
+                        tonemap_result *r);
+void tonemap_cpu_curve(const tonemap_params *p, int fits, tonemap_result *r);
 
 /* tonemap_point_positions drawing from the drand48 state *STATE (advanced), so that a second
  * walk continues the sequence where the first stopped (pcond's second histogram). */

@@ -156,23 +156,33 @@ static bool foveal_rgb(const hdr_image *img, int fw, int fh, float *rgb)
     if (!sum)
         return false;
     for (int row = 0; row < img->height; row++) {
-        int r = (int)((long long)row * fh / img->height);
-        for (int x = 0; x < img->width; x++) {
-            const float *c = img->rgba + 4 * ((size_t)row * img->width + x);
-            if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
-                continue;
-            double *s = sum + 4 * ((size_t)r * fw + (size_t)((long long)x * fw / img->width));
-            s[0] += c[0];
-            s[1] += c[1];
-            s[2] += c[2];
-            s[3] += 1.0;
-        }
+        size_t r = (size_t)((long long)row * fh / img->height);
+        tonemap_foveal_add_row(img, row, fw, sum + 4 * r * fw);
     }
+    tonemap_foveal_average(sum, nf, rgb);
+    free(sum);
+    return true;
+}
+
+void tonemap_foveal_add_row(const hdr_image *img, int row, int fw, double *boxes)
+{
+    const float *c = img->rgba + 4 * (size_t)row * img->width;
+    for (int x = 0; x < img->width; x++, c += 4) {
+        if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
+            continue;
+        double *s = boxes + 4 * (size_t)((long long)x * fw / img->width);
+        s[0] += c[0];
+        s[1] += c[1];
+        s[2] += c[2];
+        s[3] += 1.0;
+    }
+}
+
+void tonemap_foveal_average(const double *sum, size_t nf, float *rgb)
+{
     for (size_t k = 0; k < nf; k++)
         for (int ch = 0; ch < 3; ch++)
             rgb[3 * k + ch] = sum[4 * k + 3] > 0 ? (float)(sum[4 * k + ch] / sum[4 * k + 3]) : 0.0f;
-    free(sum);
-    return true;
 }
 
 void tonemap_rgbe_round(float rgb[3], double unit)
@@ -271,10 +281,9 @@ static double widened_bwmin(double bwmax, double lw_min, int n)
     return bwmax - fmax(bwmax - log(lw_min), log(1.01)) * n / (n - 1);
 }
 
-/* The range step (pass_range): bw_min/bw_max, thresholds, widened; WARD97.md. With pcond's
- * rules (pcond3.c comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the
- * thresholds keep HT_FTINY off the range's ends. */
-static void compute_range(const tonemap_params *p, tonemap_result *r)
+/* WARD97.md. With pcond's rules (pcond3.c comphist) a sample with Lw <= 0 also drops the
+ * bottom to LMIN, and the thresholds keep HT_FTINY off the range's ends. */
+void tonemap_cpu_range(const tonemap_params *p, tonemap_result *r)
 {
     int n = p->bins;
     double bwmin, bwmax, lo, hi;
@@ -312,10 +321,10 @@ static void compute_range(const tonemap_params *p, tonemap_result *r)
     r->hi_thresh = (float)hi;
 }
 
-static int bin_of(const tonemap_result *r, double lw)
+int tonemap_bin_of_log(const tonemap_result *r, double b)
 {
     int n = (int)r->bins;
-    int i = (int)floor(n * (log(lw) - r->bw_min) / ((double)r->bw_max - r->bw_min));
+    int i = (int)floor(n * (b - r->bw_min) / ((double)r->bw_max - r->bw_min));
     /* With the duplicated bottom bin the darkest sample sits exactly on the edge of bin 1;
      * rounding must not move it into bin 0, which is empty by construction. */
     int lowest = r->widened ? 1 : 0;
@@ -420,13 +429,13 @@ static void curve_from_weights(const tonemap_params *p, int fits, const double *
         r->cumf[i] = (float)cumf[i];
 }
 
-void tonemap_cpu_curve(const tonemap_params *p, const double *f, tonemap_result *r)
+void tonemap_cpu_curve_weights(const tonemap_params *p, const double *f, tonemap_result *r)
 {
     curve_from_weights(p, -1, f, r);
 }
 
 /* The curve step (pass_curve) of r's own histogram. */
-static void compute_curve(const tonemap_params *p, int fits, tonemap_result *r)
+void tonemap_cpu_curve(const tonemap_params *p, int fits, tonemap_result *r)
 {
     double f[HT_MAX_BINS];
     tonemap_cpu_weights(r, f);
@@ -469,7 +478,7 @@ static double bin_set(const sample_set *s, tonemap_result *r, int dark, double d
         float lw = s->lw[k];
         if (class_of(lw) != HT_PIX_VALID || lw < r->lo_thresh || lw >= r->hi_thresh)
             continue;
-        hist[dark >= 0 && lw == dark_lw ? dark : bin_of(r, lw)]++;
+        hist[dark >= 0 && lw == dark_lw ? dark : tonemap_bin_of_log(r, log(lw))]++;
         (*counted)++;
         sum_ln += log(lw);
     }
@@ -497,7 +506,7 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
         free(main_set.lw);
         free(points.lw);
         r->bw_max = 1.0f;
-        compute_curve(p, fits, r);
+        tonemap_cpu_curve(p, fits, r);
         return;
     }
     double lw_min = INFINITY, lw_max = 0;
@@ -512,9 +521,9 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
     if (r->n_valid == 0) {
         r->bw_min = 0.0f;
         r->bw_max = 1.0f;
-        compute_curve(p, fits, r);
+        tonemap_cpu_curve(p, fits, r);
     } else {
-        compute_range(p, r);
+        tonemap_cpu_range(p, r);
         int dark = -1;
         double lo = fmin(main_set.exact_min, points.exact_min);
         if (in && in->pcond_exact && r->widened)
@@ -523,15 +532,21 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
          * point samples is above it, in bin 1. */
         double sum_main = bin_set(&main_set, r, -1, 0.0, r->hist, &r->n_counted);
         double sum_pts = bin_set(&points, r, dark, lo, r->pt_hist, &r->pt_counted);
-        r->pt_sum_ln = (float)sum_pts;
-        /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
-        r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
-        double w = r->pt_weight, total = r->n_counted + w * r->pt_counted;
-        r->ln_avg = total > 0 ? (float)((sum_main + w * sum_pts) / total) : 0.0f;
-        compute_curve(p, fits, r);
+        tonemap_cpu_finish(p, fits, sum_main, sum_pts, r);
     }
     free(main_set.lw);
     free(points.lw);
+}
+
+void tonemap_cpu_finish(const tonemap_params *p, int fits, double sum_main, double sum_pts,
+                        tonemap_result *r)
+{
+    r->pt_sum_ln = (float)sum_pts;
+    /* pcond: a point sample weighs (counted foveal samples) / (point samples taken). */
+    r->pt_weight = r->n_points ? (float)r->n_counted / (float)r->n_points : 0.0f;
+    double w = r->pt_weight, total = r->n_counted + w * r->pt_counted;
+    r->ln_avg = total > 0 ? (float)((sum_main + w * sum_pts) / total) : 0.0f;
+    tonemap_cpu_curve(p, fits, r);
 }
 
 double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double lw)
@@ -539,19 +554,8 @@ double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double
     double ldmin = p->ldmax / p->drange;
     switch (r->mapping) {
     case HT_MAP_HISTOGRAM:
-    case HT_MAP_EQUALIZE: {
-        double b = log(lw);
-        if (!(b > r->bw_min))
-            return ldmin;
-        if (b >= r->bw_max)
-            return p->ldmax;
-        int n = (int)r->bins;
-        double x = n * (b - r->bw_min) / ((double)r->bw_max - r->bw_min);
-        int i = (int)floor(x);
-        i = i < 0 ? 0 : i >= n ? n - 1 : i;
-        double cf = r->cumf[i] + (x - i) * ((double)r->cumf[i + 1] - r->cumf[i]);
-        return exp(log(ldmin) + cf * log(p->drange));
-    }
+    case HT_MAP_EQUALIZE:
+        return tonemap_curve_ld_log(r, ldmin, p->ldmax, log(ldmin), log(p->drange), log(lw));
     case HT_MAP_LINEAR_FITS:
     case HT_MAP_LINEAR_GAVE_UP:
     case HT_MAP_LINEAR_FORCED:
@@ -559,6 +563,21 @@ double tonemap_curve_ld(const tonemap_result *r, const tonemap_params *p, double
     default:
         return ldmin;
     }
+}
+
+double tonemap_curve_ld_log(const tonemap_result *r, double ldmin, double ldmax, double ln_ldmin,
+                            double ln_drange, double b)
+{
+    if (!(b > r->bw_min))
+        return ldmin;
+    if (b >= r->bw_max)
+        return ldmax;
+    int n = (int)r->bins;
+    double x = n * (b - r->bw_min) / ((double)r->bw_max - r->bw_min);
+    int i = (int)floor(x);
+    i = i < 0 ? 0 : i >= n ? n - 1 : i;
+    double cf = r->cumf[i] + (x - i) * ((double)r->cumf[i + 1] - r->cumf[i]);
+    return exp(ln_ldmin + cf * ln_drange);
 }
 
 static bool is_linear(unsigned mapping)
@@ -593,9 +612,7 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
     }
 }
 
-/* The display encoding of a linear value V (clipped to [0,1]), in [0,1]: what tonemap_encode
- * rounds to 8 bits and tonemap_cpu_apply16 to 16. */
-static double encode_unit(const tonemap_params *p, double v)
+double tonemap_encode_unit(const tonemap_params *p, double v)
 {
     if (!(v > 0.0))
         return 0.0;
@@ -608,7 +625,7 @@ static double encode_unit(const tonemap_params *p, double v)
 
 uint8_t tonemap_encode(const tonemap_params *p, double v)
 {
-    return (uint8_t)(encode_unit(p, v) * 255.0 + 0.5);
+    return (uint8_t)(tonemap_encode_unit(p, v) * 255.0 + 0.5);
 }
 
 /* The apply pass into RGB8, RGB16 or (both NULL) RGBF: each pixel's linear output (with the
@@ -633,7 +650,7 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
                 out[ch] = (double)scale * c[ch] * factor;
         }
         for (int ch = 0; ch < 3; ch++) {
-            double u = rgbf ? 0.0 : encode_unit(p, out[ch]);
+            double u = rgbf ? 0.0 : tonemap_encode_unit(p, out[ch]);
             if (rgbf)
                 rgbf[3 * k + ch] = (float)out[ch];
             else if (rgb8)
