@@ -15,7 +15,6 @@
 #include "seq_decoder.h"
 
 /* The viewer's decoders (viewer_seq.c plays with as many). */
-enum { PLAYBACK_WORKERS = 2 };
 
 /* Stages timed per frame. */
 enum { ST_WAIT, ST_UPLOAD, ST_PIPELINE, ST_COUNT };
@@ -105,7 +104,7 @@ static void print_playback(FILE *f, const playback *b, const char *seq)
         return;
     }
     fprintf(f, "playback of %s (adapt %s, %d decoders) on %s: %d frame(s) in %.3f s, "
-               "%.2f frames/s", seq, modes[b->ap.mode], PLAYBACK_WORKERS, gl_renderer(),
+               "%.2f frames/s", seq, modes[b->ap.mode], seq_decoder_workers(), gl_renderer(),
             b->frames, b->wall_ms * 1e-3, fps);
     if (b->failed)
         fprintf(f, ", %d failed", b->failed);
@@ -140,7 +139,7 @@ int bench_playback(const ht_options *o, char **files, int n)
         status = 1;
     } else {
         image_load_options lo = options_load(o);
-        seq_decoder *d = seq_decoder_start(&pat, first, count, &lo, PLAYBACK_WORKERS, err,
+        seq_decoder *d = seq_decoder_start(&pat, first, count, &lo, seq_decoder_workers(), err,
                                            sizeof err);
         if (!d) {
             fprintf(stderr, "hdrtone bench: %s\n", err);

@@ -4,10 +4,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 /* Decoders at most, and the frames the cache holds: the one asked for and the next ones. */
-enum { SEQ_MAX_THREADS = 8, SEQ_SLOTS = 4 };
+/* The cache: two frames more than the decoders, so each has one to work on while the two
+ * next to be shown wait (about threads + 2 frames in memory). */
+enum { SEQ_MAX_THREADS = 8, SEQ_SLOTS = SEQ_MAX_THREADS + 2 };
 enum { SLOT_EMPTY, SLOT_LOADING, SLOT_READY, SLOT_FAILED };
 
 typedef struct seq_slot {
@@ -31,6 +34,7 @@ struct seq_decoder {
     bool stop;
     pthread_t threads[SEQ_MAX_THREADS];
     int nthreads;
+    int nslots;                 /* slots in use: the decoders + 2 */
 };
 
 bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
@@ -61,14 +65,14 @@ static int ahead(const seq_decoder *d, int i)
 }
 
 /* Under the lock: a slot to decode into and the index for it, or false. Frees what lies
- * outside the window [want, want + SEQ_SLOTS). */
+ * outside the window [want, want + nslots). */
 static bool pick(seq_decoder *d, int *slot, int *index)
 {
-    int window = d->count < SEQ_SLOTS ? d->count : SEQ_SLOTS;
+    int window = d->count < d->nslots ? d->count : d->nslots;
     for (int k = 0; k < window; k++) {
         int i = (d->want + k) % d->count, free_slot = -1;
         bool have = false;
-        for (int j = 0; j < SEQ_SLOTS; j++) {
+        for (int j = 0; j < d->nslots; j++) {
             seq_slot *sl = &d->slots[j];
             if (sl->state != SLOT_EMPTY && sl->index == i)
                 have = true;
@@ -148,6 +152,7 @@ seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
     pthread_cond_init(&d->wake, NULL);
     pthread_cond_init(&d->done, NULL);
     threads = threads < 1 ? 1 : threads > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : threads;
+    d->nslots = threads + 2;
     for (int i = 0; i < threads; i++)
         if (pthread_create(&d->threads[d->nthreads], NULL, worker, d) == 0)
             d->nthreads++;
@@ -167,7 +172,7 @@ int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *er
     pthread_cond_broadcast(&d->wake);
     seq_slot *sl = NULL;
     for (;;) {
-        for (int j = 0; j < SEQ_SLOTS && !sl; j++)
+        for (int j = 0; j < d->nslots && !sl; j++)
             if (d->slots[j].index == i &&
                 (d->slots[j].state == SLOT_READY || d->slots[j].state == SLOT_FAILED))
                 sl = &d->slots[j];
@@ -208,4 +213,10 @@ void seq_decoder_stop(seq_decoder **dp)
         image_free(&d->slots[j].img);
     free(d);
     *dp = NULL;
+}
+
+int seq_decoder_workers(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+    return cpus < 2 ? 2 : cpus > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : (int)cpus;
 }

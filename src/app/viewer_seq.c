@@ -12,7 +12,7 @@
 #include "seq_decoder.h"
 #include "viewer_internal.h"
 
-enum { SEQ_WORKERS = 2, SEQ_RATE_WINDOW = 32 };
+enum { SEQ_RATE_WINDOW = 32 };
 
 struct viewer_seq {
     seq_pattern pat;
@@ -151,7 +151,7 @@ void viewer_seq_start(viewer *v)
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
     glfwSetWindowTitle(v->win, s->title);   /* once: the frame number is in the status */
-    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, SEQ_WORKERS, err,
+    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(), err,
                                      sizeof err))) {
         viewer_set_message(v, true, "%s", err);
         return;
