@@ -51,10 +51,9 @@ alive() { kill -0 "$pid" 2>/dev/null || err "viewer gone after $1: $(tail -5 vie
 
 start_viewer
 # Only loopback by default: the socket is bound to 127.0.0.1.
-if command -v ss >/dev/null; then
-  ss -ltn | grep -q "127.0.0.1:$port " || err "not listening on 127.0.0.1:$port: $(ss -ltn)"
-  ss -ltn | grep -E -q "(\*|0\.0\.0\.0|\[::\]):$port " && err "listening beyond loopback"
-fi
+# (ss comes with iproute2, which scripts/setup installs.)
+ss -ltn | grep -q "127.0.0.1:$port " || err "not listening on 127.0.0.1:$port: $(ss -ltn)"
+ss -ltn | grep -E -q "(\*|0\.0\.0\.0|\[::\]):$port " && err "listening beyond loopback"
 
 # 1. An image in 16x16 tiles: S exports it as render_tonemapped.png, equal to the export of
 # the same pixels as a file.
