@@ -53,6 +53,7 @@ const char *shaders_preamble(void)
     HT_BINDINGS(HT_INT_)
     HT_STATS_CONSTANTS(HT_INT_)
     HT_STATS_BINDINGS(HT_INT_)
+    HT_HUMAN_BINDINGS(HT_INT_)
     HT_GREY_KERNELS(HT_INT_)
 #undef HT_INT_
 #define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));

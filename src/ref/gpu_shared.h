@@ -209,13 +209,26 @@ HT_STATS_CONSTANTS(HT_ENUM_)
 HT_STATS_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
 
+/* Binding points of the human-vision stage's foveal-resolution inputs (human.h), both
+ * fw x fh grids, top row first, in the picture's units: the veil, fw * fh vec4 (rgb; a 0),
+ * and the sample radii, fw * fh floats (input pixels). */
+#define HT_HUMAN_BINDINGS(X)       \
+    X(HT_BIND_VEIL, 13)            \
+    X(HT_BIND_SAMPLE_RADII, 14)
+#define HT_ENUM_(name, value) enum { name = (value) };
+HT_HUMAN_BINDINGS(HT_ENUM_)
+#undef HT_ENUM_
+
 /* HT_BIND_COUNT binding points, numbered 0..HT_BIND_COUNT - 1 with none shared: then the sum
  * of 1 << point over them is (1 << HT_BIND_COUNT) - 1. A GL must offer HT_BIND_COUNT
  * (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS). */
 #define HT_ONE_(name, value) +1
 #define HT_BIT_(name, value) +(1u << (value))
-enum { HT_BIND_COUNT = 0 HT_BINDINGS(HT_ONE_) HT_STATS_BINDINGS(HT_ONE_) };
-_Static_assert((0u HT_BINDINGS(HT_BIT_) HT_STATS_BINDINGS(HT_BIT_)) == (1u << HT_BIND_COUNT) - 1,
+enum {
+    HT_BIND_COUNT = 0 HT_BINDINGS(HT_ONE_) HT_STATS_BINDINGS(HT_ONE_) HT_HUMAN_BINDINGS(HT_ONE_)
+};
+_Static_assert((0u HT_BINDINGS(HT_BIT_) HT_STATS_BINDINGS(HT_BIT_) HT_HUMAN_BINDINGS(HT_BIT_)) ==
+                   (1u << HT_BIND_COUNT) - 1,
                "SSBO binding points: one per buffer kind, numbered 0..HT_BIND_COUNT - 1");
 #undef HT_ONE_
 #undef HT_BIT_
