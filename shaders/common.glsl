@@ -117,3 +117,36 @@ vec3 ht_encode(vec3 v, int transfer, float gamma)
         return pow(v, vec3(1.0 / gamma));
     return mix(12.92 * v, 1.055 * pow(v, vec3(1.0 / 2.4)) - 0.055, greaterThan(v, vec3(0.0031308)));
 }
+
+// The bilinear lookup of an fw x fh foveal grid (top row first) at pixel p (x, row from the
+// top) of a picture of size pic, extrapolating linearly at the borders, as human_foveal_lerp
+// (human.h) does: the four cells' indices (i00, i01 = next row, i10 = next column, i11) and the
+// weights (dx, dy), which lie outside [0, 1] at the borders. The callers read their own grid.
+struct ht_grid_cell { int i00, i01, i10, i11; float dx, dy; };
+
+int ht_lerp_cell(float t, int n, out float d)
+{
+    int i = min(int(t), max(n - 2, 0));   // int() truncates toward zero, as the C cast
+    d = n > 1 ? t - float(i) : 0.0;
+    return i;
+}
+
+ht_grid_cell ht_grid_lookup(ivec2 p, ivec2 pic, ivec2 grid)
+{
+    ht_grid_cell c;
+    vec2 t = (vec2(p) + 0.5) / vec2(pic) * vec2(grid) - 0.5;
+    int ix = ht_lerp_cell(t.x, grid.x, c.dx), iy = ht_lerp_cell(t.y, grid.y, c.dy);
+    int ix1 = min(ix + 1, grid.x - 1), iy1 = min(iy + 1, grid.y - 1);
+    c.i00 = iy * grid.x + ix;
+    c.i01 = iy1 * grid.x + ix;
+    c.i10 = iy * grid.x + ix1;
+    c.i11 = iy1 * grid.x + ix1;
+    return c;
+}
+
+// The interpolated value from the four cells' values, in human_foveal_lerp's order.
+vec4 ht_grid_mix(ht_grid_cell c, vec4 v00, vec4 v01, vec4 v10, vec4 v11)
+{
+    vec4 lv = (1.0 - c.dy) * v00 + c.dy * v01, uv = (1.0 - c.dy) * v10 + c.dy * v11;
+    return (1.0 - c.dx) * lv + c.dx * uv;
+}
