@@ -229,6 +229,14 @@ int main(void)
     compare("coarse (many ties)", &img, 5, 4, NULL);
     image_free(&img);
 
+    /* Every local maximum (K = pixels, D 1), across tile borders and on plateaus of ties. */
+    test_make_image(&img, 300, 200, random_scene);
+    compare("random 300x200, every maximum", &img, 300 * 200, 1, NULL);
+    image_free(&img);
+    test_make_image(&img, 190, 130, coarse_scene);
+    compare("coarse, every maximum", &img, 190 * 130, 1, NULL);
+    image_free(&img);
+
     /* A data window off the origin: abs = rel + origin. */
     test_make_image(&img, 70, 50, tie_scene);
     img.data_window[0] = 19;

@@ -2,6 +2,7 @@
  * and finishes on the CPU (imgstats.h). */
 #include "imgstats_gpu.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +69,8 @@ void imgstats_gpu_destroy(imgstats_gpu_ctx **cp)
     pass_brightest_destroy(&c->brightest);
     pass_colorhist_destroy(&c->colorhist);
     pass_greyhist_destroy(&c->greyhist);
-    gpu_buf *bufs[] = {&c->buf.tiles, &c->buf.extrema, &c->buf.peaks, &c->buf.hist};
-    for (int i = 0; i < 4; i++)
+    gpu_buf *bufs[] = {&c->buf.tiles, &c->buf.peaks, &c->buf.hist};
+    for (int i = 0; i < 3; i++)
         gpu_buf_destroy(bufs[i]);
     free(c);
     *cp = NULL;
@@ -89,8 +90,6 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
     c->buf.tiles_y = (image.height + HT_TILE_Y - 1) / HT_TILE_Y;
     size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
     gpu_buf_recreate(&c->buf.tiles, (ntiles ? ntiles : 1) * sizeof(ht_extrema));
-    gpu_buf_recreate(&c->buf.extrema,
-                     sizeof(ht_extrema) + 2 * (ntiles ? ntiles : 1) * sizeof(uint32_t));
     /* Local maxima are never 8-adjacent: at most one per 2x2 block. */
     c->buf.peaks_capacity = (uint32_t)(((size_t)image.width + 1) / 2 * (((size_t)image.height + 1) / 2));
     gpu_buf_recreate(&c->buf.peaks,
@@ -133,45 +132,36 @@ bool imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which, char *err, size_t err
 
 unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c) { return c->buf.hist.id; }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The exact brightest/darkest: the candidate tiles rescanned in double. The float keys of the
- * GPU only chose the tiles, so the answer is the CPU reference's whatever Y_f rounding did. */
+/* The exact brightest/darkest: the tiles that may hold them rescanned in double. The float
+ * bounds of the GPU only choose the tiles, so the answer is the CPU reference's whatever Y_f
+ * rounding did. The brightest has Y >= every pixel's lo, so its hi >= the largest lo; the
+ * darkest has 0 < Y <= the hi of every pixel with lo > 0, so its lo <= the smallest such hi.
+ * Tiles with no pixel that may have Y > 0 (hi <= 0) are skipped. */
 static bool finish_extrema(imgstats_gpu_ctx *c, const hdr_image *img, imgstats *out)
 {
-    ht_extrema total;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.extrema.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof total, &total);
     size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
-    uint32_t nb = total.n_bright_tiles < ntiles ? total.n_bright_tiles : (uint32_t)ntiles;
-    uint32_t nd = total.n_dark_tiles < ntiles ? total.n_dark_tiles : (uint32_t)ntiles;
-    uint32_t *list = malloc((nb + nd + 1) * sizeof *list);
-    if (!list)
+    ht_extrema *tiles = malloc((ntiles + 1) * sizeof *tiles);
+    if (!tiles)
         return false;
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, sizeof total, nb * sizeof *list, list);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, sizeof total + ntiles * sizeof *list,
-                       nd * sizeof *list, list + nb);
-    /* Sorted, so a tile in both lists is scanned once for both. */
-    qsort(list, nb, sizeof *list, cmp_u32);
-    qsort(list + nb, nd, sizeof *list, cmp_u32);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf.tiles.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(ntiles * sizeof *tiles), tiles);
+    float bright_lo = -FLT_MAX, dark_hi = FLT_MAX;
+    for (size_t i = 0; i < ntiles; i++) {
+        bright_lo = tiles[i].bright_lo > bright_lo ? tiles[i].bright_lo : bright_lo;
+        dark_hi = tiles[i].dark_hi < dark_hi ? tiles[i].dark_hi : dark_hi;
+    }
     imgstats_extrema_acc a = IMGSTATS_EXTREMA_ACC_INIT;
-    uint32_t i = 0, j = nb;
-    while (i < nb || j < nb + nd) {
-        uint32_t tile = i < nb && (j == nb + nd || list[i] <= list[j]) ? list[i] : list[j];
-        bool bright = i < nb && list[i] == tile, dark = j < nb + nd && list[j] == tile;
-        i += bright;
-        j += dark;
-        int tx = (int)(tile % (uint32_t)c->buf.tiles_x), ty = (int)(tile / (uint32_t)c->buf.tiles_x);
-        int x0 = tx * HT_TILE_X, y0 = ty * HT_TILE_Y;
+    for (size_t i = 0; i < ntiles; i++) {
+        bool bright = tiles[i].bright_hi >= bright_lo, dark = tiles[i].dark_lo <= dark_hi;
+        if (!(tiles[i].bright_hi > 0.0f) || !(bright || dark))
+            continue;
+        int x0 = (int)(i % (size_t)c->buf.tiles_x) * HT_TILE_X;
+        int y0 = (int)(i / (size_t)c->buf.tiles_x) * HT_TILE_Y;
         int x1 = x0 + HT_TILE_X < img->width ? x0 + HT_TILE_X : img->width;
         int y1 = y0 + HT_TILE_Y < img->height ? y0 + HT_TILE_Y : img->height;
         imgstats_extrema_scan(img, x0, y0, x1, y1, bright, dark, &a);
     }
-    free(list);
+    free(tiles);
     if (a.bright >= 0)
         imgstats_pixel_at(img, (size_t)a.bright, &out->brightest);
     if (a.dark >= 0)

@@ -18,7 +18,7 @@ bool imgstats_gpu(pipeline *p, const hdr_image *img, int grey_kernel, int peaks,
 
 /* The GPU passes, for timing them one by one. */
 #define IMGSTATS_PASSES(X) \
-    X(extrema)      /* brightest.comp + brightest_reduce.comp: brightest/darkest candidates */ \
+    X(extrema)      /* brightest.comp: bounds per tile for the brightest/darkest */           \
     X(peaks)        /* brightest_peaks.comp: local maxima */                                  \
     X(hist_clear)   /* colorhist_clear.comp: zeroes both histograms */                        \
     X(rgba)         /* colorhist.comp */                                                      \

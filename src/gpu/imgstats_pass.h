@@ -10,10 +10,9 @@
 /* Owned by imgstats_gpu_ctx; the passes only bind them. */
 typedef struct imgstats_buffers {
     gpu_buf tiles;       /* ht_extrema per 64x64 tile of the image */
-    gpu_buf extrema;     /* ht_extrema of the image, then the candidate tiles (bright, dark) */
     gpu_buf peaks;       /* ht_peaks_head, then ht_peak[capacity] */
     gpu_buf hist;        /* ht_hist */
-    int tiles_x, tiles_y;
+    int tiles_x, tiles_y; /* of the image: the work groups of both pass_brightest runs */
     uint32_t peaks_capacity;
 } imgstats_buffers;
 
@@ -25,7 +24,7 @@ void imgstats_bind_source(unsigned tex);
  * err) only when its program cannot be built. */
 typedef struct pass_brightest pass_brightest;
 pass_brightest *pass_brightest_create(char *err, size_t errlen);
-/* Both levels of the brightest/darkest search over SRC. */
+/* The brightest/darkest search over SRC: an ht_extrema per tile into b->tiles. */
 bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers *b, char *err,
                         size_t errlen);
 /* The local maxima of SRC into b->peaks (resets its count first). */

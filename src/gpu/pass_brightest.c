@@ -1,5 +1,5 @@
-/* Brightest/darkest search (brightest.comp, two levels) and the local maxima of the peaks
- * (brightest_peaks.comp). */
+/* Brightest/darkest search (brightest.comp) and the local maxima of the peaks
+ * (brightest_peaks.comp), each one work group per tile of the image. */
 #include <glad/gl.h>
 
 #include "imgstats_pass.h"
@@ -8,10 +8,9 @@ struct pass_brightest {
     pass_base base;
 };
 
-enum { LEVEL1, LEVEL2, PEAKS };
+enum { EXTREMA, PEAKS };
 static const pass_desc desc = {"brightest", {
-    [LEVEL1] = {"brightest.comp", "#define HT_EXTREMA_LEVEL 1\n"},
-    [LEVEL2] = {"brightest.comp", "#define HT_EXTREMA_LEVEL 2\n"},
+    [EXTREMA] = {"brightest.comp", NULL},
     [PEAKS] = {"brightest_peaks.comp", NULL},
 }};
 
@@ -25,17 +24,11 @@ bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers
 {
     imgstats_bind_source(src.texture);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA_TILES, b->tiles.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA, b->extrema.id);
-    unsigned prog = pass_use(&p->base, LEVEL1, 1, err, errlen);
+    unsigned prog = pass_use(&p->base, EXTREMA, 1, err, errlen);
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
     glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (!(prog = pass_use(&p->base, LEVEL2, 1, err, errlen)))
-        return false;
-    pass_set_uint(prog, "u_tiles", (unsigned)(b->tiles_x * b->tiles_y));
-    glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return true;
 }
@@ -52,8 +45,7 @@ bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_b
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
-    glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
-                      (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
+    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return true;
 }

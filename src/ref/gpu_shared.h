@@ -177,8 +177,7 @@ HT_BINDINGS(HT_ENUM_)
     X(HT_GREY_WG, 183)                                                                        \
     X(HT_GREY_WB, 19)                                                                         \
     X(HT_GREY_PRIVATE_X, 8)        /* group of the private-histogram kernel: 64 threads, so  */ \
-    X(HT_GREY_PRIVATE_Y, 8)        /* 64 x 256 8-bit counters = 16 KiB of shared memory      */ \
-    X(HT_EXTREMA_REDUCE_GROUP, 512) /* threads of the single-group level 2 (48 B each shared) */
+    X(HT_GREY_PRIVATE_Y, 8)        /* 64 x 256 8-bit counters = 16 KiB of shared memory      */
 
 /* Strategies of the 256-bin grey histogram (--histogram-kernel; pass_greyhist.c passes the
  * id to its shader as HT_GREY_KERNEL). */
@@ -200,9 +199,8 @@ HT_GREY_KERNELS(HT_ENUM_)
 /* Binding points of the statistics buffers. */
 #define HT_STATS_BINDINGS(X)        \
     X(HT_BIND_EXTREMA_TILES, 9)    \
-    X(HT_BIND_EXTREMA, 10)         \
-    X(HT_BIND_PEAKS, 11)           \
-    X(HT_BIND_HIST, 12)
+    X(HT_BIND_PEAKS, 10)           \
+    X(HT_BIND_HIST, 11)
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_STATS_CONSTANTS(HT_ENUM_)
@@ -213,8 +211,8 @@ HT_STATS_BINDINGS(HT_ENUM_)
  * fw x fh grids, top row first, in the picture's units: the veil, fw * fh vec4 (rgb; a 0),
  * and the sample radii, fw * fh floats (input pixels). */
 #define HT_HUMAN_BINDINGS(X)       \
-    X(HT_BIND_VEIL, 13)            \
-    X(HT_BIND_SAMPLE_RADII, 14)
+    X(HT_BIND_VEIL, 12)            \
+    X(HT_BIND_SAMPLE_RADII, 13)
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_HUMAN_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
@@ -236,23 +234,15 @@ _Static_assert((0u HT_BINDINGS(HT_BIT_) HT_STATS_BINDINGS(HT_BIT_) HT_HUMAN_BIND
 HT_STATS_FCONSTANTS(HT_FDEF_)
 #undef HT_FDEF_
 
-/* Brightest/darkest search, per 64x64 tile (level 1) and for the image (level 2). Keys are
- * the single-precision luminance Y_f; idx is the row-major pixel index, 0xffffffff = none.
- * lo/hi are Y_f -/+ e over the pixels that may have Y > 0 (hi > 0); the CPU rescans in double
- * the tiles that may hold the answer (imgstats_gpu.c). */
+/* Brightest/darkest search, one record per 64x64 tile (brightest.comp): the bounds
+ * lo/hi = Y_f -/+ e over the tile's pixels that may have Y > 0 (hi > 0), -/+FLT_MAX where
+ * there is none; the CPU lists from them the tiles that may hold the answer and rescans those
+ * in double (imgstats_gpu.c). */
 #define HT_EXTREMA_FIELDS(X)                                                                 \
-    X(float, bright_y, )    /* largest Y_f > 0 and its first pixel */                        \
-    X(uint, bright_idx, )                                                                    \
-    X(float, dark_y, )      /* smallest Y_f > 0 and its first pixel */                       \
-    X(uint, dark_idx, )                                                                      \
     X(float, bright_lo, )   /* max lo: the largest Y is >= this */                           \
-    X(float, bright_hi, )   /* max hi */                                                     \
+    X(float, bright_hi, )   /* max hi: > 0 iff a pixel may have Y > 0 */                     \
     X(float, dark_lo, )     /* min lo */                                                     \
-    X(float, dark_hi, )     /* min hi over pixels with lo > 0: the smallest Y > 0 is <= this */ \
-    X(uint, n_finite, )     /* pixels with R, G, B finite */                                 \
-    X(uint, n_possible, )   /* of those, hi > 0 */                                           \
-    X(uint, n_bright_tiles, ) /* level 2: tiles listed after the struct (bright, then dark) */ \
-    X(uint, n_dark_tiles, )
+    X(float, dark_hi, )     /* min hi over pixels with lo > 0: the smallest Y > 0 is <= this */
 
 /* Local maxima found by the peaks pass: a count, then (Y_f, idx) pairs. */
 #define HT_PEAKS_HEAD_FIELDS(X) \
