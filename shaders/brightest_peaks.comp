@@ -3,9 +3,9 @@
 // row-major order. Two maxima are never 8-adjacent, so ceil(w/2) * ceil(h/2) entries always
 // suffice. The CPU chooses the peaks among them (imgstats_select_peaks).
 // One work group per 64x64 tile, reading as probe_read.comp does: the tile and its one-pixel
-// border are loaded and classified once into shared memory (a pixel per thread loaded and
-// classified its nine texels), then each thread tests its 16 pixels there.
-// The maxima are counted in shared memory and a group reserves its slots with one global
+// border are loaded and classified once into shared memory, then each thread tests its 16
+// pixels there (a thread per pixel loading its nine texels read the image nine times).
+// The maxima are gathered in shared memory and a group reserves its slots with one global
 // atomic: one atomic per maximum on the one counter serialised the pass (a noisy picture has
 // a maximum every few pixels); the CPU orders them, so where each lands does not matter.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
@@ -27,6 +27,9 @@ const int PER_THREAD = (HT_TILE_X / HT_GROUP_X) * (HT_TILE_Y / HT_GROUP_Y);
 // outside the image) and the counted ones with Y_f <= 0 never do.
 shared float s_key[H * STRIDE];
 shared uint s_count, s_base;
+// The group's maxima, at most one per 2x2 block, written out together so that the stores
+// are contiguous.
+shared ht_peak s_out[(HT_TILE_X + 1) / 2 * ((HT_TILE_Y + 1) / 2)];
 
 // The pixel of this thread's K-th test, relative to the tile (as probe_read.comp's loop).
 ivec2 pixel_of(int k)
@@ -41,17 +44,17 @@ float key_at(ivec2 q)   // q: in the tile, or -1 / HT_TILE_* on its border
     return s_key[(q.y + 1) * STRIDE + q.x + 1];
 }
 
+// Earlier neighbours (the row above, the left one) must be lower, later ones lower or equal.
 bool local_max(ivec2 q, float y)
 {
-    if (!(y > 0.0)) return false;
+    bool m = y > 0.0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             if (dx == 0 && dy == 0) continue;
             float n = key_at(q + ivec2(dx, dy));
-            bool earlier = dy < 0 || (dy == 0 && dx < 0);
-            if (n > y || (n == y && earlier)) return false;
+            m = m && (dy < 0 || (dy == 0 && dx < 0) ? n < y : n <= y);
         }
-    return true;
+    return m;
 }
 
 void main()
@@ -75,15 +78,14 @@ void main()
         if (all(lessThan(origin + q, u_size)) && local_max(q, key_at(q))) mask |= 1u << k;
     }
     uint slot = atomicAdd(s_count, uint(bitCount(mask)));
+    for (int k = 0; k < PER_THREAD; k++) {
+        if ((mask & (1u << k)) == 0u) continue;
+        ivec2 q = pixel_of(k), p = origin + q;
+        s_out[slot++] = ht_peak(key_at(q), uint(p.y) * uint(u_size.x) + uint(p.x));
+    }
     barrier();
     if (t == 0 && s_count > 0u) s_base = atomicAdd(head.count, s_count);
     barrier();
-    slot += s_base;
-    for (int k = 0; k < PER_THREAD; k++) {
-        if ((mask & (1u << k)) == 0u) continue;
-        ivec2 p = origin + pixel_of(k);
-        if (slot < head.capacity)
-            peaks[slot] = ht_peak(key_at(pixel_of(k)), uint(p.y) * uint(u_size.x) + uint(p.x));
-        slot++;
-    }
+    for (uint k = uint(t); k < s_count && s_base + k < head.capacity; k += uint(N))
+        peaks[s_base + k] = s_out[k];
 }
