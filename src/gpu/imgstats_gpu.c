@@ -91,7 +91,8 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
     size_t ntiles = (size_t)c->buf.tiles_x * c->buf.tiles_y;
     gpu_buf_recreate(&c->buf.tiles, (ntiles ? ntiles : 1) * sizeof(ht_extrema));
     /* Local maxima are never 8-adjacent: at most one per 2x2 block. */
-    c->buf.peaks_capacity = (uint32_t)(((size_t)image.width + 1) / 2 * (((size_t)image.height + 1) / 2));
+    c->buf.peaks_capacity =
+        (uint32_t)(((size_t)image.width + 1) / 2 * (((size_t)image.height + 1) / 2));
     gpu_buf_recreate(&c->buf.peaks,
                      sizeof(ht_peaks_head) + (c->buf.peaks_capacity + 1) * sizeof(ht_peak));
     return true;
