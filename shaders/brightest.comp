@@ -1,8 +1,10 @@
 // Brightest/darkest search (imgstats_gpu.c): one work group per 64x64 tile, reading the image
-// as probe_read.comp does (same group, same texels per thread, one value per group), writes the
-// tile's ht_extrema: the bounds lo/hi = Y_f -/+ e of its pixels that may have Y > 0, the four
-// of them one vec4 per thread and in the group's tree reduction. The CPU picks the tiles that
-// may hold the exact answer from these records and rescans only those in double.
+// as probe_read.comp does (same group, same texels per thread, one record per group), writes
+// the tile's ht_extrema: the bounds lo/hi = Y_f -/+ e of its pixels that may have Y > 0, one
+// vec4 per thread and in the group's tree reduction. The CPU reads the records, picks the
+// tiles that may hold the exact answer and rescans only those in double: a second dispatch of
+// one group over every tile costs a dispatch's fixed time (BENCHMARKS.md), about a third of
+// the image's read at 4K.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
 layout(std430, binding = HT_BIND_EXTREMA_TILES) writeonly buffer Tiles { ht_extrema tiles[]; };
 uniform ivec2 u_size;
