@@ -176,7 +176,7 @@ uniform ivec2 u_human_pic;    // the picture's size
 // 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them.
 vec3 ht_pyramid_sample(int k, ivec2 p)
 {
-    ivec2 n = textureSize(u_human_pyramid, k - 1);
+    ivec2 n = u_human_pic >> k;   // not textureSize: llvmpipe's ignores a per-invocation level
     float s = float(1 << k), du, dw;
     int iu = ht_lerp_cell((float(p.x) + 0.5) / s - 0.5, n.x, du);
     int iw = ht_lerp_cell((float(p.y) + 0.5) / s - 0.5, n.y, dw);

