@@ -1,7 +1,8 @@
 /* The human-vision per-pixel stage on the GPU (human_gpu.h) against the CPU reference
  * (human.h), fed by the CPU analysis (human_cpu_analyze -> human_grids_upload), for a
  * synthetic scene with hdrtone's defaults and, when $HT_SHARED has them, every
- * pcond-reference folder with params_human.tsv in pcond's runs -a, -v, -c and -h:
+ * pcond-reference folder with params_human.tsv in pcond's runs (HUMAN_MODES: -h, -v, -a, -c,
+ * -v -s):
  *  - the acuity pyramid, level by level, equals human_pyramid_build bit for bit (same sums in
  *    the same order, in float);
  *  - the prepared picture (pipeline_human_prepare) is human_cpu_prepare's within PRE_TOL of
@@ -28,19 +29,6 @@
  * acuity blends levels of very different values the blend magnifies that (seen: 3e-5 at most
  * over pcond-reference; the rest within 5e-6). */
 #define PRE_TOL 1e-4
-
-typedef struct human_mode {
-    const char *column;
-    bool veil, acuity, color, hsens;
-} human_mode;
-
-/* test_pcond_human's runs without -v -s (the same stage as -v). */
-static const human_mode MODES[4] = {
-    {"a", false, true, false, false},
-    {"v", true, false, false, false},
-    {"c", false, false, true, false},
-    {"h", true, true, true, true},
-};
 
 static pipeline *pl;
 
@@ -212,6 +200,11 @@ static void check_synthetic(void)
     ht_source out;
     CHECK(!pipeline_human_prepare(pl, &g, &p, &out, err, sizeof err) && strstr(err, "pieces"),
           "an image in pieces: prepare must refuse (%s)", err);
+    pipeline_set_human(pl, &g);
+    err[0] = '\0';
+    CHECK(!pipeline_tonemap_uploaded(pl, &p, NULL, NULL, err, sizeof err) && strstr(err, "pieces"),
+          "an image in pieces: the apply pass with the stage must refuse (%s)", err);
+    pipeline_set_human(pl, NULL);
     pipeline_set_max_piece(pl, 0);
     human_grids_release(&g);
     human_state_free(&hs);
@@ -242,15 +235,10 @@ int main(void)
             CHECK(0, "%s: %s", names[f], err);
             continue;
         }
-        for (int mi = 0; mi < 4; mi++) {
-            const human_mode *m = &MODES[mi];
+        for (int mi = 0; mi < 5; mi++) {
+            const human_mode *m = &HUMAN_MODES[mi];
             tonemap_params p;
-            tonemap_params_default(&p);
-            tonemap_apply_preset(&p, HT_PRESET_PCOND);
-            p.ceiling = m->hsens ? HT_CEILING_HUMAN : HT_CEILING_LINEAR;
-            p.veil = m->veil;
-            p.acuity = m->acuity;
-            p.color_loss = m->color;
+            human_mode_params(m, &p);
             char label[128];
             snprintf(label, sizeof label, "%.63s -%s", names[f], m->column);
             check_case(label, &img, &p);
