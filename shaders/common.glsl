@@ -160,8 +160,9 @@ vec4 ht_grid_mix(ht_grid_cell c, vec4 v00, vec4 v01, vec4 v10, vec4 v11)
 // The human-vision per-pixel stage (human_cpu_pixel): acuity, veil, colour loss, in that order,
 // on pixel p of the picture (u_human_pic; the picture's own pixel c, in its units). In float
 // where the CPU reference computes in double (the interpolated radius and veil, the blend
-// weight, the mesopic factor): a few float ulps apart, never a different branch by more than
-// that. The pyramid lookups are exact: their coordinates and weights are powers of two.
+// weight, the mesopic factor): a few float ulps apart (test_human_stage says how far); every
+// step is continuous where its branches meet, so a branch taken an ulp away changes no more.
+// The pyramid lookups are exact: their coordinates and weights are multiples of powers of two.
 layout(std430, binding = HT_BIND_VEIL) readonly buffer HtVeil { vec4 ht_veil_grid[]; };
 layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float ht_sr_grid[]; };
 // Mip level k - 1 is pyramid level k (human_pyramid.comp).
@@ -191,10 +192,10 @@ vec3 ht_pyramid_sample(int k, ivec2 p)
     return max(v, vec3(0.0));
 }
 
-// Acuity (acuity_pixel): the blend of the two levels around the interpolated sample radius.
-vec3 ht_human_acuity(ivec2 p, vec3 c)
+// Acuity (acuity_pixel): the blend of the two levels around the sample radius interpolated
+// in grid cell g.
+vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
 {
-    ht_grid_cell g = ht_grid_lookup(p, u_human_pic, u_human_grid);
     float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
                            vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
     if (!(sr >= 1.0)) return c;
@@ -224,9 +225,9 @@ vec3 ht_human_color(vec3 c, float scale)
 // Pixel p of the picture, its colour c: what the tone curve gets.
 vec3 ht_human_pixel(ivec2 p, vec3 c, float scale)
 {
-    if ((u_human_stages & HT_HUMAN_ACUITY) != 0) c = ht_human_acuity(p, c);
+    ht_grid_cell g = ht_grid_lookup(p, u_human_pic, u_human_grid);   // both grids' cell
+    if ((u_human_stages & HT_HUMAN_ACUITY) != 0) c = ht_human_acuity(p, g, c);
     if ((u_human_stages & HT_HUMAN_VEIL) != 0) {
-        ht_grid_cell g = ht_grid_lookup(p, u_human_pic, u_human_grid);
         vec3 v = ht_grid_mix(g, ht_veil_grid[g.i00], ht_veil_grid[g.i01], ht_veil_grid[g.i10],
                              ht_veil_grid[g.i11]).rgb;
         precise vec3 veiled = (1.0 - float(HT_VEIL_ADAPT)) * c + v;
