@@ -9,7 +9,8 @@
  *    each pixel's largest channel, every pixel; a pixel non-finite on one side is non-finite
  *    on the other;
  *  - the RGB8 apply output with the stage on (pipeline_set_human) is within 1 LSB of the CPU's
- *    (human_mapped_rgb of human_cpu_prepare's pixels, encoded by tonemap_encode);
+ *    (human_mapped_rgb of human_cpu_prepare's pixels, encoded by tonemap_encode), and with
+ *    it turned off again the plain apply's output is what it was before;
  *  - an image in pieces is refused with a reason.
  * It prints, per case, the worst prepared-pixel error and how many pixels exceed PRE_TOL. */
 #define _POSIX_C_SOURCE 200809L
@@ -119,11 +120,15 @@ static void check_apply(const char *label, const hdr_image *img, const tonemap_p
 {
     char err[HT_ERR_MAX];
     size_t npix = (size_t)img->width * img->height, beyond = 0, off = 0;
-    uint8_t *rgb = xmalloc(npix * 3);
+    uint8_t *rgb = xmalloc(npix * 3), *plain = xmalloc(npix * 3), *again = xmalloc(npix * 3);
+    bool ok = pipeline_apply_result(pl, p, r, plain, 8, err, sizeof err);
     pipeline_set_human(pl, g);
-    bool ok = pipeline_apply_result(pl, p, r, rgb, 8, err, sizeof err);
+    ok = ok && pipeline_apply_result(pl, p, r, rgb, 8, err, sizeof err);
     pipeline_set_human(pl, NULL);
+    ok = ok && pipeline_apply_result(pl, p, r, again, 8, err, sizeof err);
     CHECK(ok, "%s: apply: %s", label, err);
+    CHECK(!ok || memcmp(plain, again, npix * 3) == 0, "%s: the stage turned off, the plain apply "
+          "changed", label);
     for (size_t k = 0; k < npix && ok; k++) {
         double out[3];
         human_mapped_rgb(r, p, pre + 3 * k, out);
@@ -136,6 +141,8 @@ static void check_apply(const char *label, const hdr_image *img, const tonemap_p
     CHECK(beyond == 0, "%s: %zu of %zu channels more than 1 LSB from the CPU", label, beyond,
           npix * 3);
     printf("  apply: %zu of %zu channels 1 LSB off, %zu beyond\n", off, npix * 3, beyond);
+    free(again);
+    free(plain);
     free(rgb);
 }
 
