@@ -28,6 +28,9 @@ void apply_pixel(ivec2 p)
     vec3 acc = vec3(0.0);
     for (int s = 0; s < u_samples; s++) acc += tonemap(ht_load_sample(p, s));
     vec3 v = acc / float(u_samples);
+#elif defined(HT_HUMAN)
+    // The human-vision stage first (common.glsl): p is the picture's pixel (one texture).
+    vec3 v = tonemap(vec4(ht_human_pixel(p, ht_load(p).rgb, u_scale), 1.0));
 #else
     vec3 v = tonemap(ht_load(p));
 #endif

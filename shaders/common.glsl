@@ -10,11 +10,16 @@ uniform int u_luminance;
 
 // World luminance and the class of a pixel (HT_PIX_*). 'precise' keeps the compiler from fusing
 // multiply-adds, so the GPU computes the same float as the CPU reference.
-int ht_classify(vec3 c, float scale, out float lw)
+vec3 ht_luminance_weights()
 {
     bool rad = u_luminance == HT_LUMINANCE_RADIANCE;
-    vec3 w = rad ? vec3(float(HT_RAD_LUM_R), float(HT_RAD_LUM_G), float(HT_RAD_LUM_B))
-                 : vec3(float(HT_LUM_R), float(HT_LUM_G), float(HT_LUM_B));
+    return rad ? vec3(float(HT_RAD_LUM_R), float(HT_RAD_LUM_G), float(HT_RAD_LUM_B))
+               : vec3(float(HT_LUM_R), float(HT_LUM_G), float(HT_LUM_B));
+}
+
+int ht_classify(vec3 c, float scale, out float lw)
+{
+    vec3 w = ht_luminance_weights();
     precise float y = w.r * c.r + w.g * c.g + w.b * c.b;
     precise float l = scale * y;
     lw = l;
@@ -150,3 +155,85 @@ vec4 ht_grid_mix(ht_grid_cell c, vec4 v00, vec4 v01, vec4 v10, vec4 v11)
     vec4 lv = (1.0 - c.dy) * v00 + c.dy * v01, uv = (1.0 - c.dy) * v10 + c.dy * v11;
     return (1.0 - c.dx) * lv + c.dx * uv;
 }
+
+#ifdef HT_HUMAN
+// The human-vision per-pixel stage (human_cpu_pixel): acuity, veil, colour loss, in that order,
+// on pixel p of the picture (u_human_pic; the picture's own pixel c, in its units). In float
+// where the CPU reference computes in double (the interpolated radius and veil, the blend
+// weight, the mesopic factor): a few float ulps apart (test_human_stage says how far); every
+// step is continuous where its branches meet, so a branch taken an ulp away changes no more.
+// The pyramid lookups are exact: their coordinates and weights are multiples of powers of two.
+layout(std430, binding = HT_BIND_VEIL) readonly buffer HtVeil { vec4 ht_veil_grid[]; };
+layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float ht_sr_grid[]; };
+// Mip level k - 1 is pyramid level k (human_pyramid.comp).
+layout(binding = 1) uniform sampler2D u_human_pyramid;
+uniform int u_human_stages;   // HT_HUMAN_* bits
+uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built
+uniform ivec2 u_human_grid;   // fw, fh
+uniform ivec2 u_human_pic;    // the picture's size
+
+// Level k of the pyramid bilinearly at p, channels clamped to >= 0 (human_pyramid_sample): the
+// CPU's products of a float and a double weight are exact float products here (du, dw and
+// 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them.
+vec3 ht_pyramid_sample(int k, ivec2 p)
+{
+    ivec2 n = u_human_pic >> k;   // not textureSize: llvmpipe's ignores a per-invocation level
+    float s = float(1 << k), du, dw;
+    int iu = ht_lerp_cell((float(p.x) + 0.5) / s - 0.5, n.x, du);
+    int iw = ht_lerp_cell((float(p.y) + 0.5) / s - 0.5, n.y, dw);
+    int iu1 = min(iu + 1, n.x - 1), iw1 = min(iw + 1, n.y - 1);
+    vec3 a00 = texelFetch(u_human_pyramid, ivec2(iu, iw), k - 1).rgb;
+    vec3 a01 = texelFetch(u_human_pyramid, ivec2(iu1, iw), k - 1).rgb;
+    vec3 a10 = texelFetch(u_human_pyramid, ivec2(iu, iw1), k - 1).rgb;
+    vec3 a11 = texelFetch(u_human_pyramid, ivec2(iu1, iw1), k - 1).rgb;
+    precise vec3 lo = a00 * (1.0 - du) + a01 * du;
+    precise vec3 hi = a10 * (1.0 - du) + a11 * du;
+    precise vec3 v = lo * (1.0 - dw) + hi * dw;
+    return max(v, vec3(0.0));
+}
+
+// Acuity (acuity_pixel): the blend of the two levels around the sample radius interpolated
+// in grid cell g.
+vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
+{
+    float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
+                           vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
+    if (!(sr >= 1.0)) return c;
+    int s = u_human_levels;
+    while (s > 1 && sr < float(1 << (s - 1))) s--;
+    precise float d = clamp((float(1 << s) - sr) / float(1 << (s - 1)), 0.0, 1.0);
+    vec3 coarse = ht_pyramid_sample(s, p), fine = s > 1 ? ht_pyramid_sample(s - 1, p) : c;
+    precise vec3 blend = coarse * (1.0 - d) + fine * d;
+    return blend;
+}
+
+// Mesopic colour loss (human_color_loss).
+vec3 ht_human_color(vec3 c, float scale)
+{
+    vec3 w = ht_luminance_weights();
+    precise float y = w.r * c.r + w.g * c.g + w.b * c.b;
+    precise float lw = scale * y;
+    float bot = float(HT_BOT_MESOPIC), top = float(HT_TOP_MESOPIC);
+    float incolor = lw >= top ? 1.0 : lw <= bot ? 0.0 : (lw - bot) / (top - bot);
+    if (incolor >= 1.0 - float(HT_HUMAN_TINY)) return c;
+    precise float sc = float(HT_SCOT_R) * c.r + float(HT_SCOT_G) * c.g + float(HT_SCOT_B) * c.b;
+    if (incolor <= float(HT_HUMAN_TINY)) return vec3(sc);
+    precise vec3 kept = c * incolor + (1.0 - incolor) * sc;
+    return kept;
+}
+
+// Pixel p of the picture, its colour c: what the tone curve gets.
+vec3 ht_human_pixel(ivec2 p, vec3 c, float scale)
+{
+    ht_grid_cell g = ht_grid_lookup(p, u_human_pic, u_human_grid);   // both grids' cell
+    if ((u_human_stages & HT_HUMAN_ACUITY) != 0) c = ht_human_acuity(p, g, c);
+    if ((u_human_stages & HT_HUMAN_VEIL) != 0) {
+        vec3 v = ht_grid_mix(g, ht_veil_grid[g.i00], ht_veil_grid[g.i01], ht_veil_grid[g.i10],
+                             ht_veil_grid[g.i11]).rgb;
+        precise vec3 veiled = (1.0 - float(HT_VEIL_ADAPT)) * c + v;
+        c = veiled;
+    }
+    if ((u_human_stages & HT_HUMAN_COLOR) != 0) c = ht_human_color(c, scale);
+    return c;
+}
+#endif

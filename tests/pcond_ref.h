@@ -127,6 +127,31 @@ static inline void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
     p->point_samples = m->point_samples;
 }
 
+/* pcond's human-vision runs (pcond-reference/README_human.md): the file suffix and
+ * params_human.tsv column, and the options. */
+typedef struct human_mode {
+    const char *column;
+    bool veil, acuity, color, hsens;
+} human_mode;
+
+static const human_mode HUMAN_MODES[5] = {
+    {"h", true, true, true, true},
+    {"v", true, false, false, false},
+    {"a", false, true, false, false},
+    {"c", false, false, true, false},
+    {"vs", true, false, false, true},
+};
+
+static inline void human_mode_params(const human_mode *m, tonemap_params *p)
+{
+    tonemap_params_default(p);
+    tonemap_apply_preset(p, HT_PRESET_PCOND);
+    p->ceiling = m->hsens ? HT_CEILING_HUMAN : HT_CEILING_LINEAR;
+    p->veil = m->veil;
+    p->acuity = m->acuity;
+    p->color_loss = m->color;
+}
+
 /* The image folders of DIR (those with a params.tsv), sorted; returns the count. */
 static inline int pcond_folders(const char *dir, char names[][64], int max)
 {

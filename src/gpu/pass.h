@@ -119,12 +119,14 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
 void pass_curve_destroy(pass_curve **p);
 
 typedef struct pass_apply pass_apply;
+typedef struct pipeline_human pipeline_human;
 pass_apply *pass_apply_create(char *err, size_t errlen);
 /* Writes the texture OUT of format OUT_FORMAT, GL_RGBA8 or GL_RGBA16 (SRC's size; for an image
- * in pieces, run once per piece). */
-bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
-                    unsigned out_format, const tonemap_params *params, char *err,
-                    size_t errlen);
+ * in pieces, run once per piece). HUMAN (pass_human.h; NULL: none): the human-vision stage
+ * first, SRC the picture it was made for. */
+bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
+                    const pipeline_human *human, unsigned out, unsigned out_format,
+                    const tonemap_params *params, char *err, size_t errlen);
 void pass_apply_destroy(pass_apply **p);
 
 #endif

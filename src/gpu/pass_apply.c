@@ -1,27 +1,34 @@
 /* Apply pass: tone-map every sample, resolve, encode into RGBA8 or RGBA16 (apply.comp). */
 #include <glad/gl.h>
 
-#include "pass.h"
+#include "pass_human.h"
 
 struct pass_apply {
     pass_base base;
 };
 
 static const pass_desc desc = {"apply", {{"apply.comp", NULL}}};
+/* Program 1, built on first use: with the human-vision stage (common.glsl). */
+static const pass_program_desc human_desc = {"apply.comp", "#define HT_HUMAN 1\n"};
 
 pass_apply *pass_apply_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_apply), &desc, err, errlen);
+    pass_apply *p = pass_create(sizeof(pass_apply), &desc, err, errlen);
+    if (p)
+        p->base.prog[1].desc = &human_desc;
+    return p;
 }
 
-bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
-                    unsigned out_format, const tonemap_params *params, char *err,
-                    size_t errlen)
+bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
+                    const pipeline_human *human, unsigned out, unsigned out_format,
+                    const tonemap_params *params, char *err, size_t errlen)
 {
     pass_bind(src, b);
-    unsigned prog = pass_use(&p->base, 0, src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, human ? 1 : 0, src.samples, err, errlen);
     if (!prog)
         return false;
+    if (human)
+        pass_human_bind(human->pass, prog, &human->grids, src);
     pass_set_int(prog, "u_luminance", params->luminance);
     glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, out_format);
     pass_set_float(prog, "u_levels", out_format == GL_RGBA16 ? 65535.0f : 255.0f);

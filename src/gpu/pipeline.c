@@ -9,6 +9,7 @@
 #include "gpu_timer.h"
 #include "pass.h"
 #include "pass_foveal.h"
+#include "pass_human.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
@@ -43,6 +44,7 @@ struct pipeline {
 
     gpu_timer *timer[HT_PASS_COUNT];
     pipeline_timings timings;
+    pipeline_human human;              /* the human-vision stage (pipeline_human.c) */
 };
 
 pipeline *pipeline_create(char *err, size_t errlen)
@@ -98,6 +100,7 @@ void pipeline_destroy(pipeline **pp)
     pass_curve_destroy(&p->curve);
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
+    pipeline_human_release(&p->human, true);
     gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums};
     for (int i = 0; i < 4; i++)
         gpu_buf_destroy(bufs[i]);
@@ -326,14 +329,18 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_bin_points(p->foveal, &p->buf, err, errlen);
     case HT_PASS_curve:
         return pass_curve_run(p->curve, &p->buf, params, err, errlen);
-    case HT_PASS_apply:
+    case HT_PASS_apply: {
+        const pipeline_human *human;
+        if (!pipeline_human_for_apply(p, src, &human, err, errlen))
+            return false;
         if (p->target)
-            return pass_apply_run(p->apply, src, &p->buf, p->target, GL_RGBA8, params, err,
-                                  errlen);
+            return pass_apply_run(p->apply, src, &p->buf, human, p->target, GL_RGBA8, params,
+                                  err, errlen);
         gpu_tex_recreate(&p->out, src.width, src.height,
                          p->want_format ? p->want_format : GL_RGBA8, 1);
-        return pass_apply_run(p->apply, src, &p->buf, p->out.id, p->out.format, params, err,
-                              errlen);
+        return pass_apply_run(p->apply, src, &p->buf, human, p->out.id, p->out.format, params,
+                              err, errlen);
+    }
     default:
         snprintf(err, errlen, "no pass %d", pass);
         return false;
@@ -373,9 +380,11 @@ void pipeline_release_textures(pipeline *p)
 {
     release_image(p);
     gpu_tex_destroy(&p->out);
+    pipeline_human_release(&p->human, false);
 }
 
 void pipeline_set_output(pipeline *p, unsigned texture) { p->target = texture; }
+pipeline_human *pipeline_human_of(pipeline *p) { return &p->human; }
 unsigned pipeline_output_texture(const pipeline *p) { return p->out.id; }
 int pipeline_output_bits(const pipeline *p) { return p->out.format == GL_RGBA16 ? 16 : 8; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame.id; }

@@ -213,8 +213,15 @@ HT_STATS_BINDINGS(HT_ENUM_)
 #define HT_HUMAN_BINDINGS(X)       \
     X(HT_BIND_VEIL, 12)            \
     X(HT_BIND_SAMPLE_RADII, 13)
+/* Which stages of the human-vision per-pixel stage apply (bits of ht_human_grids.stages and
+ * of the shaders' u_human_stages). */
+#define HT_HUMAN_STAGES(X)         \
+    X(HT_HUMAN_ACUITY, 1)          \
+    X(HT_HUMAN_VEIL, 2)            \
+    X(HT_HUMAN_COLOR, 4)
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_HUMAN_BINDINGS(HT_ENUM_)
+HT_HUMAN_STAGES(HT_ENUM_)
 #undef HT_ENUM_
 
 /* HT_BIND_COUNT binding points, numbered 0..HT_BIND_COUNT - 1 with none shared: then the sum
