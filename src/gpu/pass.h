@@ -158,6 +158,11 @@ pass_apply *pass_apply_create(char *err, size_t errlen);
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
                     unsigned out_format, const tonemap_params *params, char *err,
                     size_t errlen);
+/* The same for a one-texture SRC of one sample, in the histogram pass's groups, each tile
+ * also binned as pass_histogram_run bins it (b's tile grid must be SRC's). */
+bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
+                           unsigned out_format, const tonemap_params *params, char *err,
+                           size_t errlen);
 void pass_apply_destroy(pass_apply **p);
 
 #endif

@@ -46,6 +46,8 @@ struct pipeline {
     uint32_t *rebin_groups;            /* the re-binning's groups per piece, 3 each, as the */
     int rebin_pieces;                  /* dispatch buffer holds them */
 
+    int latency;                       /* pipeline_set_latency */
+    bool analysed;                     /* the frame holds an analysis: a curve to apply */
     bool pass_timing;                  /* pipeline_set_pass_timing */
     gpu_timer *timer[HT_PASS_COUNT];
     gpu_timer *frame_timer;
@@ -375,6 +377,19 @@ bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *param
     }
 }
 
+/* The texture the apply pass writes for SRC, and its format. */
+static unsigned output_for(pipeline *p, ht_source src, unsigned *format)
+{
+    if (p->target) {
+        *format = GL_RGBA8;
+        return p->target;
+    }
+    gpu_tex_recreate(&p->out, src.width, src.height, p->want_format ? p->want_format : GL_RGBA8,
+                     1);
+    *format = p->out.format;
+    return p->out.id;
+}
+
 bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
                        char *err, size_t errlen)
 {
@@ -415,14 +430,10 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_bin_points(p->foveal, &p->buf, err, errlen);
     case HT_PASS_curve:
         return pass_curve_run(p->curve, &p->buf, params, err, errlen);
-    case HT_PASS_apply:
-        if (p->target)
-            return pass_apply_run(p->apply, src, &p->buf, p->target, GL_RGBA8, params, err,
-                                  errlen);
-        gpu_tex_recreate(&p->out, src.width, src.height,
-                         p->want_format ? p->want_format : GL_RGBA8, 1);
-        return pass_apply_run(p->apply, src, &p->buf, p->out.id, p->out.format, params, err,
-                              errlen);
+    case HT_PASS_apply: {
+        unsigned format, out = output_for(p, src, &format);
+        return pass_apply_run(p->apply, src, &p->buf, out, format, params, err, errlen);
+    }
     default:
         snprintf(err, errlen, "no pass %d", pass);
         return false;
@@ -466,7 +477,49 @@ static bool run_analysis(pipeline *p, ht_source src, const tonemap_params *param
     for (int pass = HT_PASS_foveal; pass <= HT_PASS_curve; pass++)
         if (!run_timed(p, pass, src, params, err, errlen))
             return false;
+    p->analysed = true;
     return true;
+}
+
+void pipeline_set_latency(pipeline *p, int frames)
+{
+    if (frames == 0 || frames == 1)
+        p->latency = frames;
+}
+
+/* Whether a frame takes the one-frame-latency form: asked for, with a curve to apply, pixel
+ * sampling, and one texture of one sample both analysed and applied. */
+static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
+                   const tonemap_params *params)
+{
+    ht_piece one;
+    return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
+           analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
+           analysis.width == apply.width && analysis.height == apply.height &&
+           pieces_of(p, analysis, &one).count == 1;
+}
+
+/* A frame in the one-frame-latency form: the apply pass applies the frame's curve (the last
+ * frame's analysis) to SRC and bins SRC's tiles as the histogram pass would, then the
+ * finishing makes SRC's curve, for the next frame. */
+static bool run_latent(pipeline *p, ht_source src, const tonemap_params *params, char *err,
+                       size_t errlen)
+{
+    ht_piece one;
+    ht_pieces img = pieces_of(p, src, &one);
+    /* The foveal pass writes the frame's sampling fields the range reads. */
+    if (!run_timed(p, HT_PASS_foveal, src, params, err, errlen))
+        return false;
+    ensure_tiles(p, src.width, src.height, params->bins);
+    ensure_dispatch(p, &img);
+    unsigned format, out = output_for(p, src, &format);
+    gpu_timer *t = p->pass_timing ? p->timer[HT_PASS_apply] : NULL;
+    gpu_timer_begin(t);
+    bool ok = pass_apply_run_binned(p->apply, src, &p->buf, out, format, params, err, errlen);
+    gpu_timer_end(t);
+    for (int pass = HT_PASS_range; ok && pass <= HT_PASS_curve; pass++)
+        ok = run_timed(p, pass, src, params, err, errlen);
+    return ok;
 }
 
 static bool analyze(pipeline *p, ht_source src, const tonemap_params *params, char *err,
@@ -482,8 +535,10 @@ bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
                     const tonemap_params *params, char *err, size_t errlen)
 {
     begin_frame(p);
-    bool ok = run_analysis(p, analysis, params, err, errlen) &&
-              run_timed(p, HT_PASS_apply, apply, params, err, errlen);
+    bool ok = latent(p, analysis, apply, params)
+                  ? run_latent(p, apply, params, err, errlen)
+                  : run_analysis(p, analysis, params, err, errlen) &&
+                        run_timed(p, HT_PASS_apply, apply, params, err, errlen);
     end_frame(p);
     return ok;
 }
@@ -602,5 +657,6 @@ bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tone
     p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
     bool ok = apply_pieces(p, params, rgb, err, errlen);
     p->want_format = GL_RGBA8;
+    p->analysed = true;
     return ok;
 }

@@ -106,6 +106,17 @@ int pipeline_finish(const pipeline *p);
  * or with point samples); pipeline_run_pass of any other pass does nothing. */
 bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *params);
 
+/* The one-frame-latency form for streams, FRAMES 1 (0, the default: none; other values are
+ * ignored): pipeline_frame applies the curve the frame holds (the previous frame's analysis)
+ * while the apply pass bins the new frame's tiles as the histogram pass would, so a frame is
+ * read once, not twice; the finishing then makes its curve for the next frame. The frame
+ * therefore holds the new frame's analysis (pipeline_read_result) while the output shows the
+ * previous one's; a static image gives the same bytes as without latency from its second
+ * frame on. It applies when the frame holds an analysis (else that frame runs as without
+ * latency) and with pixel sampling when ANALYSIS and APPLY are the same texture of one sample
+ * in one piece; any other frame runs as without latency. */
+void pipeline_set_latency(pipeline *p, int frames);
+
 /* Per-pass timing: with ON, pipeline_frame and the analyses time every pass with its own
  * timer (pipeline_last_timings' ms[] and their sum); off (the default), one timer spans the
  * whole frame (total_ms only, ms[] zero): the queries between passes cost time. */
