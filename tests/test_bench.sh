@@ -17,7 +17,8 @@ for r in d["results"]:
     # form's merge+curve and pipeline in rows of their own.
     for want in ("histogram", "finish (range+merge+curve)", "rebin", "apply", "pipeline",
                  "finish separate: merge+curve", "finish one group: pipeline",
-                 "finish last group: new image", "frame, one timer", "frame, a timer per pass"):
+                 "finish last group: new image", "frame, one timer", "frame, a timer per pass",
+                 "pipeline, one-frame latency"):
         assert want in names, (want, names)
     assert all(p["median_us"] > 0 for p in r["passes"] if p["name"] != "stats: hist_clear"), r
 print("bench:", samples, "sample counts,", len(d["results"][0]["passes"]), "rows")

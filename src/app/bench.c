@@ -294,8 +294,8 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
 /* Rows that compare, in one run, the forms of the finishing (pipeline_set_finish): each one's
  * merge+curve (in place, as measure_passes) and pipeline, for an image seen before and a new
  * one (FLOOR_MS, and the BYTES each moves, as bench_source's); then a frame as the viewer and
- * export run it (pipeline_frame) with one timer, and with a timer per pass. Appends to ROWS
- * from N on; returns the new count. */
+ * export run it (pipeline_frame) with one timer, with a timer per pass, and with one frame of
+ * latency (pipeline_set_latency). Appends to ROWS from N on; returns the new count. */
 static int bench_variants(bench *b, int runs, double floor_ms, double bytes, double new_bytes,
                           row *rows, int n)
 {
@@ -324,6 +324,12 @@ static int bench_variants(bench *b, int runs, double floor_ms, double bytes, dou
                           "floor", t.median_ms / floor_ms};
     }
     pipeline_set_pass_timing(b->pipe, false);
+    /* Against "frame, one timer": the image read once a frame, not twice (one texture of one
+     * sample with pixel sampling; else as that row). */
+    pipeline_set_latency(b->pipe, 1);
+    timing t = measure(b, run_frame, runs);
+    rows[n++] = (row){"pipeline, one-frame latency", t, bytes, "floor", t.median_ms / floor_ms};
+    pipeline_set_latency(b->pipe, 0);
     return n;
 }
 
