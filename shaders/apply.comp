@@ -39,6 +39,16 @@ void apply_pixel(ivec2 p)
                vec4(floor(ht_encode(v, u_transfer, u_gamma) * u_levels + 0.5) / u_levels, 1.0));
 }
 
+#ifdef HT_APPLY_BIN
+// The one-frame-latency form (pipeline_set_latency): a group per tile of the histogram pass,
+// which applies every pixel of it as it bins it (the frame's binning, for the next curve).
+#define HT_TILE_PIXEL(p) apply_pixel(p)
+#include "tilebin.glsl"
+void main()
+{
+    bin_tile(gl_LocalInvocationIndex);
+}
+#else
 // HT_APPLY_STEP^2 pixels per thread, a group's threads side by side in each step (coalesced).
 void main()
 {
@@ -50,3 +60,4 @@ void main()
             if (p.x < u_size.x && p.y < u_size.y) apply_pixel(p);
         }
 }
+#endif

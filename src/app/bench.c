@@ -74,11 +74,19 @@ static void run_pipeline(bench *b)
         keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
 }
 
+/* The first pass of "merge+curve": merge in the separate form of the finishing; in the fused
+ * ones the finish pass (which computes the range too) and the re-binning's empty dispatch. */
+static int merge_curve_first(const bench *b)
+{
+    return pipeline_finish(b->pipe) == PIPELINE_FINISH_SEPARATE ? HT_PASS_merge : HT_PASS_finish;
+}
+
 /* Every pass inside whole-pipeline runs, each with its own timer: a pass repeated on its own
  * can run at another speed than in its place in the sequence (seen at 8K on an H100: apply
- * alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] and the merge+curve sum
- * (merge .. curve); false where the driver's timer gives nothing (wall clock then times whole
- * runs only). */
+ * alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] (of the passes the
+ * pipeline's form of the finishing runs) and the merge+curve sum (merge_curve_first ..
+ * curve); false where the driver's timer gives nothing (wall clock then times whole runs
+ * only). */
 static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
 {
     if (b->wall_clock)
@@ -95,9 +103,10 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
     char err[HT_ERR_MAX];
     for (int r = 0; r < runs; r++)
         for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
-            gpu_timer_begin(timer[pass]);
+            bool runs_here = pipeline_pass_runs(b->pipe, pass, &b->params);
+            gpu_timer_begin(runs_here ? timer[pass] : NULL);
             keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
-            gpu_timer_end(timer[pass]);
+            gpu_timer_end(runs_here ? timer[pass] : NULL);
         }
     double *sum = ms + (size_t)HT_PASS_COUNT * runs;
     for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
@@ -106,7 +115,7 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
         for (int r = n; r < runs; r++)
             col[r] = 0;
         for (int r = 0; r < runs; r++)
-            if (pass >= HT_PASS_merge && pass <= HT_PASS_curve)
+            if (pass >= merge_curve_first(b) && pass <= HT_PASS_curve)
                 sum[r] += col[r];
         gpu_timer_destroy(&timer[pass]);
     }
@@ -178,8 +187,15 @@ static void run_stats_pass(bench *b)
 static void run_merge_curve(bench *b)
 {
     char err[HT_ERR_MAX];
-    for (int pass = HT_PASS_merge; pass <= HT_PASS_curve; pass++)
+    for (int pass = merge_curve_first(b); pass <= HT_PASS_curve; pass++)
         keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
+}
+
+/* A frame as the viewer and export run it (pipeline_frame: timed, per pass or as a whole). */
+static void run_frame(bench *b)
+{
+    char err[HT_ERR_MAX];
+    keep(b, pipeline_frame(b->pipe, b->src, b->src, &b->params, err, sizeof err), err);
 }
 
 static void run_probe_read(bench *b)
@@ -262,10 +278,10 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
     fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
             wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
                        : "timer: GL_TIME_ELAPSED");
-    fprintf(f, "%-24s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
+    fprintf(f, "%-30s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
             "ratio to floor");
     for (int i = 0; i < nrows; i++) {
-        fprintf(f, "%-24s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
+        fprintf(f, "%-30s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
                 rows[i].t.min_ms * 1e3, rows[i].bytes / 1e6,
                 rows[i].bytes / (rows[i].t.median_ms * 1e6));
         if (rows[i].ratio > 0)
@@ -273,6 +289,49 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
         fputc('\n', f);
     }
     return 0;
+}
+
+/* Rows that compare, in one run, the forms of the finishing (pipeline_set_finish): each one's
+ * merge+curve (in place, as measure_passes) and pipeline, for an image seen before and a new
+ * one (FLOOR_MS, and the BYTES each moves, as bench_source's); then a frame as the viewer and
+ * export run it (pipeline_frame) with one timer, with a timer per pass, and with one frame of
+ * latency (pipeline_set_latency). Appends to ROWS from N on; returns the new count. */
+static int bench_variants(bench *b, int runs, double floor_ms, double bytes, double new_bytes,
+                          row *rows, int n)
+{
+    static const char *const forms[] = {"separate", "one group", "last group"};
+    static char names[3][3][64];
+    int form0 = pipeline_finish(b->pipe);
+    for (int f = PIPELINE_FINISH_SEPARATE; f <= PIPELINE_FINISH_LAST_GROUP; f++) {
+        pipeline_set_finish(b->pipe, f);
+        timing t[HT_PASS_COUNT], mc, all, cold;
+        if (!measure_passes(b, runs, t, &mc))
+            mc = measure(b, run_merge_curve, runs);
+        all = measure(b, run_pipeline, runs);
+        cold = measure(b, run_pipeline_cold, runs);
+        snprintf(names[f][0], sizeof names[f][0], "finish %s: merge+curve", forms[f]);
+        snprintf(names[f][1], sizeof names[f][1], "finish %s: pipeline", forms[f]);
+        snprintf(names[f][2], sizeof names[f][2], "finish %s: new image", forms[f]);
+        rows[n++] = (row){names[f][0], mc, 0, NULL, 0};
+        rows[n++] = (row){names[f][1], all, bytes, "floor", all.median_ms / floor_ms};
+        rows[n++] = (row){names[f][2], cold, new_bytes, "floor", cold.median_ms / floor_ms};
+    }
+    pipeline_set_finish(b->pipe, form0);
+    for (int per_pass = 0; per_pass < 2; per_pass++) {
+        pipeline_set_pass_timing(b->pipe, per_pass);
+        timing t = measure(b, run_frame, runs);
+        rows[n++] = (row){per_pass ? "frame, a timer per pass" : "frame, one timer", t, bytes,
+                          "floor", t.median_ms / floor_ms};
+    }
+    pipeline_set_pass_timing(b->pipe, false);
+    /* Against "frame, one timer": the image read once a frame, not twice (one texture of one
+     * sample with pixel sampling; else as that row). */
+    pipeline_set_latency(b->pipe, 1);
+    timing t = measure(b, run_frame, runs);
+    double once = b->src.samples == 1 ? 2 * bytes - new_bytes : bytes;   /* the image read once */
+    rows[n++] = (row){"pipeline, one-frame latency", t, once, "floor", t.median_ms / floor_ms};
+    pipeline_set_latency(b->pipe, 0);
+    return n;
 }
 
 /* Times every pass and the probes on b->src, filling ROWS; returns the count. */
@@ -297,7 +356,7 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing in_place[HT_PASS_COUNT], mc;
     bool have_in_place = measure_passes(b, runs, in_place, &mc);
     for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
-        if (!pipeline_pass_used(pass, &b->params))
+        if (!pipeline_pass_runs(b->pipe, pass, &b->params))
             continue;
         b->pass = pass;
         timing t = have_in_place ? in_place[pass] : measure(b, run_pass, runs);
@@ -306,7 +365,8 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
         bool image_pass = pass == (pipeline_pass_used(HT_PASS_foveal, &b->params)
                                        ? HT_PASS_foveal : HT_PASS_histogram);
         bool apply = pass == HT_PASS_apply;
-        rows[n++] = (row){pipeline_pass_names[pass], t,
+        rows[n++] = (row){pass == HT_PASS_finish ? "finish (range+merge+curve)"
+                                                 : pipeline_pass_names[pass], t,
                           image_pass ? img_one : apply ? img_all + out : 0,
                           image_pass ? "read" : apply ? "read+write" : NULL,
                           image_pass ? t.median_ms / read.median_ms
@@ -316,7 +376,9 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     rows[n++] = (row){"scene (viewer, 1:1)", scene, img_one + img_all, NULL, 0};
     if (!have_in_place)
         mc = measure(b, run_merge_curve, runs);
-    rows[n++] = (row){"merge+curve", mc, 0, NULL, 0};
+    rows[n++] = (row){merge_curve_first(b) == HT_PASS_merge ? "merge+curve"
+                                                             : "merge+curve (finish+rebin)",
+                      mc, 0, NULL, 0};
     timing all = measure(b, run_pipeline, runs);
     /* The floor: the analysis must read the image once, the apply read it and write RGBA8.
      * "pipeline" is a frame of an image seen before (the viewer's case: the binning range is
@@ -334,6 +396,8 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
         rows[n++] = (row){"viewer frame", vf, img_one + img_all + out + present, "floor",
                           vf.median_ms / (floor_ms + present_ms)};
     }
+    n = bench_variants(b, runs, floor_ms, img_one + img_all + out, 2 * img_one + img_all + out,
+                       rows, n);
     if (b->src.samples == 1 && b->stats) {   /* statistics read the image and the output */
         char err[HT_ERR_MAX];
         if (!imgstats_gpu_prepare(b->stats, b->image,
@@ -434,7 +498,7 @@ int cmd_bench(int argc, char **argv)
             run_pipeline(&b);
             glFinish();
         }
-        row rows[32];
+        row rows[64];
         int n = bench_source(&b, o.runs, img.half_exact, rows);
         print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock);
         int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;

@@ -32,6 +32,8 @@ void pass_bind(ht_source src, const ht_buffers *b)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_HIST, b->tile_hist.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_TILE_SUMS, b->tile_sums.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
+    if (b->dispatch.id)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_DISPATCH, b->dispatch.id);
 }
 
 void pass_set_int(unsigned prog, const char *name, int v)

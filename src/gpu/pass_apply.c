@@ -7,28 +7,32 @@ struct pass_apply {
     pass_base base;
 };
 
-static const pass_desc desc = {"apply", {{"apply.comp", NULL}}};
-/* Program 1, built on first use: with the human-vision stage (common.glsl). */
+enum { PLAIN, BIN, HUMAN };
+static const pass_desc desc = {"apply", {
+    [PLAIN] = {"apply.comp", NULL},
+    [BIN] = {"apply.comp", "#define HT_APPLY_BIN 1\n"},
+}};
+/* Built on first use: with the human-vision stage (common.glsl). */
 static const pass_program_desc human_desc = {"apply.comp", "#define HT_HUMAN 1\n"};
 
 pass_apply *pass_apply_create(char *err, size_t errlen)
 {
     pass_apply *p = pass_create(sizeof(pass_apply), &desc, err, errlen);
     if (p)
-        p->base.prog[1].desc = &human_desc;
+        p->base.prog[HUMAN].desc = &human_desc;
     return p;
 }
 
-bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
-                    const pipeline_human *human, unsigned out, unsigned out_format,
-                    const tonemap_params *params, char *err, size_t errlen)
+/* Makes PROGRAM current with its uniforms for SRC, OUT and PARAMS; 0 (reason in err) when it
+ * cannot be built. */
+static unsigned prepare(pass_apply *p, int program, ht_source src, const ht_buffers *b,
+                        unsigned out, unsigned out_format, const tonemap_params *params, char *err,
+                        size_t errlen)
 {
     pass_bind(src, b);
-    unsigned prog = pass_use(&p->base, human ? 1 : 0, src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, program, src.samples, err, errlen);
     if (!prog)
-        return false;
-    if (human)
-        pass_human_bind(human->pass, prog, &human->grids, src);
+        return 0;
     pass_set_int(prog, "u_luminance", params->luminance);
     glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, out_format);
     pass_set_float(prog, "u_levels", out_format == GL_RGBA16 ? 65535.0f : 255.0f);
@@ -39,10 +43,43 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
     pass_set_int(prog, "u_samples", src.samples);
     pass_set_int(prog, "u_transfer", params->transfer);
     pass_set_float(prog, "u_gamma", (float)params->gamma);
-    const int gx = HT_GROUP_X * HT_APPLY_STEP, gy = HT_GROUP_Y * HT_APPLY_STEP;
-    glDispatchCompute((GLuint)((src.width + gx - 1) / gx), (GLuint)((src.height + gy - 1) / gy), 1);
+    return prog;
+}
+
+static void barrier_after(void)
+{
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                     GL_FRAMEBUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
+bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
+                    const pipeline_human *human, unsigned out, unsigned out_format,
+                    const tonemap_params *params, char *err, size_t errlen)
+{
+    unsigned prog = prepare(p, human ? HUMAN : PLAIN, src, b, out, out_format, params, err,
+                            errlen);
+    if (!prog)
+        return false;
+    if (human)
+        pass_human_bind(human->pass, prog, &human->grids, src);
+    const int gx = HT_GROUP_X * HT_APPLY_STEP, gy = HT_GROUP_Y * HT_APPLY_STEP;
+    glDispatchCompute((GLuint)((src.width + gx - 1) / gx), (GLuint)((src.height + gy - 1) / gy), 1);
+    barrier_after();
+    return true;
+}
+
+bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,
+                           unsigned out_format, const tonemap_params *params, char *err,
+                           size_t errlen)
+{
+    unsigned prog = prepare(p, BIN, src, b, out, out_format, params, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);
+    pass_set_ivec2(prog, "u_tile_origin", 0, 0);
+    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
+    barrier_after();
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
 }
 

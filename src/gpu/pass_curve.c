@@ -3,12 +3,6 @@
 
 #include "pass.h"
 
-/* Bin counts up to this run in a group of this many threads instead of HT_MAX_BINS: the
- * ceiling loop's barriers then wait for 4 warps, not 32. */
-#define SMALL_GROUP 128
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 struct pass_curve {
     pass_base base;
 };
@@ -16,7 +10,7 @@ struct pass_curve {
 enum { FULL, SMALL };
 static const pass_desc desc = {"curve", {
     [FULL] = {"curve.comp", NULL},   /* HT_MAX_BINS threads */
-    [SMALL] = {"curve.comp", "#define HT_CURVE_THREADS " STR(SMALL_GROUP) "\n"},
+    [SMALL] = {"curve.comp", "#define HT_CURVE_THREADS " PASS_STR(PASS_CURVE_SMALL) "\n"},
 }};
 
 pass_curve *pass_curve_create(char *err, size_t errlen)
@@ -24,12 +18,13 @@ pass_curve *pass_curve_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_curve), &desc, err, errlen);
 }
 
-bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
-                    size_t errlen)
+bool pass_curve_small(const tonemap_params *params)
 {
-    unsigned prog = pass_use(&p->base, params->bins <= SMALL_GROUP ? SMALL : FULL, 1, err, errlen);
-    if (!prog)
-        return false;
+    return params->bins <= PASS_CURVE_SMALL;
+}
+
+void pass_curve_uniforms(unsigned prog, const tonemap_params *params)
+{
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_ceiling", params->ceiling);
@@ -38,6 +33,16 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
     while (width < (unsigned)params->bins)
         width <<= 1;
     pass_set_uint(prog, "u_width", width);
+    pass_set_uint(prog, "u_stride", pass_curve_small(params) ? PASS_CURVE_SMALL : HT_MAX_BINS);
+}
+
+bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
+                    size_t errlen)
+{
+    unsigned prog = pass_use(&p->base, pass_curve_small(params) ? SMALL : FULL, 1, err, errlen);
+    if (!prog)
+        return false;
+    pass_curve_uniforms(prog, params);
     pass_set_uint(prog, "u_partials", (unsigned)b->merge_groups);
     pass_bind((ht_source){0, 0, 0, 1}, b);
     glDispatchCompute(1, 1, 1);

@@ -31,7 +31,7 @@ bool pass_merge_run(pass_merge *p, const ht_buffers *b, char *err, size_t errlen
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, offsetof(ht_frame, n_counted),
                          sizeof(uint32_t), GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
     pass_bind((ht_source){0, 0, 0, 1}, b);
-    pass_set_uint(prog, "u_tiles", (unsigned)(b->tiles_x * b->tiles_y));
+    pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));
     glDispatchCompute((GLuint)b->merge_groups, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;

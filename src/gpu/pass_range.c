@@ -15,6 +15,15 @@ pass_range *pass_range_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_range), &desc, err, errlen);
 }
 
+void pass_range_uniforms(unsigned prog, unsigned total, const ht_buffers *b,
+                         const tonemap_params *params)
+{
+    pass_set_uint(prog, "u_total", total);
+    pass_set_int(prog, "u_bins", params->bins);
+    pass_set_vec2(prog, "u_user_range", (float)params->lmin, (float)params->lmax);
+    pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));
+}
+
 bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen)
 {
@@ -22,10 +31,7 @@ bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
     if (!prog)
         return false;
     pass_bind((ht_source){0, 0, 0, 1}, b);
-    pass_set_uint(prog, "u_total", total);
-    pass_set_int(prog, "u_bins", params->bins);
-    pass_set_vec2(prog, "u_user_range", (float)params->lmin, (float)params->lmax);
-    pass_set_uint(prog, "u_tile_count", (unsigned)(b->tiles_x * b->tiles_y));
+    pass_range_uniforms(prog, total, b, params);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;

@@ -23,6 +23,7 @@ struct pipeline {
     pass_range *range;
     pass_merge *merge;
     pass_curve *curve;
+    pass_finish *finish;
     pass_apply *apply;
     pass_foveal *foveal;               /* foveal, points_gather, points_bin */
 
@@ -42,10 +43,20 @@ struct pipeline {
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
                                           pipeline_tonemap_uploaded16), else GL_RGBA8 */
 
+    int finish_form;                   /* PIPELINE_FINISH_* */
+    uint32_t *rebin_groups;            /* the re-binning's groups per piece, 3 each, as the */
+    int rebin_pieces;                  /* dispatch buffer holds them */
+
+    int latency;                       /* pipeline_set_latency */
+    bool analysed;                     /* the frame holds an analysis: a curve to apply */
+    bool pass_timing;                  /* pipeline_set_pass_timing */
     gpu_timer *timer[HT_PASS_COUNT];
+    gpu_timer *frame_timer;
     pipeline_timings timings;
     pipeline_human human;              /* the human-vision stage (pipeline_human.c) */
 };
+
+static const char *const finish_names[] = {"separate", "one-group", "last-group"};
 
 pipeline *pipeline_create(char *err, size_t errlen)
 {
@@ -58,17 +69,24 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->range = pass_range_create(err, errlen)) ||
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
+        !(p->finish = pass_finish_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
         !(p->foveal = pass_foveal_create(err, errlen))) {
         pipeline_destroy(&p);
         return NULL;
     }
-    for (int i = 0; i < HT_PASS_COUNT; i++)
-        if (!(p->timer[i] = gpu_timer_create(TIMER_DEPTH))) {
+    for (int i = 0; i <= HT_PASS_COUNT; i++)
+        if (!(*(i < HT_PASS_COUNT ? &p->timer[i] : &p->frame_timer) =
+                  gpu_timer_create(TIMER_DEPTH))) {
             snprintf(err, errlen, "out of memory");
             pipeline_destroy(&p);
             return NULL;
         }
+    p->finish_form = PIPELINE_FINISH_LAST_GROUP;
+    const char *form = getenv("HT_FINISH");
+    for (int i = 0; form && i < (int)(sizeof finish_names / sizeof *finish_names); i++)
+        if (strcmp(form, finish_names[i]) == 0)
+            p->finish_form = i;
     /* The frame starts as zeros uploaded by glBufferSubData, not cleared: NVIDIA's driver (580,
      * H100) carried out a glClearBufferData of a buffer fresh from glBufferData after the next
      * glBufferSubData into it, so the clear wiped what pass_foveal_prepare wrote next (the
@@ -98,16 +116,20 @@ void pipeline_destroy(pipeline **pp)
     pass_histogram_destroy(&p->histogram);
     pass_merge_destroy(&p->merge);
     pass_curve_destroy(&p->curve);
+    pass_finish_destroy(&p->finish);
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
     pipeline_human_release(&p->human, true);
-    gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums};
-    for (int i = 0; i < 4; i++)
+    gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums,
+                       &p->buf.dispatch};
+    for (int i = 0; i < 5; i++)
         gpu_buf_destroy(bufs[i]);
+    free(p->rebin_groups);
     pipeline_release_textures(p);
     gpu_buf_destroy(&p->staging);
     for (int i = 0; i < HT_PASS_COUNT; i++)
         gpu_timer_destroy(&p->timer[i]);
+    gpu_timer_destroy(&p->frame_timer);
     free(p);
     *pp = NULL;
 }
@@ -272,6 +294,40 @@ static ht_pieces pieces_of(const pipeline *p, ht_source src, ht_piece *one)
     return (ht_pieces){one, 1, src.width, src.height};
 }
 
+/* The fused finishing's buffer (ht_dispatch, zero, then the re-binning's arguments and groups
+ * per piece of IMG): the groups uploaded when they change, all of it when it grows. */
+static void ensure_dispatch(pipeline *p, const ht_pieces *img)
+{
+    size_t n = (size_t)img->count * 3, bytes = sizeof(ht_dispatch) + 2 * n * sizeof(uint32_t);
+    uint32_t *groups = calloc(n, sizeof *groups);
+    if (!groups)
+        return;   /* keeps the previous arguments: at worst a re-binning of the wrong size */
+    for (int i = 0; i < img->count; i++) {
+        const ht_source *src = &img->piece[i].src;
+        groups[3 * i] = (uint32_t)((src->width + HT_TILE_X - 1) / HT_TILE_X);
+        groups[3 * i + 1] = (uint32_t)((src->height + HT_TILE_Y - 1) / HT_TILE_Y);
+        groups[3 * i + 2] = 1;
+    }
+    p->buf.pieces = img->count;
+    if (gpu_buf_recreate(&p->buf.dispatch, bytes)) {
+        void *zero = calloc(1, bytes);
+        if (zero)   /* uploaded, not cleared: see pipeline_create */
+            glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, zero);
+        free(zero);
+        p->rebin_pieces = 0;
+    }
+    if (p->rebin_pieces == img->count &&
+        memcmp(p->rebin_groups, groups, n * sizeof *groups) == 0) {
+        free(groups);
+        return;
+    }
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(sizeof(ht_dispatch) + n * sizeof *groups),
+                    (GLsizeiptr)(n * sizeof *groups), groups);
+    free(p->rebin_groups);
+    p->rebin_groups = groups;
+    p->rebin_pieces = img->count;
+}
+
 /* Sizes the per-tile buffers for a WIDTH x HEIGHT image. */
 static void ensure_tiles(pipeline *p, int width, int height, int bins)
 {
@@ -299,6 +355,44 @@ bool pipeline_pass_used(int pass, const tonemap_params *params)
     }
 }
 
+void pipeline_set_finish(pipeline *p, int form)
+{
+    if (form >= PIPELINE_FINISH_SEPARATE && form <= PIPELINE_FINISH_LAST_GROUP)
+        p->finish_form = form;
+}
+
+int pipeline_finish(const pipeline *p) { return p->finish_form; }
+void pipeline_set_pass_timing(pipeline *p, bool on) { p->pass_timing = on; }
+
+bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *params)
+{
+    bool separate = p->finish_form == PIPELINE_FINISH_SEPARATE;
+    switch (pass) {
+    case HT_PASS_range:
+    case HT_PASS_merge:
+        return separate;
+    case HT_PASS_finish:
+        return !separate;
+    case HT_PASS_curve:
+        return separate || pipeline_pass_used(HT_PASS_points_bin, params);
+    default:
+        return pipeline_pass_used(pass, params);
+    }
+}
+
+/* The texture the apply pass writes for SRC, and its format. */
+static unsigned output_for(pipeline *p, ht_source src, unsigned *format)
+{
+    if (p->target) {
+        *format = GL_RGBA8;
+        return p->target;
+    }
+    gpu_tex_recreate(&p->out, src.width, src.height, p->want_format ? p->want_format : GL_RGBA8,
+                     1);
+    *format = p->out.format;
+    return p->out.id;
+}
+
 bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
                        char *err, size_t errlen)
 {
@@ -308,6 +402,9 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     bool foveal = params->sampling == HT_SAMPLING_FOVEAL;
     ht_pieces fimg = {&fov, 1, fov.src.width, fov.src.height};
     const ht_pieces *a = foveal ? &fimg : &img;
+    bool points = pipeline_pass_used(HT_PASS_points_bin, params);
+    if (pipeline_pass_used(pass, params) && !pipeline_pass_runs(p, pass, params))
+        return true;   /* not in this form of the finishing */
     switch (pass) {
     case HT_PASS_foveal:
         /* Always: it also writes the frame's foveal and pcond fields. */
@@ -317,11 +414,18 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_gather(p->foveal, &img, &p->buf, params, err, errlen);
     case HT_PASS_histogram:
         ensure_tiles(p, a->width, a->height, params->bins);
+        ensure_dispatch(p, a);
         return pass_histogram_run(p->histogram, a, &p->buf, params, err, errlen);
     case HT_PASS_range:
         return pass_range_run(p->range, (unsigned)a->width * (unsigned)a->height, &p->buf,
                               params, err, errlen);
+    case HT_PASS_finish:
+        return pass_finish_run(p->finish, p->finish_form, (unsigned)a->width * (unsigned)a->height,
+                               &p->buf, params, !points, err, errlen);
     case HT_PASS_rebin:
+        if (p->finish_form != PIPELINE_FINISH_SEPARATE)
+            return pass_histogram_rebin_indirect(p->histogram, a, &p->buf, params, !points, err,
+                                                 errlen);
         return pass_histogram_rebin(p->histogram, a, &p->buf, params, err, errlen);
     case HT_PASS_merge:
         return pass_merge_run(p->merge, &p->buf, err, errlen);
@@ -333,13 +437,8 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         const pipeline_human *human;
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))
             return false;
-        if (p->target)
-            return pass_apply_run(p->apply, src, &p->buf, human, p->target, GL_RGBA8, params,
-                                  err, errlen);
-        gpu_tex_recreate(&p->out, src.width, src.height,
-                         p->want_format ? p->want_format : GL_RGBA8, 1);
-        return pass_apply_run(p->apply, src, &p->buf, human, p->out.id, p->out.format, params,
-                              err, errlen);
+        unsigned format, out = output_for(p, src, &format);
+        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, err, errlen);
     }
     default:
         snprintf(err, errlen, "no pass %d", pass);
@@ -347,33 +446,108 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     }
 }
 
+/* PASS, with its own timer when timing per pass. */
 static bool run_timed(pipeline *p, int pass, ht_source src, const tonemap_params *params,
                       char *err, size_t errlen)
 {
-    gpu_timer_begin(p->timer[pass]);
+    gpu_timer *t = p->pass_timing ? p->timer[pass] : NULL;
+    gpu_timer_begin(t);
     bool ok = pipeline_run_pass(p, pass, src, params, err, errlen);
-    gpu_timer_end(p->timer[pass]);
+    gpu_timer_end(t);
     return ok;
 }
 
-/* The analysis passes, timed, after reading the times the GPU has finished. */
-static bool analyze(pipeline *p, ht_source src, const tonemap_params *params, char *err,
-                    size_t errlen)
+/* Reads the times the GPU has finished and opens the frame's timer (per pass: none). */
+static void begin_frame(pipeline *p)
 {
-    p->timings.total_ms = 0;
+    p->timings = (pipeline_timings){0};
+    if (!p->pass_timing) {
+        p->timings.total_ms = gpu_timer_poll(p->frame_timer);
+        gpu_timer_begin(p->frame_timer);
+        return;
+    }
     for (int i = 0; i < HT_PASS_COUNT; i++)
         p->timings.total_ms += p->timings.ms[i] = gpu_timer_poll(p->timer[i]);
+}
+
+static void end_frame(pipeline *p)
+{
+    if (!p->pass_timing)
+        gpu_timer_end(p->frame_timer);
+}
+
+/* The analysis passes, timed. */
+static bool run_analysis(pipeline *p, ht_source src, const tonemap_params *params, char *err,
+                         size_t errlen)
+{
     for (int pass = HT_PASS_foveal; pass <= HT_PASS_curve; pass++)
         if (!run_timed(p, pass, src, params, err, errlen))
             return false;
+    p->analysed = true;
     return true;
+}
+
+void pipeline_set_latency(pipeline *p, int frames)
+{
+    if (frames == 0 || frames == 1)
+        p->latency = frames;
+}
+
+/* Whether a frame takes the one-frame-latency form: asked for, with a curve to apply, pixel
+ * sampling, no human-vision option (their analysis is not a histogram of the picture), and
+ * one texture of one sample both analysed and applied. */
+static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
+                   const tonemap_params *params)
+{
+    ht_piece one;
+    return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
+           !human_requested(params) && !p->human.on && analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
+           analysis.width == apply.width && analysis.height == apply.height &&
+           pieces_of(p, analysis, &one).count == 1;
+}
+
+/* A frame in the one-frame-latency form: the apply pass applies the frame's curve (the last
+ * frame's analysis) to SRC and bins SRC's tiles as the histogram pass would, then the
+ * finishing makes SRC's curve, for the next frame. */
+static bool run_latent(pipeline *p, ht_source src, const tonemap_params *params, char *err,
+                       size_t errlen)
+{
+    ht_piece one;
+    ht_pieces img = pieces_of(p, src, &one);
+    /* The foveal pass writes the frame's sampling fields the range reads. */
+    if (!run_timed(p, HT_PASS_foveal, src, params, err, errlen))
+        return false;
+    ensure_tiles(p, src.width, src.height, params->bins);
+    ensure_dispatch(p, &img);
+    unsigned format, out = output_for(p, src, &format);
+    gpu_timer *t = p->pass_timing ? p->timer[HT_PASS_apply] : NULL;
+    gpu_timer_begin(t);
+    bool ok = pass_apply_run_binned(p->apply, src, &p->buf, out, format, params, err, errlen);
+    gpu_timer_end(t);
+    for (int pass = HT_PASS_range; ok && pass <= HT_PASS_curve; pass++)
+        ok = run_timed(p, pass, src, params, err, errlen);
+    return ok;
+}
+
+static bool analyze(pipeline *p, ht_source src, const tonemap_params *params, char *err,
+                    size_t errlen)
+{
+    begin_frame(p);
+    bool ok = run_analysis(p, src, params, err, errlen);
+    end_frame(p);
+    return ok;
 }
 
 bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
                     const tonemap_params *params, char *err, size_t errlen)
 {
-    return analyze(p, analysis, params, err, errlen) &&
-           run_timed(p, HT_PASS_apply, apply, params, err, errlen);
+    begin_frame(p);
+    bool ok = latent(p, analysis, apply, params)
+                  ? run_latent(p, apply, params, err, errlen)
+                  : run_analysis(p, analysis, params, err, errlen) &&
+                        run_timed(p, HT_PASS_apply, apply, params, err, errlen);
+    end_frame(p);
+    return ok;
 }
 
 void pipeline_release_textures(pipeline *p)
@@ -492,5 +666,6 @@ bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tone
     p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
     bool ok = apply_pieces(p, params, rgb, err, errlen);
     p->want_format = GL_RGBA8;
+    p->analysed = true;
     return ok;
 }

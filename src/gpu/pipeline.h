@@ -1,13 +1,21 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
- *   foveal -> points_gather -> histogram -> range -> rebin -> merge -> points_bin -> curve
- *   -> apply
- * (foveal and the points passes do their work with foveal sampling only, pipeline_pass_used).
+ *   foveal -> points_gather -> histogram -> range -> finish -> rebin -> merge -> points_bin
+ *   -> curve -> apply
+ * (foveal and the points passes do their work with foveal sampling only, pipeline_pass_used;
+ * range, merge and curve, or finish, by the finishing's form, pipeline_pass_runs).
  * The histogram pass reads the image once for everything the analysis needs, binning it with
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
  * static image costs one read of the analysis per frame, a new one two, and the answer is
- * always the exact one. Each pass lives in its own pass_*.c and owns its GL objects; the
- * pipeline owns the buffers the passes hand each other (tiles, frame) and the image and
+ * always the exact one. The finishing after the histogram pass takes one of three forms
+ * (pipeline_set_finish), all with the same results to the bit:
+ *  - separate: range, rebin (every group dispatched), merge, curve: four dispatches;
+ *  - fused (finish.comp): the finish pass does range, merge and curve in one dispatch and
+ *    writes the re-binning's indirect dispatch, of no groups unless the binning was stale;
+ *    then the rebin's last group merges and makes the curve. Two dispatches. With point
+ *    samples the curve pass still runs, after points_bin.
+ * Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
+ * the passes hand each other (tiles, frame) and the image and
  * output textures. Nothing is read back between passes; pipeline_read_* read back on request
  * only. Needs a current GL 4.3 context. */
 #ifndef HT_PIPELINE_H
@@ -33,14 +41,16 @@ typedef struct ht_source {
 
 /* Named passes, for timings (indices into pipeline_timings.ms). */
 #define HT_PASSES(X) \
-    X(foveal) X(points_gather) X(histogram) X(range) X(rebin) X(merge) X(points_bin) X(curve) \
-    X(apply)
+    X(foveal) X(points_gather) X(histogram) X(range) X(finish) X(rebin) X(merge) X(points_bin) \
+    X(curve) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_
 extern const char *const pipeline_pass_names[HT_PASS_COUNT];
 
-/* Returns NULL with the reason in err (e.g. a shader that does not compile). */
+/* Returns NULL with the reason in err (e.g. a shader that does not compile). The finishing's
+ * form is PIPELINE_FINISH_LAST_GROUP, or as the environment variable HT_FINISH names it
+ * ("separate", "one-group", "last-group"; a tuning knob for measurements). */
 pipeline *pipeline_create(char *err, size_t errlen);
 /* Accepts NULL; sets *p to NULL. */
 void pipeline_destroy(pipeline **p);
@@ -66,7 +76,7 @@ ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
  * from the next upload on, to split ordinary images; 0 restores the GL limit. */
 void pipeline_set_max_piece(pipeline *p, int size);
 
-/* A frame, each pass timed (pipeline_last_timings): the analysis passes (foveal .. curve)
+/* A frame, timed (pipeline_last_timings): the analysis passes (foveal .. curve)
  * over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
  * pipeline_image_source of an image in pieces; then the apply pass: APPLY through the frame's
  * curve into the output texture (RGBA8, APPLY's size, resolved when APPLY is multisampled),
@@ -83,6 +93,34 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
 /* Whether PASS does any work with PARAMS (foveal and the points passes need foveal sampling,
  * the points passes point samples too); the others always do. */
 bool pipeline_pass_used(int pass, const tonemap_params *params);
+
+/* The forms of the finishing (the header comment): range, rebin, merge, curve each its own
+ * dispatch; or the finish pass in one group (merging every tile itself); or in the merge
+ * pass's groups, the last of which computes the range and makes the curve. */
+enum { PIPELINE_FINISH_SEPARATE, PIPELINE_FINISH_ONE_GROUP, PIPELINE_FINISH_LAST_GROUP };
+/* Sets the form from the next frame on (an unknown one: ignored); pipeline_finish reads it. */
+void pipeline_set_finish(pipeline *p, int form);
+int pipeline_finish(const pipeline *p);
+/* Whether PASS does any work in P's form with PARAMS (pipeline_pass_used, and range and
+ * merge in the separate form only, finish in the fused ones only, curve in the separate one
+ * or with point samples); pipeline_run_pass of any other pass does nothing. */
+bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *params);
+
+/* The one-frame-latency form for streams, FRAMES 1 (0, the default: none; other values are
+ * ignored): pipeline_frame applies the curve the frame holds (the previous frame's analysis)
+ * while the apply pass bins the new frame's tiles as the histogram pass would, so a frame is
+ * read once, not twice; the finishing then makes its curve for the next frame. The frame
+ * therefore holds the new frame's analysis (pipeline_read_result) while the output shows the
+ * previous one's; a static image gives the same bytes as without latency from its second
+ * frame on. It applies when the frame holds an analysis (else that frame runs as without
+ * latency) and with pixel sampling when ANALYSIS and APPLY are the same texture of one sample
+ * in one piece; any other frame runs as without latency. */
+void pipeline_set_latency(pipeline *p, int frames);
+
+/* Per-pass timing: with ON, pipeline_frame and the analyses time every pass with its own
+ * timer (pipeline_last_timings' ms[] and their sum); off (the default), one timer spans the
+ * whole frame (total_ms only, ms[] zero): the queries between passes cost time. */
+void pipeline_set_pass_timing(pipeline *p, bool on);
 
 /* From now on the apply pass writes TEXTURE, the caller's RGBA8 GL_TEXTURE_2D of at least the
  * applied source's size (level 0; the pipeline neither sizes nor deletes it), instead of the
@@ -103,10 +141,11 @@ unsigned pipeline_frame_buffer(const pipeline *p);
 void pipeline_read_result(pipeline *p, tonemap_result *r);
 void pipeline_read_rgb(pipeline *p, uint8_t *rgb);
 
-/* GPU times of the passes of the latest frames the GPU has finished, in milliseconds, from
- * each pass's gpu_timer (gpu_timer.h; read a frame or two late, never stalls), and their sum.
- * All zero until available; the driver may report 0 for compute (llvmpipe). A viewer's frame
- * time is total_ms plus its scene pass's (pass_scene_last_ms). */
+/* GPU times of the latest frames the GPU has finished, in milliseconds, from gpu_timers
+ * (gpu_timer.h; read a frame or two late, never stalls): the frame's (total_ms) and, with
+ * pipeline_set_pass_timing, each pass's (ms[], total_ms their sum). All zero until
+ * available; the driver may report 0 for compute (llvmpipe). A viewer's frame time is total_ms
+ * plus its scene pass's (pass_scene_last_ms). */
 typedef struct pipeline_timings {
     double ms[HT_PASS_COUNT];
     double total_ms;

@@ -17,8 +17,12 @@
 #define STRUCT ht_frame
 HT_FRAME_FIELDS(HT_CHECK_FIELD_)
 #undef STRUCT
+#define STRUCT ht_dispatch
+HT_DISPATCH_FIELDS(HT_CHECK_FIELD_)
+#undef STRUCT
 /* std430 aligns a struct of 4-byte scalars to 4 bytes, as C does: no padding rules beyond. */
-_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tilesum) == 4, "4-byte alignment");
+_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tilesum) == 4 && _Alignof(ht_dispatch) == 4,
+               "4-byte alignment");
 #undef HT_CHECK_FIELD_
 
 const char *shaders_source(const char *name)
@@ -70,6 +74,7 @@ const char *shaders_preamble(void)
     n = append(buf, sizeof buf, n, "};\n");
     HT_GLSL_STRUCT_(ht_tilesum, HT_TILESUM_FIELDS)
     HT_GLSL_STRUCT_(ht_frame, HT_FRAME_FIELDS)
+    HT_GLSL_STRUCT_(ht_dispatch, HT_DISPATCH_FIELDS)
     HT_GLSL_STRUCT_(ht_extrema, HT_EXTREMA_FIELDS)
     HT_GLSL_STRUCT_(ht_peaks_head, HT_PEAKS_HEAD_FIELDS)
     HT_GLSL_STRUCT_(ht_peak, HT_PEAK_FIELDS)
@@ -105,6 +110,52 @@ static bool built(GLuint obj, bool program, const char *name, char *err, size_t 
     return false;
 }
 
+/* Splits SRC at its lines #include "NAME" (at most MAX_INCLUDES; NAME an embedded file,
+ * inserted as it is, so an #ifdef around the line decides whether it counts) into PARTS,
+ * from *N on: the text before, the file (source-string number 3 in the compiler's log), the
+ * text after with its line numbers. The texts are copies in *TEXT (the caller frees it).
+ * False (with the reason) for an unknown name or too many. */
+enum { MAX_INCLUDES = 2 };
+static bool split_includes(const char *src, const char **parts, int *n, char **text,
+                           char *err, size_t errlen)
+{
+    static const char directive[] = "#include \"";
+    size_t len = strlen(src);
+    char *t = *text = malloc(len + 1 + MAX_INCLUDES * 32);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    int includes = 0, line = 1;
+    const char *at = src;
+    parts[(*n)++] = t;
+    for (const char *p = src; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        if (strncmp(p, directive, sizeof directive - 1) != 0) {
+            line++;
+            continue;
+        }
+        const char *name = p + sizeof directive - 1, *q = strchr(name, '"');
+        char file[64];
+        snprintf(file, sizeof file, "%.*s", q ? (int)(q - name) : 0, name);
+        const char *inc = shaders_source(file);
+        if (!inc || includes == MAX_INCLUDES) {
+            snprintf(err, errlen, "#include \"%s\": %s", file,
+                     inc ? "too many includes" : "not embedded in this build");
+            return false;
+        }
+        memcpy(t, at, (size_t)(p - at));
+        t += p - at;
+        t += sprintf(t, "\n#line 1 3\n") + 1;   /* each text its own string */
+        parts[(*n)++] = inc;
+        at = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p);
+        parts[(*n)++] = t;
+        t += sprintf(t, "\n#line %d 2\n", ++line);
+        includes++;
+    }
+    strcpy(t, at);
+    return true;
+}
+
 static unsigned compile(GLenum type, const char *name, const char *defines, char *err,
                         size_t errlen)
 {
@@ -114,10 +165,18 @@ static unsigned compile(GLenum type, const char *name, const char *defines, char
         return 0;
     }
     /* common.glsl: the functions the CPU reference mirrors, shared by every shader. */
-    const char *parts[] = {shaders_preamble(), defines ? defines : "", "\n#line 1 1\n",
-                           shaders_source("common.glsl"), "\n#line 1 2\n", src};
+    const char *parts[5 + 2 * MAX_INCLUDES + 1] = {shaders_preamble(), defines ? defines : "",
+                                                   "\n#line 1 1\n", shaders_source("common.glsl"),
+                                                   "\n#line 1 2\n"};
+    int n = 5;
+    char *text = NULL;
+    if (!split_includes(src, parts, &n, &text, err, errlen)) {
+        free(text);
+        return 0;
+    }
     GLuint sh = glCreateShader(type);
-    glShaderSource(sh, 6, parts, NULL);
+    glShaderSource(sh, n, parts, NULL);
+    free(text);
     glCompileShader(sh);
     return built(sh, false, name, err, errlen) ? sh : 0;
 }
