@@ -10,6 +10,7 @@ uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_ceiling;
 uniform bool u_force_linear;
+uniform int u_range_fits;   // ht_buffers.range_fits (pass.h)
 uniform uint u_width;      // reductions span the bins rounded up to a power of two
 uniform uint u_partials;   // merge groups, each left a sum of ln Lw
 layout(std430, binding = HT_BIND_PARTIALS) readonly buffer Partials { float partials[]; };
@@ -89,7 +90,7 @@ void main()
         mapping = uint(HT_MAP_LINEAR_FORCED);
     } else if (u_ceiling == HT_CEILING_NONE || t0 <= 0.0) {
         mapping = t0 > 0.0 ? uint(HT_MAP_EQUALIZE) : uint(HT_MAP_HISTOGRAM);
-    } else if (range <= log(u_drange)) {
+    } else if (u_range_fits < 0 ? range <= log(u_drange) : u_range_fits > 0) {
         mapping = uint(HT_MAP_LINEAR_FITS);
     } else {
         mapping = uint(HT_MAP_HISTOGRAM);

@@ -12,6 +12,24 @@ uniform uint u_tiles_x;        // the width of that grid
 uniform float u_scale;
 uniform bool u_rebin;
 
+#ifdef HT_HIST_VEIL
+// The veil's second histogram in pixel sampling: every pixel with the veil added,
+// (1 - HT_VEIL_ADAPT) P + the bilinear veil, as human.c's veiled_copy.
+layout(std430, binding = HT_BIND_VEIL) readonly buffer Veil { vec4 veil[]; };
+uniform ivec2 u_origin;   // the piece in the picture
+uniform ivec2 u_pic;      // the picture
+uniform ivec2 u_grid;     // the veil's foveal grid
+vec3 pixel(ivec2 p)
+{
+    ht_grid_cell g = ht_grid_lookup(p + u_origin, u_pic, u_grid);
+    vec3 v = ht_grid_mix(g, veil[g.i00], veil[g.i01], veil[g.i10], veil[g.i11]).rgb;
+    precise vec3 c = float(1.0 - HT_VEIL_ADAPT) * ht_load(p).rgb + v;
+    return c;
+}
+#else
+vec3 pixel(ivec2 p) { return ht_load(p).rgb; }
+#endif
+
 const uint N = uint(HT_GROUP_X * HT_GROUP_Y);
 shared uint s_hist[HT_MAX_BINS];
 shared float s_sum[N];
@@ -38,7 +56,7 @@ void main()
             ivec2 p = base + ivec2(i, j);
             if (p.x >= u_size.x || p.y >= u_size.y) continue;
             float lw;
-            int cls = ht_classify(ht_load(p).rgb, u_scale, lw);
+            int cls = ht_classify(pixel(p), u_scale, lw);
             if (cls != HT_PIX_VALID) { nonfinite += uint(cls == HT_PIX_NONFINITE); continue; }
             valid++;
             mn = min(mn, floatBitsToUint(lw));

@@ -14,6 +14,14 @@ typedef struct ht_buffers {
     gpu_buf partials, tile_hist, tile_sums, frame;
     int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
+    /* The human-vision stage's grids (HT_HUMAN_BINDINGS, fw x fh = fov_w x fov_h; written by
+     * pass_human.h's passes, read by the histogram and apply passes) and how the analysis
+     * passes take them. */
+    gpu_buf veil, sample_radii;
+    int fov_w, fov_h;
+    int range_fits;         /* the curve pass's "range fits the display": -1 the range decides;
+                               0 or 1: decided on the first histogram (human_check2do) */
+    bool veiled;            /* the histogram passes read every pixel with the veil added */
 } ht_buffers;
 
 /* An image the analysis reads, as one or more textures: an image larger than

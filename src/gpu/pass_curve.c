@@ -34,6 +34,7 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_ceiling", params->ceiling);
     pass_set_int(prog, "u_force_linear", params->force_linear);
+    pass_set_int(prog, "u_range_fits", b->range_fits);
     unsigned width = 1;
     while (width < (unsigned)params->bins)
         width <<= 1;

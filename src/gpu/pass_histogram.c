@@ -8,7 +8,11 @@ struct pass_histogram {
     pass_base base;
 };
 
-static const pass_desc desc = {"histogram", {{"histogram.comp", NULL}}};
+enum { PLAIN, VEILED };
+static const pass_desc desc = {"histogram", {
+    [PLAIN] = {"histogram.comp", NULL},
+    [VEILED] = {"histogram.comp", "#define HT_HIST_VEIL\n"},   /* b->veiled */
+}};
 
 pass_histogram *pass_histogram_create(char *err, size_t errlen)
 {
@@ -20,9 +24,15 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
 static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                 const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
-    unsigned prog = pass_use(&p->base, 0, img->piece[0].src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, b->veiled ? VEILED : PLAIN, img->piece[0].src.samples,
+                             err, errlen);
     if (!prog)
         return false;
+    if (b->veiled) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_VEIL, b->veil.id);
+        pass_set_ivec2(prog, "u_pic", img->width, img->height);
+        pass_set_ivec2(prog, "u_grid", b->fov_w, b->fov_h);
+    }
     pass_set_int(prog, "u_luminance", params->luminance);
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_rebin", rebin);
@@ -31,6 +41,8 @@ static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
         const ht_piece *pc = &img->piece[i];
         pass_bind(pc->src, b);
         pass_set_ivec2(prog, "u_size", pc->src.width, pc->src.height);
+        if (b->veiled)
+            pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
         pass_set_ivec2(prog, "u_tile_origin", pc->x / HT_TILE_X, pc->y / HT_TILE_Y);
         /* Re-binning: every tile; each group reads frame.rebinned and leaves at once when it
          * is 0. */

@@ -9,6 +9,7 @@
 #include "gpu_timer.h"
 #include "pass.h"
 #include "pass_foveal.h"
+#include "pass_human.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
@@ -24,6 +25,7 @@ struct pipeline {
     pass_curve *curve;
     pass_apply *apply;
     pass_foveal *foveal;               /* foveal, points_gather, points_bin */
+    pass_human *human;                 /* veil, sample_radii */
 
     ht_buffers buf;
     int max_bins;                      /* most bins any run asked for: the first histogram
@@ -41,6 +43,10 @@ struct pipeline {
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
                                           pipeline_tonemap_uploaded16), else GL_RGBA8 */
 
+    bool human_on;                     /* the last analysis had human-vision options: */
+    human_report report;               /* what it decided */
+    tonemap_result *first;             /* its first analysis, read back (NULL until needed) */
+
     gpu_timer *timer[HT_PASS_COUNT];
     pipeline_timings timings;
 };
@@ -57,7 +63,8 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
-        !(p->foveal = pass_foveal_create(err, errlen))) {
+        !(p->foveal = pass_foveal_create(err, errlen)) ||
+        !(p->human = pass_human_create(err, errlen))) {
         pipeline_destroy(&p);
         return NULL;
     }
@@ -84,6 +91,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
     gpu_buf_recreate(&p->buf.partials, 0);
     gpu_buf_recreate(&p->buf.tile_hist, 0);
     gpu_buf_recreate(&p->buf.tile_sums, 0);
+    p->buf.range_fits = -1;
     return p;
 }
 
@@ -98,9 +106,12 @@ void pipeline_destroy(pipeline **pp)
     pass_curve_destroy(&p->curve);
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
-    gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums};
-    for (int i = 0; i < 4; i++)
+    pass_human_destroy(&p->human);
+    gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums,
+                       &p->buf.veil, &p->buf.sample_radii};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         gpu_buf_destroy(bufs[i]);
+    free(p->first);
     pipeline_release_textures(p);
     gpu_buf_destroy(&p->staging);
     for (int i = 0; i < HT_PASS_COUNT; i++)
@@ -291,9 +302,83 @@ bool pipeline_pass_used(int pass, const tonemap_params *params)
     case HT_PASS_points_gather:
     case HT_PASS_points_bin:
         return foveal && params->point_samples;
+    case HT_PASS_veil:
+        return human_requested(params);
+    case HT_PASS_veil_histogram:
+        return params->veil;
+    case HT_PASS_sample_radii:
+        return params->acuity;
     default:
         return pass >= 0 && pass < HT_PASS_COUNT;
     }
+}
+
+/* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
+ * image where pixel sampling has none, the veil. */
+static bool run_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params, char *err,
+                     size_t errlen)
+{
+    p->human_on = false;
+    if (!human_requested(params))
+        return true;
+    if (img->count > 1) {
+        snprintf(err, errlen, "the human-vision options (veil, acuity, colour loss) need an "
+                              "image that fits one texture; this one (%dx%d) is in %d pieces",
+                 img->width, img->height, img->count);
+        return false;
+    }
+    human_view view;
+    if ((!p->first && !(p->first = malloc(sizeof *p->first))) ||
+        !pass_human_prepare(p->human, img->width, img->height, params, &p->buf, &view)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    pipeline_read_result(p, p->first);
+    human_check2do(p->first, params, &view, img->width, img->height, &p->report);
+    p->human_on = true;
+    bool veil = p->report.veil == HUMAN_APPLIED;
+    if (!veil && p->report.acuity != HUMAN_APPLIED)
+        return true;
+    if (params->sampling != HT_SAMPLING_FOVEAL &&
+        !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
+        return false;
+    return !veil || pass_human_veil(p->human, pass_foveal_source(p->foveal), &p->buf, err, errlen);
+}
+
+/* The veil_histogram pass: the analysis passes after the veil (foveal sampling: the veiled
+ * foveal image, the second walk's point samples; pixel sampling: the veiled pixels), with the
+ * first histogram's "range fits the display". */
+static bool run_veil_histogram(pipeline *p, ht_source src, const ht_pieces *img,
+                               const tonemap_params *params, char *err, size_t errlen)
+{
+    if (!p->human_on || p->report.veil != HUMAN_APPLIED)
+        return true;
+    pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
+    p->buf.range_fits = p->report.range_fits;
+    p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
+    bool ok = true;
+    for (int pass = HT_PASS_points_gather; ok && pass <= HT_PASS_curve; pass++)
+        ok = pipeline_run_pass(p, pass, src, params, err, errlen);
+    p->buf.range_fits = -1;
+    p->buf.veiled = false;
+    return ok;
+}
+
+/* The sample_radii pass: the radii, their largest read back for the root level. */
+static bool run_sample_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
+                             char *err, size_t errlen)
+{
+    if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
+        return true;
+    float max_sr;
+    if (!pass_human_radii(p->human, pass_foveal_source(p->foveal), img->width, img->height,
+                          &p->buf, params, &max_sr, err, errlen))
+        return false;
+    p->report.max_sr = max_sr;
+    p->report.root_level = human_root_level(max_sr, img->width, img->height);
+    if (!(max_sr > 1.0f))   /* every radius <= 1: the stage changes nothing */
+        p->report.acuity = HUMAN_APPLIED_NOOP;
+    return true;
 }
 
 bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
@@ -308,7 +393,7 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     switch (pass) {
     case HT_PASS_foveal:
         /* Always: it also writes the frame's foveal and pcond fields. */
-        pass_foveal_prepare(p->foveal, &img, &p->buf, params);
+        pass_foveal_prepare(p->foveal, &img, &p->buf, params, 0);
         return !foveal || pass_foveal_run(p->foveal, &img, &p->buf, params, err, errlen);
     case HT_PASS_points_gather:
         return pass_foveal_gather(p->foveal, &img, &p->buf, params, err, errlen);
@@ -326,6 +411,12 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_bin_points(p->foveal, &p->buf, err, errlen);
     case HT_PASS_curve:
         return pass_curve_run(p->curve, &p->buf, params, err, errlen);
+    case HT_PASS_veil:
+        return run_veil(p, &img, params, err, errlen);
+    case HT_PASS_veil_histogram:
+        return run_veil_histogram(p, src, &img, params, err, errlen);
+    case HT_PASS_sample_radii:
+        return run_sample_radii(p, &img, params, err, errlen);
     case HT_PASS_apply:
         if (p->target)
             return pass_apply_run(p->apply, src, &p->buf, p->target, GL_RGBA8, params, err,
@@ -356,8 +447,10 @@ static bool analyze(pipeline *p, ht_source src, const tonemap_params *params, ch
     p->timings.total_ms = 0;
     for (int i = 0; i < HT_PASS_COUNT; i++)
         p->timings.total_ms += p->timings.ms[i] = gpu_timer_poll(p->timer[i]);
-    for (int pass = HT_PASS_foveal; pass <= HT_PASS_curve; pass++)
-        if (!run_timed(p, pass, src, params, err, errlen))
+    p->human_on = false;
+    for (int pass = HT_PASS_foveal; pass < HT_PASS_apply; pass++)
+        if ((pass <= HT_PASS_curve || pipeline_pass_used(pass, params)) &&
+            !run_timed(p, pass, src, params, err, errlen))
             return false;
     return true;
 }
@@ -380,6 +473,46 @@ unsigned pipeline_output_texture(const pipeline *p) { return p->out.id; }
 int pipeline_output_bits(const pipeline *p) { return p->out.format == GL_RGBA16 ? 16 : 8; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame.id; }
 pipeline_timings pipeline_last_timings(const pipeline *p) { return p->timings; }
+
+const human_report *pipeline_human_report(const pipeline *p)
+{
+    return p->human_on ? &p->report : NULL;
+}
+
+ht_human_grids pipeline_human_grids(const pipeline *p)
+{
+    ht_human_grids g = {0};
+    if (!p->human_on)
+        return g;
+    g.veil = p->buf.veil.id;
+    g.sample_radii = p->buf.sample_radii.id;
+    g.fw = p->buf.fov_w;
+    g.fh = p->buf.fov_h;
+    g.root_level = p->report.root_level;
+    g.veil_applies = p->report.veil == HUMAN_APPLIED;
+    g.acuity_applies = p->report.acuity == HUMAN_APPLIED;
+    g.color_applies = p->report.color == HUMAN_APPLIED;
+    return g;
+}
+
+void pipeline_read_human_grids(pipeline *p, float *veil, float *sr)
+{
+    size_t n = (size_t)p->buf.fov_w * p->buf.fov_h;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float *v4 = veil ? malloc(n * 4 * sizeof *v4) : NULL;
+    if (v4) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.veil.id);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 4 * sizeof *v4), v4);
+        for (size_t k = 0; k < n; k++)
+            for (int c = 0; c < 3; c++)
+                veil[3 * k + c] = v4[4 * k + c];
+        free(v4);
+    }
+    if (sr) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.sample_radii.id);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * sizeof *sr), sr);
+    }
+}
 
 void pipeline_read_result(pipeline *p, tonemap_result *r)
 {

@@ -1,7 +1,8 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
  *   foveal -> points_gather -> histogram -> range -> rebin -> merge -> points_bin -> curve
- *   -> apply
- * (foveal and the points passes do their work with foveal sampling only, pipeline_pass_used).
+ *   -> veil -> veil_histogram -> sample_radii -> apply
+ * (foveal and the points passes do their work with foveal sampling only, the last three
+ * before apply with the human-vision options only, pipeline_pass_used).
  * The histogram pass reads the image once for everything the analysis needs, binning it with
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "human.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -31,10 +33,17 @@ typedef struct ht_source {
     int samples;
 } ht_source;
 
-/* Named passes, for timings (indices into pipeline_timings.ms). */
+/* Named passes, for timings (indices into pipeline_timings.ms). The human-vision analysis
+ * (human.h's steps 2 to 4, as human_cpu_analyze): veil reads the first analysis back (a
+ * stall), decides with human_check2do, and where the veil or acuity applies makes the foveal
+ * image (pixel sampling has none yet), then the veil grid and the veiled foveal image;
+ * veil_histogram runs the analysis passes again after the veil (pcond's second histogram:
+ * the veiled foveal image and the continued point samples, or every pixel with the veil
+ * added; the range test of the first stands); sample_radii makes the acuity's radii and
+ * reads their largest back. */
 #define HT_PASSES(X) \
     X(foveal) X(points_gather) X(histogram) X(range) X(rebin) X(merge) X(points_bin) X(curve) \
-    X(apply)
+    X(veil) X(veil_histogram) X(sample_radii) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_
@@ -81,8 +90,31 @@ bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
 bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
                        char *err, size_t errlen);
 /* Whether PASS does any work with PARAMS (foveal and the points passes need foveal sampling,
- * the points passes point samples too); the others always do. */
+ * the points passes point samples too; veil any human-vision option, veil_histogram the veil,
+ * sample_radii acuity); the others always do. */
 bool pipeline_pass_used(int pass, const tonemap_params *params);
+
+/* What the human-vision analysis of the last frame left for the per-pixel stage (human.h's
+ * step 5): the GPU grids of ht_buffers (binding points HT_HUMAN_BINDINGS, layout in
+ * gpu_shared.h) and the stages that apply. All zero after a frame without the options. */
+typedef struct ht_human_grids {
+    unsigned veil;            /* SSBO: fw * fh vec4, for HT_BIND_VEIL */
+    unsigned sample_radii;    /* SSBO: fw * fh floats, then their largest (HT_BIND_SAMPLE_RADII) */
+    int fw, fh;
+    int root_level;           /* acuity: the pyramid's coarsest level (human_root_level) */
+    bool veil_applies;        /* report.veil == HUMAN_APPLIED */
+    bool acuity_applies;      /* report.acuity == HUMAN_APPLIED (not the no-op) */
+    bool color_applies;       /* report.color == HUMAN_APPLIED */
+} ht_human_grids;
+
+/* The human_report of the last frame's analysis, as human_cpu_analyze fills it; NULL when
+ * that analysis had no human-vision option. An image in pieces refuses the options (its
+ * frame fails with the reason). */
+const human_report *pipeline_human_report(const pipeline *p);
+ht_human_grids pipeline_human_grids(const pipeline *p);
+/* Reads the grids back (tests): VEIL fw * fh * 3 floats (rgb), SR fw * fh floats; either may
+ * be NULL. Valid where the stage applied. */
+void pipeline_read_human_grids(pipeline *p, float *veil, float *sr);
 
 /* From now on the apply pass writes TEXTURE, the caller's RGBA8 GL_TEXTURE_2D of at least the
  * applied source's size (level 0; the pipeline neither sizes nor deletes it), instead of the

@@ -9,6 +9,7 @@
 #include <glad/gl.h>
 
 #include "gpu_shared.h"
+#include "human.h"
 
 /* Every field is a 4-byte scalar, so std430 offsets equal C offsets; keep it that way. */
 #define HT_CHECK_FIELD_(type, name, dims) \
@@ -59,6 +60,7 @@ const char *shaders_preamble(void)
 #define HT_FLT_(name, value) n = append(buf, sizeof buf, n, "#define %s %.9g\n", #name, (double)(value));
     HT_FCONSTANTS(HT_FLT_)
     HT_STATS_FCONSTANTS(HT_FLT_)
+    HT_HUMAN_FCONSTANTS(HT_FLT_)
 #undef HT_FLT_
 #define HT_GLSL_FIELD_(type, name, dims) n = append(buf, sizeof buf, n, "    %s %s%s;\n", #type, #name, #dims);
 #define HT_GLSL_STRUCT_(sname, FIELDS)                                 \
