@@ -204,4 +204,37 @@ static inline double pcond_pixel_error(const double ours[3], const double ref[3]
     return fmax(0.0, fmax(ergb, ey));
 }
 
+/* pcond's human-vision runs (README_human.md there): the params_human.tsv column and file
+ * suffix, and the options each sets. */
+typedef struct human_mode {
+    const char *column;
+    bool veil, acuity, color, hsens;
+} human_mode;
+
+enum { HUMAN_RUN_COUNT = 5 };
+
+static inline const human_mode *human_runs(void)
+{
+    static const human_mode runs[HUMAN_RUN_COUNT] = {
+        {"h", true, true, true, true},
+        {"v", true, false, false, false},
+        {"a", false, true, false, false},
+        {"c", false, false, true, false},
+        {"vs", true, false, false, true},
+    };
+    return runs;
+}
+#define HUMAN_RUNS (human_runs())
+
+/* P: --preset pcond with run M's options. */
+static inline void human_run_params(const human_mode *m, tonemap_params *p)
+{
+    tonemap_params_default(p);
+    tonemap_apply_preset(p, HT_PRESET_PCOND);
+    p->ceiling = m->hsens ? HT_CEILING_HUMAN : HT_CEILING_LINEAR;
+    p->veil = m->veil;
+    p->acuity = m->acuity;
+    p->color_loss = m->color;
+}
+
 #endif

@@ -17,8 +17,9 @@
  *    with it, the darkest point samples of a widened range may fall in bin 0, which moved
  *    BrightRingsNanInf's curve after the veil by 0.03; the deviation from that one is
  *    printed in parentheses).
- * Then: an image in pieces refuses the options with the reason, and a frame without them
- * reports none. */
+ * Then: two grey levels whose first histogram just exceeds the display's range keep the
+ * histogram mapping after the veil narrowed it (the first range test stands); an image in
+ * pieces refuses the options with the reason; a frame without them reports none. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -36,20 +37,6 @@
 
 static double worst_veil, worst_sr, worst_curve, worst_exact;
 static int cases;
-
-/* pcond's runs, as test_pcond_human.c's MODES. */
-typedef struct human_mode {
-    const char *name;
-    bool veil, acuity, color, hsens;
-} human_mode;
-
-static const human_mode MODES[5] = {
-    {"h", true, true, true, true},
-    {"v", true, false, false, false},
-    {"a", false, true, false, false},
-    {"c", false, false, true, false},
-    {"vs", true, false, false, true},
-};
 
 /* Max |log10 Ld_a - log10 Ld_b| at 200 luminances spanning both results' ranges. */
 static double curve_distance(const tonemap_result *a, const tonemap_result *b,
@@ -162,32 +149,67 @@ static void upload(pipeline *pipe, const hdr_image *img)
 }
 
 /* Synthetic scenes: hdrtone's defaults (pixel sampling) and the pcond preset (foveal), each
- * option alone and all together. */
+ * run's options; the lamp also dimmed a thousandfold (scale), where acuity applies. */
 static void check_synthetic(pipeline *pipe)
 {
     hdr_image img;
     test_scene_seed = 7;
-    for (int scene = 0; scene < 2; scene++) {
+    for (int scene = 0; scene < 3; scene++) {
         test_make_image(&img, 160, 96, scene ? test_scene_lamp : test_scene_random);
         upload(pipe, &img);
         for (int preset = 0; preset < 2; preset++)
-            for (int mi = 0; mi < 5; mi++) {
+            for (int mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
+                const human_mode *m = &HUMAN_RUNS[mi];
                 tonemap_params p;
-                tonemap_params_default(&p);
-                if (preset)
-                    tonemap_apply_preset(&p, HT_PRESET_PCOND);
-                p.veil = MODES[mi].veil;
-                p.acuity = MODES[mi].acuity;
-                p.color_loss = MODES[mi].color;
-                if (MODES[mi].hsens)
-                    p.ceiling = HT_CEILING_HUMAN;
+                human_run_params(m, &p);
+                if (!preset) {   /* the options on hdrtone's defaults */
+                    tonemap_params_default(&p);
+                    p.veil = m->veil;
+                    p.acuity = m->acuity;
+                    p.color_loss = m->color;
+                    p.ceiling = m->hsens ? HT_CEILING_HUMAN : p.ceiling;
+                }
+                p.scale *= scene == 2 ? 1e-3 : 1.0;
                 char label[64];
-                snprintf(label, sizeof label, "%s, %s -%s", scene ? "lamp" : "random",
-                         preset ? "pcond" : "defaults", MODES[mi].name);
+                snprintf(label, sizeof label, "%s, %s -%s",
+                         scene == 0 ? "random" : scene == 1 ? "lamp" : "dim lamp",
+                         preset ? "pcond" : "defaults", m->column);
                 check_case(label, pipe, &img, &p);
             }
         image_free(&img);
     }
+}
+
+/* Two grey levels e^4.7 apart, a little over the display's 100:1 (ln 4.605): the first
+ * histogram does not fit, the veil lifts the dark half until the second one would. */
+static void two_levels(int x, int y, float rgb[3])
+{
+    (void)y;
+    rgb[0] = rgb[1] = rgb[2] = x < 80 ? 100.0f : 100.0f * expf(-4.7f);
+}
+
+/* The range test of the first histogram stands after the veil (the curve pass's range_fits):
+ * not the linear mapping that the second histogram's range alone would give. */
+static void check_range_stands(pipeline *pipe)
+{
+    hdr_image img;
+    tonemap_params p;
+    test_make_image(&img, 160, 96, two_levels);
+    upload(pipe, &img);
+    tonemap_params_default(&p);
+    p.veil = true;
+    tonemap_result *r = malloc(sizeof *r);
+    if (!r)
+        exit(1);
+    check_case("two levels -v", pipe, &img, &p);
+    pipeline_read_result(pipe, r);
+    const human_report *rep = pipeline_human_report(pipe);
+    CHECK(rep && !rep->range_fits && rep->veil == HUMAN_APPLIED &&
+              r->bw_max - r->bw_min <= log(p.drange) && r->mapping != HT_MAP_LINEAR_FITS,
+          "two levels -v: the first range (%g) must stand: range after the veil %g, %s",
+          rep ? rep->range : -1.0, r->bw_max - r->bw_min, tonemap_mapping_pcond_name(r->mapping));
+    free(r);
+    image_free(&img);
 }
 
 /* Pieces refuse the options; a frame without them reports none. */
@@ -226,6 +248,7 @@ int main(void)
     }
     printf("synthetic scenes\n");
     check_synthetic(pipe);
+    check_range_stands(pipe);
     check_refusals(pipe);
     int used = 0;
     const char *shared = getenv("HT_SHARED");
@@ -246,16 +269,11 @@ int main(void)
             }
             printf("%s (%dx%d)\n", names[f], img.width, img.height);
             upload(pipe, &img);
-            for (int mi = 0; mi < 5; mi++) {
+            for (int mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
                 tonemap_params p;
-                tonemap_params_default(&p);
-                tonemap_apply_preset(&p, HT_PRESET_PCOND);
-                p.ceiling = MODES[mi].hsens ? HT_CEILING_HUMAN : HT_CEILING_LINEAR;
-                p.veil = MODES[mi].veil;
-                p.acuity = MODES[mi].acuity;
-                p.color_loss = MODES[mi].color;
+                human_run_params(&HUMAN_RUNS[mi], &p);
                 char label[96];
-                snprintf(label, sizeof label, "%.63s -%s", names[f], MODES[mi].name);
+                snprintf(label, sizeof label, "%.63s -%s", names[f], HUMAN_RUNS[mi].column);
                 check_case(label, pipe, &img, &p);
             }
             image_free(&img);

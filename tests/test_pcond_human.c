@@ -31,19 +31,6 @@
 #define SR_TOL 0.005
 #define HALF_STEP 6e-8      /* the out_*.exr are half: the subnormal step */
 
-typedef struct human_mode {
-    const char *column;      /* params_human.tsv column and file suffix */
-    bool veil, acuity, color, hsens;
-} human_mode;
-
-static const human_mode MODES[5] = {
-    {"h", true, true, true, true},
-    {"v", true, false, false, false},
-    {"a", false, true, false, false},
-    {"c", false, false, true, false},
-    {"vs", true, false, false, true},
-};
-
 /* Pixel errors beyond one RGBE step, relative (see pixel_error), per run: grid and picture. */
 typedef struct errs {
     double *e;
@@ -89,16 +76,6 @@ static void errs_summary(errs *s, size_t from, double *worst, double *p99, size_
     for (size_t i = 0; i < n; i++)
         *over += sorted[i] > PIXEL_TOL;
     free(sorted);
-}
-
-static void mode_params(const human_mode *m, tonemap_params *p)
-{
-    tonemap_params_default(p);
-    tonemap_apply_preset(p, HT_PRESET_PCOND);
-    p->ceiling = m->hsens ? HT_CEILING_HUMAN : HT_CEILING_LINEAR;
-    p->veil = m->veil;
-    p->acuity = m->acuity;
-    p->color_loss = m->color;
 }
 
 static double param_num(const tonemap_params *unused, const tsv *t, const char *key,
@@ -213,7 +190,7 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
                        const human_pyramid *pyr)
 {
     char file[64];
-    snprintf(file, sizeof file, "pixels_%s.tsv", MODES[mi].column);
+    snprintf(file, sizeof file, "pixels_%s.tsv", HUMAN_RUNS[mi].column);
     tsv t;
     if (!tsv_read(ref_path(dir, name, file), 0, &t)) {
         CHECK(0, "%s: cannot read %s", name, file);
@@ -245,8 +222,8 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
     errs_summary(&grid_errs[mi], from, &worst, &p99, &over);
     size_t n = grid_errs[mi].n - from;
     CHECK(n == 1024 && over <= n / 100 && worst <= PIXEL_TOL_ALL,
-          "%s -%s: %zu of %zu grid pixels beyond 1 %%, worst %.3g", name, MODES[mi].column, over,
-          n, worst);
+          "%s -%s: %zu of %zu grid pixels beyond 1 %%, worst %.3g", name,
+          HUMAN_RUNS[mi].column, over, n, worst);
     printf("  %s: pre-mapping within %.2e; output beyond a step: worst %.2e, p99 %.2e, "
            "%zu > 1 %%\n", file, worst_pre, worst, p99, over);
     tsv_free(&t);
@@ -258,7 +235,7 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
                           const human_state *hs)
 {
     char file[64], err[HT_ERR_MAX];
-    snprintf(file, sizeof file, "out_%s.exr", MODES[mi].column);
+    snprintf(file, sizeof file, "out_%s.exr", HUMAN_RUNS[mi].column);
     const char *path = ref_path(dir, name, file);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -288,7 +265,7 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
     size_t over, n = pic_errs[mi].n - from;
     errs_summary(&pic_errs[mi], from, &worst, &p99, &over);
     CHECK(n == npix && over <= n / 100 && worst <= PIXEL_TOL_ALL,
-          "%s -%s: %zu of %zu picture pixels beyond 1 %%, worst %.3g", name, MODES[mi].column,
+          "%s -%s: %zu of %zu picture pixels beyond 1 %%, worst %.3g", name, HUMAN_RUNS[mi].column,
           over, n, worst);
     printf("  %s: beyond a step: worst %.2e, p99 %.2e, %zu of %zu > 1 %%\n", file, worst, p99,
            over, n);
@@ -299,9 +276,9 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
 static void check_mode(const char *dir, const char *name, int mi, const hdr_image *img,
                        const tsv *params, tonemap_result *r, bool *veil_done)
 {
-    const human_mode *m = &MODES[mi];
+    const human_mode *m = &HUMAN_RUNS[mi];
     tonemap_params p;
-    mode_params(m, &p);
+    human_run_params(m, &p);
     human_state hs;
     CHECK(human_cpu_analyze(img, &p, r, &hs), "%s -%s: analysis", name, m->column);
     check_params(name, m, &p, params, r, &hs);
@@ -468,7 +445,8 @@ int main(void)
         errs_summary(&pic_raw[mi], 0, &v[4], &v[5], &o[2]);
         errs_summary(&pic_errs[mi], 0, &v[6], &v[7], &o[3]);
         printf("-%-3s %.1e       %.2e %.2e  %.1e %.1e  %.2e %.2e  %.1e %.1e\n",
-               MODES[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+               HUMAN_RUNS[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+               v[7]);
         free(grid_errs[mi].e);
         free(pic_errs[mi].e);
         free(grid_raw[mi].e);

@@ -128,6 +128,7 @@ bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
     pass_set_ivec2(prog, "u_size", img->width, img->height);
     pass_set_ivec2(prog, "u_grid", p->fw, p->fh);
     pass_set_int(prog, "u_rgbe", params->pcond);
+    pass_set_float(prog, "u_rgbe_unit", (float)(HT_WHTEFFICACY / params->scale));
     /* One dispatch per piece, adding into the sums of the previous one (foveal.comp). */
     glBindImageTexture(0, p->fov.id, 0, GL_FALSE, 0,
                        img->count > 1 ? GL_READ_WRITE : GL_WRITE_ONLY, GL_RGBA32F);
