@@ -224,7 +224,6 @@ static inline const human_mode *human_runs(void)
     };
     return runs;
 }
-#define HUMAN_RUNS (human_runs())
 
 /* P: --preset pcond with run M's options. */
 static inline void human_run_params(const human_mode *m, tonemap_params *p)

@@ -159,7 +159,7 @@ static void check_synthetic(pipeline *pipe)
         upload(pipe, &img);
         for (int preset = 0; preset < 2; preset++)
             for (int mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
-                const human_mode *m = &HUMAN_RUNS[mi];
+                const human_mode *m = &human_runs()[mi];
                 tonemap_params p;
                 human_run_params(m, &p);
                 if (!preset) {   /* the options on hdrtone's defaults */
@@ -271,9 +271,9 @@ int main(void)
             upload(pipe, &img);
             for (int mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
                 tonemap_params p;
-                human_run_params(&HUMAN_RUNS[mi], &p);
+                human_run_params(&human_runs()[mi], &p);
                 char label[96];
-                snprintf(label, sizeof label, "%.63s -%s", names[f], HUMAN_RUNS[mi].column);
+                snprintf(label, sizeof label, "%.63s -%s", names[f], human_runs()[mi].column);
                 check_case(label, pipe, &img, &p);
             }
             image_free(&img);

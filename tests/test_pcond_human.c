@@ -190,7 +190,7 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
                        const human_pyramid *pyr)
 {
     char file[64];
-    snprintf(file, sizeof file, "pixels_%s.tsv", HUMAN_RUNS[mi].column);
+    snprintf(file, sizeof file, "pixels_%s.tsv", human_runs()[mi].column);
     tsv t;
     if (!tsv_read(ref_path(dir, name, file), 0, &t)) {
         CHECK(0, "%s: cannot read %s", name, file);
@@ -223,7 +223,7 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
     size_t n = grid_errs[mi].n - from;
     CHECK(n == 1024 && over <= n / 100 && worst <= PIXEL_TOL_ALL,
           "%s -%s: %zu of %zu grid pixels beyond 1 %%, worst %.3g", name,
-          HUMAN_RUNS[mi].column, over, n, worst);
+          human_runs()[mi].column, over, n, worst);
     printf("  %s: pre-mapping within %.2e; output beyond a step: worst %.2e, p99 %.2e, "
            "%zu > 1 %%\n", file, worst_pre, worst, p99, over);
     tsv_free(&t);
@@ -235,7 +235,7 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
                           const human_state *hs)
 {
     char file[64], err[HT_ERR_MAX];
-    snprintf(file, sizeof file, "out_%s.exr", HUMAN_RUNS[mi].column);
+    snprintf(file, sizeof file, "out_%s.exr", human_runs()[mi].column);
     const char *path = ref_path(dir, name, file);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -265,8 +265,8 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
     size_t over, n = pic_errs[mi].n - from;
     errs_summary(&pic_errs[mi], from, &worst, &p99, &over);
     CHECK(n == npix && over <= n / 100 && worst <= PIXEL_TOL_ALL,
-          "%s -%s: %zu of %zu picture pixels beyond 1 %%, worst %.3g", name, HUMAN_RUNS[mi].column,
-          over, n, worst);
+          "%s -%s: %zu of %zu picture pixels beyond 1 %%, worst %.3g", name,
+          human_runs()[mi].column, over, n, worst);
     printf("  %s: beyond a step: worst %.2e, p99 %.2e, %zu of %zu > 1 %%\n", file, worst, p99,
            over, n);
     free(pre);
@@ -276,7 +276,7 @@ static void check_picture(const char *dir, const char *name, int mi, const hdr_i
 static void check_mode(const char *dir, const char *name, int mi, const hdr_image *img,
                        const tsv *params, tonemap_result *r, bool *veil_done)
 {
-    const human_mode *m = &HUMAN_RUNS[mi];
+    const human_mode *m = &human_runs()[mi];
     tonemap_params p;
     human_run_params(m, &p);
     human_state hs;
@@ -445,7 +445,7 @@ int main(void)
         errs_summary(&pic_raw[mi], 0, &v[4], &v[5], &o[2]);
         errs_summary(&pic_errs[mi], 0, &v[6], &v[7], &o[3]);
         printf("-%-3s %.1e       %.2e %.2e  %.1e %.1e  %.2e %.2e  %.1e %.1e\n",
-               HUMAN_RUNS[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+               human_runs()[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5], v[6],
                v[7]);
         free(grid_errs[mi].e);
         free(pic_errs[mi].e);

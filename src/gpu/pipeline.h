@@ -75,12 +75,14 @@ ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
  * from the next upload on, to split ordinary images; 0 restores the GL limit. */
 void pipeline_set_max_piece(pipeline *p, int size);
 
-/* A frame, each pass timed (pipeline_last_timings): the analysis passes (foveal .. curve)
- * over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
+/* A frame, each pass timed (pipeline_last_timings): the analysis passes (foveal .. curve,
+ * then with human-vision options veil .. sample_radii, so that the frame holds the curve after
+ * the veil) over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
  * pipeline_image_source of an image in pieces; then the apply pass: APPLY through the frame's
  * curve into the output texture (RGBA8, APPLY's size, resolved when APPLY is multisampled),
  * APPLY as given (one piece of an image in pieces: pipeline_tonemap_* apply them all). False
- * (reason in err) when a pass's program cannot be built; the passes after it do not run. */
+ * (reason in err) when a pass's program cannot be built, or for human-vision options on an
+ * image in pieces; the passes after it do not run. */
 bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
                     const tonemap_params *params, char *err, size_t errlen);
 
