@@ -149,13 +149,15 @@ static void upload(pipeline *pipe, const hdr_image *img)
 }
 
 /* Synthetic scenes: hdrtone's defaults (pixel sampling) and the pcond preset (foveal), each
- * run's options; the lamp also dimmed a thousandfold (scale), where acuity applies. */
+ * run's options; the lamp also dimmed a thousandfold (scale), where acuity applies; and a
+ * 5x3 picture (a foveal grid of a few pixels). */
 static void check_synthetic(pipeline *pipe)
 {
     hdr_image img;
     test_scene_seed = 7;
-    for (int scene = 0; scene < 3; scene++) {
-        test_make_image(&img, 160, 96, scene ? test_scene_lamp : test_scene_random);
+    for (int scene = 0; scene < 4; scene++) {
+        test_make_image(&img, scene == 3 ? 5 : 160, scene == 3 ? 3 : 96,
+                        scene == 1 || scene == 2 ? test_scene_lamp : test_scene_random);
         upload(pipe, &img);
         for (int preset = 0; preset < 2; preset++)
             for (int mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
@@ -172,7 +174,7 @@ static void check_synthetic(pipeline *pipe)
                 p.scale *= scene == 2 ? 1e-3 : 1.0;
                 char label[64];
                 snprintf(label, sizeof label, "%s, %s -%s",
-                         scene == 0 ? "random" : scene == 1 ? "lamp" : "dim lamp",
+                         (const char *[]){"random", "lamp", "dim lamp", "5x3"}[scene],
                          preset ? "pcond" : "defaults", m->column);
                 check_case(label, pipe, &img, &p);
             }
