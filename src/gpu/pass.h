@@ -15,7 +15,7 @@ typedef struct ht_buffers {
     int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
     /* The human-vision stage's grids (HT_HUMAN_BINDINGS, fw x fh = fov_w x fov_h; written by
-     * pass_human.h's passes, read by the histogram and apply passes) and how the analysis
+     * pass_veil.h's passes, read by the histogram and apply passes) and how the analysis
      * passes take them. */
     gpu_buf veil, sample_radii;
     int fov_w, fov_h;

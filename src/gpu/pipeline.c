@@ -9,7 +9,7 @@
 #include "gpu_timer.h"
 #include "pass.h"
 #include "pass_foveal.h"
-#include "pass_human.h"
+#include "pass_veil.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
@@ -25,7 +25,7 @@ struct pipeline {
     pass_curve *curve;
     pass_apply *apply;
     pass_foveal *foveal;               /* foveal, points_gather, points_bin */
-    pass_human *human;                 /* veil, sample_radii */
+    pass_veil *veil;                   /* veil, sample_radii */
 
     ht_buffers buf;
     int max_bins;                      /* most bins any run asked for: the first histogram
@@ -64,7 +64,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->curve = pass_curve_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
         !(p->foveal = pass_foveal_create(err, errlen)) ||
-        !(p->human = pass_human_create(err, errlen))) {
+        !(p->veil = pass_veil_create(err, errlen))) {
         pipeline_destroy(&p);
         return NULL;
     }
@@ -106,7 +106,7 @@ void pipeline_destroy(pipeline **pp)
     pass_curve_destroy(&p->curve);
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
-    pass_human_destroy(&p->human);
+    pass_veil_destroy(&p->veil);
     gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums,
                        &p->buf.veil, &p->buf.sample_radii};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -329,7 +329,7 @@ static bool run_veil(pipeline *p, const ht_pieces *img, const tonemap_params *pa
     }
     human_view view;
     if ((!p->first && !(p->first = malloc(sizeof *p->first))) ||
-        !pass_human_prepare(p->human, img->width, img->height, params, &p->buf, &view)) {
+        !pass_veil_prepare(p->veil, img->width, img->height, params, &p->buf, &view)) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -342,7 +342,7 @@ static bool run_veil(pipeline *p, const ht_pieces *img, const tonemap_params *pa
     if (params->sampling != HT_SAMPLING_FOVEAL &&
         !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
         return false;
-    return !veil || pass_human_veil(p->human, pass_foveal_source(p->foveal), &p->buf, err, errlen);
+    return !veil || pass_veil_run(p->veil, pass_foveal_source(p->foveal), &p->buf, err, errlen);
 }
 
 /* The veil_histogram pass: the analysis passes after the veil (foveal sampling: the veiled
@@ -371,7 +371,7 @@ static bool run_sample_radii(pipeline *p, const ht_pieces *img, const tonemap_pa
     if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
         return true;
     float max_sr;
-    if (!pass_human_radii(p->human, pass_foveal_source(p->foveal), img->width, img->height,
+    if (!pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width, img->height,
                           &p->buf, params, &max_sr, err, errlen))
         return false;
     p->report.max_sr = max_sr;

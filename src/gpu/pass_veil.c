@@ -1,13 +1,13 @@
 /* Veil and sample-radius passes of the human-vision analysis (veil.comp, sample_radii.comp);
- * pass_human.h. */
-#include "pass_human.h"
+ * pass_veil.h. */
+#include "pass_veil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <glad/gl.h>
 
-struct pass_human {
+struct pass_veil {
     pass_base base;
     gpu_buf dirs;               /* fw * fh vec4 view-ray directions (HT_BIND_RAY_DIRS) */
     int dirs_w, dirs_h;         /* the picture and field of view they were made for */
@@ -21,12 +21,12 @@ static const pass_desc desc = {"human", {
     [RADII] = {"sample_radii.comp", NULL},
 }};
 
-pass_human *pass_human_create(char *err, size_t errlen)
+pass_veil *pass_veil_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_human), &desc, err, errlen);
+    return pass_create(sizeof(pass_veil), &desc, err, errlen);
 }
 
-void pass_human_destroy(pass_human **pp)
+void pass_veil_destroy(pass_veil **pp)
 {
     if (!pp || !*pp)
         return;
@@ -34,7 +34,7 @@ void pass_human_destroy(pass_human **pp)
     pass_destroy((pass_base **)pp);
 }
 
-bool pass_human_prepare(pass_human *p, int w, int h, const tonemap_params *params,
+bool pass_veil_prepare(pass_veil *p, int w, int h, const tonemap_params *params,
                         ht_buffers *b, human_view *view)
 {
     int fw, fh;
@@ -67,7 +67,7 @@ bool pass_human_prepare(pass_human *p, int w, int h, const tonemap_params *param
     return true;
 }
 
-bool pass_human_veil(pass_human *p, ht_source fov, const ht_buffers *b, char *err,
+bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
                      size_t errlen)
 {
     unsigned n = (unsigned)b->fov_w * (unsigned)b->fov_h;
@@ -89,7 +89,7 @@ bool pass_human_veil(pass_human *p, ht_source fov, const ht_buffers *b, char *er
     return true;
 }
 
-bool pass_human_radii(pass_human *p, ht_source fov, int w, int h, const ht_buffers *b,
+bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
                       const tonemap_params *params, float *max_sr, char *err, size_t errlen)
 {
     unsigned prog = pass_use(&p->base, RADII, 1, err, errlen);
