@@ -33,6 +33,7 @@ uniform float u_ldmax;
 uniform float u_drange;
 uniform int u_ceiling;
 uniform bool u_force_linear;
+uniform int u_range_fits;    // ht_buffers.range_fits (pass.h): -1 the range decides
 uniform uint u_width;        // reductions span the bins rounded up to a power of two
 // Fused forms.
 uniform bool u_curve;        // false: the curve pass runs later (after the point samples)
@@ -235,7 +236,8 @@ uint ht_ceiling(uint t, uint n, float t0, inout float f, out float start, out fl
     if (u_force_linear) return uint(HT_MAP_LINEAR_FORCED);
     if (u_ceiling == HT_CEILING_NONE || t0 <= 0.0)
         return t0 > 0.0 ? uint(HT_MAP_EQUALIZE) : uint(HT_MAP_HISTOGRAM);
-    if (range <= log(u_drange)) return uint(HT_MAP_LINEAR_FITS);
+    if (u_range_fits < 0 ? range <= log(u_drange) : u_range_fits > 0)
+        return uint(HT_MAP_LINEAR_FITS);
     uint mapping = uint(HT_MAP_HISTOGRAM);
     float ratio = (range / float(n)) / log(u_drange);
     float total = t0;

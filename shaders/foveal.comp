@@ -14,6 +14,7 @@ uniform ivec2 u_origin;   // the piece this dispatch reads: where it lies in the
 uniform ivec2 u_piece;    // and its size
 uniform bool u_first, u_last;
 uniform bool u_rgbe;
+uniform float u_rgbe_unit;   // a stored value's worth in the picture's units: 179 / scale
 
 const uint N = uint(HT_FOVEAL_GROUP);
 shared vec4 s_sum[N];
@@ -45,6 +46,6 @@ void main()
     if (!u_first) total += imageLoad(u_fov, c);
     if (!u_last) { imageStore(u_fov, c, total); return; }
     vec3 avg = total.w > 0.0 ? total.rgb / total.w : vec3(0.0);
-    if (u_rgbe) avg = ht_rgbe_round(avg, float(HT_WHTEFFICACY));
+    if (u_rgbe) avg = ht_rgbe_round(avg, u_rgbe_unit);
     imageStore(u_fov, c, vec4(avg, 1.0));
 }

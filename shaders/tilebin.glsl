@@ -5,12 +5,15 @@
 // binned, the pixel classes and the min/max of the valid luminances, from which the range
 // decides whether that binning range was the right one. The includer declares u_size (the
 // piece the dispatch reads) and u_scale, and may define HT_TILE_PIXEL(p), run for every pixel
-// of the tile inside the piece.
+// of the tile inside the piece, and HT_TILE_RGB(p), the colour binned (default: the pixel).
 #ifndef HT_LAYERS
 #define HT_LAYERS 1
 #endif
 #ifndef HT_TILE_PIXEL
 #define HT_TILE_PIXEL(p)
+#endif
+#ifndef HT_TILE_RGB
+#define HT_TILE_RGB(p) ht_load(p).rgb
 #endif
 #ifndef HT_LAST_GROUP   // finish.glsl declares them for the groups that read them back
 layout(std430, binding = HT_BIND_TILE_HIST) writeonly buffer TileHist { uint tile_hist[]; };
@@ -46,7 +49,7 @@ void bin_tile(uint t)
             if (p.x >= u_size.x || p.y >= u_size.y) continue;
             HT_TILE_PIXEL(p);
             float lw;
-            int cls = ht_classify(ht_load(p).rgb, u_scale, lw);
+            int cls = ht_classify(HT_TILE_RGB(p), u_scale, lw);
             if (cls != HT_PIX_VALID) { nonfinite += uint(cls == HT_PIX_NONFINITE); continue; }
             valid++;
             mn = min(mn, floatBitsToUint(lw));

@@ -134,7 +134,8 @@ typedef struct human_mode {
     bool veil, acuity, color, hsens;
 } human_mode;
 
-static const human_mode HUMAN_MODES[5] = {
+enum { HUMAN_RUN_COUNT = 5 };
+static const human_mode HUMAN_MODES[HUMAN_RUN_COUNT] = {
     {"h", true, true, true, true},
     {"v", true, false, false, false},
     {"a", false, true, false, false},

@@ -23,6 +23,17 @@ typedef struct ht_human_grids {
     unsigned stages;         /* HT_HUMAN_* bits (gpu_shared.h); 0: the stage changes nothing */
 } ht_human_grids;
 
+/* What the human-vision analysis of the last frame (pipeline_frame, pipeline_analyze_uploaded,
+ * pipeline_tonemap_* with the options; pipeline.h) left: its human_report, as human_cpu_analyze
+ * fills it, or NULL when that analysis had no human-vision option (an image in pieces refuses
+ * the options: its frame fails with the reason); and its grids, the pipeline's own buffers
+ * (sample_radii holds fw * fh radii, then their largest), all zero without the options. */
+const human_report *pipeline_human_report(const pipeline *p);
+ht_human_grids pipeline_human_grids(const pipeline *p);
+/* Reads the grids back (tests): VEIL fw * fh * 3 floats (rgb), SR fw * fh floats; either may
+ * be NULL. Valid where the stage applied. */
+void pipeline_read_human_grids(pipeline *p, float *veil, float *sr);
+
 /* *G from the CPU analysis' state HS: its veil and sample radii in G's buffers (made on the
  * first call, when G->veil and G->sample_radii are 0; refilled after), the stages that
  * human_cpu_pixel applies (acuity only when it blurs: HUMAN_APPLIED with radii). False (and

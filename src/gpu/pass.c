@@ -71,7 +71,7 @@ void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen)
     p->desc = desc;
     for (int i = 0; i < PASS_MAX_PROGRAMS && desc->program[i].shader; i++) {
         p->prog[i].desc = &desc->program[i];
-        if (!pass_use(p, i, 1, err, errlen)) {
+        if (!desc->program[i].lazy && !pass_use(p, i, 1, err, errlen)) {
             pass_destroy(&p);
             return NULL;
         }

@@ -16,6 +16,14 @@ typedef struct ht_buffers {
     int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
     int pieces;             /* of the analysed image: the re-binning's dispatches */
+    /* The human-vision stage's grids (HT_HUMAN_BINDINGS, fw x fh = fov_w x fov_h; written by
+     * pass_veil.h's passes, read by the histogram and apply passes) and how the analysis
+     * passes take them. */
+    gpu_buf veil, sample_radii;
+    int fov_w, fov_h;
+    int range_fits;         /* the curve pass's "range fits the display": -1 the range decides;
+                               0 or 1: decided on the first histogram (human_check2do) */
+    bool veiled;            /* the histogram passes read every pixel with the veil added */
 } ht_buffers;
 
 /* An image the analysis reads, as one or more textures: an image larger than
@@ -36,13 +44,15 @@ typedef struct ht_pieces {
 } ht_pieces;
 
 /* One program of a pass: an embedded compute shader and the defines it is built with (lines
- * of "#define ...", may be NULL). */
+ * of "#define ...", may be NULL); LAZY: built on first use, not by pass_create (a variant
+ * only some frames need, such as the human-vision options'). */
 typedef struct pass_program_desc {
     const char *shader;
     const char *defines;
+    bool lazy;
 } pass_program_desc;
 
-enum { PASS_MAX_PROGRAMS = 3 };
+enum { PASS_MAX_PROGRAMS = 6 };
 
 /* What a pass is made of, as data: its name and its programs (up to the first without a
  * shader), which pass_create builds and pass_destroy deletes. */
@@ -66,7 +76,7 @@ typedef struct pass_base {
 } pass_base;
 
 /* Allocates a pass struct of SIZE bytes (beginning with pass_base) and builds the sampler2D
- * variant of every program of DESC (which must outlive the pass). NULL with the reason in
+ * variant of every program of DESC but the lazy ones (which must outlive the pass). NULL with the reason in
  * err. */
 void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen);
 /* Deletes the programs and frees the pass; *pass (a pointer to the pass pointer) becomes NULL.
@@ -138,8 +148,9 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
 void pass_curve_destroy(pass_curve **p);
 /* Whether PARAMS's bins make the curve in PASS_CURVE_SMALL threads. */
 bool pass_curve_small(const tonemap_params *params);
-/* Sets the uniforms of finish.glsl's curve on PROG (u_stride: the curve pass's group size). */
-void pass_curve_uniforms(unsigned prog, const tonemap_params *params);
+/* Sets the uniforms of finish.glsl's curve on PROG (u_stride: the curve pass's group size;
+ * u_range_fits: b->range_fits). */
+void pass_curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_params *params);
 
 /* Finish pass: range + merge + curve in one dispatch (finish.comp), in one of two forms
  * (pipeline.h: PIPELINE_FINISH_ONE_GROUP, PIPELINE_FINISH_LAST_GROUP). Writes the re-binning's

@@ -9,18 +9,14 @@ struct pass_apply {
 
 enum { PLAIN, BIN, HUMAN };
 static const pass_desc desc = {"apply", {
-    [PLAIN] = {"apply.comp", NULL},
-    [BIN] = {"apply.comp", "#define HT_APPLY_BIN 1\n"},
+    [PLAIN] = {"apply.comp", NULL, false},
+    [BIN] = {"apply.comp", "#define HT_APPLY_BIN 1\n", false},
+    [HUMAN] = {"apply.comp", "#define HT_HUMAN 1\n", true},   /* the stage (common.glsl) */
 }};
-/* Built on first use: with the human-vision stage (common.glsl). */
-static const pass_program_desc human_desc = {"apply.comp", "#define HT_HUMAN 1\n"};
 
 pass_apply *pass_apply_create(char *err, size_t errlen)
 {
-    pass_apply *p = pass_create(sizeof(pass_apply), &desc, err, errlen);
-    if (p)
-        p->base.prog[HUMAN].desc = &human_desc;
-    return p;
+    return pass_create(sizeof(pass_apply), &desc, err, errlen);
 }
 
 /* Makes PROGRAM current with its uniforms for SRC, OUT and PARAMS; 0 (reason in err) when it

@@ -10,8 +10,8 @@ struct pass_brightest {
 
 enum { EXTREMA, PEAKS };
 static const pass_desc desc = {"brightest", {
-    [EXTREMA] = {"brightest.comp", NULL},
-    [PEAKS] = {"brightest_peaks.comp", NULL},
+    [EXTREMA] = {"brightest.comp", NULL, false},
+    [PEAKS] = {"brightest_peaks.comp", NULL, false},
 }};
 
 pass_brightest *pass_brightest_create(char *err, size_t errlen)

@@ -10,8 +10,8 @@ struct pass_colorhist {
 
 enum { CLEAR, COUNT };
 static const pass_desc desc = {"colorhist", {
-    [CLEAR] = {"colorhist_clear.comp", NULL},
-    [COUNT] = {"colorhist.comp", NULL},
+    [CLEAR] = {"colorhist_clear.comp", NULL, false},
+    [COUNT] = {"colorhist.comp", NULL, false},
 }};
 
 pass_colorhist *pass_colorhist_create(char *err, size_t errlen)

@@ -9,8 +9,8 @@ struct pass_curve {
 
 enum { FULL, SMALL };
 static const pass_desc desc = {"curve", {
-    [FULL] = {"curve.comp", NULL},   /* HT_MAX_BINS threads */
-    [SMALL] = {"curve.comp", "#define HT_CURVE_THREADS " PASS_STR(PASS_CURVE_SMALL) "\n"},
+    [FULL] = {"curve.comp", NULL, false},   /* HT_MAX_BINS threads */
+    [SMALL] = {"curve.comp", "#define HT_CURVE_THREADS " PASS_STR(PASS_CURVE_SMALL) "\n", false},
 }};
 
 pass_curve *pass_curve_create(char *err, size_t errlen)
@@ -23,12 +23,13 @@ bool pass_curve_small(const tonemap_params *params)
     return params->bins <= PASS_CURVE_SMALL;
 }
 
-void pass_curve_uniforms(unsigned prog, const tonemap_params *params)
+void pass_curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_params *params)
 {
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
     pass_set_int(prog, "u_ceiling", params->ceiling);
     pass_set_int(prog, "u_force_linear", params->force_linear);
+    pass_set_int(prog, "u_range_fits", b->range_fits);
     unsigned width = 1;
     while (width < (unsigned)params->bins)
         width <<= 1;
@@ -42,7 +43,7 @@ bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *pa
     unsigned prog = pass_use(&p->base, pass_curve_small(params) ? SMALL : FULL, 1, err, errlen);
     if (!prog)
         return false;
-    pass_curve_uniforms(prog, params);
+    pass_curve_uniforms(prog, b, params);
     pass_set_uint(prog, "u_partials", (unsigned)b->merge_groups);
     pass_bind((ht_source){0, 0, 0, 1}, b);
     glDispatchCompute(1, 1, 1);

@@ -14,10 +14,11 @@ struct pass_finish {
 enum { ONE, LAST_FULL, LAST_SMALL };
 static const pass_desc desc = {"finish", {
     [ONE] = {"finish.comp", SHARED_ACCESS "#define HT_FINISH_ONE_GROUP 1\n"
-             "#define HT_FINISH_THREADS HT_MAX_BINS\n"},
-    [LAST_FULL] = {"finish.comp", SHARED_ACCESS "#define HT_FINISH_THREADS HT_MAX_BINS\n"},
+             "#define HT_FINISH_THREADS HT_MAX_BINS\n", false},
+    [LAST_FULL] = {"finish.comp", SHARED_ACCESS "#define HT_FINISH_THREADS HT_MAX_BINS\n", false},
     [LAST_SMALL] = {"finish.comp",
-                    SHARED_ACCESS "#define HT_FINISH_THREADS " PASS_STR(PASS_CURVE_SMALL) "\n"},
+                    SHARED_ACCESS "#define HT_FINISH_THREADS " PASS_STR(PASS_CURVE_SMALL) "\n",
+                    false},
 }};
 
 _Static_assert(PASS_CURVE_SMALL >= HT_MERGE_TILES, "a merge group gives each tile a thread");
@@ -37,7 +38,7 @@ bool pass_finish_run(pass_finish *p, int form, unsigned total, const ht_buffers 
         return false;
     pass_bind((ht_source){0, 0, 0, 1}, b);
     pass_range_uniforms(prog, total, b, params);
-    pass_curve_uniforms(prog, params);
+    pass_curve_uniforms(prog, b, params);
     pass_set_int(prog, "u_curve", curve);
     pass_set_uint(prog, "u_pieces", (unsigned)b->pieces);
     glDispatchCompute(one ? 1 : (GLuint)b->merge_groups, 1, 1);

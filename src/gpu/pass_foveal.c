@@ -13,18 +13,19 @@ struct pass_foveal {
     pass_base base;
     gpu_tex fov;                /* RGBA32F fw x fh */
     int fw, fh;
-    gpu_buf pos, lum;           /* point positions (x | y << 16) and their Lw */
-    int pos_w, pos_h;           /* picture size the positions were walked for */
-    uint32_t n_points, pos_n;   /* this analysis' point count; positions held */
+    gpu_buf pos[2], lum;        /* point positions (x | y << 16) of each walk, and their Lw */
+    int pos_w[2], pos_h[2];     /* picture size each walk's positions were walked for */
+    uint32_t n_points, pos_n[2]; /* this analysis' point count; positions held */
+    int walk;                   /* the walk this analysis gathers (pass_foveal_prepare) */
     unsigned char uploaded[64]; /* the foveal_config last written to the frame, when no */
     bool have_uploaded;         /* point gather has changed it since */
 };
 
 enum { FOVEAL, GATHER, BIN };
 static const pass_desc desc = {"foveal", {
-    [FOVEAL] = {"foveal.comp", NULL},
-    [GATHER] = {"points.comp", "#define HT_POINTS_STAGE 0\n"},
-    [BIN] = {"points.comp", "#define HT_POINTS_STAGE 1\n"},
+    [FOVEAL] = {"foveal.comp", NULL, false},
+    [GATHER] = {"points.comp", "#define HT_POINTS_STAGE 0\n", false},
+    [BIN] = {"points.comp", "#define HT_POINTS_STAGE 1\n", false},
 }};
 
 pass_foveal *pass_foveal_create(char *err, size_t errlen)
@@ -37,7 +38,8 @@ void pass_foveal_destroy(pass_foveal **pp)
     if (!pp || !*pp)
         return;
     gpu_tex_destroy(&(*pp)->fov);
-    gpu_buf_destroy(&(*pp)->pos);
+    gpu_buf_destroy(&(*pp)->pos[0]);
+    gpu_buf_destroy(&(*pp)->pos[1]);
     gpu_buf_destroy(&(*pp)->lum);
     pass_destroy((pass_base **)pp);
 }
@@ -54,16 +56,42 @@ _Static_assert(offsetof(ht_frame, pt_weight) - offsetof(ht_frame, n_points) ==
                    offsetof(foveal_config, pt_min_bits),
                "foveal_config mirrors ht_frame's n_points .. pt_weight");
 
+/* The point positions of walk K (0, or 1: pcond's drand48 sequence continued after walk 0,
+ * the veil's second histogram) for a W x H picture, walked when the picture size changed
+ * (CPU, ~W*H steps each); false when out of memory. */
+static bool walk_points(pass_foveal *p, int k, int w, int h)
+{
+    if (w == p->pos_w[k] && h == p->pos_h[k] && p->n_points == p->pos_n[k])
+        return true;
+    uint32_t *xy = malloc(sizeof *xy * p->n_points);
+    uint64_t state = 0;   /* glibc's drand48 when never seeded, as tonemap_point_positions */
+    bool ok = xy != NULL;
+    for (int i = 0; ok && i <= k; i++)
+        ok = tonemap_point_walk(w, h, p->n_points, &state, xy);
+    if (ok) {
+        gpu_buf_recreate(&p->pos[k], sizeof *xy * p->n_points);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *xy * p->n_points, xy);
+        gpu_buf_recreate(&p->lum, sizeof(float) * p->n_points);
+        p->pos_w[k] = w;
+        p->pos_h[k] = h;
+        p->pos_n[k] = p->n_points;
+    }
+    free(xy);
+    return ok;
+}
+
 void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                         const tonemap_params *params)
+                         const tonemap_params *params, int walk)
 {
     const ht_source src = {0, img->width, img->height, 1};   /* the picture's size */
     foveal_config c = {0};
     c.pcond_rules = params->pcond;
     c.pt_min_bits = 0x7f7fffffu;
     p->n_points = 0;
-    if (params->sampling == HT_SAMPLING_FOVEAL && src.width > 0 && src.height > 0) {
+    p->walk = walk;
+    if (src.width > 0 && src.height > 0)   /* the human-vision stage's also in pixel sampling */
         tonemap_foveal_grid(src.width, src.height, params->fov, &p->fw, &p->fh);
+    if (params->sampling == HT_SAMPLING_FOVEAL && src.width > 0 && src.height > 0) {
         c.fov_width = (uint32_t)p->fw;
         c.fov_height = (uint32_t)p->fh;
         if (params->point_samples)
@@ -83,23 +111,10 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
     p->have_uploaded = !p->n_points;
     if (!p->n_points)
         return;
-    if (src.width != p->pos_w || src.height != p->pos_h || p->n_points != p->pos_n) {
-        /* The walk depends on the picture size only: once per size (CPU, ~W*H steps). */
-        uint32_t *xy = malloc(sizeof *xy * p->n_points);
-        if (!xy || !tonemap_point_positions(src.width, src.height, p->n_points, xy)) {
-            free(xy);
-            p->n_points = 0;
-            c.n_points = 0;
-            glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
-            return;
-        }
-        gpu_buf_recreate(&p->pos, sizeof *xy * p->n_points);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *xy * p->n_points, xy);
-        gpu_buf_recreate(&p->lum, sizeof(float) * p->n_points);
-        free(xy);
-        p->pos_w = src.width;
-        p->pos_h = src.height;
-        p->pos_n = p->n_points;
+    if (!walk_points(p, walk, src.width, src.height)) {
+        p->n_points = c.n_points = 0;   /* out of memory: no point samples */
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame.id);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
     }
 }
 
@@ -113,6 +128,7 @@ bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
     pass_set_ivec2(prog, "u_size", img->width, img->height);
     pass_set_ivec2(prog, "u_grid", p->fw, p->fh);
     pass_set_int(prog, "u_rgbe", params->pcond);
+    pass_set_float(prog, "u_rgbe_unit", (float)(HT_WHTEFFICACY / params->scale));
     /* One dispatch per piece, adding into the sums of the previous one (foveal.comp). */
     glBindImageTexture(0, p->fov.id, 0, GL_FALSE, 0,
                        img->count > 1 ? GL_READ_WRITE : GL_WRITE_ONLY, GL_RGBA32F);
@@ -132,6 +148,12 @@ bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
     return true;
 }
 
+/* The positions buffer of the current walk. */
+static unsigned positions(const pass_foveal *p)
+{
+    return p->pos[p->walk].id;
+}
+
 bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen)
 {
@@ -144,7 +166,7 @@ bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_luminance", params->luminance);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
     /* Per piece, each gathering the samples that lie in it (points.comp). */
     for (int i = 0; i < img->count; i++) {
         const ht_piece *pc = &img->piece[i];
@@ -167,7 +189,7 @@ bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size
     pass_set_uint(prog, "u_count", p->n_points);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, p->pos.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;

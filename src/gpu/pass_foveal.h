@@ -18,12 +18,15 @@ void pass_foveal_destroy(pass_foveal **p);
 /* The frame fields the pipeline uploads before an analysis (n_points .. pt_weight of
  * ht_frame): the foveal grid and point count for the picture IMG and PARAMS (all zero with
  * pixel sampling), pcond_rules, and the pt_* accumulators reset. Sizes the buffers; computes
- * the point positions when the picture size changed. */
+ * the point positions of WALK when the picture size changed: 0 the first histogram's, 1 the
+ * veil's second (pcond's drand48 sequence continued). The foveal grid pass_foveal_run makes
+ * is PARAMS' in either sampling (the human-vision stage's foveal image). */
 void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                         const tonemap_params *params);
+                         const tonemap_params *params, int walk);
 
-/* The foveal image of IMG (every piece; before the histogram pass; with foveal sampling
- * only), then pass_foveal_source. False (reason in err) when the program cannot be built. */
+/* The foveal image of IMG (every piece; before the histogram pass with foveal sampling,
+ * and for the human-vision stage), then pass_foveal_source. False (reason in err) when the
+ * program cannot be built. */
 bool pass_foveal_run(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                      const tonemap_params *params, char *err, size_t errlen);
 

@@ -14,9 +14,9 @@ struct pass_greyhist {
 _Static_assert(HT_GREY_GLOBAL == 0 && HT_GREY_SHARED == 1 && HT_GREY_PRIVATE == 2,
                "the programs are indexed by kernel id");
 static const pass_desc desc = {"greyhist", {
-    [HT_GREY_GLOBAL] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_GLOBAL\n"},
-    [HT_GREY_SHARED] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_SHARED\n"},
-    [HT_GREY_PRIVATE] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_PRIVATE\n"},
+    [HT_GREY_GLOBAL] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_GLOBAL\n", false},
+    [HT_GREY_SHARED] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_SHARED\n", false},
+    [HT_GREY_PRIVATE] = {"greyhist.comp", "#define HT_GREY_KERNEL HT_GREY_PRIVATE\n", false},
 }};
 
 pass_greyhist *pass_greyhist_create(char *err, size_t errlen)

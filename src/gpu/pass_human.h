@@ -9,14 +9,12 @@
 
 typedef struct pass_human pass_human;
 
-/* The pipeline's stage: pipeline.c owns it (pipeline_human_of), pipeline_human.c runs it. */
+/* The pipeline's stage: the pipeline owns it (pipeline_internal.h), pipeline_human.c runs it. */
 typedef struct pipeline_human {
     pass_human *pass;        /* made on first use: pipelines without the stage build nothing */
     ht_human_grids grids;    /* pipeline_set_human's */
     bool on;
 } pipeline_human;
-
-pipeline_human *pipeline_human_of(pipeline *p);
 
 /* Before the apply pass on SRC: *H the stage the apply pass runs (NULL: none), its pyramid
  * built. False (reason in err) when the stage is on and SRC is not the uploaded image in one

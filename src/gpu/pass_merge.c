@@ -12,7 +12,7 @@ struct pass_merge {
     pass_base base;
 };
 
-static const pass_desc desc = {"merge", {{"merge.comp", NULL}}};
+static const pass_desc desc = {"merge", {{"merge.comp", NULL, false}}};
 
 pass_merge *pass_merge_create(char *err, size_t errlen)
 {

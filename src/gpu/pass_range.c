@@ -8,7 +8,7 @@ struct pass_range {
     pass_base base;
 };
 
-static const pass_desc desc = {"range", {{"range.comp", NULL}}};
+static const pass_desc desc = {"range", {{"range.comp", NULL, false}}};
 
 pass_range *pass_range_create(char *err, size_t errlen)
 {

@@ -6,55 +6,11 @@
 
 #include <glad/gl.h>
 
-#include "gpu_timer.h"
-#include "pass.h"
-#include "pass_foveal.h"
-#include "pass_human.h"
+#include "pipeline_internal.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
 #undef HT_PASS_NAME_
-
-/* Intervals a pass's timer holds unread: the frames the GPU may run behind, and then some. */
-enum { TIMER_DEPTH = 4 };
-
-struct pipeline {
-    pass_histogram *histogram;
-    pass_range *range;
-    pass_merge *merge;
-    pass_curve *curve;
-    pass_finish *finish;
-    pass_apply *apply;
-    pass_foveal *foveal;               /* foveal, points_gather, points_bin */
-
-    ht_buffers buf;
-    int max_bins;                      /* most bins any run asked for: the first histogram
-                                          dispatch bins with the frame's previous count */
-
-    ht_piece *pieces;                  /* the uploaded image: one texture, or a grid of pieces */
-    int npieces;                       /* when larger than GL_MAX_TEXTURE_SIZE (pass.h) */
-    int image_w, image_h;
-    unsigned image_format;             /* GL_RGBA16F or GL_RGBA32F */
-    gpu_buf staging;                   /* GL_PIXEL_UNPACK_BUFFER for half uploads */
-    int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
-    unsigned long uploads;             /* pipeline_image_generation */
-    gpu_tex out;                       /* output of the apply pass, RGBA8 (or RGBA16) */
-    unsigned target;                   /* pipeline_set_output's texture, 0: out */
-    unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
-                                          pipeline_tonemap_uploaded16), else GL_RGBA8 */
-
-    int finish_form;                   /* PIPELINE_FINISH_* */
-    uint32_t *rebin_groups;            /* the re-binning's groups per piece, 3 each, as the */
-    int rebin_pieces;                  /* dispatch buffer holds them */
-
-    int latency;                       /* pipeline_set_latency */
-    bool analysed;                     /* the frame holds an analysis: a curve to apply */
-    bool pass_timing;                  /* pipeline_set_pass_timing */
-    gpu_timer *timer[HT_PASS_COUNT];
-    gpu_timer *frame_timer;
-    pipeline_timings timings;
-    pipeline_human human;              /* the human-vision stage (pipeline_human.c) */
-};
 
 static const char *const finish_names[] = {"separate", "one-group", "last-group"};
 
@@ -71,7 +27,8 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->curve = pass_curve_create(err, errlen)) ||
         !(p->finish = pass_finish_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
-        !(p->foveal = pass_foveal_create(err, errlen))) {
+        !(p->foveal = pass_foveal_create(err, errlen)) ||
+        !(p->veil = pass_veil_create(err, errlen))) {
         pipeline_destroy(&p);
         return NULL;
     }
@@ -104,6 +61,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
     gpu_buf_recreate(&p->buf.partials, 0);
     gpu_buf_recreate(&p->buf.tile_hist, 0);
     gpu_buf_recreate(&p->buf.tile_sums, 0);
+    p->buf.range_fits = -1;
     return p;
 }
 
@@ -120,11 +78,13 @@ void pipeline_destroy(pipeline **pp)
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
     pipeline_human_release(&p->human, true);
+    pass_veil_destroy(&p->veil);
     gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums,
-                       &p->buf.dispatch};
-    for (int i = 0; i < 5; i++)
+                       &p->buf.dispatch, &p->buf.veil, &p->buf.sample_radii};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         gpu_buf_destroy(bufs[i]);
     free(p->rebin_groups);
+    free(p->first);
     pipeline_release_textures(p);
     gpu_buf_destroy(&p->staging);
     for (int i = 0; i < HT_PASS_COUNT; i++)
@@ -350,6 +310,12 @@ bool pipeline_pass_used(int pass, const tonemap_params *params)
     case HT_PASS_points_gather:
     case HT_PASS_points_bin:
         return foveal && params->point_samples;
+    case HT_PASS_veil:
+        return human_requested(params);
+    case HT_PASS_veil_histogram:
+        return params->veil;
+    case HT_PASS_sample_radii:
+        return params->acuity;
     default:
         return pass >= 0 && pass < HT_PASS_COUNT;
     }
@@ -408,7 +374,7 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     switch (pass) {
     case HT_PASS_foveal:
         /* Always: it also writes the frame's foveal and pcond fields. */
-        pass_foveal_prepare(p->foveal, &img, &p->buf, params);
+        pass_foveal_prepare(p->foveal, &img, &p->buf, params, 0);
         return !foveal || pass_foveal_run(p->foveal, &img, &p->buf, params, err, errlen);
     case HT_PASS_points_gather:
         return pass_foveal_gather(p->foveal, &img, &p->buf, params, err, errlen);
@@ -433,6 +399,12 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_bin_points(p->foveal, &p->buf, err, errlen);
     case HT_PASS_curve:
         return pass_curve_run(p->curve, &p->buf, params, err, errlen);
+    case HT_PASS_veil:
+        return pipeline_human_veil(p, &img, params, err, errlen);
+    case HT_PASS_veil_histogram:
+        return pipeline_human_veil_histogram(p, src, &img, params, err, errlen);
+    case HT_PASS_sample_radii:
+        return pipeline_human_radii(p, &img, params, err, errlen);
     case HT_PASS_apply: {
         const pipeline_human *human;
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))
@@ -480,9 +452,12 @@ static void end_frame(pipeline *p)
 static bool run_analysis(pipeline *p, ht_source src, const tonemap_params *params, char *err,
                          size_t errlen)
 {
-    for (int pass = HT_PASS_foveal; pass <= HT_PASS_curve; pass++)
-        if (!run_timed(p, pass, src, params, err, errlen))
+    p->human_on = false;
+    for (int pass = HT_PASS_foveal; pass < HT_PASS_apply; pass++)
+        if ((pass <= HT_PASS_curve || pipeline_pass_used(pass, params)) &&
+            !run_timed(p, pass, src, params, err, errlen))
             return false;
+    pipeline_human_after_analysis(p);
     p->analysed = true;
     return true;
 }
@@ -501,7 +476,8 @@ static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
 {
     ht_piece one;
     return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
-           !human_requested(params) && !p->human.on && analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
+           !human_requested(params) && !p->human.on && analysis.texture == apply.texture &&
+           analysis.samples == 1 && apply.samples == 1 &&
            analysis.width == apply.width && analysis.height == apply.height &&
            pieces_of(p, analysis, &one).count == 1;
 }
@@ -558,7 +534,6 @@ void pipeline_release_textures(pipeline *p)
 }
 
 void pipeline_set_output(pipeline *p, unsigned texture) { p->target = texture; }
-pipeline_human *pipeline_human_of(pipeline *p) { return &p->human; }
 unsigned pipeline_output_texture(const pipeline *p) { return p->out.id; }
 int pipeline_output_bits(const pipeline *p) { return p->out.format == GL_RGBA16 ? 16 : 8; }
 unsigned pipeline_frame_buffer(const pipeline *p) { return p->buf.frame.id; }

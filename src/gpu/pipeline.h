@@ -1,8 +1,9 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
  *   foveal -> points_gather -> histogram -> range -> finish -> rebin -> merge -> points_bin
- *   -> curve -> apply
- * (foveal and the points passes do their work with foveal sampling only, pipeline_pass_used;
- * range, merge and curve, or finish, by the finishing's form, pipeline_pass_runs).
+ *   -> curve -> veil -> veil_histogram -> sample_radii -> apply
+ * (foveal and the points passes do their work with foveal sampling only, the three before
+ * apply with the human-vision options only, pipeline_pass_used; range, merge and curve, or
+ * finish, by the finishing's form, pipeline_pass_runs).
  * The histogram pass reads the image once for everything the analysis needs, binning it with
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
@@ -25,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "human.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -39,10 +41,17 @@ typedef struct ht_source {
     int samples;
 } ht_source;
 
-/* Named passes, for timings (indices into pipeline_timings.ms). */
+/* Named passes, for timings (indices into pipeline_timings.ms). The human-vision analysis
+ * (human.h's steps 2 to 4, as human_cpu_analyze): veil reads the first analysis back (a
+ * stall), decides with human_check2do, and where the veil or acuity applies makes the foveal
+ * image (pixel sampling has none yet), then the veil grid and the veiled foveal image;
+ * veil_histogram runs the analysis passes again after the veil (pcond's second histogram:
+ * the veiled foveal image and the continued point samples, or every pixel with the veil
+ * added; the range test of the first stands); sample_radii makes the acuity's radii and
+ * reads their largest back. */
 #define HT_PASSES(X) \
     X(foveal) X(points_gather) X(histogram) X(range) X(finish) X(rebin) X(merge) X(points_bin) \
-    X(curve) X(apply)
+    X(curve) X(veil) X(veil_histogram) X(sample_radii) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_
@@ -76,12 +85,14 @@ ht_source pipeline_image_piece(const pipeline *p, int i, int *x, int *y);
  * from the next upload on, to split ordinary images; 0 restores the GL limit. */
 void pipeline_set_max_piece(pipeline *p, int size);
 
-/* A frame, timed (pipeline_last_timings): the analysis passes (foveal .. curve)
- * over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
+/* A frame, timed (pipeline_last_timings): the analysis passes (foveal .. curve, then with
+ * human-vision options veil .. sample_radii, so that the frame holds the curve after the
+ * veil) over ANALYSIS into the frame buffer, over every piece when ANALYSIS is
  * pipeline_image_source of an image in pieces; then the apply pass: APPLY through the frame's
  * curve into the output texture (RGBA8, APPLY's size, resolved when APPLY is multisampled),
  * APPLY as given (one piece of an image in pieces: pipeline_tonemap_* apply them all). False
- * (reason in err) when a pass's program cannot be built; the passes after it do not run. */
+ * (reason in err) when a pass's program cannot be built, or for human-vision options on an
+ * image in pieces; the passes after it do not run. */
 bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
                     const tonemap_params *params, char *err, size_t errlen);
 
@@ -91,7 +102,8 @@ bool pipeline_frame(pipeline *p, ht_source analysis, ht_source apply,
 bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_params *params,
                        char *err, size_t errlen);
 /* Whether PASS does any work with PARAMS (foveal and the points passes need foveal sampling,
- * the points passes point samples too); the others always do. */
+ * the points passes point samples too; veil any human-vision option, veil_histogram the veil,
+ * sample_radii acuity); the others always do. */
 bool pipeline_pass_used(int pass, const tonemap_params *params);
 
 /* The forms of the finishing (the header comment): range, rebin, merge, curve each its own

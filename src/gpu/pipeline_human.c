@@ -1,6 +1,7 @@
-/* The human-vision stage in the pipeline (human_gpu.h): its inputs from a CPU analysis, the
- * apply pass's variant, the prepare pass. */
-#include "pass_human.h"
+/* The human-vision parts of the pipeline (human_gpu.h): the analysis's passes (veil,
+ * veil_histogram, sample_radii), and the per-pixel stage: its inputs from the analysis or a CPU
+ * one, the apply pass's variant, the prepare pass. */
+#include "pipeline_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,8 @@ void human_grids_release(ht_human_grids *g)
 
 void pipeline_set_human(pipeline *p, const ht_human_grids *g)
 {
-    pipeline_human *h = pipeline_human_of(p);
+    pipeline_human *h = &p->human;
+    p->human_own = false;
     h->on = g && g->stages;
     h->grids = h->on ? *g : (ht_human_grids){0};
 }
@@ -76,7 +78,7 @@ void pipeline_human_release(pipeline_human *h, bool all)
 static bool ready(pipeline *p, const ht_human_grids *g, ht_source *img, char *err,
                   size_t errlen)
 {
-    pipeline_human *h = pipeline_human_of(p);
+    pipeline_human *h = &p->human;
     *img = pipeline_image_source(p);
     if (pipeline_image_pieces(p) != 1) {
         snprintf(err, errlen, "human-vision stage: %s",
@@ -92,10 +94,14 @@ static bool ready(pipeline *p, const ht_human_grids *g, ht_source *img, char *er
 bool pipeline_human_for_apply(pipeline *p, ht_source src, const pipeline_human **out,
                               char *err, size_t errlen)
 {
-    pipeline_human *h = pipeline_human_of(p);
+    pipeline_human *h = &p->human;
     ht_source img;
     *out = NULL;
     if (!h->on)
+        return true;
+    /* The analysis's own stage on another source: the caller (the viewer) ran it before,
+     * through pipeline_human_prepare. */
+    if (p->human_own && src.texture != pipeline_image_source(p).texture)
         return true;
     if (!ready(p, &h->grids, &img, err, errlen))
         return false;
@@ -113,7 +119,7 @@ bool pipeline_human_prepare(pipeline *p, const ht_human_grids *g, const tonemap_
 {
     ht_source img;
     return ready(p, g, &img, err, errlen) &&
-           pass_human_prepare(pipeline_human_of(p)->pass, img, g, params, out, err, errlen);
+           pass_human_prepare(p->human.pass, img, g, params, out, err, errlen);
 }
 
 bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *texture,
@@ -125,6 +131,126 @@ bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *text
     if (!ready(p, g, &img, err, errlen))
         return false;
     if (g->stages & HT_HUMAN_ACUITY)
-        *texture = pass_human_pyramid_texture(pipeline_human_of(p)->pass, levels);
+        *texture = pass_human_pyramid_texture(p->human.pass, levels);
     return true;
+}
+
+/* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
+ * image where pixel sampling has none, the veil. */
+bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,
+                         char *err, size_t errlen)
+{
+    p->human_on = false;
+    if (!human_requested(params))
+        return true;
+    if (img->count > 1) {
+        snprintf(err, errlen, "the human-vision options (veil, acuity, colour loss) need an "
+                              "image that fits one texture; this one (%dx%d) is in %d pieces",
+                 img->width, img->height, img->count);
+        return false;
+    }
+    human_view view;
+    if ((!p->first && !(p->first = malloc(sizeof *p->first))) ||
+        !pass_veil_prepare(p->veil, img->width, img->height, params, &p->buf, &view)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    pipeline_read_result(p, p->first);
+    human_check2do(p->first, params, &view, img->width, img->height, &p->report);
+    p->human_on = true;
+    bool veil = p->report.veil == HUMAN_APPLIED;
+    if (!veil && p->report.acuity != HUMAN_APPLIED)
+        return true;
+    if (params->sampling != HT_SAMPLING_FOVEAL &&
+        !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
+        return false;
+    return !veil || pass_veil_run(p->veil, pass_foveal_source(p->foveal), &p->buf, err, errlen);
+}
+
+/* The veil_histogram pass: the analysis passes after the veil (foveal sampling: the veiled
+ * foveal image, the second walk's point samples; pixel sampling: the veiled pixels), with the
+ * first histogram's "range fits the display". */
+bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *img,
+                                   const tonemap_params *params, char *err, size_t errlen)
+{
+    if (!p->human_on || p->report.veil != HUMAN_APPLIED)
+        return true;
+    pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
+    p->buf.range_fits = p->report.range_fits;
+    p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
+    bool ok = true;
+    for (int pass = HT_PASS_points_gather; ok && pass <= HT_PASS_curve; pass++)
+        ok = pipeline_run_pass(p, pass, src, params, err, errlen);
+    p->buf.range_fits = -1;
+    p->buf.veiled = false;
+    return ok;
+}
+
+/* The sample_radii pass: the radii, their largest read back for the root level. */
+bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
+                          char *err, size_t errlen)
+{
+    if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
+        return true;
+    float max_sr;
+    if (!pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width, img->height,
+                          &p->buf, params, &max_sr, err, errlen))
+        return false;
+    p->report.max_sr = max_sr;
+    p->report.root_level = human_root_level(max_sr, img->width, img->height);
+    if (!(max_sr > 1.0f))   /* every radius <= 1: the stage changes nothing */
+        p->report.acuity = HUMAN_APPLIED_NOOP;
+    return true;
+}
+
+const human_report *pipeline_human_report(const pipeline *p)
+{
+    return p->human_on ? &p->report : NULL;
+}
+
+ht_human_grids pipeline_human_grids(const pipeline *p)
+{
+    ht_human_grids g = {0};
+    if (!p->human_on)
+        return g;
+    g.veil = p->buf.veil.id;
+    g.sample_radii = p->buf.sample_radii.id;
+    g.fw = p->buf.fov_w;
+    g.fh = p->buf.fov_h;
+    g.root_level = p->report.root_level;
+    g.stages = (p->report.acuity == HUMAN_APPLIED ? HT_HUMAN_ACUITY : 0u) |
+               (p->report.veil == HUMAN_APPLIED ? HT_HUMAN_VEIL : 0u) |
+               (p->report.color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+    return g;
+}
+
+void pipeline_read_human_grids(pipeline *p, float *veil, float *sr)
+{
+    size_t n = (size_t)p->buf.fov_w * p->buf.fov_h;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float *v4 = veil ? malloc(n * 4 * sizeof *v4) : NULL;
+    if (v4) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.veil.id);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 4 * sizeof *v4), v4);
+        for (size_t k = 0; k < n; k++)
+            for (int c = 0; c < 3; c++)
+                veil[3 * k + c] = v4[4 * k + c];
+        free(v4);
+    }
+    if (sr) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.sample_radii.id);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * sizeof *sr), sr);
+    }
+}
+
+void pipeline_human_after_analysis(pipeline *p)
+{
+    if (p->human_on) {
+        ht_human_grids g = pipeline_human_grids(p);
+        p->human.on = g.stages != 0;
+        p->human.grids = g;
+        p->human_own = true;
+    } else if (p->human_own) {
+        pipeline_set_human(p, NULL);
+    }
 }

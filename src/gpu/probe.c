@@ -12,8 +12,8 @@ struct gpu_probe {
 
 enum { READ, COPY };
 static const pass_desc desc = {"probe", {
-    [READ] = {"probe_read.comp", NULL},
-    [COPY] = {"probe_copy.comp", NULL},
+    [READ] = {"probe_read.comp", NULL, false},
+    [COPY] = {"probe_copy.comp", NULL, false},
 }};
 
 gpu_probe *gpu_probe_create(char *err, size_t errlen)

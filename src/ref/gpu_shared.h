@@ -52,6 +52,8 @@
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
     X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */         \
+    X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
+    X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_PLOT_MODES(X)
 
@@ -220,12 +222,14 @@ HT_STATS_CONSTANTS(HT_ENUM_)
 HT_STATS_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
 
-/* Binding points of the human-vision stage's foveal-resolution inputs (human.h), both
- * fw x fh grids, top row first, in the picture's units: the veil, fw * fh vec4 (rgb; a 0),
- * and the sample radii, fw * fh floats (input pixels). */
+/* Binding points of the human-vision stage's foveal-resolution inputs (human.h), fw x fh
+ * grids, top row first, in the picture's units: the veil, fw * fh vec4 (rgb; a 0), and the
+ * sample radii, fw * fh floats (input pixels) followed by their largest (at least 1); and the
+ * analysis' view-ray directions (human_ray_dirs), fw * fh vec4 (xyz; w 0). */
 #define HT_HUMAN_BINDINGS(X)       \
     X(HT_BIND_VEIL, 12)            \
-    X(HT_BIND_SAMPLE_RADII, 13)
+    X(HT_BIND_SAMPLE_RADII, 13)    \
+    X(HT_BIND_RAY_DIRS, 15)
 /* Which stages of the human-vision per-pixel stage apply (bits of ht_human_grids.stages and
  * of the shaders' u_human_stages). */
 #define HT_HUMAN_STAGES(X)         \

@@ -184,6 +184,12 @@ static bool analyze_acuity(const hdr_image *img, const tonemap_params *p, const 
 bool human_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r,
                        human_state *hs_out)
 {
+    return human_cpu_analyze_exact(img, p, p->pcond, r, hs_out);
+}
+
+bool human_cpu_analyze_exact(const hdr_image *img, const tonemap_params *p, bool pcond_exact,
+                             tonemap_result *r, human_state *hs_out)
+{
     human_state local, *hs = hs_out ? hs_out : &local;
     memset(hs, 0, sizeof *hs);
     tonemap_params p1 = *p;
@@ -191,7 +197,7 @@ bool human_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_re
     human_view_default(img->width, img->height, p->fov, &hs->view);
     tonemap_foveal_grid(img->width, img->height, p->fov, &hs->fw, &hs->fh);
     uint64_t state = 0;   /* one drand48 sequence over both histograms */
-    tonemap_stage_input in = {NULL, &state, -1, p->pcond};
+    tonemap_stage_input in = {NULL, &state, -1, pcond_exact};
     tonemap_cpu_analyze_input(img, &p1, &in, r);
     human_check2do(r, p, &hs->view, img->width, img->height, &hs->report);
     bool veil = hs->report.veil == HUMAN_APPLIED, acuity = hs->report.acuity == HUMAN_APPLIED;

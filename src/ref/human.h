@@ -172,6 +172,11 @@ double human_color_loss(float c[3], double scale, const double wts[3]);
 bool human_cpu_analyze(const hdr_image *img, const tonemap_params *p, tonemap_result *r,
                        human_state *hs);
 void human_state_free(human_state *hs);
+/* human_cpu_analyze with pcond's own rounding of the samples (tonemap_stage_input's
+ * pcond_exact) as PCOND_EXACT says rather than as p->pcond: false is the shaders' arithmetic,
+ * the reference of the GPU's analysis (pipeline.h). */
+bool human_cpu_analyze_exact(const hdr_image *img, const tonemap_params *p, bool pcond_exact,
+                             tonemap_result *r, human_state *hs);
 
 /* Pixel (x, row) through acuity, veil and colour (*out). PYR: built with
  * hs->report.root_level levels when acuity applies, else NULL. */

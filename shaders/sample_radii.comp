@@ -1,0 +1,61 @@
+// Sample-radius pass (human_sample_radii; pcond initacuity), one group: per interior foveal
+// pixel, the solid angle omega of a picture pixel there (from the differences of the
+// neighbouring view rays) against the visible frequency at the foveal luminance,
+// sr = (pi / 180) / sqrt(omega) / hacuity(La); the border copies its inner neighbour. The
+// grid (fw * fh floats) is followed by the largest radius (at least 1), which the CPU reads.
+layout(local_size_x = HT_RADII_GROUP) in;
+layout(rgba32f, binding = 0) readonly uniform image2D u_fov;   // the current foveal image
+layout(std430, binding = HT_BIND_RAY_DIRS) readonly buffer Dirs { vec4 dirs[]; };
+layout(std430, binding = HT_BIND_SAMPLE_RADII) writeonly buffer Radii { float sr[]; };
+uniform ivec2 u_pic;    // the picture
+uniform ivec2 u_grid;   // fw, fh
+uniform float u_scale;
+
+const uint N = uint(HT_RADII_GROUP);
+const double PI = 3.14159265358979323846lf;
+shared float s_max[N];
+
+// human_hacuity: cycles/degree at adaptation luminance la (cd/m^2); its floor at la <= 0.
+float hacuity(float la)
+{
+    float a = la > 0.0 ? atan(1.4 * log2(la) * 0.30102999566 + 0.35) : -1.57079632679;
+    return 17.25 * a + 25.72;
+}
+
+// The radius of interior foveal pixel c, in doubles where the CPU computes in doubles.
+float radius_at(ivec2 c)
+{
+    int w = u_grid.x, k = c.y * w + c.x;
+    dvec2 f = 0.5lf * dvec2(u_grid) / dvec2(u_pic);
+    dvec3 dx = f.x * dvec3(dirs[k + 1].xyz - dirs[k - 1].xyz);   // float differences, as pcond
+    dvec3 dy = f.y * dvec3(dirs[k + w].xyz - dirs[k - w].xyz);
+    dvec3 n = cross(dx, dy);
+    double omega = 0.5lf * sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+    if (omega <= double(HT_ACUITY_MIN_OMEGA)) return 1.0;
+    float lw;
+    ht_classify(imageLoad(u_fov, c).rgb, u_scale, lw);   // human_luminance's float sum
+    if (!(lw >= 0.0)) return 0.0;   // the CPU's log10 gives NaN there, and the radius 0
+    float r = float(PI / 180.0lf / sqrt(omega)) / hacuity(lw);
+    return ht_finite(r) ? r : 0.0;
+}
+
+void main()
+{
+    uint t = gl_LocalInvocationIndex;
+    int n = u_grid.x * u_grid.y;
+    bool interior = u_grid.x >= 3 && u_grid.y >= 3;   // else no differences: no blur
+    float mx = 1.0;
+    for (int k = int(t); k < n; k += int(N)) {
+        ivec2 c = clamp(ivec2(k % u_grid.x, k / u_grid.x), ivec2(1), u_grid - 2);
+        float r = interior ? radius_at(c) : 0.0;
+        sr[k] = r;
+        mx = max(mx, r);
+    }
+    s_max[t] = mx;
+    barrier();
+    for (uint s = N / 2u; s > 0u; s >>= 1) {
+        if (t < s) s_max[t] = max(s_max[t], s_max[t + s]);
+        barrier();
+    }
+    if (t == 0u) sr[n] = s_max[0];
+}

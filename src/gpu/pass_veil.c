@@ -1,0 +1,112 @@
+/* Veil and sample-radius passes of the human-vision analysis (veil.comp, sample_radii.comp);
+ * pass_veil.h. */
+#include "pass_veil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glad/gl.h>
+
+struct pass_veil {
+    pass_base base;
+    gpu_buf dirs;               /* fw * fh vec4 view-ray directions (HT_BIND_RAY_DIRS) */
+    int dirs_w, dirs_h;         /* the picture and field of view they were made for */
+    double dirs_fov;
+};
+
+enum { VEIL, VEIL_FOVEAL, RADII };
+static const pass_desc desc = {"human", {
+    [VEIL] = {"veil.comp", "#define HT_VEIL_STAGE 0\n", false},
+    [VEIL_FOVEAL] = {"veil.comp", "#define HT_VEIL_STAGE 1\n", false},
+    [RADII] = {"sample_radii.comp", NULL, false},
+}};
+
+pass_veil *pass_veil_create(char *err, size_t errlen)
+{
+    return pass_create(sizeof(pass_veil), &desc, err, errlen);
+}
+
+void pass_veil_destroy(pass_veil **pp)
+{
+    if (!pp || !*pp)
+        return;
+    gpu_buf_destroy(&(*pp)->dirs);
+    pass_destroy((pass_base **)pp);
+}
+
+bool pass_veil_prepare(pass_veil *p, int w, int h, const tonemap_params *params,
+                        ht_buffers *b, human_view *view)
+{
+    int fw, fh;
+    human_view_default(w, h, params->fov, view);
+    tonemap_foveal_grid(w, h, params->fov, &fw, &fh);
+    size_t n = (size_t)fw * fh;
+    if (w != p->dirs_w || h != p->dirs_h || params->fov != p->dirs_fov || !p->dirs.id) {
+        float *dirs = malloc(n * 3 * sizeof *dirs), *vec4s = malloc(n * 4 * sizeof *vec4s);
+        if (!dirs || !vec4s) {
+            free(dirs);
+            free(vec4s);
+            return false;
+        }
+        human_ray_dirs(view, fw, fh, dirs);
+        for (size_t k = 0; k < n; k++)
+            for (int c = 0; c < 4; c++)
+                vec4s[4 * k + c] = c < 3 ? dirs[3 * k + c] : 0.0f;
+        gpu_buf_recreate(&p->dirs, n * 4 * sizeof *vec4s);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(n * 4 * sizeof *vec4s), vec4s);
+        free(dirs);
+        free(vec4s);
+        p->dirs_w = w;
+        p->dirs_h = h;
+        p->dirs_fov = params->fov;
+    }
+    gpu_buf_recreate(&b->veil, n * 4 * sizeof(float));
+    gpu_buf_recreate(&b->sample_radii, (n + 1) * sizeof(float));
+    b->fov_w = fw;
+    b->fov_h = fh;
+    return true;
+}
+
+bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
+                     size_t errlen)
+{
+    unsigned n = (unsigned)b->fov_w * (unsigned)b->fov_h;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_RAY_DIRS, p->dirs.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_VEIL, b->veil.id);
+    glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+    for (int stage = VEIL; stage <= VEIL_FOVEAL; stage++) {
+        unsigned prog = pass_use(&p->base, stage, 1, err, errlen);
+        if (!prog)
+            return false;
+        pass_set_ivec2(prog, "u_grid", b->fov_w, b->fov_h);
+        /* The CPU keeps (1 - HT_VEIL_ADAPT) F in double before rounding to float. */
+        glProgramUniform1d(prog, glGetUniformLocation(prog, "u_keep"), 1.0 - HT_VEIL_ADAPT);
+        /* Stage 0: a group per foveal pixel; stage 1: a thread per foveal pixel. */
+        glDispatchCompute(stage == VEIL ? n : (n + HT_VEIL_GROUP - 1) / HT_VEIL_GROUP, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                        GL_TEXTURE_FETCH_BARRIER_BIT);
+    }
+    return true;
+}
+
+bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
+                      const tonemap_params *params, float *max_sr, char *err, size_t errlen)
+{
+    unsigned prog = pass_use(&p->base, RADII, 1, err, errlen);
+    if (!prog)
+        return false;
+    pass_set_ivec2(prog, "u_pic", w, h);
+    pass_set_ivec2(prog, "u_grid", b->fov_w, b->fov_h);
+    pass_set_float(prog, "u_scale", (float)params->scale);
+    pass_set_int(prog, "u_luminance", params->luminance);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_RAY_DIRS, p->dirs.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, b->sample_radii.id);
+    glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
+                       (GLintptr)((size_t)b->fov_w * b->fov_h * sizeof *max_sr),
+                       sizeof *max_sr, max_sr);
+    return true;
+}
