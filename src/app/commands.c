@@ -214,8 +214,8 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
     }
     /* The commands that tone-map with a backend (bench without --export times the GPU's
      * passes; the viewer draws with its own context). */
-    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS || command == HT_CMD_ANALYZE ||
-                    (command == HT_CMD_BENCH && o->bench_export);
+    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS ||
+                    command == HT_CMD_ANALYZE || (command == HT_CMD_BENCH && o->bench_export);
     if (o->backend == HT_BACKEND_AUTO && tonemaps && !o->help)
         o->backend = resolve_backend();
     return -1;
