@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "human.h"
 #include "png_export.h"
 #include "viewer.h"
 #include "viewer_internal.h"
@@ -257,6 +258,24 @@ static void act_linear(viewer *v, int arg)
     v->tm.force_linear = !v->tm.force_linear;
 }
 
+/* The human-vision options (human.h), each on its own key: ARG 0 veil, 1 acuity, 2 colour. */
+static void act_human(viewer *v, int arg)
+{
+    bool *opt[] = {&v->tm.veil, &v->tm.acuity, &v->tm.color_loss};
+    *opt[arg] = !*opt[arg];
+}
+
+/* Shift+H: what --human sets (the three and the human ceiling) when not all three are on,
+ * else the three off (the ceiling stays: C). */
+static void act_human_all(viewer *v, int arg)
+{
+    (void)arg;
+    if (v->tm.veil && v->tm.acuity && v->tm.color_loss)
+        v->tm.veil = v->tm.acuity = v->tm.color_loss = false;
+    else
+        human_params_all(&v->tm);
+}
+
 /* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
  * scale and a set range stay as they are. */
 static void act_pcond(viewer *v, int arg)
@@ -432,7 +451,9 @@ typedef struct key_binding {
 /* THE key table: handling, the help overlay, `view --help` and the README's key table
  * (hdrtone --help-keys-markdown, scripts/update-readme) all come from it.
  * Conventions: pfsview for the range keys (, . [ ] \) and PageUp/PageDown; tev for a lower-case
- * letter raising a value and Shift+letter lowering it, F fit, wheel zoom at the cursor. */
+ * letter raising a value and Shift+letter lowering it, F fit, wheel zoom at the cursor. Where
+ * a letter is no value's, Shift+letter is a switch of its own, named by the letter: Shift+P
+ * the pcond preset, Shift+V, A, C, H pcond's Veil, Acuity, Colour loss and all (Human). */
 static const key_binding KEYS[] = {
     {GLFW_KEY_F1, 0, act_help, 0, "show/hide this help"},
     {GLFW_KEY_SLASH, SHIFT, act_help, 0, "show/hide this help"},
@@ -454,6 +475,11 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_I, 0, act_points, 0, "pcond point samples (with foveal sampling) on / off"},
     {GLFW_KEY_W, 0, act_weights, 0, "luminance weights: Rec. 709 / Radiance"},
     {GLFW_KEY_P, SHIFT, act_pcond, 0, "pcond preset / default settings"},
+    {GLFW_KEY_V, SHIFT, act_human, 0, "veiling glare (--veil, pcond -v) on / off"},
+    {GLFW_KEY_A, SHIFT, act_human, 1, "loss of acuity (--acuity, pcond -a) on / off"},
+    {GLFW_KEY_C, SHIFT, act_human, 2, "loss of colour (--color-loss, pcond -c) on / off"},
+    {GLFW_KEY_H, SHIFT, act_human_all, 0,
+     "human vision (--human): the three above and the human ceiling / the three off"},
     {GLFW_KEY_G, 0, act_transfer, 0, "display transfer: sRGB / gamma"},
     {GLFW_KEY_M, 0, act_msaa, 0, "MSAA: 1, 2, 4, 8 samples (as the GPU allows)"},
     {GLFW_KEY_V, 0, act_adapt, 0, "adapt to: whole image / what is in view"},
