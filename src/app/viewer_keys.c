@@ -228,12 +228,18 @@ static void act_ceiling(viewer *v, int arg)
     v->tm.ceiling = ht_enum_next(tonemap_ceilings, v->tm.ceiling);
 }
 
+/* *CHOICE to the next of CHOICES, and the parameter it needs, *PARAM, to DEFAULT when unset. */
+static void next_choice(int *choice, const ht_enum *choices, double *param, double dflt)
+{
+    *choice = ht_enum_next(choices, *choice);
+    if (!(*param > 0))
+        *param = dflt;
+}
+
 static void act_sampling(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.sampling = ht_enum_next(tonemap_samplings, v->tm.sampling);
-    if (!(v->tm.fov > 0))
-        v->tm.fov = 40;
+    next_choice(&v->tm.sampling, tonemap_samplings, &v->tm.fov, 40);
 }
 
 static void act_points(viewer *v, int arg)
@@ -318,9 +324,7 @@ static void act_bins(viewer *v, int dir)
 static void act_transfer(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.transfer = ht_enum_next(tonemap_transfers, v->tm.transfer);
-    if (!(v->tm.gamma > 0))
-        v->tm.gamma = 2.2;
+    next_choice(&v->tm.transfer, tonemap_transfers, &v->tm.gamma, 2.2);
 }
 
 static void act_msaa(viewer *v, int arg)
@@ -468,6 +472,11 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_D, 0, act_drange, +1, "display dynamic range up / down (half a stop)"},
     {GLFW_KEY_D, SHIFT, act_drange, -1, "display dynamic range up / down (half a stop)"},
     {GLFW_KEY_C, 0, act_ceiling, 0, "ceiling: linear / human / none"},
+    {GLFW_KEY_V, SHIFT, act_human, 0, "veiling glare (--veil, pcond -v) on / off"},
+    {GLFW_KEY_A, SHIFT, act_human, 1, "loss of acuity (--acuity, pcond -a) on / off"},
+    {GLFW_KEY_C, SHIFT, act_human, 2, "loss of colour (--color-loss, pcond -c) on / off"},
+    {GLFW_KEY_H, SHIFT, act_human_all, 0,
+     "human vision (--human): the three above and the human ceiling / the three off"},
     {GLFW_KEY_K, 0, act_linear, 0, "force the linear mapping (pcond -l) on / off"},
     {GLFW_KEY_B, 0, act_bins, +1, "histogram bins x2 / /2"},
     {GLFW_KEY_B, SHIFT, act_bins, -1, "histogram bins x2 / /2"},
@@ -475,11 +484,6 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_I, 0, act_points, 0, "pcond point samples (with foveal sampling) on / off"},
     {GLFW_KEY_W, 0, act_weights, 0, "luminance weights: Rec. 709 / Radiance"},
     {GLFW_KEY_P, SHIFT, act_pcond, 0, "pcond preset / default settings"},
-    {GLFW_KEY_V, SHIFT, act_human, 0, "veiling glare (--veil, pcond -v) on / off"},
-    {GLFW_KEY_A, SHIFT, act_human, 1, "loss of acuity (--acuity, pcond -a) on / off"},
-    {GLFW_KEY_C, SHIFT, act_human, 2, "loss of colour (--color-loss, pcond -c) on / off"},
-    {GLFW_KEY_H, SHIFT, act_human_all, 0,
-     "human vision (--human): the three above and the human ceiling / the three off"},
     {GLFW_KEY_G, 0, act_transfer, 0, "display transfer: sRGB / gamma"},
     {GLFW_KEY_M, 0, act_msaa, 0, "MSAA: 1, 2, 4, 8 samples (as the GPU allows)"},
     {GLFW_KEY_V, 0, act_adapt, 0, "adapt to: whole image / what is in view"},
