@@ -32,21 +32,9 @@ int cmd_view(int argc, char **argv)
 {
     ht_options o;
     char **pos;
-    int npos, early = commands_parse(argc, argv, HT_CMD_VIEW, "view", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_VIEW, "view", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help) {
-        printf("usage: hdrtone [view] [FILE...] [options]\n"
-               "       hdrtone [view] SEQ [--frames A-B] [--fps N] [--adapt M] [options]\n"
-               "Opens the files in a window (no file: the bundled default image), or plays the\n"
-               "image sequence SEQ (shot.%%04d.exr or shot.####.exr; Space pauses).\n\n"
-               "options:\n");
-        options_print_help(stdout, HT_CMD_VIEW);
-        printf("\nkeys:\n");
-        viewer_print_keys(stdout);
-        free(pos);
-        return 0;
-    }
     /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
         !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */

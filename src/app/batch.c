@@ -16,7 +16,9 @@
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
+#include "human.h"
 #include "png_export.h"
+#include "tonemap_fast.h"
 
 
 typedef struct job {
@@ -326,13 +328,23 @@ static void finish_pending(batch *b, job **pending, int slot)
     *pending = NULL;
 }
 
-/* The main thread: the GPU (or CPU) work, in order. The GPU's read-back of a frame is
- * collected after the next frame is under way. */
+/* The threads of the tone-map stage: with the CPU backend tonemap_fast's workers (the main
+ * thread among them), which share each frame's work; else the main thread alone (the GPU's,
+ * a hook's, and the reference that tonemap_fast runs for the human-vision options). */
+static int tonemap_threads(const batch *b)
+{
+    bool fast = b->o->backend == HT_BACKEND_CPU && !(b->hook && b->hook->tonemap) &&
+                !human_requested(&b->o->tm);
+    return fast ? tonemap_fast_threads(b->o->jobs) : 1;
+}
+
+/* The main thread: the tone mapping, frame after frame in input order (map_job). The GPU's
+ * read-back of a frame is collected after the next frame is under way. */
 static void tonemap_all(batch *b)
 {
     char msg[HT_ERR_MAX + 64];
     job *pending = NULL;
-    int pending_slot = -1;
+    int pending_slot = -1, threads = tonemap_threads(b);
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
@@ -351,7 +363,7 @@ static void tonemap_all(batch *b)
         t = now_s() - t;
         finish_pending(b, &pending, pending_slot);
         pthread_mutex_lock(&b->mu);
-        b->busy_s[BATCH_tonemap] += t;
+        b->busy_s[BATCH_tonemap] += t * threads;
         if (ok && slot >= 0) {
             pending = j;
             pending_slot = slot;
@@ -368,7 +380,7 @@ static void fill_stats(const batch *b, int ndec, int nenc, batch_stats *s)
 {
     memcpy(s->busy_s, b->busy_s, sizeof s->busy_s);
     s->threads[BATCH_decode] = ndec;
-    s->threads[BATCH_tonemap] = 1;
+    s->threads[BATCH_tonemap] = tonemap_threads(b);
     s->threads[BATCH_encode] = s->threads[BATCH_write] = nenc;
     s->frames = 0;
     for (int i = 0; i < b->n; i++)

@@ -7,7 +7,7 @@
 /* The stages of an export, for bench --export. */
 #define BATCH_STAGES(X)                                                               \
     X(decode)     /* read + decode, on the decoder threads */                            \
-    X(tonemap)    /* upload, GPU passes, read-back (or the CPU reference): main thread */ \
+    X(tonemap)    /* upload, GPU passes, read-back, or the CPU backend: main thread */   \
     X(encode)     /* PNG / JPEG / stream encoding, on the encoder threads */             \
     X(write)      /* writing the file (atomic) or the stream */
 #define BATCH_STAGE_ENUM_(n) BATCH_##n,
@@ -15,8 +15,9 @@ enum { BATCH_STAGES(BATCH_STAGE_ENUM_) BATCH_STAGE_COUNT };
 #undef BATCH_STAGE_ENUM_
 extern const char *const batch_stage_names[BATCH_STAGE_COUNT];
 
-/* What a batch measured: per stage, the seconds its threads were busy, and how many threads
- * ran it; the frames exported and the wall-clock seconds of the whole batch. */
+/* What a batch measured: per stage, the seconds its threads were busy (summed over them; the
+ * CPU backend's tone-map threads count as busy while the main thread is in it), and how many
+ * threads ran it; the frames exported and the wall-clock seconds of the whole batch. */
 typedef struct batch_stats {
     double busy_s[BATCH_STAGE_COUNT];
     int threads[BATCH_STAGE_COUNT];
@@ -27,9 +28,8 @@ typedef struct batch_stats {
 /* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N, in o->format (ENCODE_AUTO: PNG; the caller
  * checks that it accepts the pixels), o->depth and o->quality, with o->jobs worker threads
  * (at least one decoder and one encoder); the main thread does the tone mapping (it owns the
- * GL context). Outputs "-" (all
- * of them) make one stream on standard output, frames in input order, all of the first
- * frame's size. Shows progress on stderr when it is a terminal. Returns 0 when every input
+ * GL context; the CPU backend adds tonemap_fast's workers). Outputs "-" (all of them) make
+ * one stream on standard output, frames in input order, all of the first frame's size. Shows progress on stderr when it is a terminal. Returns 0 when every input
  * was exported, 1 otherwise (each failure reported on stderr, naming the file). STATS (may be
  * NULL) receives the stages' times. */
 int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,

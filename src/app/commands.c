@@ -17,6 +17,7 @@
 #include "human.h"
 #include "seq_cmd.h"
 #include "tonemap_fast.h"
+#include "viewer.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -138,6 +139,58 @@ static void cpu_fallback(ht_options *o, const char *name)
     }
 }
 
+/* Each command's --help text before its options (commands_start). */
+static const struct {
+    unsigned command;
+    const char *text;
+} USAGES[] = {
+    {HT_CMD_VIEW,
+     "usage: hdrtone [view] [FILE...] [options]\n"
+     "       hdrtone [view] SEQ [--frames A-B] [--fps N] [--adapt M] [options]\n"
+     "Opens the files in a window (no file: the bundled default image), or plays the\n"
+     "image sequence SEQ (shot.%04d.exr or shot.####.exr; Space pauses).\n"},
+    {HT_CMD_EXPORT,
+     "usage: hdrtone export IN... -o OUT [options]\n"
+     "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
+     "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
+     "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
+     "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
+     "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
+     "hdr or pfm for one input, rgb24 or y4m frames for video tools). A sequence\n"
+     "(SEQ a pattern: shot.%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
+     "adapted in time (--adapt), into OUT_SEQ (out/%04d.png) or a stream (-o -).\n"},
+    {HT_CMD_STATS,
+     "usage: hdrtone stats IN [--json] [options]\n"
+     "Prints the image's statistics, its histogram and the response curve; for a\n"
+     "sequence (IN a pattern, shot.%04d.exr) those of every frame, adapted in time\n"
+     "(--json: one object per frame, one per line).\n"},
+    {HT_CMD_ANALYZE,
+     "usage: hdrtone analyze SEQ [--frames A-B] -o DIR [options]\n"
+     "Writes each frame's analysis (what the temporal adaptation needs of it) into\n"
+     "DIR/analysis.NNNNNNNNN.txt, for export SEQ --frames A-B --analysis DIR on\n"
+     "other machines or processes (the same tone-mapping options).\n"},
+};
+
+int commands_start(int argc, char **argv, unsigned command, const char *name, ht_options *o,
+                   char ***pos, int *npos)
+{
+    int early = commands_parse(argc, argv, command, name, o, pos, npos);
+    if (early >= 0 || !o->help)
+        return early;
+    for (size_t i = 0; i < sizeof USAGES / sizeof USAGES[0]; i++)
+        if (USAGES[i].command == command)
+            fputs(USAGES[i].text, stdout);
+    fputs("\noptions:\n", stdout);
+    options_print_help(stdout, command);
+    if (command == HT_CMD_VIEW) {
+        fputs("\nkeys:\n", stdout);
+        viewer_print_keys(stdout);
+    }
+    free(*pos);
+    *pos = NULL;
+    return 0;
+}
+
 int commands_usage_error(const char *cmd, const char *msg)
 {
     fprintf(stderr, "hdrtone %s: %s\n", cmd, msg);
@@ -161,8 +214,8 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
     }
     /* The commands that tone-map with a backend (bench without --export times the GPU's
      * passes; the viewer draws with its own context). */
-    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS || command == HT_CMD_ANALYZE ||
-                    (command == HT_CMD_BENCH && o->bench_export);
+    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS ||
+                    command == HT_CMD_ANALYZE || (command == HT_CMD_BENCH && o->bench_export);
     if (o->backend == HT_BACKEND_AUTO && tonemaps && !o->help)
         o->backend = resolve_backend();
     return -1;
@@ -267,24 +320,9 @@ int cmd_export(int argc, char **argv)
 {
     ht_options o;
     char **pos;
-    int npos, early = commands_parse(argc, argv, HT_CMD_EXPORT, "export", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_EXPORT, "export", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help) {
-        printf("usage: hdrtone export IN... -o OUT [options]\n"
-               "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
-               "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
-               "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
-               "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
-               "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
-               "hdr or pfm for one input, rgb24 or y4m frames for video tools). A sequence\n"
-               "(SEQ a pattern: shot.%%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
-               "adapted in time (--adapt), into OUT_SEQ (out/%%04d.png) or a stream (-o -).\n"
-               "\noptions:\n");
-        options_print_help(stdout, HT_CMD_EXPORT);
-        free(pos);
-        return 0;
-    }
     int status = 0;
     if (npos == 0 || !o.output || !o.output[0])
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
@@ -347,37 +385,44 @@ void commands_json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* ", "KEY": " then V as a JSON string. */
+static void json_str_field(FILE *f, const char *key, const char *v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    commands_json_str(f, v);
+}
+
+/* ", "KEY": " then V as a JSON number (null when not finite). */
+static void json_num_field(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_num(f, v);
+}
+
 /* The JSON fields of the file: format, size, windows, channels and its parts and layers. */
 static void json_file(FILE *f, const char *path, const hdr_image *img)
 {
     const int *dw = img->data_window, *vw = img->display_window;
     fputs("{\"file\": ", f);
     commands_json_str(f, path);
-    fputs(", \"format\": ", f);
-    commands_json_str(f, img->format);
+    json_str_field(f, "format", img->format);
     fprintf(f, ", \"width\": %d, \"height\": %d", img->width, img->height);
     fprintf(f, ", \"data_window\": [%d, %d, %d, %d]", dw[0], dw[1], dw[2], dw[3]);
     fprintf(f, ", \"display_window\": [%d, %d, %d, %d]", vw[0], vw[1], vw[2], vw[3]);
-    fputs(", \"channels\": ", f);
-    commands_json_str(f, img->channels);
-    fputs(", \"compression\": ", f);
-    commands_json_str(f, img->compression);
-    fputs(", \"rgb_source\": ", f);
-    commands_json_str(f, img->rgb_source);
+    json_str_field(f, "channels", img->channels);
+    json_str_field(f, "compression", img->compression);
+    json_str_field(f, "rgb_source", img->rgb_source);
     /* Which part and layer are shown, and all of them. */
     fprintf(f, ",\n \"part\": %d, \"part_name\": ", img->part);
     commands_json_str(f, img->part_name);
-    fputs(", \"layer\": ", f);
-    commands_json_str(f, img->layer);
+    json_str_field(f, "layer", img->layer);
     fputs(", \"parts\": [", f);
     for (int k = 0; img->parts && k < img->part_count; k++) {
         const hdr_part_info *pi = &img->parts[k];
         fputs(k ? ", {\"name\": " : "{\"name\": ", f);
         commands_json_str(f, pi->name);
-        fputs(", \"type\": ", f);
-        commands_json_str(f, pi->type);
-        fputs(", \"compression\": ", f);
-        commands_json_str(f, pi->compression);
+        json_str_field(f, "type", pi->type);
+        json_str_field(f, "compression", pi->compression);
         fprintf(f, ", \"data_window\": [%d, %d, %d, %d], \"channels\": ", pi->data_window[0],
                 pi->data_window[1], pi->data_window[2], pi->data_window[3]);
         commands_json_str(f, pi->channels);
@@ -407,12 +452,9 @@ static void json_pixels(FILE *f, const image_stats *st)
             (unsigned long long)st->negative);
     fputs(",\n \"luminance\": {\"min\": ", f);
     json_num(f, st->positive ? st->y_min : NAN);   /* no pixel with Y > 0: null */
-    fputs(", \"max\": ", f);
-    json_num(f, st->positive ? st->y_max : NAN);
-    fputs(", \"mean\": ", f);
-    json_num(f, st->positive ? st->y_mean : NAN);
-    fputs(", \"log_average\": ", f);
-    json_num(f, st->positive ? st->y_log_average : NAN);
+    json_num_field(f, "max", st->positive ? st->y_max : NAN);
+    json_num_field(f, "mean", st->positive ? st->y_mean : NAN);
+    json_num_field(f, "log_average", st->positive ? st->y_log_average : NAN);
     fputc('}', f);
 }
 
@@ -421,16 +463,13 @@ static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result
 {
     fputs(",\n \"tonemap\": {\"scale\": ", f);
     json_num(f, tm->scale);
-    fputs(", \"ldmax\": ", f);
-    json_num(f, tm->ldmax);
-    fputs(", \"drange\": ", f);
-    json_num(f, tm->drange);
+    json_num_field(f, "ldmax", tm->ldmax);
+    json_num_field(f, "drange", tm->drange);
     fprintf(f, ", \"ceiling\": \"%s\", \"range\": \"%s\"",
             ht_enum_name(tonemap_ceilings, tm->ceiling), tm->lmin > 0 ? "user" : "automatic");
     fprintf(f, ", \"excluded\": {\"nonfinite\": %u, \"nonpositive\": %u}, \"counted\": %u",
             r->n_nonfinite, r->n_nonpositive, r->n_counted);
-    fputs(", \"log_average\": ", f);
-    json_num(f, r->n_counted ? exp(r->ln_avg) : NAN);
+    json_num_field(f, "log_average", r->n_counted ? exp(r->ln_avg) : NAN);
     fprintf(f, ", \"mapping\": \"%s\", \"ceiling_iterations\": %u",
             tonemap_mapping_name(r->mapping), r->iterations);
     fprintf(f, ", \"mapping_pcond\": \"%s\", \"linear_scale\": ",
@@ -440,8 +479,7 @@ static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result
             ht_enum_name(tonemap_luminances, tm->luminance), tm->pcond ? "true" : "false",
             ht_enum_name(tonemap_samplings, tm->sampling));
     if (tm->sampling == HT_SAMPLING_FOVEAL) {
-        fputs(", \"fov\": ", f);
-        json_num(f, tm->fov);
+        json_num_field(f, "fov", tm->fov);
         fprintf(f, ", \"foveal_grid\": [%u, %u], \"point_samples\": %u, "
                    "\"point_samples_counted\": %u, \"point_weight\": ",
                 r->fov_width, r->fov_height, r->n_points, r->pt_counted);
@@ -455,8 +493,7 @@ static void json_histogram_curve(FILE *f, const tonemap_params *tm, const tonema
 {
     fprintf(f, ",\n \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
     json_num(f, r->bw_min);
-    fputs(", \"ln_max\": ", f);
-    json_num(f, r->bw_max);
+    json_num_field(f, "ln_max", r->bw_max);
     fputs(", \"counts\": [", f);
     for (unsigned i = 0; i < r->bins; i++)
         fprintf(f, "%s%u", i ? ", " : "", r->hist[i]);
@@ -522,8 +559,7 @@ static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
     }
     fprintf(f, ",\n \"backend\": \"%s\"", ht_enum_name(options_backends, o->backend));
     if (o->backend == HT_BACKEND_GPU) {
-        fputs(", \"renderer\": ", f);
-        commands_json_str(f, gl_renderer());
+        json_str_field(f, "renderer", gl_renderer());
     }
 }
 
@@ -547,23 +583,16 @@ static void json_human(FILE *f, const human_report *h)
 {
     fputs(",\n \"human\": {\"veil\": ", f);
     commands_json_str(f, human_outcome_name(h->veil));
-    fputs(", \"acuity\": ", f);
-    commands_json_str(f, human_outcome_name(h->acuity));
-    fputs(", \"colour\": ", f);
-    commands_json_str(f, human_outcome_name(h->color));
-    fputs(", \"range_ln\": ", f);
-    json_num(f, h->range > 0 ? h->range : NAN);
+    json_str_field(f, "acuity", human_outcome_name(h->acuity));
+    json_str_field(f, "colour", human_outcome_name(h->color));
+    json_num_field(f, "range_ln", h->range > 0 ? h->range : NAN);
     fprintf(f, ", \"range_fits_display\": %s, \"l5\": ", h->range_fits ? "true" : "false");
     json_num(f, h->l5 > 0 ? h->l5 : NAN);   /* null: the skip tests did not need it */
-    fputs(", \"hacuity_l5\": ", f);
-    json_num(f, h->l5 > 0 ? h->hacuity_l5 : NAN);
-    fputs(", \"px_per_deg\": ", f);
-    json_num(f, h->l5 > 0 ? h->px_per_deg : NAN);
+    json_num_field(f, "hacuity_l5", h->l5 > 0 ? h->hacuity_l5 : NAN);
+    json_num_field(f, "px_per_deg", h->l5 > 0 ? h->px_per_deg : NAN);
     bool blur = h->acuity == HUMAN_APPLIED || h->acuity == HUMAN_APPLIED_NOOP;
-    fputs(", \"max_sample_radius\": ", f);
-    json_num(f, blur ? h->max_sr : NAN);
-    fputs(", \"pyramid_levels\": ", f);
-    json_num(f, blur ? h->root_level : NAN);
+    json_num_field(f, "max_sample_radius", blur ? h->max_sr : NAN);
+    json_num_field(f, "pyramid_levels", blur ? h->root_level : NAN);
     fputc('}', f);
 }
 
@@ -701,20 +730,12 @@ int cmd_stats(int argc, char **argv)
 {
     ht_options o;
     char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_parse(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help || npos != 1) {
+    if (npos != 1) {
         free(pos);
-        if (!o.help)
-            return commands_usage_error("stats", "needs exactly one input (see --help)");
-        printf("usage: hdrtone stats IN [--json] [options]\n"
-               "Prints the image's statistics, its histogram and the response curve; for a\n"
-               "sequence (IN a pattern, shot.%%04d.exr) those of every frame, adapted in time\n"
-               "(--json: one object per frame, one per line).\n"
-               "\noptions:\n");
-        options_print_help(stdout, HT_CMD_STATS);
-        return 0;
+        return commands_usage_error("stats", "needs exactly one input (see --help)");
     }
     cpu_fallback(&o, "stats");
     const char *path = pos[0];

@@ -58,6 +58,10 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 #define HUMAN (HT_CMD_EXPORT | HT_CMD_STATS)   /* the CPU reference only (human.h) */
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
 #define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
+/* The rows of the two kinds that need no range, choices or short name. */
+#define FLAG(name, cmds, field, help) {name, 0, OPT_FLAG, cmds, OFF(field), 0, 0, NULL, NULL, help}
+#define STRING(name, cmds, field, metavar, help) \
+    {name, 0, OPT_STRING, cmds, OFF(field), 0, 0, NULL, metavar, help}
 static const opt_def OPTIONS[] = {
     {"bins", 0, OPT_INT, TM, OFF(tm.bins), HT_MIN_BINS, HT_MAX_BINS, NULL, "N",
      "histogram bins over the luminance range"},
@@ -87,16 +91,15 @@ static const opt_def OPTIONS[] = {
      "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)"},
     {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, tonemap_luminances, "WEIGHTS",
      "luminance weights of R, G, B: Rec. 709 or Radiance's primaries (pcond)"},
-    {"linear", 0, OPT_FLAG, TM, OFF(tm.force_linear), 0, 0, NULL, NULL,
-     "force the linear mapping (pcond -l)"},
-    {"veil", 0, OPT_FLAG, HUMAN, OFF(tm.veil), 0, 0, NULL, NULL,
-     "veiling glare: light scattered in the eye veils what surrounds bright areas (pcond -v)"},
-    {"acuity", 0, OPT_FLAG, HUMAN, OFF(tm.acuity), 0, 0, NULL, NULL,
-     "loss of acuity: dark areas blurred to the detail the eye resolves there (pcond -a)"},
-    {"color-loss", 0, OPT_FLAG, HUMAN, OFF(tm.color_loss), 0, 0, NULL, NULL,
-     "loss of colour: dim (mesopic, scotopic) areas lose their colour (pcond -c)"},
-    {"human", 0, OPT_FLAG, HUMAN, OFF(human), 0, 0, NULL, NULL,
-     "--veil --acuity --color-loss --ceiling human (pcond -h); options after it change it"},
+    FLAG("linear", TM, tm.force_linear, "force the linear mapping (pcond -l)"),
+    FLAG("veil", HUMAN, tm.veil,
+         "veiling glare: light scattered in the eye veils what surrounds bright areas (pcond -v)"),
+    FLAG("acuity", HUMAN, tm.acuity,
+         "loss of acuity: dark areas blurred to the detail the eye resolves there (pcond -a)"),
+    FLAG("color-loss", HUMAN, tm.color_loss,
+         "loss of colour: dim (mesopic, scotopic) areas lose their colour (pcond -c)"),
+    FLAG("human", HUMAN, human,
+         "--veil --acuity --color-loss --ceiling human (pcond -h); options after it change it"),
     {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
      "FMT",
      "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
@@ -109,7 +112,8 @@ static const opt_def OPTIONS[] = {
      "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
      "or - for standard output (with --format); a sequence: a pattern (out/%04d.png) or -; "
      "analyze: the folder of the analyses"},
-    {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats, "FMT",
+    {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
+     "FMT",
      "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
@@ -117,14 +121,13 @@ static const opt_def OPTIONS[] = {
      "bits per channel of PNG output"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
      "JPEG quality (4:4:4 chroma)"},
-    {"display-window", 0, OPT_FLAG, HT_CMD_EXPORT, OFF(display_window), 0, 0, NULL, NULL,
-     "write the display window (RGBA), the area outside the data window transparent "
-     "(default: the data window, RGB)"},
+    FLAG("display-window", HT_CMD_EXPORT, display_window,
+         "write the display window (RGBA), the area outside the data window transparent "
+         "(default: the data window, RGB)"),
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
      "threads that decode and encode files while the GPU works, two thirds decoding (default: "
      "the CPU cores, 2 to 64); with the CPU backend also the tone mapping's threads"},
-    {"json", 0, OPT_FLAG, HT_CMD_STATS | HT_CMD_BENCH, OFF(json), 0, 0, NULL, NULL,
-     "print one JSON object"},
+    FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json, "print one JSON object"),
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",
      "the K brightest local peaks (stats: also list them; view: X marks them, 0 = 8)"},
     {"min-distance", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(min_distance), 1, 1 << 20, NULL,
@@ -133,60 +136,60 @@ static const opt_def OPTIONS[] = {
     {"histogram-kernel", 0, OPT_CHOICE, HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_VIEW,
      OFF(histogram_kernel), 0, 0, options_grey_kernels, "KIND",
      "strategy of the 256-bin grey histogram"},
-    {"synthetic", 0, OPT_STRING, HT_CMD_BENCH, OFF(synthetic), 0, 0, NULL, "WxH",
-     "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied colours)"},
+    STRING("synthetic", HT_CMD_BENCH, synthetic, "WxH",
+           "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied "
+           "colours)"),
     {"runs", 0, OPT_INT, HT_CMD_BENCH, OFF(runs), 3, 100000, NULL, "N", "timed runs per pass"},
-    {"export", 0, OPT_FLAG, HT_CMD_BENCH, OFF(bench_export), 0, 0, NULL, NULL,
-     "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
-     "per frame and busy fraction, frames per second"},
-    {"playback", 0, OPT_FLAG, HT_CMD_BENCH, OFF(bench_playback), 0, 0, NULL, NULL,
-     "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
-     "uploaded and tone-mapped with --adapt; frames per second and each stage's time"},
+    FLAG("export", HT_CMD_BENCH, bench_export,
+         "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
+         "per frame and busy fraction, frames per second"),
+    FLAG("playback", HT_CMD_BENCH, bench_playback,
+         "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
+         "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
     {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
      "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
-    {"continuous", 0, OPT_FLAG, HT_CMD_VIEW, OFF(continuous), 0, 0, NULL, NULL,
-     "redraw every vsync instead of on events (for measuring)"},
-    {"no-overlay", 0, OPT_FLAG, HT_CMD_VIEW, OFF(no_overlay), 0, 0, NULL, NULL,
-     "start with the histogram overlay hidden"},
-    {"listen", 0, OPT_STRING, HT_CMD_VIEW, OFF(listen), 0, 0, NULL, "[HOST:]PORT",
-     "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' or a "
-     "port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""},
-    {"new-window", 0, OPT_FLAG, HT_CMD_VIEW, OFF(new_window), 0, 0, NULL, NULL,
-     "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"},
-    {"watch", 0, OPT_FLAG, HT_CMD_VIEW, OFF(watch), 0, 0, NULL, NULL,
-     "reload the shown file when it changes on disk (key U)"},
-    {"keys", 0, OPT_STRING, HT_CMD_VIEW, OFF(keys), 0, 0, NULL, "KEYS",
-     "test hook: key names, space-separated, replayed after the first frame"},
-    {"screenshot", 0, OPT_STRING, HT_CMD_VIEW, OFF(screenshot), 0, 0, NULL, "FILE",
-     "test hook: save the window's pixels as PNG after --frames frames, then exit"},
+    FLAG("continuous", HT_CMD_VIEW, continuous,
+         "redraw every vsync instead of on events (for measuring)"),
+    FLAG("no-overlay", HT_CMD_VIEW, no_overlay, "start with the histogram overlay hidden"),
+    STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",
+           "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' "
+           "or a port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""),
+    FLAG("new-window", HT_CMD_VIEW, new_window,
+         "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"),
+    FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
+    STRING("keys", HT_CMD_VIEW, keys, "KEYS",
+           "test hook: key names, space-separated, replayed after the first frame"),
+    STRING("screenshot", HT_CMD_VIEW, screenshot, "FILE",
+           "test hook: save the window's pixels as PNG after --frames frames, then exit"),
     {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
      "frames to draw before --screenshot; A-B: the frames of a sequence to play"},
-    {"part", 0, OPT_STRING, HT_CMD_ALL, OFF(part), 0, 0, NULL, "N|NAME",
-     "part of a multi-part OpenEXR file, by index or name (default: the first)"},
-    {"layer", 0, OPT_STRING, HT_CMD_ALL, OFF(layer), 0, 0, NULL, "NAME",
-     "layer (channel-name prefix, e.g. diffuse for diffuse.R,G,B); '' = un-prefixed channels "
-     "(default: un-prefixed R,G,B or Y, else the first layer with them)"},
+    STRING("part", HT_CMD_ALL, part, "N|NAME",
+           "part of a multi-part OpenEXR file, by index or name (default: the first)"),
+    STRING("layer", HT_CMD_ALL, layer, "NAME",
+           "layer (channel-name prefix, e.g. diffuse for diffuse.R,G,B); '' = un-prefixed channels "
+           "(default: un-prefixed R,G,B or Y, else the first layer with them)"),
     {"max-pixels", 0, OPT_DOUBLE, HT_CMD_ALL, OFF(max_pixels), 1, 1e15, NULL, "N",
      "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
     {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE | HT_CMD_BENCH,
      OFF(frame_range), 0, 0, NULL, "A-B",
      "frames of a sequence (IN a pattern: shot.%04d.exr or shot.####.exr; default: from its "
      "first to its last file)"},
-    {"adapt", 0, OPT_STRING, SEQ, OFF(adapt), 0, 0, NULL,
-     "none|exp:T|human",
-     "temporal adaptation of a sequence: none (every frame a still), exp:T (time constant T "
-     "seconds) or human (the eye's time course; default)"},
+    STRING("adapt", SEQ, adapt, "none|exp:T|human",
+           "temporal adaptation of a sequence: none (every frame a still), exp:T (time constant T "
+           "seconds) or human (the eye's time course; default)"),
     {"fps", 0, OPT_DOUBLE, SEQ, OFF(fps), 0.001, 1e6, NULL, "N",
      "frames per second of a sequence"},
     {"cut-threshold", 0, OPT_DOUBLE, SEQ, OFF(cut_threshold), 0.01,
      1000, NULL, "STOPS",
      "adaptation starts afresh where a frame's log-average differs from the adapted one by "
      "more (a scene cut; default: never)"},
-    {"analysis", 0, OPT_STRING, HT_CMD_EXPORT, OFF(analysis), 0, 0, NULL, "DIR",
-     "the frames' analyses from hdrtone analyze: the adaptation before --frames is replayed "
-     "from them"},
+    STRING("analysis", HT_CMD_EXPORT, analysis, "DIR",
+           "the frames' analyses from hdrtone analyze: the adaptation before --frames is replayed "
+           "from them"),
     {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
 };
+#undef STRING
+#undef FLAG
 #undef SEQ
 #undef HUMAN
 #undef TM

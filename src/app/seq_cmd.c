@@ -442,18 +442,9 @@ int cmd_analyze(int argc, char **argv)
 {
     ht_options o;
     char **pos;
-    int npos, early = commands_parse(argc, argv, HT_CMD_ANALYZE, "analyze", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_ANALYZE, "analyze", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help) {
-        printf("usage: hdrtone analyze SEQ [--frames A-B] -o DIR [options]\n"
-               "Writes each frame's analysis (what the temporal adaptation needs of it) into\n"
-               "DIR/analysis.NNNNNNNNN.txt, for export SEQ --frames A-B --analysis DIR on\n"
-               "other machines or processes (the same tone-mapping options).\n\noptions:\n");
-        options_print_help(stdout, HT_CMD_ANALYZE);
-        free(pos);
-        return 0;
-    }
     int status;
     seq s;
     if (npos != 1 || !o.output || !o.output[0] || !seq_is_pattern(pos[0]))

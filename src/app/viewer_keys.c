@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "human.h"
 #include "png_export.h"
 #include "viewer.h"
 #include "viewer_internal.h"
@@ -227,12 +228,18 @@ static void act_ceiling(viewer *v, int arg)
     v->tm.ceiling = ht_enum_next(tonemap_ceilings, v->tm.ceiling);
 }
 
+/* *CHOICE to the next of CHOICES, and the parameter it needs, *PARAM, to DEFAULT when unset. */
+static void next_choice(int *choice, const ht_enum *choices, double *param, double dflt)
+{
+    *choice = ht_enum_next(choices, *choice);
+    if (!(*param > 0))
+        *param = dflt;
+}
+
 static void act_sampling(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.sampling = ht_enum_next(tonemap_samplings, v->tm.sampling);
-    if (!(v->tm.fov > 0))
-        v->tm.fov = 40;
+    next_choice(&v->tm.sampling, tonemap_samplings, &v->tm.fov, 40);
 }
 
 static void act_points(viewer *v, int arg)
@@ -255,6 +262,24 @@ static void act_linear(viewer *v, int arg)
 {
     (void)arg;
     v->tm.force_linear = !v->tm.force_linear;
+}
+
+/* The human-vision options (human.h), each on its own key: ARG 0 veil, 1 acuity, 2 colour. */
+static void act_human(viewer *v, int arg)
+{
+    bool *opt[] = {&v->tm.veil, &v->tm.acuity, &v->tm.color_loss};
+    *opt[arg] = !*opt[arg];
+}
+
+/* Shift+H: what --human sets (the three and the human ceiling) when not all three are on,
+ * else the three off (the ceiling stays: C). */
+static void act_human_all(viewer *v, int arg)
+{
+    (void)arg;
+    if (v->tm.veil && v->tm.acuity && v->tm.color_loss)
+        v->tm.veil = v->tm.acuity = v->tm.color_loss = false;
+    else
+        human_params_all(&v->tm);
 }
 
 /* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
@@ -299,9 +324,7 @@ static void act_bins(viewer *v, int dir)
 static void act_transfer(viewer *v, int arg)
 {
     (void)arg;
-    v->tm.transfer = ht_enum_next(tonemap_transfers, v->tm.transfer);
-    if (!(v->tm.gamma > 0))
-        v->tm.gamma = 2.2;
+    next_choice(&v->tm.transfer, tonemap_transfers, &v->tm.gamma, 2.2);
 }
 
 static void act_msaa(viewer *v, int arg)
@@ -432,7 +455,9 @@ typedef struct key_binding {
 /* THE key table: handling, the help overlay, `view --help` and the README's key table
  * (hdrtone --help-keys-markdown, scripts/update-readme) all come from it.
  * Conventions: pfsview for the range keys (, . [ ] \) and PageUp/PageDown; tev for a lower-case
- * letter raising a value and Shift+letter lowering it, F fit, wheel zoom at the cursor. */
+ * letter raising a value and Shift+letter lowering it, F fit, wheel zoom at the cursor. Where
+ * a letter is no value's, Shift+letter is a switch of its own, named by the letter: Shift+P
+ * the pcond preset, Shift+V, A, C, H pcond's Veil, Acuity, Colour loss and all (Human). */
 static const key_binding KEYS[] = {
     {GLFW_KEY_F1, 0, act_help, 0, "show/hide this help"},
     {GLFW_KEY_SLASH, SHIFT, act_help, 0, "show/hide this help"},
@@ -447,6 +472,11 @@ static const key_binding KEYS[] = {
     {GLFW_KEY_D, 0, act_drange, +1, "display dynamic range up / down (half a stop)"},
     {GLFW_KEY_D, SHIFT, act_drange, -1, "display dynamic range up / down (half a stop)"},
     {GLFW_KEY_C, 0, act_ceiling, 0, "ceiling: linear / human / none"},
+    {GLFW_KEY_V, SHIFT, act_human, 0, "veiling glare (--veil, pcond -v) on / off"},
+    {GLFW_KEY_A, SHIFT, act_human, 1, "loss of acuity (--acuity, pcond -a) on / off"},
+    {GLFW_KEY_C, SHIFT, act_human, 2, "loss of colour (--color-loss, pcond -c) on / off"},
+    {GLFW_KEY_H, SHIFT, act_human_all, 0,
+     "human vision (--human): the three above and the human ceiling / the three off"},
     {GLFW_KEY_K, 0, act_linear, 0, "force the linear mapping (pcond -l) on / off"},
     {GLFW_KEY_B, 0, act_bins, +1, "histogram bins x2 / /2"},
     {GLFW_KEY_B, SHIFT, act_bins, -1, "histogram bins x2 / /2"},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "human.h"
 #include "tev_server.h"
 #include "viewer_internal.h"
 
@@ -125,14 +126,21 @@ static void status_range(text_buf *t, const viewer *v, const tonemap_result *r)
     }
 }
 
+/* The size of the analysed source: the image, or the window's view (V). */
+static void analysed_size(const viewer *v, int *w, int *h)
+{
+    *w = v->adapt_view ? v->fb_w : v->img.width;
+    *h = v->adapt_view ? v->fb_h : v->img.height;
+}
+
 /* What the histogram samples (the analysed source is the image, or the window's view), the
  * luminance weights, forced linear, the preset. */
 static void status_sampling(text_buf *t, const viewer *v)
 {
     const tonemap_params *tm = &v->tm;
     if (tm->sampling == HT_SAMPLING_FOVEAL) {
-        int sw = v->adapt_view ? v->fb_w : v->img.width;
-        int sh = v->adapt_view ? v->fb_h : v->img.height;
+        int sw, sh;
+        analysed_size(v, &sw, &sh);
         int fw, fh;
         tonemap_foveal_grid(sw, sh, tm->fov, &fw, &fh);
         add(t, "\nsampling foveal %.3g deg, grid %dx%d", tm->fov, fw, fh);
@@ -161,6 +169,57 @@ static void status_display(text_buf *t, const viewer *v)
         add(t, "sRGB");
     else
         add(t, "gamma %.3g", tm->gamma);
+}
+
+/* What became of one human-vision option: off, on, or skipped with the reason, as pcond's
+ * check2do decided on REP (NULL: not decided yet, only on or off). */
+static void status_human_one(text_buf *t, bool on, const human_report *rep, int outcome)
+{
+    if (!on || !rep) {
+        add(t, on ? "on" : "off");
+        return;
+    }
+    switch (outcome) {
+    case HUMAN_SKIP_RANGE:
+        add(t, "skipped (range %.3g < %.3g ln)", rep->range, HT_VEIL_MIN_RANGE);
+        break;
+    case HUMAN_SKIP_ACUITY:
+        add(t, "skipped (L5 acuity %.3g c/deg >= %.3g px/deg)", rep->hacuity_l5,
+            rep->px_per_deg);
+        break;
+    case HUMAN_SKIP_PHOTOPIC:
+        add(t, "skipped (L5 %.3g >= %.3g cd/m^2)", rep->l5, HT_TOP_MESOPIC);
+        break;
+    case HUMAN_SKIP_NO_SAMPLES:
+        add(t, "skipped (no samples)");
+        break;
+    default:
+        add(t, "on");
+    }
+}
+
+/* pcond's human-vision options, when any is on (Shift+V, A, C, H): which, and those the
+ * analysis skips, why. The reasons are check2do's on the frame's analysis R, which is the
+ * first histogram the CPU reference decides on (human_cpu_analyze), of the analysed source. */
+static void status_human(text_buf *t, const viewer *v, const tonemap_result *r)
+{
+    const tonemap_params *tm = &v->tm;
+    if (!human_requested(tm))
+        return;
+    human_report rep = {0};
+    if (r) {
+        int sw, sh;
+        analysed_size(v, &sw, &sh);
+        human_view view;
+        human_view_default(sw, sh, tm->fov, &view);
+        human_check2do(r, tm, &view, sw, sh, &rep);
+    }
+    add(t, "\nhuman vision: veil ");
+    status_human_one(t, tm->veil, r ? &rep : NULL, rep.veil);
+    add(t, ", acuity ");
+    status_human_one(t, tm->acuity, r ? &rep : NULL, rep.acuity);
+    add(t, ", colour loss ");
+    status_human_one(t, tm->color_loss, r ? &rep : NULL, rep.color);
 }
 
 /* The brightest pixel and the peaks (X). */
@@ -214,6 +273,7 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_range(&t, v, r);
     status_sampling(&t, v);
     status_display(&t, v);
+    status_human(&t, v, r);
     status_marks(&t, v);
     status_pixel(&t, v, r);
 }

@@ -122,8 +122,8 @@ void tonemap_rgbe_round(float rgb[3], double unit);
 
 /* CPU reference of the foveal pass: the foveal grid of P (tonemap_foveal_grid) and its box
  * average of linear RGB (non-finite pixels left out), *rgb = fw * fh * 3 floats, top row
- * first, malloc'd (the caller frees); with pcond's rules RGBE-rounded as pfilt writes it
- * (tonemap_rgbe_round, 179). False when out of memory. */
+ * first, malloc'd (the caller frees), then tonemap_foveal_pcond_round'ed. False when out of
+ * memory. */
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb);
 
@@ -134,6 +134,11 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
  * floats per box; black where the count is 0). */
 void tonemap_foveal_add_row(const hdr_image *img, int row, int fw, double *boxes);
 void tonemap_foveal_average(const double *sum, size_t nf, float *rgb);
+
+/* The last step of tonemap_cpu_foveal_image and its other implementations: with P's pcond
+ * rules, the NF colours RGB (3 floats each) RGBE-rounded as pfilt writes them
+ * (tonemap_rgbe_round, 179); else unchanged. */
+void tonemap_foveal_pcond_round(const tonemap_params *p, float *rgb, size_t nf);
 
 /* The same as pcond-reference's params.tsv names it ("linear(range<=display)", ...): the
  * name in tonemap_mappings. */

@@ -202,6 +202,13 @@ void tonemap_rgbe_round(float rgb[3], double unit)
         rgb[c] = v[c] > 0 ? (float)((floor(v[c] * up) + 0.5) * down * unit) : 0.0f;
 }
 
+void tonemap_foveal_pcond_round(const tonemap_params *p, float *rgb, size_t nf)
+{
+    if (p->pcond)   /* pcond reads its foveal image back from pfilt's RGBE output */
+        for (size_t k = 0; k < nf; k++)
+            tonemap_rgbe_round(rgb + 3 * k, HT_WHTEFFICACY / p->scale);
+}
+
 bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int *fw, int *fh,
                               float **rgb)
 {
@@ -212,9 +219,7 @@ bool tonemap_cpu_foveal_image(const hdr_image *img, const tonemap_params *p, int
         *rgb = NULL;
         return false;
     }
-    if (p->pcond)   /* pcond reads its foveal image back from pfilt's RGBE output */
-        for (size_t k = 0; k < (size_t)*fw * *fh; k++)
-            tonemap_rgbe_round(*rgb + 3 * k, HT_WHTEFFICACY / p->scale);
+    tonemap_foveal_pcond_round(p, *rgb, (size_t)*fw * *fh);
     return true;
 }
 

@@ -301,9 +301,7 @@ static bool foveal_image(const hdr_image *img, const tonemap_params *p, int thre
     tonemap_fast_run(threads, foveal_worker, &j);
     tonemap_foveal_average(j.sum, nf, *rgb);
     free(j.sum);
-    if (p->pcond)   /* as the reference: pcond reads pfilt's RGBE output */
-        for (size_t k = 0; k < nf; k++)
-            tonemap_rgbe_round(*rgb + 3 * k, HT_WHTEFFICACY / p->scale);
+    tonemap_foveal_pcond_round(p, *rgb, nf);
     return true;
 }
 
