@@ -2,10 +2,10 @@
 // every counted 8-neighbour (R, G, B and Y_f finite) is lower, or equal and later in
 // row-major order. Two maxima are never 8-adjacent, so ceil(w/2) * ceil(h/2) entries always
 // suffice. The CPU chooses the peaks among them (imgstats_select_peaks).
-// One work group per 64x64 tile, reading as probe_read.comp does: the tile and its one-pixel
-// border are loaded and classified once into shared memory, then each thread tests its 16
-// pixels there (a thread per pixel loading its nine texels read the image nine times).
-// The maxima are gathered in shared memory and a group reserves its slots with one global
+// A thread per pixel, a work group per HT_GROUP_X x HT_GROUP_Y block: the block and its
+// one-pixel border are read and classified once into shared memory (1.27 reads per pixel, not
+// the nine of a thread reading its own neighbours), then each thread tests its pixel there.
+// The maxima are counted in shared memory and a group reserves its slots with one global
 // atomic: one atomic per maximum on the one counter serialised the pass (a noisy picture has
 // a maximum every few pixels); the CPU orders them, so where each lands does not matter.
 layout(local_size_x = HT_GROUP_X, local_size_y = HT_GROUP_Y) in;
@@ -13,35 +13,16 @@ layout(std430, binding = HT_BIND_PEAKS) buffer Peaks { ht_peaks_head head; ht_pe
 uniform ivec2 u_size;
 
 const int N = HT_GROUP_X * HT_GROUP_Y;
-const int W = HT_TILE_X + 2, H = HT_TILE_Y + 2;   // the tile and its border
-// Row stride = 16 (mod 32) words: the two rows of 16 threads of a 32-wide subgroup fall on
-// disjoint banks.
-const int STRIDE = (W + 15) / 32 * 32 + 16;
-const int PER_THREAD = (HT_TILE_X / HT_GROUP_X) * (HT_TILE_Y / HT_GROUP_Y);
-#if (HT_TILE_X / HT_GROUP_X) * (HT_TILE_Y / HT_GROUP_Y) > 32
-#error "a thread's maxima are a 32-bit mask"
-#endif
-
-// Per pixel of the tile and border: Y_f for a pixel with Y_f > 0 that counts, else 0. A 0
+const int W = HT_GROUP_X + 2, H = HT_GROUP_Y + 2;   // the block and its border
+// Per pixel of the block and border: Y_f for a pixel with Y_f > 0 that counts, else 0. A 0
 // never beats a candidate's Y_f > 0, as the neighbours the definition ignores (not counting,
 // outside the image) and the counted ones with Y_f <= 0 never do.
-shared float s_key[H * STRIDE];
+shared float s_key[H * W];
 shared uint s_count, s_base;
-// The group's maxima, at most one per 2x2 block, written out together so that the stores
-// are contiguous.
-shared ht_peak s_out[(HT_TILE_X + 1) / 2 * ((HT_TILE_Y + 1) / 2)];
 
-// The pixel of this thread's K-th test, relative to the tile (as probe_read.comp's loop).
-ivec2 pixel_of(int k)
+float key_at(ivec2 q)   // q: in the block, or -1 / HT_GROUP_* on its border
 {
-    const int per_row = HT_TILE_X / HT_GROUP_X;
-    return ivec2(gl_LocalInvocationID.xy) +
-           ivec2(k % per_row * HT_GROUP_X, k / per_row * HT_GROUP_Y);
-}
-
-float key_at(ivec2 q)   // q: in the tile, or -1 / HT_TILE_* on its border
-{
-    return s_key[(q.y + 1) * STRIDE + q.x + 1];
+    return s_key[(q.y + 1) * W + q.x + 1];
 }
 
 // Earlier neighbours (the row above, the left one) must be lower, later ones lower or equal.
@@ -59,7 +40,7 @@ bool local_max(ivec2 q, float y)
 
 void main()
 {
-    ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(HT_TILE_X, HT_TILE_Y);
+    ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y);
     int t = int(gl_LocalInvocationIndex);
     if (t == 0) s_count = 0u;
     for (int k = t; k < W * H; k += N) {
@@ -69,23 +50,17 @@ void main()
         if (all(greaterThanEqual(p, ivec2(0))) && all(lessThan(p, u_size)) &&
             ht_classify(ht_load(p).rgb, 1.0, y) == HT_PIX_VALID)
             key = y;
-        s_key[b.y * STRIDE + b.x] = key;
+        s_key[k] = key;
     }
     barrier();
-    uint mask = 0u;
-    for (int k = 0; k < PER_THREAD; k++) {
-        ivec2 q = pixel_of(k);
-        if (all(lessThan(origin + q, u_size)) && local_max(q, key_at(q))) mask |= 1u << k;
-    }
-    uint slot = atomicAdd(s_count, uint(bitCount(mask)));
-    for (int k = 0; k < PER_THREAD; k++) {
-        if ((mask & (1u << k)) == 0u) continue;
-        ivec2 q = pixel_of(k), p = origin + q;
-        s_out[slot++] = ht_peak(key_at(q), uint(p.y) * uint(u_size.x) + uint(p.x));
-    }
+    ivec2 q = ivec2(gl_LocalInvocationID.xy), p = origin + q;
+    float y = key_at(q);
+    bool is_max = all(lessThan(p, u_size)) && local_max(q, y);
+    uint mine = is_max ? atomicAdd(s_count, 1u) : 0u;
     barrier();
     if (t == 0 && s_count > 0u) s_base = atomicAdd(head.count, s_count);
     barrier();
-    for (uint k = uint(t); k < s_count && s_base + k < head.capacity; k += uint(N))
-        peaks[s_base + k] = s_out[k];
+    uint slot = s_base + mine;
+    if (is_max && slot < head.capacity)
+        peaks[slot] = ht_peak(y, uint(p.y) * uint(u_size.x) + uint(p.x));
 }

@@ -13,9 +13,9 @@ samples = [r["samples"] for r in d["results"]]
 assert samples[0] == 1 and len(samples) == 2 and samples[1] > 1, samples
 for r in d["results"]:
     names = {p["name"] for p in r["passes"]}
-    # range, merge and curve: one finish pass in the default form of the finishing; every
-    # form's merge+curve and pipeline in rows of their own.
-    for want in ("histogram", "finish (range+merge+curve)", "rebin", "apply", "pipeline",
+    # range, merge and curve: passes of their own in the default form of the finishing
+    # (separate); every form's merge+curve and pipeline in rows of their own.
+    for want in ("histogram", "range", "merge", "curve", "merge+curve", "rebin", "apply", "pipeline",
                  "finish separate: merge+curve", "finish one group: pipeline",
                  "finish last group: new image", "frame, one timer", "frame, a timer per pass",
                  "pipeline, one-frame latency"):

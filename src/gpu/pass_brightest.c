@@ -1,5 +1,5 @@
 /* Brightest/darkest search (brightest.comp) and the local maxima of the peaks
- * (brightest_peaks.comp), each one work group per tile of the image. */
+ * (brightest_peaks.comp): a work group per tile, and per 16x16 block. */
 #include <glad/gl.h>
 
 #include "imgstats_pass.h"
@@ -45,7 +45,8 @@ bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_b
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
-    glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
+    glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
+                      (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return true;
 }

@@ -39,7 +39,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
             pipeline_destroy(&p);
             return NULL;
         }
-    p->finish_form = PIPELINE_FINISH_LAST_GROUP;
+    p->finish_form = PIPELINE_FINISH_SEPARATE;   /* the fastest on the H100: BENCHMARKS.md */
     const char *form = getenv("HT_FINISH");
     for (int i = 0; form && i < (int)(sizeof finish_names / sizeof *finish_names); i++)
         if (strcmp(form, finish_names[i]) == 0)

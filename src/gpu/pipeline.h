@@ -58,7 +58,7 @@ enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 extern const char *const pipeline_pass_names[HT_PASS_COUNT];
 
 /* Returns NULL with the reason in err (e.g. a shader that does not compile). The finishing's
- * form is PIPELINE_FINISH_LAST_GROUP, or as the environment variable HT_FINISH names it
+ * form is PIPELINE_FINISH_SEPARATE, or as the environment variable HT_FINISH names it
  * ("separate", "one-group", "last-group"; a tuning knob for measurements). */
 pipeline *pipeline_create(char *err, size_t errlen);
 /* Accepts NULL; sets *p to NULL. */
