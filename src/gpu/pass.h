@@ -106,8 +106,8 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen);
  * dispatch per piece of IMG (each writing its own tiles of the whole image's tile grid). */
 bool pass_histogram_run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen);
-/* The re-binning: the same program again, doing nothing unless the range pass found the
- * binning stale. */
+/* The re-binning: the same program again, an indirect dispatch of the groups the range pass
+ * asked for (none unless it found the binning stale). */
 bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen);
 void pass_histogram_destroy(pass_histogram **p);

@@ -36,7 +36,8 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
 
 /* One dispatch per piece: the piece's tiles, numbered in the whole image's grid (the tile
  * origin and the grid's width per piece, uniforms only: nothing per pixel). PROGRAM: PLAIN,
- * or a re-binning of the fused finishing, dispatched indirectly. */
+ * or a re-binning of the fused finishing. REBIN: dispatched indirectly, the groups the range
+ * or finish pass asked for (none unless the binning was stale). */
 static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_buffers *b,
                 const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
@@ -53,7 +54,7 @@ static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_b
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_rebin", rebin);
     pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);
-    if (program != PLAIN)
+    if (rebin)
         glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, b->dispatch.id);
     for (int i = 0; i < img->count; i++) {
         const ht_piece *pc = &img->piece[i];
@@ -62,9 +63,7 @@ static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_b
         if (b->veiled)
             pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
         pass_set_ivec2(prog, "u_tile_origin", pc->x / HT_TILE_X, pc->y / HT_TILE_Y);
-        /* Re-binning: every tile; each group reads frame.rebinned and leaves at once when it
-         * is 0. The fused one: the groups the finish pass wrote, none when not stale. */
-        if (program != PLAIN)
+        if (rebin)
             glDispatchComputeIndirect((GLintptr)(sizeof(ht_dispatch) + 3 * sizeof(uint32_t) * i));
         else
             glDispatchCompute((GLuint)((pc->src.width + HT_TILE_X - 1) / HT_TILE_X),

@@ -32,8 +32,9 @@ bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
         return false;
     pass_bind((ht_source){0, 0, 0, 1}, b);
     pass_range_uniforms(prog, total, b, params);
+    pass_set_uint(prog, "u_pieces", (unsigned)b->pieces);
     glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     return true;
 }
 
