@@ -283,9 +283,9 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
 }
 
 /* A float format's pixels: the linear output into RGB (width*height*3) and its EXPOSURE
- * line, on the CPU whatever the backend (cpu_fallback in commands.c says why): the analysis
- * tonemap_fast's (the reference's result exactly), the apply the reference's. False when out
- * of memory, with the reason in err. */
+ * line. On the CPU whatever the backend, because the GPU has no float read-back (8 or 16
+ * bits only): the analysis tonemap_fast's (the reference's result exactly), the apply the
+ * reference's. False when out of memory, with the reason in err. */
 static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, double *exposure,
                        char *err, size_t errlen)
 {
