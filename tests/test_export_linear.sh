@@ -4,7 +4,8 @@
 # one-at-a-time exports, in both formats, with the linear mapping's EXPOSURE line and with a
 # human-vision option; a broken input in the middle is reported by name, the others written
 # (exit 1, no file for it, no temporary file); a sequence into out/%04d.hdr is the stills
-# (--adapt none, and adapted when the frames are all alike); a full disk fails per file.
+# (--adapt none, and adapted when the frames are all alike); SIGINT leaves whole files and
+# no temporary one; a full disk fails per file.
 set -u
 fail=0
 err() { echo "FAIL: $*" >&2; fail=1; }
@@ -69,6 +70,35 @@ for f in 0000 0003 0005; do
   "${H[@]}" "$tmp/seq/shot.$f.pfm" -o "$tmp/still.pfm" || err "still $f"
   cmp -s "$tmp/none/$f.hdr" "$tmp/still.hdr" || err "sequence --adapt none: frame $f"
   cmp -s "$tmp/adapted/$f.pfm" "$tmp/still.pfm" || err "static sequence adapted: frame $f"
+done
+
+# Interrupted by SIGINT once the first files are out: exit 130, every finished .hdr whole (the
+# single export's bytes), no temporary file. (A background job of a script starts with SIGINT
+# ignored: python restores the default before exec.)
+mkdir "$tmp/big" "$tmp/int"
+for i in 0 1 2 3 4 5 6 7; do
+  "$HT_MAKE_BENCH_EXR" "$src" "$tmp/big/b$i.exr" $((1200 + 8 * i)) 700 piz >/dev/null ||
+    err "make b$i.exr"
+done
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+  "${H[@]}" -j2 "$tmp"/big/b*.exr -o "$tmp/int" --format hdr 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do
+  [[ -n $(ls "$tmp/int"/*.hdr 2>/dev/null) ]] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.05
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+n=$(ls "$tmp/int"/*.hdr 2>/dev/null | wc -l)
+(( status == 130 || n == 8 )) || err "interrupted: exit $status with $n of 8 files, want 130"
+[[ -z $(ls -A "$tmp/int" | grep '^\.') ]] || err "interrupted: temporary files left"
+for f in "$tmp/int"/*.hdr; do
+  [[ -e $f ]] || continue
+  b=$(basename "$f" .hdr)
+  "${H[@]}" "$tmp/big/$b.exr" -o "$tmp/one.hdr" || err "$b alone"
+  cmp -s "$f" "$tmp/one.hdr" || err "interrupted: $b.hdr is not the single export's"
 done
 
 # A full disk: each file reported, exit 1, no temporary file left.
