@@ -24,7 +24,9 @@
 typedef struct job {
     const char *in, *out;
     hdr_image img;
-    void *px;   /* the tone-mapped RGB: uint8_t, or uint16_t when o->depth is 16 */
+    void *px;   /* the tone-mapped RGB: uint8_t, uint16_t when o->depth is 16, float (linear)
+                   in a float format */
+    double exposure;   /* a float format's: tonemap_exposure_pcond (0: none) */
     int width, height;
     int data_window[4], display_window[4];
     bool loaded, mapped, done, ok;
@@ -50,6 +52,7 @@ typedef struct batch {
      * for an encoder (one per encoder, plus one): about jobs + 2 frames in memory. */
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
+    bool linear;                  /* o->format holds floats: map_linear's output */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
 } batch;
@@ -178,7 +181,7 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
                        size_t errlen)
 {
     const ht_options *o = b->o;
-    encode_image im = {j->px, j->width, j->height, 3, o->depth,
+    encode_image im = {j->px, j->width, j->height, 3, b->linear ? 32 : o->depth,
                        o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0};
     void *window = NULL;
     if (o->display_window) {
@@ -192,7 +195,7 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
-    bool ok = encode_image_to(f, o->quality, &im, out, why, sizeof why);
+    bool ok = encode_image_exposure(f, o->quality, &im, j->exposure, out, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
     free(window);
@@ -279,27 +282,48 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
     }
 }
 
+/* A float format's pixels: the linear output into RGB (width*height*3) and its EXPOSURE
+ * line. On the CPU whatever the backend, because the GPU has no float read-back (8 or 16
+ * bits only): the analysis tonemap_fast's (the reference's result exactly), the apply the
+ * reference's. False when out of memory, with the reason in err. */
+static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, double *exposure,
+                       char *err, size_t errlen)
+{
+    tonemap_result *r = malloc(sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory for %dx%d", img->width, img->height);
+        return false;
+    }
+    tonemap_fast_analyze(img, &o->tm, r, o->jobs);
+    tonemap_cpu_apply_linear(img, &o->tm, r, rgb);
+    *exposure = tonemap_exposure_pcond(r, &o->tm);
+    free(r);
+    return true;
+}
+
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
  * read-back queued (*slot, collected by finish_pending), else into j->px at once (*slot -1).
  * False with "IN: reason" in msg. */
 static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX];
-    bool deep = b->o->depth == 16;
+    int bits = b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
     *slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
     memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
-    bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (deep ? 2 : 1))) != NULL;
+    bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (bits / 8))) != NULL;
     if (!ok)
         snprintf(err, sizeof err, "out of memory for %dx%d", j->width, j->height);
     else if (b->hook && b->hook->tonemap)
-        ok = b->hook->tonemap(b->hook->ctx, (int)(j - b->jobs), &j->img, j->px, deep ? 16 : 8,
-                              err, sizeof err);
+        ok = b->hook->tonemap(b->hook->ctx, (int)(j - b->jobs), &j->img, j->px, bits,
+                              &j->exposure, err, sizeof err);
+    else if (b->linear)
+        ok = map_linear(b->o, &j->img, j->px, &j->exposure, err, sizeof err);
     else if (b->o->backend != HT_BACKEND_GPU)
-        ok = commands_tonemap_consume(b->o, &j->img, deep ? NULL : j->px, deep ? j->px : NULL,
-                                      err, sizeof err);
+        ok = commands_tonemap_consume(b->o, &j->img, bits == 8 ? j->px : NULL,
+                                      bits == 16 ? j->px : NULL, err, sizeof err);
     else if (!b->gpu && !(b->gpu = batch_gpu_create(err, sizeof err)))
         ok = false;
     else
@@ -330,11 +354,12 @@ static void finish_pending(batch *b, job **pending, int slot)
 
 /* The threads of the tone-map stage: with the CPU backend tonemap_fast's workers (the main
  * thread among them), which share each frame's work; else the main thread alone (the GPU's,
- * a hook's, and the reference that tonemap_fast runs for the human-vision options). */
+ * a hook's, the reference that tonemap_fast runs for the human-vision options, and a float
+ * format's, whose apply, most of its work, is the reference's: map_linear). */
 static int tonemap_threads(const batch *b)
 {
     bool fast = b->o->backend == HT_BACKEND_CPU && !(b->hook && b->hook->tonemap) &&
-                !human_requested(&b->o->tm);
+                !human_requested(&b->o->tm) && !b->linear;
     return fast ? tonemap_fast_threads(b->o->jobs) : 1;
 }
 
@@ -420,7 +445,8 @@ int batch_export_hooked(const ht_options *o, const char **inputs, const char **o
         ndec = nenc = 32;
     b.ahead = ndec > 2 ? ndec : 2;
     b.backlog = nenc + 1;
-    b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap);
+    b.linear = encode_format_is_float((encode_format)o->format);
+    b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.load_threads = load_threads(o, n, ndec, cpus);
     pthread_t threads[64];
     int nthreads = 0;

@@ -8,7 +8,7 @@
 #define BATCH_STAGES(X)                                                               \
     X(decode)     /* read + decode, on the decoder threads */                            \
     X(tonemap)    /* upload, GPU passes, read-back, or the CPU backend: main thread */   \
-    X(encode)     /* PNG / JPEG / stream encoding, on the encoder threads */             \
+    X(encode)     /* PNG / JPEG / hdr / pfm / stream encoding, on the encoder threads */ \
     X(write)      /* writing the file (atomic) or the stream */
 #define BATCH_STAGE_ENUM_(n) BATCH_##n,
 enum { BATCH_STAGES(BATCH_STAGE_ENUM_) BATCH_STAGE_COUNT };
@@ -28,21 +28,25 @@ typedef struct batch_stats {
 /* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N, in o->format (ENCODE_AUTO: PNG; the caller
  * checks that it accepts the pixels), o->depth and o->quality, with o->jobs worker threads
  * (at least one decoder and one encoder); the main thread does the tone mapping (it owns the
- * GL context; the CPU backend adds tonemap_fast's workers). Outputs "-" (all of them) make
- * one stream on standard output, frames in input order, all of the first frame's size. Shows progress on stderr when it is a terminal. Returns 0 when every input
- * was exported, 1 otherwise (each failure reported on stderr, naming the file). STATS (may be
- * NULL) receives the stages' times. */
+ * GL context; the CPU backend adds tonemap_fast's workers). A float format (hdr, pfm) gets
+ * the linear output as Radiance's pcond writes it, from the CPU whatever the backend:
+ * tonemap_cpu_apply_linear's values, and for hdr the EXPOSURE line tonemap_exposure_pcond.
+ * Outputs "-" (all of them) make one stream on standard output, frames in input order, all
+ * of the first frame's size. Shows progress on stderr when it is a terminal. Returns 0 when
+ * every input was exported, 1 otherwise (each failure reported on stderr, naming the file).
+ * STATS (may be NULL) receives the stages' times. */
 int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
                  batch_stats *stats);
 
 /* A sequence's export (seq_cmd.c): FRAMES[i] is input i's frame number, with which its
  * messages start ("frame 17: ..."); TONEMAP (NULL: the backend's own) tone-maps input i
  * instead of the backend, on the main thread and in input order, IMG with its float pixels
- * (it is freed afterwards), into PX (width*height*3 samples of BITS 8 or 16); false with
- * the reason in err. */
+ * (it is freed afterwards), into PX (width*height*3 samples of BITS 8 or 16, or BITS 32:
+ * the linear output as floats, tonemap_cpu_apply_linear's, with its tonemap_exposure_pcond
+ * into *EXPOSURE); false with the reason in err. */
 typedef struct batch_hook {
-    bool (*tonemap)(void *ctx, int index, hdr_image *img, void *px, int bits, char *err,
-                    size_t errlen);
+    bool (*tonemap)(void *ctx, int index, hdr_image *img, void *px, int bits, double *exposure,
+                    char *err, size_t errlen);
     void *ctx;
     const int *frames;
 } batch_hook;

@@ -13,7 +13,6 @@
 #include "pipeline.h"
 #include "batch.h"
 #include "encode.h"
-#include "export_linear.h"
 #include "human.h"
 #include "seq_cmd.h"
 #include "tonemap_fast.h"
@@ -350,9 +349,7 @@ int cmd_export(int argc, char **argv)
             if (status == 0 && npos == 1 && seq_cmd_is_sequence(pos[0]))
                 status = seq_export(&o, pos[0], outp[0]);
             else if (status == 0)
-                status = encode_format_is_float(o.format)
-                             ? export_linear(&o, (const char **)pos, outp, npos)
-                             : batch_export(&o, (const char **)pos, outp, npos, NULL);
+                status = batch_export(&o, (const char **)pos, outp, npos, NULL);
         }
         free(outs);
         free(outp);

@@ -140,7 +140,8 @@ static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_res
 }
 
 /* Frame FRAME: analysis, the state's step, the apply with the adapted result into PX
- * (BITS 8 or 16; NULL: on the GPU only the output texture, on the CPU nothing). */
+ * (BITS 8 or 16; 32, the linear output, on the CPU only; NULL: on the GPU only the output
+ * texture, on the CPU nothing). */
 static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, int bits,
                       char *err, size_t errlen)
 {
@@ -152,24 +153,32 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
     if (m->af.valid)
         adapt_result(&m->st, &o->tm, &m->r);
     if (o->backend == HT_BACKEND_CPU) {
-        if (px && bits == 16)
+        if (px && bits == 32)
+            tonemap_cpu_apply_linear(img, &o->tm, &m->r, px);
+        else if (px && bits == 16)
             tonemap_cpu_apply16(img, &o->tm, &m->r, px);
         else if (px)
             tonemap_cpu_apply(img, &o->tm, &m->r, px);
         return true;
     }
     pipeline *p = commands_pipeline(err, errlen);
-    bool ok = pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
+    bool ok = bits != 32 && pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
+    if (bits == 32)
+        snprintf(err, errlen, "the GPU reads back 8 or 16 bits, not floats");
     if (!m->keep_textures)
         pipeline_release_textures(p);
     return ok;
 }
 
-static bool hook_tonemap(void *ctx, int index, hdr_image *img, void *px, int bits, char *err,
-                         size_t errlen)
+static bool hook_tonemap(void *ctx, int index, hdr_image *img, void *px, int bits,
+                         double *exposure, char *err, size_t errlen)
 {
     seq_mapper *m = ctx;
-    return map_frame(m, m->frames[index], img, px, bits, err, errlen);
+    if (!map_frame(m, m->frames[index], img, px, bits, err, errlen))
+        return false;
+    if (bits == 32)
+        *exposure = tonemap_exposure_pcond(&m->r, &m->o->tm);
+    return true;
 }
 
 /* --analysis DIR: the state after every frame with a file before s->first, from their
