@@ -78,7 +78,8 @@ human_keys() {
   want=$(python3 -c '
 import json, re, sys
 h = json.load(open(sys.argv[1]))["human"]
-words = {"not_requested": "off", "applied": "on", "applied(no-op:all_sr<=1)": "on",
+words = {"not_requested": "off", "applied": "on",
+         "applied(no-op:all_sr<=1)": r"on \(no-op: sample radii <= 1 pixel\)",
          "skipped(range_bw<4.5)": r"skipped \(range [^)]*\)",
          "skipped(hacuity(L5)>=pix_per_deg)": r"skipped \(L5 acuity [^)]*\)",
          "skipped(L5>=5.62)": r"skipped \(L5 [^)]*cd/m\^2\)",

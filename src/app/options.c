@@ -55,7 +55,7 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 
 #define OFF(field) offsetof(ht_options, field)
 #define TM HT_CMD_ALL
-#define HUMAN (HT_CMD_EXPORT | HT_CMD_STATS)   /* the CPU reference only (human.h) */
+#define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS)
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
 #define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
 /* The rows of the two kinds that need no range, choices or short name. */
@@ -148,6 +148,9 @@ static const opt_def OPTIONS[] = {
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
     {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
      "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
+    {"latency", 0, OPT_INT, HT_CMD_VIEW, OFF(latency), 0, 1, NULL, "0|1",
+     "1: each frame shows the previous frame's curve and is read once, not twice (streams); "
+     "only when the analysis reads the picture shown (see \"One frame late\")"},
     FLAG("continuous", HT_CMD_VIEW, continuous,
          "redraw every vsync instead of on events (for measuring)"),
     FLAG("no-overlay", HT_CMD_VIEW, no_overlay, "start with the histogram overlay hidden"),

@@ -34,6 +34,7 @@ typedef struct ht_options {
     int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
+    int latency;              /* viewer: frames of latency, 0 or 1 (pipeline_set_latency) */
     bool continuous;          /* viewer: redraw every vsync */
     bool no_overlay;          /* viewer: start with the overlay hidden */
     const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */

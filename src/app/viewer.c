@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "gl_context.h"
+#include "human.h"
+#include "human_gpu.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 #include "viewer_internal.h"
@@ -127,6 +129,11 @@ void viewer_fit(viewer *v)
     v->view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->fb_w, v->fb_h);
 }
 
+bool viewer_human_shown(const viewer *v)
+{
+    return human_requested(&v->tm) && pipeline_image_pieces(v->pipe) == 1;
+}
+
 /* ---------------------------------------------------------------------------------------
  * The read-back of the analysis */
 
@@ -221,7 +228,11 @@ static void stats_compute(viewer *v)
         v->stats_ok = true;
         return;
     }
-    if (!pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err)) {
+    /* The output of this image's own curve, never the frame before's. */
+    pipeline_set_latency(v->pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err);
+    pipeline_set_latency(v->pipe, v->latency);
+    if (!ok) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
@@ -273,24 +284,54 @@ static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b
            a->h == b->h;
 }
 
-/* Scene pass, analysis and apply into the pipeline's output; the status read-back. */
+/* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
+ * (the stage's grids are in its pixels, so V's analysis of the view does not apply), or a
+ * sequence's ADAPTED result, whose grids come from its analysis of the same frame
+ * (viewer_seq_adapted); then the stage over the image into the pipeline's float picture. */
+static bool human_picture(viewer *v, const tonemap_result *adapted, ht_source *pic, char *err,
+                          size_t errlen)
+{
+    tonemap_result r;
+    if (adapted ? !pipeline_apply_result(v->pipe, &v->tm, adapted, NULL, 8, err, errlen)
+                : !pipeline_analyze_uploaded(v->pipe, &v->tm, &r, err, errlen))
+        return false;
+    ht_human_grids g = pipeline_human_grids(v->pipe);
+    return pipeline_human_prepare(v->pipe, &g, &v->tm, pic, err, errlen);
+}
+
+/* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
+ * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
+ * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
 static void render(viewer *v, bool f32, int samples)
 {
-    ht_source img = pipeline_image_source(v->pipe);
-    /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
-     * GPU when zoomed out. */
-    ht_source scene = pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h, samples,
-                                           scene_view_of(v));
+    ht_source img = pipeline_image_source(v->pipe), pic;
     char err[HT_ERR_MAX];
-    if (pass_scene_error(v->scene)[0])
-        gpu_error(v, pass_scene_error(v->scene));
     /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
     const tonemap_result *adapted = viewer_seq_adapted(v);
-    if (adapted) {
-        if (!pipeline_apply_result(v->pipe, &v->tm, adapted, NULL, 8, err, sizeof err) ||
-            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &v->tm, err, sizeof err))
+    bool human = viewer_human_shown(v), staged = human && human_picture(v, adapted, &pic, err,
+                                                                        sizeof err);
+    if (human && !staged)
+        gpu_error(v, err);
+    /* An image in pieces: the picture without the options (the status says so). */
+    tonemap_params tm = v->tm;
+    if (!human)
+        tm.veil = tm.acuity = tm.color_loss = false;
+    /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
+     * GPU when zoomed out. */
+    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->fb_w, v->fb_h, samples,
+                                              scene_view_of(v))
+                             : pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h,
+                                                    samples, scene_view_of(v));
+    if (pass_scene_error(v->scene)[0])
+        gpu_error(v, pass_scene_error(v->scene));
+    if (staged) {
+        if (!pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
-    } else if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &v->tm, err,
+    } else if (adapted) {
+        if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+            gpu_error(v, err);
+    } else if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &tm, err,
                                sizeof err)) {
         gpu_error(v, err);
     }
@@ -316,11 +357,16 @@ static int draw_frame(viewer *v)
             v->view_fresh = false;
         }
         bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
-        bool f32 = !v->img.half_exact;
+        /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
+        bool f32 = !v->img.half_exact || viewer_human_shown(v);
         samples = pass_scene_samples(v->scene, v->msaa, f32);
         viewer_frame_key key = frame_key(v, samples);
-        if (stats_ran || !v->have_last || !frame_key_equal(&key, &v->last)) {
+        bool changed = stats_ran || !v->have_last || !frame_key_equal(&key, &v->last);
+        if (changed || v->latency_due) {
             render(v, f32, samples);
+            /* In the one-frame-latency form a changed picture shows the curve of the frame
+             * before (pipeline_set_latency); run_loop renders it again when it stays. */
+            v->latency_due = changed && v->latency == 1;
             v->last = key;
             v->have_last = true;
             v->renders++;
@@ -460,6 +506,7 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->tm = o->tm;
     v->msaa = o->msaa < 1 ? 1 : o->msaa;
     v->show_overlay = !o->no_overlay;
+    v->latency = o->latency;
     v->view.zoom = 1;
     v->dirty = true;
     v->testing = o->keys || o->screenshot;
@@ -542,6 +589,7 @@ static bool open_window(viewer *v, const ht_options *o)
         fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
         return false;
     }
+    pipeline_set_latency(v->pipe, v->latency);
     glGenFramebuffers(1, &v->present_fbo);
     glGenBuffers(1, &v->rb.buf);
     glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
@@ -564,7 +612,7 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
         else if (v->rb.fence)
             glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
-        else if (v->net || v->watching)
+        else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
@@ -572,6 +620,10 @@ static int run_loop(viewer *v, const ht_options *o)
         viewer_net_poll(v);
         viewer_watch_poll(v);
         viewer_seq_poll(v);
+        /* A picture that stays (a still, a paused sequence, a pause in a stream) gets its own
+         * curve; while the picture changes every frame is one frame late. */
+        if (v->latency_due && !v->dirty && !viewer_seq_playing(v))
+            v->dirty = true;
         if (!(v->dirty || v->testing || o->continuous) || v->quit)
             continue;
         v->dirty = false;

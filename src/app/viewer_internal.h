@@ -97,6 +97,9 @@ typedef struct viewer {
     int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
     bool show_overlay, show_help, adapt_view;
+    int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
+    bool latency_due;          /* the last render may show the frame before's curve: render
+                                  the picture again once nothing else changes it */
 
     /* Input. */
     double mouse_x, mouse_y;   /* framebuffer pixels, y down */
@@ -134,6 +137,10 @@ typedef struct viewer {
 view_place viewer_place(const viewer *v);
 /* F: fit the image (both its windows) to the window; nothing without an image or a window. */
 void viewer_fit(viewer *v);
+/* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
+ * fits one texture (the stage reads it whole). With an option on and an image in pieces the
+ * frame is tone-mapped without the options. */
+bool viewer_human_shown(const viewer *v);
 
 /* viewer_keys.c */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "human.h"
+#include "human_gpu.h"
 #include "tev_server.h"
 #include "viewer_internal.h"
 
@@ -63,14 +64,25 @@ static void add(text_buf *t, const char *fmt, ...)
     t->n += (size_t)k;
 }
 
-/* File, size, position in the list, zoom, samples, adaptation, GPU time. */
+/* Whether the frame's analysis reads the view (V), not the image: never with the
+ * human-vision stage, whose grids are in the image's pixels (viewer.c render). */
+static bool analyses_view(const viewer *v)
+{
+    return v->adapt_view && !viewer_human_shown(v);
+}
+
+/* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
 static void status_view(text_buf *t, const viewer *v, int samples)
 {
     add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
         v->img.width, v->img.height, v->cur + 1, v->nfiles, v->view.zoom * 100, samples);
     if (samples != v->msaa)   /* --msaa asked for a count this GPU does not offer */
         add(t, " (asked %d)", v->msaa);
-    add(t, "  adapt: %s", v->adapt_view ? "view" : "image");
+    add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");
+    if (v->adapt_view && !analyses_view(v))
+        add(t, " (not the view: human vision)");
+    if (v->latency)
+        add(t, "  latency %d frame", v->latency);
     double ms = pass_scene_last_ms(v->scene) + pipeline_last_timings(v->pipe).total_ms;
     if (ms > 0)
         add(t, "  GPU %.2f ms", ms);
@@ -129,8 +141,8 @@ static void status_range(text_buf *t, const viewer *v, const tonemap_result *r)
 /* The size of the analysed source: the image, or the window's view (V). */
 static void analysed_size(const viewer *v, int *w, int *h)
 {
-    *w = v->adapt_view ? v->fb_w : v->img.width;
-    *h = v->adapt_view ? v->fb_h : v->img.height;
+    *w = analyses_view(v) ? v->fb_w : v->img.width;
+    *h = analyses_view(v) ? v->fb_h : v->img.height;
 }
 
 /* What the histogram samples (the analysed source is the image, or the window's view), the
@@ -180,6 +192,9 @@ static void status_human_one(text_buf *t, bool on, const human_report *rep, int 
         return;
     }
     switch (outcome) {
+    case HUMAN_APPLIED_NOOP:
+        add(t, "on (no-op: sample radii <= 1 pixel)");
+        break;
     case HUMAN_SKIP_RANGE:
         add(t, "skipped (range %.3g < %.3g ln)", rep->range, HT_VEIL_MIN_RANGE);
         break;
@@ -199,27 +214,25 @@ static void status_human_one(text_buf *t, bool on, const human_report *rep, int 
 }
 
 /* pcond's human-vision options, when any is on (Shift+V, A, C, H): which, and those the
- * analysis skips, why. The reasons are check2do's on the frame's analysis R, which is the
- * first histogram the CPU reference decides on (human_cpu_analyze), of the analysed source. */
-static void status_human(text_buf *t, const viewer *v, const tonemap_result *r)
+ * analysis skips, why, as the GPU's analysis of the image decided (pipeline_human_report);
+ * or that an image in pieces is shown without them. */
+static void status_human(text_buf *t, const viewer *v)
 {
     const tonemap_params *tm = &v->tm;
     if (!human_requested(tm))
         return;
-    human_report rep = {0};
-    if (r) {
-        int sw, sh;
-        analysed_size(v, &sw, &sh);
-        human_view view;
-        human_view_default(sw, sh, tm->fov, &view);
-        human_check2do(r, tm, &view, sw, sh, &rep);
+    if (!viewer_human_shown(v)) {
+        add(t, "\nhuman vision: not shown (the image is in %d pieces, larger than one GPU "
+               "texture)", pipeline_image_pieces(v->pipe));
+        return;
     }
+    const human_report *rep = pipeline_human_report(v->pipe);
     add(t, "\nhuman vision: veil ");
-    status_human_one(t, tm->veil, r ? &rep : NULL, rep.veil);
+    status_human_one(t, tm->veil, rep, rep ? rep->veil : 0);
     add(t, ", acuity ");
-    status_human_one(t, tm->acuity, r ? &rep : NULL, rep.acuity);
+    status_human_one(t, tm->acuity, rep, rep ? rep->acuity : 0);
     add(t, ", colour loss ");
-    status_human_one(t, tm->color_loss, r ? &rep : NULL, rep.color);
+    status_human_one(t, tm->color_loss, rep, rep ? rep->color : 0);
 }
 
 /* The brightest pixel and the peaks (X). */
@@ -273,7 +286,7 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_range(&t, v, r);
     status_sampling(&t, v);
     status_display(&t, v);
-    status_human(&t, v, r);
+    status_human(&t, v);
     status_marks(&t, v);
     status_pixel(&t, v, r);
 }
@@ -416,7 +429,7 @@ static void draw_panel(viewer *v, float s, float top)
     plot_axis(v, &info.axis_lo, &info.axis_hi);
     info.ldmax = v->tm.ldmax;
     info.drange = v->tm.drange;
-    info.title = v->adapt_view ? "histogram of the view" : "histogram of the image";
+    info.title = analyses_view(v) ? "histogram of the view" : "histogram of the image";
     int ix, iy;
     const float *p = cursor_pixel(v, &ix, &iy);
     if (p) {
