@@ -15,6 +15,7 @@
 #include "encode.h"
 #include "export_linear.h"
 #include "human.h"
+#include "human_gpu.h"
 #include "seq_cmd.h"
 #include "tonemap_fast.h"
 #include "viewer.h"
@@ -54,6 +55,11 @@ static bool ensure_gpu(char *err, size_t errlen)
             gl_context_destroy(&g_ctx);
             return false;
         }
+        /* Test knob: pieces of at most HT_MAX_PIECE pixels a side, so that the tests reach
+         * the paths of an image larger than a texture with ordinary images. */
+        const char *piece = getenv("HT_MAX_PIECE");
+        if (piece)
+            pipeline_set_max_piece(g_pipe, atoi(piece));
     }
     return true;
 }
@@ -123,14 +129,22 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
     return ok;
 }
 
-/* The GPU has no passes for the human-vision options and reads back 8 or 16 bits: with
- * either, the CPU reference runs, said once on stderr by command NAME. */
+bool commands_gpu_runs(const ht_options *o, char *note, size_t len)
+{
+    int pieces = g_pipe ? pipeline_image_pieces(g_pipe) : 0;
+    note[0] = '\0';
+    if (!human_requested(&o->tm) || pieces <= 1)
+        return true;
+    snprintf(note, len, "larger than a texture (in %d pieces), which the GPU's human-vision "
+             "stage cannot take: the CPU reference runs the options on it", pieces);
+    return false;
+}
+
+/* The GPU reads back 8 or 16 bits: for float output the CPU reference runs, said once on
+ * stderr by command NAME. */
 static void cpu_fallback(ht_options *o, const char *name)
 {
-    const char *why = human_requested(&o->tm)
-                          ? "the GPU has no veil/acuity/colour passes yet: the CPU reference "
-                            "runs them"
-                      : encode_format_is_float(o->format)
+    const char *why = encode_format_is_float(o->format)
                           ? "the GPU has no linear output yet: the CPU reference writes it"
                           : NULL;
     if (why && o->backend != HT_BACKEND_CPU) {
@@ -563,11 +577,20 @@ static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
     }
 }
 
-/* What became of the human-vision options of TM on IMG into *REP (all not requested without
- * them, or out of memory). */
-static void human_outcome(const hdr_image *img, const tonemap_params *tm, human_report *rep)
+/* What became of the human-vision options of O on IMG into *REP (all not requested without
+ * them, or out of memory): on the GPU backend what its analysis of IMG reported, on the CPU
+ * the reference's analysis. */
+static void human_outcome(const hdr_image *img, const ht_options *o, human_report *rep)
 {
+    const tonemap_params *tm = &o->tm;
+    const human_report *gpu = o->backend == HT_BACKEND_GPU && g_pipe && human_requested(tm)
+                                  ? pipeline_human_report(g_pipe)
+                                  : NULL;
     memset(rep, 0, sizeof *rep);
+    if (gpu) {
+        *rep = *gpu;
+        return;
+    }
     tonemap_result *r = human_requested(tm) ? malloc(sizeof *r) : NULL;
     human_state hs;
     if (r && human_cpu_analyze(img, tm, r, &hs))
@@ -721,9 +744,38 @@ void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
                           const imgstats *s)
 {
     human_report hr;
-    human_outcome(img, &o->tm, &hr);
+    human_outcome(img, o, &hr);
     (o->json && o->curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
         f, path, img, st, o, r, s, &hr);
+}
+
+/* stats' tone mapping of IMG (file PATH) into *r. The CPU backend's statistics count the
+ * output pixels it returns in *rgb (malloc'd); the GPU's read the pipeline's textures without
+ * a read-back (*rgb NULL), except for an image in several textures, whose output is read back
+ * into *rgb. The human-vision options on an image the GPU cannot take them on turn O to the
+ * CPU backend, with a note. False, reason in err. */
+static bool stats_tonemap(ht_options *o, const char *path, const hdr_image *img,
+                          tonemap_result *r, uint8_t **rgb, char *err, size_t errlen)
+{
+    char note[HT_ERR_MAX];
+    *rgb = NULL;
+    if (o->backend == HT_BACKEND_GPU) {
+        if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen))
+            return false;
+        if (!commands_gpu_runs(o, note, sizeof note)) {
+            fprintf(stderr, "hdrtone stats: %s: %s\n", path, note);
+            pipeline_release_textures(g_pipe);
+            o->backend = HT_BACKEND_CPU;
+        }
+    }
+    bool gpu = o->backend == HT_BACKEND_GPU;
+    if ((!gpu || pipeline_image_pieces(g_pipe) > 1) &&
+        !(*rgb = malloc((size_t)img->width * img->height * 3))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    return gpu ? pipeline_tonemap_uploaded(g_pipe, &o->tm, r, *rgb, err, errlen)
+               : commands_tonemap(o, img, r, *rgb, err, errlen);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -751,20 +803,13 @@ int cmd_stats(int argc, char **argv)
     image_stats st;
     image_compute_stats(&img, &st);
     tonemap_result *r = malloc(sizeof *r);
-    /* The CPU backend's statistics count the output pixels it returns; the GPU's read the
-     * pipeline's textures (g_pipe, made by commands_tonemap) without a read-back, except for
-     * an image in several textures, whose output is read back and counted on the CPU. */
-    uint8_t *rgb = o.backend == HT_BACKEND_CPU ? malloc((size_t)img.width * img.height * 3) : NULL;
+    uint8_t *rgb = NULL;
     imgstats s = {0};
     int status = 1;
-    if (!r || (o.backend == HT_BACKEND_CPU && !rgb))
+    if (!r)
         fprintf(stderr, "hdrtone stats: out of memory\n");
-    else if (!commands_tonemap(&o, &img, r, rgb, err, sizeof err))
+    else if (!stats_tonemap(&o, path, &img, r, &rgb, err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
-    else if (o.backend == HT_BACKEND_GPU && pipeline_image_pieces(g_pipe) > 1 &&
-             (!(rgb = malloc((size_t)img.width * img.height * 3)) ||
-              !pipeline_tonemap_uploaded(g_pipe, &o.tm, NULL, rgb, err, sizeof err)))
-        fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? err : "out of memory");
     else if (rgb ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
                  : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks, o.min_distance, &s,
                                  err, sizeof err))
