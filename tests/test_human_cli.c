@@ -9,8 +9,9 @@
  *  - the GPU backend against the CPU's (where it runs): `export --backend gpu`'s PNG within
  *    one step of the CPU's for all but 0.1 % of the channels, `stats --backend gpu --json`'s
  *    "human" object the CPU's: the same words, numbers within 1e-5 relative (the GPU's
- *    analysis is in float); an image in pieces (HT_MAX_PIECE) falls back to the CPU
- *    reference, with a note naming the file, and gives the CPU's output;
+ *    analysis is in float), also for each frame of a sequence's stats; an image in pieces
+ *    (HT_MAX_PIECE) falls back to the CPU reference, with a note naming the file, and gives
+ *    the CPU's output (export, stats, a sequence's stats);
  *  - `export -o X.hdr` stores what pcond stored (out_<run>.exr, where present): within 1 %
  *    plus one RGBE step for 99 % of the pixels and 3 % plus a step for all (as
  *    test_pcond_human), EXPOSURE as pcond's header; `-o X.pfm` holds the floats whose RGBE
@@ -541,6 +542,41 @@ static void check_pieces(void)
     }
 }
 
+/* stats of a sequence (two frames of Desk) with --human: the GPU's "human" objects the CPU's
+ * (check_gpu_decisions' rule); in pieces, each frame noted and the output the CPU's. */
+static void check_sequence(void)
+{
+    char link[2][256], seq[256], cmd[16384], note[300], *out[3] = {NULL, NULL, NULL};
+    const char *in = test_shared_path("pcond-reference/Desk/input_decoded.exr");
+    for (int k = 0; k < 2; k++) {
+        snprintf(link[k], sizeof link[k], "%s/shot.%04d.exr", tmp, k + 1);
+        CHECK(symlink(in, link[k]) == 0, "symlink %s", link[k]);
+    }
+    snprintf(seq, sizeof seq, "%s/shot.%%04d.exr", tmp);
+    snprintf(note, sizeof note, "%s: " PIECES_NOTE, link[1]);
+    static const char *const runs[3] = {"--backend cpu", "--backend gpu",
+                                        "--backend gpu (HT_MAX_PIECE=" PIECE ")"};
+    for (int b = 0; b < 3; b++) {
+        snprintf(cmd, sizeof cmd, "%s'%s' stats %s --preset pcond --human --json '%s'",
+                 b == 2 ? "HT_MAX_PIECE=" PIECE " " : "", bin, b ? "--backend gpu" : "--backend cpu",
+                 seq);
+        CHECK(run(cmd, &out[b]) == 0, "%s failed: %s", cmd, last_stderr());
+        CHECK(count_of(last_stderr(), note) == (b == 2), "%s: stderr '%s'", runs[b],
+              last_stderr());
+    }
+    double worst = 0;
+    const char *c = human_object(out[0]), *g = human_object(out[1]);
+    for (int k = 0; k < 2; k++, c = human_object(c + 1), g = human_object(g + 1))
+        CHECK(c && g && same_but_rounding(g, c, &worst), "sequence frame %d: the GPU's "
+              "\"human\" object is not the CPU's", k + 1);
+    CHECK(out[0] && out[2] && strcmp(out[0], out[2]) == 0,
+          "sequence in pieces: stats is not the CPU backend's");
+    for (int k = 0; k < 3; k++)
+        free(out[k]);
+    for (int k = 0; k < 2; k++)
+        remove(link[k]);
+}
+
 /* The options on hdrtone's defaults (pixel sampling, Rec. 709), and usage errors. */
 static void check_defaults_and_errors(void)
 {
@@ -624,6 +660,7 @@ int main(void)
                        (double)(png_channels[mi] ? png_channels[mi] : 1),
                    png_worst[mi], human_worst[mi]);
         check_pieces();
+        check_sequence();
     }
     check_radiance_input(dir);
     check_defaults_and_errors();
