@@ -128,9 +128,10 @@ static void *decoder(void *arg)
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
         /* The GPU takes a half-exact image as half floats, converted here, not by the driver
-         * on the GL thread; the floats go (half the memory). */
+         * on the GL thread; the floats go (half the memory), except with the human-vision
+         * options, whose CPU fallback for an image in pieces needs them (batch_gpu_start). */
         if (ok && b->to_half)
-            image_add_half(&j->img, true);
+            image_add_half(&j->img, !human_requested(&b->o->tm));
         t = now_s() - t;
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_decode] += t;
@@ -306,7 +307,7 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
  * False with "IN: reason" in msg. */
 static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
 {
-    char err[HT_ERR_MAX];
+    char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
     int bits = b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
     *slot = -1;
     j->width = j->img.width;
@@ -327,10 +328,17 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     else if (!b->gpu && !(b->gpu = batch_gpu_create(err, sizeof err)))
         ok = false;
     else
-        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, err, sizeof err);
+        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, note, sizeof note, err,
+                             sizeof err);
     image_free(&j->img);
     if (!ok)
         snprintf(msg, len, "%s: %s", j->in, err);
+    if (ok && note[0]) {
+        snprintf(msg, len, "%s: %s", j->in, note);
+        pthread_mutex_lock(&b->mu);
+        report_job(b, j, msg);
+        pthread_mutex_unlock(&b->mu);
+    }
     return ok;
 }
 

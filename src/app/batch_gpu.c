@@ -41,10 +41,18 @@ void batch_gpu_destroy(batch_gpu **gp)
 }
 
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
-                     char *err, size_t errlen)
+                     char *note, size_t notelen, char *err, size_t errlen)
 {
     *slot = -1;
     bool ok = pipeline_upload(g->pipe, img, err, errlen);
+    if (ok && !commands_gpu_runs(o, note, notelen)) {
+        pipeline_release_textures(g->pipe);
+        ht_options cpu = *o;
+        cpu.backend = HT_BACKEND_CPU;
+        bool deep = o->depth == 16;
+        return commands_tonemap_consume(&cpu, img, deep ? NULL : out, deep ? out : NULL, err,
+                                        errlen);
+    }
     int w = img->width, h = img->height;
     image_free(img);   /* the texture has the pixels now */
     if (!ok)

@@ -45,6 +45,12 @@ int commands_usage_error(const char *cmd, const char *msg);
  * err, when there is no GPU). */
 pipeline *commands_pipeline(char *err, size_t errlen);
 
+/* Whether the GPU backend can tone-map the image sent last to commands_pipeline with O: not
+ * with the human-vision options when that image is in pieces (larger than a texture: the
+ * GPU's human-vision stage needs it in one). When not, NOTE gets the reason and that the CPU
+ * reference runs the image instead (the caller's note, after the file's name); else "". */
+bool commands_gpu_runs(const ht_options *o, char *note, size_t len);
+
 /* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
  * backend creates a headless GL context and pipeline on first use and keeps them for the
  * process; the CPU backend is tonemap_fast.h's on o->jobs threads (0: one per CPU). False

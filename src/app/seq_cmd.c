@@ -34,6 +34,7 @@ typedef struct seq_mapper {
     bool keep_textures;      /* GPU: the output stays for the statistics */
     adapt_frame af;          /* the last frame's analysis */
     tonemap_result r;        /* the last frame's result, adapted */
+    char note[HT_ERR_MAX];   /* why the last frame ran on the CPU, not the GPU; else "" */
 } seq_mapper;
 
 bool seq_cmd_is_sequence(const char *in)
@@ -126,17 +127,23 @@ static uint64_t fingerprint(const ht_options *o)
     return adapt_fingerprint(&o->tm) ^ (uint64_t)o->backend;
 }
 
-/* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. */
+/* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. An image
+ * the GPU cannot take O's options on (commands_gpu_runs) is analysed on the CPU, and NOTE
+ * (NOTELEN bytes) says why; else NOTE is "". */
 static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_result *r,
-                          char *err, size_t errlen)
+                          char *note, size_t notelen, char *err, size_t errlen)
 {
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_cpu_analyze(img, &o->tm, r);
-        return true;
-    }
-    pipeline *p = commands_pipeline(err, errlen);
-    return p && pipeline_upload(p, img, err, errlen) &&
-           pipeline_analyze_uploaded(p, &o->tm, r, err, errlen);
+    note[0] = '\0';
+    pipeline *p = o->backend == HT_BACKEND_CPU ? NULL : commands_pipeline(err, errlen);
+    if (o->backend != HT_BACKEND_CPU &&
+        (!p || !pipeline_upload(p, img, err, errlen)))
+        return false;
+    if (p && commands_gpu_runs(o, note, notelen))
+        return pipeline_analyze_uploaded(p, &o->tm, r, err, errlen);
+    if (p)
+        pipeline_release_textures(p);
+    tonemap_cpu_analyze(img, &o->tm, r);
+    return true;
 }
 
 /* Frame FRAME: analysis, the state's step, the apply with the adapted result into PX
@@ -146,13 +153,13 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
                       char *err, size_t errlen)
 {
     const ht_options *o = m->o;
-    if (!analyze_image(o, img, &m->r, err, errlen))
+    if (!analyze_image(o, img, &m->r, m->note, sizeof m->note, err, errlen))
         return false;
     adapt_frame_of(&m->r, frame, &m->af);
     adapt_update(&m->ap, &m->st, &m->af);
     if (m->af.valid)
         adapt_result(&m->st, &o->tm, &m->r);
-    if (o->backend == HT_BACKEND_CPU) {
+    if (o->backend == HT_BACKEND_CPU || m->note[0]) {
         if (px && bits == 32)
             tonemap_cpu_apply_linear(img, &o->tm, &m->r, px);
         else if (px && bits == 16)
@@ -332,6 +339,17 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         ok = map_frame(m, frame, &img, rgb, 8, err, sizeof err);
     else
         snprintf(err, sizeof err, "out of memory");
+    /* A frame the GPU could not take ran on the CPU: its output and report are the CPU's. */
+    ht_options ran = *o;
+    if (ok && m->note[0]) {
+        fprintf(stderr, "hdrtone stats: frame %d: %s: %s\n", frame, path, m->note);
+        ran.backend = HT_BACKEND_CPU;
+        cpu = true;
+        if ((ok = rgb || (rgb = malloc(bytes))))
+            tonemap_cpu_apply(&img, &o->tm, &m->r, rgb);
+        else
+            snprintf(err, sizeof err, "out of memory");
+    }
     /* The GPU's statistics read its output texture; an image in pieces is read back. */
     if (ok && !cpu && pipeline_image_pieces(p = commands_pipeline(err, sizeof err)) > 1)
         ok = (rgb = malloc(bytes)) &&
@@ -347,7 +365,7 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
         if (f) {
-            commands_print_stats(f, path, &img, &st, o, &m->r, &s);
+            commands_print_stats(f, path, &img, &st, &ran, &m->r, &s);
             fclose(f);
             print_json_line(buf, len, frame, m);
         }
@@ -355,7 +373,7 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         ok = f != NULL;
     } else {
         printf("frame         %d (adapt rate %.6g)\n", frame, m->st.rate);
-        commands_print_stats(stdout, path, &img, &st, o, &m->r, &s);
+        commands_print_stats(stdout, path, &img, &st, &ran, &m->r, &s);
     }
     imgstats_free(&s);
     free(rgb);
@@ -396,15 +414,17 @@ int seq_stats(const ht_options *o, const char *in)
 static bool analyze_frame(const ht_options *o, int frame, const char *path, const char *dir,
                           tonemap_result *r, adapt_frame *af)
 {
-    char err[HT_ERR_MAX], file[4096];
+    char err[HT_ERR_MAX], file[4096], note[HT_ERR_MAX];
     hdr_image img = {0};
     image_load_options lo = options_load(o);
     bool ok = image_load(path, &lo, &img, err, sizeof err);
     if (!ok) {
         fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
-    } else if (!analyze_image(o, &img, r, err, sizeof err)) {
+    } else if (!analyze_image(o, &img, r, note, sizeof note, err, sizeof err)) {
         fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, err);
         ok = false;
+    } else if (note[0]) {
+        fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, note);
     }
     if (ok)
         adapt_frame_of(r, frame, af);
