@@ -17,6 +17,8 @@
 #include "gl_context.h"
 #include "gpu_resource.h"
 #include "gpu_timer.h"
+#include "human.h"
+#include "human_gpu.h"
 #include "imgstats_gpu.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -210,19 +212,27 @@ static void run_probe_copy(bench *b)
     keep(b, gpu_probe_copy(b->probe, b->src, err, sizeof err), err);
 }
 
-/* GPU against the CPU reference, with the tolerances of the tests (compare.h). */
+/* GPU against the CPU reference, with the tolerances of the tests (compare.h); with the
+ * human-vision options, the reference of the GPU's analysis (human_cpu_analyze_exact in the
+ * shaders' arithmetic) and its pixels through acuity, veil and colour (tonemap_cpu_apply). */
 static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
 {
     size_t n = (size_t)img->width * img->height;
     tonemap_result *g = malloc(sizeof *g), *c = malloc(sizeof *c);
     uint8_t *grgb = malloc(n * 3), *crgb = malloc(n * 3);
     bool ok = g && c && grgb && crgb;
-    if (!ok)
-        snprintf(why, len, "out of memory for the check");
     if (ok)
         ok = pipeline_tonemap_image(b->pipe, img, &b->params, g, grgb, why, len);
-    if (ok) {
+    else
+        snprintf(why, len, "out of memory for the check");
+    if (ok && human_requested(&b->params) &&
+        !human_cpu_analyze_exact(img, &b->params, false, c, NULL)) {
+        snprintf(why, len, "out of memory for the check");
+        ok = false;
+    } else if (ok && !human_requested(&b->params)) {
         tonemap_cpu_analyze(img, &b->params, c);
+    }
+    if (ok) {
         tonemap_cpu_apply(img, &b->params, c, crgb);
         compare_report r;
         compare_tonemap(g, grgb, c, crgb, img->width, img->height, &b->params,
