@@ -12,6 +12,7 @@
 
 #include "bench_export.h"
 #include "bench_playback.h"
+#include "bench_present.h"
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
@@ -40,8 +41,8 @@ typedef struct bench {
     bool float32;
     imgstats_gpu_ctx *stats;
     int stats_pass;
-    gpu_tex present;            /* "viewer frame": the window's stand-in, RGBA8 */
-    unsigned present_fbo[2];    /* read (the output), draw (present) */
+    bench_present *present;     /* "viewer frame": the present into the window's stand-in */
+    int present_by;             /* BENCH_PRESENT_*, for run_viewer_frame */
     char err[HT_ERR_MAX];       /* the first error of a timed run */
 } bench;
 
@@ -155,29 +156,43 @@ static void run_scene(bench *b)
 }
 
 /* A viewer frame at 1:1 as the viewer runs it with whole-image adaptation: the scene pass,
- * the analysis of the image, the apply pass on the scene, and the blit of the output into the
- * window (here an RGBA8 texture of its size). */
+ * the analysis of the image, the apply pass on the scene, and the present of the output into
+ * the window (here an RGBA8 texture of its size) by b->present_by (the viewer's: blit). */
 static void run_viewer_frame(bench *b)
 {
     int w = b->image.width, h = b->image.height;
     ht_source scene = pass_scene_run(b->scene, b->image, b->float32, w, h, b->src.samples,
                                      (scene_view){0, 0, 1});
+    if (b->present_by == BENCH_PRESENT_apply)
+        pipeline_set_output(b->pipe, bench_present_window(b->present, w, h));
     char err[HT_ERR_MAX];
     for (int pass = 0; pass < HT_PASS_COUNT; pass++)
         keep(b, pipeline_run_pass(b->pipe, pass, pass == HT_PASS_apply ? scene : b->image,
                                   &b->params, err, sizeof err), err);
-    if (!b->present_fbo[0])
-        glGenFramebuffers(2, b->present_fbo);
-    if (gpu_tex_recreate(&b->present, w, h, GL_RGBA8, 1)) {
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
-        glFramebufferTexture(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, b->present.id, 0);
+    pipeline_set_output(b->pipe, 0);
+    bench_present_run(b->present, b->present_by, pipeline_output_texture(b->pipe), w, h);
+}
+
+/* Whether every way of presenting puts the same pixels into the window as the viewer's blit
+ * (first error in b->err). */
+static void check_presents(bench *b)
+{
+    int w = b->image.width, h = b->image.height;
+    size_t bytes = (size_t)w * h * 4;
+    uint8_t *blit = malloc(bytes), *other = malloc(bytes);
+    for (int how = 0; blit && other && how < BENCH_PRESENT_COUNT; how++) {
+        b->present_by = how;
+        run_viewer_frame(b);
+        glBindTexture(GL_TEXTURE_2D, bench_present_window(b->present, w, h));
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, how ? other : blit);
+        char err[HT_ERR_MAX];
+        snprintf(err, sizeof err, "viewer frame, present by %s: the window differs from the "
+                 "blit's", bench_present_names[how]);
+        keep(b, how == BENCH_PRESENT_blit || memcmp(blit, other, bytes) == 0, err);
     }
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, b->present_fbo[0]);
-    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                         pipeline_output_texture(b->pipe), 0);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
-    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    free(blit);
+    free(other);
 }
 
 static void run_stats_pass(bench *b)
@@ -288,10 +303,10 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
     fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
             wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
                        : "timer: GL_TIME_ELAPSED");
-    fprintf(f, "%-30s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
+    fprintf(f, "%-34s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
             "ratio to floor");
     for (int i = 0; i < nrows; i++) {
-        fprintf(f, "%-30s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
+        fprintf(f, "%-34s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
                 rows[i].t.min_ms * 1e3, rows[i].bytes / 1e6,
                 rows[i].bytes / (rows[i].t.median_ms * 1e6));
         if (rows[i].ratio > 0)
@@ -398,13 +413,22 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing cold = measure(b, run_pipeline_cold, runs);
     rows[n++] = (row){"pipeline, new image", cold, 2 * img_one + img_all + out, "floor",
                       cold.median_ms / floor_ms};
-    if (b->scene) {
+    if (b->scene && b->present) {
         /* Its floor: the pipeline's, and the present (RGBA8 read and written) at the
-         * read+write probe's speed. */
-        double present = 2 * out, present_ms = present * copy.median_ms / (img_all + out);
-        timing vf = measure(b, run_viewer_frame, runs);
-        rows[n++] = (row){"viewer frame", vf, img_one + img_all + out + present, "floor",
-                          vf.median_ms / (floor_ms + present_ms)};
+         * read+write probe's speed; none where the apply pass writes the window. */
+        static char names[BENCH_PRESENT_COUNT][48];
+        check_presents(b);
+        for (int how = 0; how < BENCH_PRESENT_COUNT; how++) {
+            bool present = how != BENCH_PRESENT_apply;
+            double bytes = img_one + img_all + out + (present ? 2 * out : 0);
+            double present_ms = present ? 2 * out * copy.median_ms / (img_all + out) : 0;
+            snprintf(names[how], sizeof names[how], "viewer frame, present by %s",
+                     bench_present_names[how]);
+            b->present_by = how;
+            timing vf = measure(b, run_viewer_frame, runs);
+            rows[n++] = (row){how == BENCH_PRESENT_blit ? "viewer frame" : names[how], vf, bytes,
+                              "floor", vf.median_ms / (floor_ms + present_ms)};
+        }
     }
     n = bench_variants(b, runs, floor_ms, img_one + img_all + out, 2 * img_one + img_all + out,
                        rows, n);
@@ -500,6 +524,7 @@ int cmd_bench(int argc, char **argv)
         b.src = b.image = pipeline_image_source(b.pipe);
         b.float32 = !img.half_exact;
         if (!(b.scene = pass_scene_create(err, sizeof err)) ||
+            !(b.present = bench_present_create(err, sizeof err)) ||
             !(b.stats = imgstats_gpu_create(err, sizeof err)))
             fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
         /* A GPU straight out of idle runs slower for a while (seen on an H100: the first
@@ -526,8 +551,7 @@ int cmd_bench(int argc, char **argv)
         status = 0;
     }
     pass_scene_destroy(&b.scene);
-    gpu_tex_destroy(&b.present);
-    glDeleteFramebuffers(2, b.present_fbo);
+    bench_present_destroy(&b.present);
     imgstats_gpu_destroy(&b.stats);
     gpu_probe_destroy(&b.probe);
     pipeline_destroy(&b.pipe);
