@@ -195,6 +195,17 @@ static void check_presents(bench *b)
     free(other);
 }
 
+/* The acuity pyramid built afresh (it is built once per image, then kept). */
+static void run_pyramid(bench *b)
+{
+    char err[HT_ERR_MAX];
+    ht_human_grids g = pipeline_human_grids(b->pipe);
+    unsigned texture;
+    int levels;
+    pipeline_human_pyramid_stale(b->pipe);
+    keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
+}
+
 static void run_stats_pass(bench *b)
 {
     char err[HT_ERR_MAX];
@@ -274,10 +285,39 @@ typedef struct row {
     double ratio;       /* median / that probe's median (0: not compared) */
 } row;
 
+/* What the human-vision analysis decided (pipeline_human_report H, NULL: no option asked
+ * for), after a table's header: JSON, the object "human" with each option's outcome
+ * (human_outcome_name) and the acuity's numbers; text, a line that also says which rows the
+ * outcomes leave out. */
+static void print_human(FILE *f, bool json, const human_report *h, int samples)
+{
+    if (!h)
+        return;
+    bool blur = h->acuity == HUMAN_APPLIED;
+    if (json) {
+        fprintf(f, "\"human\": {\"veil\": \"%s\", \"acuity\": \"%s\", \"colour\": \"%s\", "
+                "\"max_sample_radius\": %.4g, \"pyramid_levels\": %d}, ",
+                human_outcome_name(h->veil), human_outcome_name(h->acuity),
+                human_outcome_name(h->color), blur ? h->max_sr : 0, blur ? h->root_level : 0);
+        return;
+    }
+    fprintf(f, "human vision: veil %s, acuity %s, colour %s", human_outcome_name(h->veil),
+            human_outcome_name(h->acuity), human_outcome_name(h->color));
+    if (blur)
+        fprintf(f, " (sample radius <= %.3g px, root level %d)", h->max_sr, h->root_level);
+    else
+        fputs("; acuity does not apply: no acuity pyramid row", f);
+    if (samples > 1)
+        fputs("; the stage runs on the image, not on a multisampled scene: plain apply", f);
+    fputc('\n', f);
+}
+
 /* One table per sample count. With JSON, one object for the whole run: the first table opens
- * it ({"device": ..., "results": [), each table is an element, cmd_bench closes it. */
+ * it ({"device": ..., "results": [), each table is an element, cmd_bench closes it. HUMAN:
+ * print_human's. */
 static int print_report(FILE *f, bool json, bool first, const char *what, int w, int h,
-                        int samples, const row *rows, int nrows, bool wall_clock)
+                        int samples, const row *rows, int nrows, bool wall_clock,
+                        const human_report *human)
 {
     if (json) {
         if (first) {
@@ -289,8 +329,10 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
             commands_json_str(f, what);
             fprintf(f, ", \"width\": %d, \"height\": %d, \"results\": [", w, h);
         }
-        fprintf(f, "%s\n {\"samples\": %d, \"timer\": \"%s\", \"passes\": [", first ? "" : ",",
-                samples, wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        fprintf(f, "%s\n {\"samples\": %d, \"timer\": \"%s\", ", first ? "" : ",", samples,
+                wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        print_human(f, json, human, samples);
+        fputs("\"passes\": [", f);
         for (int i = 0; i < nrows; i++)
             fprintf(f, "%s\n  {\"name\": \"%s\", \"median_us\": %.2f, \"min_us\": %.2f, "
                     "\"bytes\": %.0f, \"gbps\": %.1f, \"vs\": \"%s\", \"ratio\": %.3f}",
@@ -303,6 +345,7 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
     fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
             wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
                        : "timer: GL_TIME_ELAPSED");
+    print_human(f, json, human, samples);
     fprintf(f, "%-34s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
             "ratio to floor");
     for (int i = 0; i < nrows; i++) {
@@ -314,6 +357,57 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
         fputc('\n', f);
     }
     return 0;
+}
+
+/* Whether the apply pass runs the human-vision stage on b->src: an option of the frame's
+ * analysis applies, and b->src is the image (the stage is not run on a multisampled scene). */
+static bool human_stage(const bench *b)
+{
+    return pipeline_human_grids(b->pipe).stages != 0 && b->src.texture == b->image.texture &&
+           b->src.samples == 1;
+}
+
+/* The least bytes the acuity pyramid of a W x H image of TEXEL bytes per pixel moves: the
+ * image read once, each of its LEVELS levels (RGBA32F) written once and read for the next. */
+static double pyramid_bytes(int w, int h, double texel, int levels)
+{
+    double bytes = (double)w * h * texel;
+    for (int k = 1; k <= levels; k++)
+        bytes += (double)(w >> k) * (h >> k) * 16 * (k < levels ? 2 : 1);
+    return bytes;
+}
+
+/* The human-vision rows where the apply pass runs the stage (human_stage): the acuity
+ * pyramid built afresh (where acuity applies) against the floor of its bytes at the
+ * read+write probe's speed (COPY over COPY_BYTES), and the options' cost in a frame
+ * (pipeline_frame with the options less one without them) against the read+write probe.
+ * Appends to ROWS from N on; returns the new count. */
+static int bench_human(bench *b, int runs, double texel, timing copy, double copy_bytes,
+                       row *rows, int n)
+{
+    if (!human_requested(&b->params) || !human_stage(b))
+        return n;
+    ht_human_grids g = pipeline_human_grids(b->pipe);
+    if (g.stages & HT_HUMAN_ACUITY) {
+        timing t = measure(b, run_pyramid, runs);
+        unsigned texture;
+        int levels;
+        char err[HT_ERR_MAX];
+        keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
+        double bytes = pyramid_bytes(b->image.width, b->image.height, texel, levels);
+        rows[n++] = (row){"acuity pyramid (built afresh)", t, bytes, "floor",
+                          t.median_ms / (bytes * copy.median_ms / copy_bytes)};
+    }
+    timing with = measure(b, run_frame, runs);
+    tonemap_params params = b->params;
+    b->params.veil = b->params.acuity = b->params.color_loss = false;
+    timing without = measure(b, run_frame, runs);
+    b->params = params;
+    run_frame(b);   /* the stage on again for the rows after these */
+    timing cost = {with.median_ms - without.median_ms, with.min_ms - without.min_ms};
+    rows[n++] = (row){"human: veil+acuity+colour", cost, 0, "read+write",
+                      cost.median_ms / copy.median_ms};
+    return n;
 }
 
 /* Rows that compare, in one run, the forms of the finishing (pipeline_set_finish): each one's
@@ -377,6 +471,7 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
         rows[n++] = (row){"probe: read all samples", measure(b, run_probe_read, runs), img_all,
                           NULL, 0};
     rows[n++] = (row){"probe: read+write", copy, img_all + out, NULL, 0};
+    run_frame(b);   /* the human-vision stage as this source's analysis leaves it */
     run_pipeline(b);
     timing in_place[HT_PASS_COUNT], mc;
     bool have_in_place = measure_passes(b, runs, in_place, &mc);
@@ -391,12 +486,14 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
                                        ? HT_PASS_foveal : HT_PASS_histogram);
         bool apply = pass == HT_PASS_apply;
         rows[n++] = (row){pass == HT_PASS_finish ? "finish (range+merge+curve)"
-                                                 : pipeline_pass_names[pass], t,
+                          : apply && human_stage(b) ? "apply (+human stage)"
+                                                    : pipeline_pass_names[pass], t,
                           image_pass ? img_one : apply ? img_all + out : 0,
                           image_pass ? "read" : apply ? "read+write" : NULL,
                           image_pass ? t.median_ms / read.median_ms
                                      : apply ? t.median_ms / copy.median_ms : 0};
     }
+    n = bench_human(b, runs, texel, copy, img_all + out, rows, n);
     timing scene = measure(b, run_scene, runs);
     rows[n++] = (row){"scene (viewer, 1:1)", scene, img_one + img_all, NULL, 0};
     if (!have_in_place)
@@ -535,14 +632,15 @@ int cmd_bench(int argc, char **argv)
         }
         row rows[64];
         int n = bench_source(&b, o.runs, img.half_exact, rows);
-        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock);
+        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock,
+                     pipeline_human_report(b.pipe));
         int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;
         if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
             b.src = pass_scene_run(b.scene, b.image, b.float32, img.width, img.height, samples,
                                    (scene_view){0, 0, 1});
             n = bench_source(&b, o.runs, img.half_exact, rows);
             print_report(stdout, o.json, false, what, img.width, img.height, samples, rows, n,
-                         b.wall_clock);
+                         b.wall_clock, pipeline_human_report(b.pipe));
         }
         if (o.json)
             fputs("\n]}\n", stdout);
