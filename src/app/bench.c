@@ -555,21 +555,9 @@ int cmd_bench(int argc, char **argv)
 {
     ht_options o;
     char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_parse(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help) {
-        printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
-               "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
-               "       hdrtone bench --playback SEQ [--frames A-B] [--adapt M] [--json]\n"
-               "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
-               "from the same run, and ratios to the bandwidth floor. Default: --synthetic "
-               "3840x2160.\nExits 1 when the GPU result differs from the CPU reference.\n\n"
-               "options:\n");
-        options_print_help(stdout, HT_CMD_BENCH);
-        free(pos);
-        return 0;
-    }
     if (o.bench_playback) {
         int status = bench_playback(&o, pos, npos);
         free(pos);
