@@ -16,7 +16,6 @@
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
-#include "gpu_resource.h"
 #include "gpu_timer.h"
 #include "human.h"
 #include "human_gpu.h"
@@ -295,10 +294,14 @@ static void print_human(FILE *f, bool json, const human_report *h, int samples)
         return;
     bool blur = h->acuity == HUMAN_APPLIED;
     if (json) {
-        fprintf(f, "\"human\": {\"veil\": \"%s\", \"acuity\": \"%s\", \"colour\": \"%s\", "
-                "\"max_sample_radius\": %.4g, \"pyramid_levels\": %d}, ",
-                human_outcome_name(h->veil), human_outcome_name(h->acuity),
-                human_outcome_name(h->color), blur ? h->max_sr : 0, blur ? h->root_level : 0);
+        const char *keys[3] = {"veil", "acuity", "colour"};
+        int outcome[3] = {h->veil, h->acuity, h->color};
+        for (int i = 0; i < 3; i++) {
+            fprintf(f, "%s\"%s\": ", i ? ", " : "\"human\": {", keys[i]);
+            commands_json_str(f, human_outcome_name(outcome[i]));
+        }
+        fprintf(f, ", \"max_sample_radius\": %.4g, \"pyramid_levels\": %d}, ",
+                blur ? h->max_sr : 0, blur ? h->root_level : 0);
         return;
     }
     fprintf(f, "human vision: veil %s, acuity %s, colour %s", human_outcome_name(h->veil),
