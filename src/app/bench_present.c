@@ -1,6 +1,7 @@
 /* The present experiments of bench's viewer frame (bench_present.h). */
 #include "bench_present.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <glad/gl.h>
@@ -22,8 +23,10 @@ struct bench_present {
 bench_present *bench_present_create(char *err, size_t errlen)
 {
     bench_present *p = calloc(1, sizeof *p);
-    if (!p)
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
+    }
     if (!(p->prog = shaders_graphics("present.vert", "present.frag", "#define HT_NO_FRAME\n",
                                      err, errlen))) {
         free(p);
