@@ -599,7 +599,7 @@ static void check_defaults_and_errors(void)
         {"export --veil IN -o TMP/x.pfm --display-window", "pfm holds the linear output"},
         {"export IN -o TMP/x.png --format hdr", "names png, --format says hdr"},
         {"export --veil=on IN -o TMP/x.png", "--veil takes no value"},
-        {"bench --human", "--human: unknown option"},
+        {"analyze --human IN -o TMP/an", "--human: unknown option"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char args[512] = "";

@@ -12,11 +12,13 @@
 
 #include "bench_export.h"
 #include "bench_playback.h"
+#include "bench_present.h"
 #include "commands.h"
 #include "compare.h"
 #include "gl_context.h"
-#include "gpu_resource.h"
 #include "gpu_timer.h"
+#include "human.h"
+#include "human_gpu.h"
 #include "imgstats_gpu.h"
 #include "pass_scene.h"
 #include "pipeline.h"
@@ -38,8 +40,8 @@ typedef struct bench {
     bool float32;
     imgstats_gpu_ctx *stats;
     int stats_pass;
-    gpu_tex present;            /* "viewer frame": the window's stand-in, RGBA8 */
-    unsigned present_fbo[2];    /* read (the output), draw (present) */
+    bench_present *present;     /* "viewer frame": the present into the window's stand-in */
+    int present_by;             /* BENCH_PRESENT_*, for run_viewer_frame */
     char err[HT_ERR_MAX];       /* the first error of a timed run */
 } bench;
 
@@ -153,29 +155,54 @@ static void run_scene(bench *b)
 }
 
 /* A viewer frame at 1:1 as the viewer runs it with whole-image adaptation: the scene pass,
- * the analysis of the image, the apply pass on the scene, and the blit of the output into the
- * window (here an RGBA8 texture of its size). */
+ * the analysis of the image, the apply pass on the scene, and the present of the output into
+ * the window (here an RGBA8 texture of its size) by b->present_by (the viewer's: blit). */
 static void run_viewer_frame(bench *b)
 {
     int w = b->image.width, h = b->image.height;
     ht_source scene = pass_scene_run(b->scene, b->image, b->float32, w, h, b->src.samples,
                                      (scene_view){0, 0, 1});
+    if (b->present_by == BENCH_PRESENT_apply)
+        pipeline_set_output(b->pipe, bench_present_window(b->present, w, h));
     char err[HT_ERR_MAX];
     for (int pass = 0; pass < HT_PASS_COUNT; pass++)
         keep(b, pipeline_run_pass(b->pipe, pass, pass == HT_PASS_apply ? scene : b->image,
                                   &b->params, err, sizeof err), err);
-    if (!b->present_fbo[0])
-        glGenFramebuffers(2, b->present_fbo);
-    if (gpu_tex_recreate(&b->present, w, h, GL_RGBA8, 1)) {
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
-        glFramebufferTexture(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, b->present.id, 0);
+    pipeline_set_output(b->pipe, 0);
+    bench_present_run(b->present, b->present_by, pipeline_output_texture(b->pipe), w, h);
+}
+
+/* Whether every way of presenting puts the same pixels into the window as the viewer's blit
+ * (first error in b->err). */
+static void check_presents(bench *b)
+{
+    int w = b->image.width, h = b->image.height;
+    size_t bytes = (size_t)w * h * 4;
+    uint8_t *blit = malloc(bytes), *other = malloc(bytes);
+    for (int how = 0; blit && other && how < BENCH_PRESENT_COUNT; how++) {
+        b->present_by = how;
+        run_viewer_frame(b);
+        glBindTexture(GL_TEXTURE_2D, bench_present_window(b->present, w, h));
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, how ? other : blit);
+        char err[HT_ERR_MAX];
+        snprintf(err, sizeof err, "viewer frame, present by %s: the window differs from the "
+                 "blit's", bench_present_names[how]);
+        keep(b, how == BENCH_PRESENT_blit || memcmp(blit, other, bytes) == 0, err);
     }
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, b->present_fbo[0]);
-    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                         pipeline_output_texture(b->pipe), 0);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, b->present_fbo[1]);
-    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    free(blit);
+    free(other);
+}
+
+/* The acuity pyramid built afresh (it is built once per image, then kept). */
+static void run_pyramid(bench *b)
+{
+    char err[HT_ERR_MAX];
+    ht_human_grids g = pipeline_human_grids(b->pipe);
+    unsigned texture;
+    int levels;
+    pipeline_human_pyramid_stale(b->pipe);
+    keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
 }
 
 static void run_stats_pass(bench *b)
@@ -210,19 +237,27 @@ static void run_probe_copy(bench *b)
     keep(b, gpu_probe_copy(b->probe, b->src, err, sizeof err), err);
 }
 
-/* GPU against the CPU reference, with the tolerances of the tests (compare.h). */
+/* GPU against the CPU reference, with the tolerances of the tests (compare.h); with the
+ * human-vision options, the reference of the GPU's analysis (human_cpu_analyze_exact in the
+ * shaders' arithmetic) and its pixels through acuity, veil and colour (tonemap_cpu_apply). */
 static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
 {
     size_t n = (size_t)img->width * img->height;
     tonemap_result *g = malloc(sizeof *g), *c = malloc(sizeof *c);
     uint8_t *grgb = malloc(n * 3), *crgb = malloc(n * 3);
     bool ok = g && c && grgb && crgb;
-    if (!ok)
-        snprintf(why, len, "out of memory for the check");
     if (ok)
         ok = pipeline_tonemap_image(b->pipe, img, &b->params, g, grgb, why, len);
-    if (ok) {
+    else
+        snprintf(why, len, "out of memory for the check");
+    if (ok && human_requested(&b->params) &&
+        !human_cpu_analyze_exact(img, &b->params, false, c, NULL)) {
+        snprintf(why, len, "out of memory for the check");
+        ok = false;
+    } else if (ok && !human_requested(&b->params)) {
         tonemap_cpu_analyze(img, &b->params, c);
+    }
+    if (ok) {
         tonemap_cpu_apply(img, &b->params, c, crgb);
         compare_report r;
         compare_tonemap(g, grgb, c, crgb, img->width, img->height, &b->params,
@@ -249,10 +284,43 @@ typedef struct row {
     double ratio;       /* median / that probe's median (0: not compared) */
 } row;
 
+/* What the human-vision analysis decided (pipeline_human_report H, NULL: no option asked
+ * for), after a table's header: JSON, the object "human" with each option's outcome
+ * (human_outcome_name) and the acuity's numbers; text, a line that also says which rows the
+ * outcomes leave out. */
+static void print_human(FILE *f, bool json, const human_report *h, int samples)
+{
+    if (!h)
+        return;
+    bool blur = h->acuity == HUMAN_APPLIED;
+    if (json) {
+        const char *keys[3] = {"veil", "acuity", "colour"};
+        int outcome[3] = {h->veil, h->acuity, h->color};
+        for (int i = 0; i < 3; i++) {
+            fprintf(f, "%s\"%s\": ", i ? ", " : "\"human\": {", keys[i]);
+            commands_json_str(f, human_outcome_name(outcome[i]));
+        }
+        fprintf(f, ", \"max_sample_radius\": %.4g, \"pyramid_levels\": %d}, ",
+                blur ? h->max_sr : 0, blur ? h->root_level : 0);
+        return;
+    }
+    fprintf(f, "human vision: veil %s, acuity %s, colour %s", human_outcome_name(h->veil),
+            human_outcome_name(h->acuity), human_outcome_name(h->color));
+    if (blur)
+        fprintf(f, " (sample radius <= %.3g px, root level %d)", h->max_sr, h->root_level);
+    else
+        fputs("; acuity does not apply: no acuity pyramid row", f);
+    if (samples > 1)
+        fputs("; the stage runs on the image, not on a multisampled scene: plain apply", f);
+    fputc('\n', f);
+}
+
 /* One table per sample count. With JSON, one object for the whole run: the first table opens
- * it ({"device": ..., "results": [), each table is an element, cmd_bench closes it. */
+ * it ({"device": ..., "results": [), each table is an element, cmd_bench closes it. HUMAN:
+ * print_human's. */
 static int print_report(FILE *f, bool json, bool first, const char *what, int w, int h,
-                        int samples, const row *rows, int nrows, bool wall_clock)
+                        int samples, const row *rows, int nrows, bool wall_clock,
+                        const human_report *human)
 {
     if (json) {
         if (first) {
@@ -264,8 +332,10 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
             commands_json_str(f, what);
             fprintf(f, ", \"width\": %d, \"height\": %d, \"results\": [", w, h);
         }
-        fprintf(f, "%s\n {\"samples\": %d, \"timer\": \"%s\", \"passes\": [", first ? "" : ",",
-                samples, wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        fprintf(f, "%s\n {\"samples\": %d, \"timer\": \"%s\", ", first ? "" : ",", samples,
+                wall_clock ? "wall clock (glFinish)" : "GL_TIME_ELAPSED");
+        print_human(f, json, human, samples);
+        fputs("\"passes\": [", f);
         for (int i = 0; i < nrows; i++)
             fprintf(f, "%s\n  {\"name\": \"%s\", \"median_us\": %.2f, \"min_us\": %.2f, "
                     "\"bytes\": %.0f, \"gbps\": %.1f, \"vs\": \"%s\", \"ratio\": %.3f}",
@@ -278,10 +348,11 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
     fprintf(f, "%s, %dx%d, %d sample(s); %s\n", what, w, h, samples,
             wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
                        : "timer: GL_TIME_ELAPSED");
-    fprintf(f, "%-30s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
+    print_human(f, json, human, samples);
+    fprintf(f, "%-34s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
             "ratio to floor");
     for (int i = 0; i < nrows; i++) {
-        fprintf(f, "%-30s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
+        fprintf(f, "%-34s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
                 rows[i].t.min_ms * 1e3, rows[i].bytes / 1e6,
                 rows[i].bytes / (rows[i].t.median_ms * 1e6));
         if (rows[i].ratio > 0)
@@ -289,6 +360,57 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
         fputc('\n', f);
     }
     return 0;
+}
+
+/* Whether the apply pass runs the human-vision stage on b->src: an option of the frame's
+ * analysis applies, and b->src is the image (the stage is not run on a multisampled scene). */
+static bool human_stage(const bench *b)
+{
+    return pipeline_human_grids(b->pipe).stages != 0 && b->src.texture == b->image.texture &&
+           b->src.samples == 1;
+}
+
+/* The least bytes the acuity pyramid of a W x H image of TEXEL bytes per pixel moves: the
+ * image read once, each of its LEVELS levels (RGBA32F) written once and read for the next. */
+static double pyramid_bytes(int w, int h, double texel, int levels)
+{
+    double bytes = (double)w * h * texel;
+    for (int k = 1; k <= levels; k++)
+        bytes += (double)(w >> k) * (h >> k) * 16 * (k < levels ? 2 : 1);
+    return bytes;
+}
+
+/* The human-vision rows where the apply pass runs the stage (human_stage): the acuity
+ * pyramid built afresh (where acuity applies) against the floor of its bytes at the
+ * read+write probe's speed (COPY over COPY_BYTES), and the options' cost in a frame
+ * (pipeline_frame with the options less one without them) against the read+write probe.
+ * Appends to ROWS from N on; returns the new count. */
+static int bench_human(bench *b, int runs, double texel, timing copy, double copy_bytes,
+                       row *rows, int n)
+{
+    if (!human_requested(&b->params) || !human_stage(b))
+        return n;
+    ht_human_grids g = pipeline_human_grids(b->pipe);
+    if (g.stages & HT_HUMAN_ACUITY) {
+        timing t = measure(b, run_pyramid, runs);
+        unsigned texture;
+        int levels;
+        char err[HT_ERR_MAX];
+        keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
+        double bytes = pyramid_bytes(b->image.width, b->image.height, texel, levels);
+        rows[n++] = (row){"acuity pyramid (built afresh)", t, bytes, "floor",
+                          t.median_ms / (bytes * copy.median_ms / copy_bytes)};
+    }
+    timing with = measure(b, run_frame, runs);
+    tonemap_params params = b->params;
+    b->params.veil = b->params.acuity = b->params.color_loss = false;
+    timing without = measure(b, run_frame, runs);
+    b->params = params;
+    run_frame(b);   /* the stage on again for the rows after these */
+    timing cost = {with.median_ms - without.median_ms, with.min_ms - without.min_ms};
+    rows[n++] = (row){"human: veil+acuity+colour", cost, 0, "read+write",
+                      cost.median_ms / copy.median_ms};
+    return n;
 }
 
 /* Rows that compare, in one run, the forms of the finishing (pipeline_set_finish): each one's
@@ -352,6 +474,7 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
         rows[n++] = (row){"probe: read all samples", measure(b, run_probe_read, runs), img_all,
                           NULL, 0};
     rows[n++] = (row){"probe: read+write", copy, img_all + out, NULL, 0};
+    run_frame(b);   /* the human-vision stage as this source's analysis leaves it */
     run_pipeline(b);
     timing in_place[HT_PASS_COUNT], mc;
     bool have_in_place = measure_passes(b, runs, in_place, &mc);
@@ -366,12 +489,14 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
                                        ? HT_PASS_foveal : HT_PASS_histogram);
         bool apply = pass == HT_PASS_apply;
         rows[n++] = (row){pass == HT_PASS_finish ? "finish (range+merge+curve)"
-                                                 : pipeline_pass_names[pass], t,
+                          : apply && human_stage(b) ? "apply (+human stage)"
+                                                    : pipeline_pass_names[pass], t,
                           image_pass ? img_one : apply ? img_all + out : 0,
                           image_pass ? "read" : apply ? "read+write" : NULL,
                           image_pass ? t.median_ms / read.median_ms
                                      : apply ? t.median_ms / copy.median_ms : 0};
     }
+    n = bench_human(b, runs, texel, copy, img_all + out, rows, n);
     timing scene = measure(b, run_scene, runs);
     rows[n++] = (row){"scene (viewer, 1:1)", scene, img_one + img_all, NULL, 0};
     if (!have_in_place)
@@ -388,13 +513,22 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing cold = measure(b, run_pipeline_cold, runs);
     rows[n++] = (row){"pipeline, new image", cold, 2 * img_one + img_all + out, "floor",
                       cold.median_ms / floor_ms};
-    if (b->scene) {
+    if (b->scene && b->present) {
         /* Its floor: the pipeline's, and the present (RGBA8 read and written) at the
-         * read+write probe's speed. */
-        double present = 2 * out, present_ms = present * copy.median_ms / (img_all + out);
-        timing vf = measure(b, run_viewer_frame, runs);
-        rows[n++] = (row){"viewer frame", vf, img_one + img_all + out + present, "floor",
-                          vf.median_ms / (floor_ms + present_ms)};
+         * read+write probe's speed; none where the apply pass writes the window. */
+        static char names[BENCH_PRESENT_COUNT][48];
+        check_presents(b);
+        for (int how = 0; how < BENCH_PRESENT_COUNT; how++) {
+            bool present = how != BENCH_PRESENT_apply;
+            double bytes = img_one + img_all + out + (present ? 2 * out : 0);
+            double present_ms = present ? 2 * out * copy.median_ms / (img_all + out) : 0;
+            snprintf(names[how], sizeof names[how], "viewer frame, present by %s",
+                     bench_present_names[how]);
+            b->present_by = how;
+            timing vf = measure(b, run_viewer_frame, runs);
+            rows[n++] = (row){how == BENCH_PRESENT_blit ? "viewer frame" : names[how], vf, bytes,
+                              "floor", vf.median_ms / (floor_ms + present_ms)};
+        }
     }
     n = bench_variants(b, runs, floor_ms, img_one + img_all + out, 2 * img_one + img_all + out,
                        rows, n);
@@ -424,21 +558,9 @@ int cmd_bench(int argc, char **argv)
 {
     ht_options o;
     char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_parse(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
+    int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.help) {
-        printf("usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
-               "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
-               "       hdrtone bench --playback SEQ [--frames A-B] [--adapt M] [--json]\n"
-               "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
-               "from the same run, and ratios to the bandwidth floor. Default: --synthetic "
-               "3840x2160.\nExits 1 when the GPU result differs from the CPU reference.\n\n"
-               "options:\n");
-        options_print_help(stdout, HT_CMD_BENCH);
-        free(pos);
-        return 0;
-    }
     if (o.bench_playback) {
         int status = bench_playback(&o, pos, npos);
         free(pos);
@@ -490,6 +612,7 @@ int cmd_bench(int argc, char **argv)
         b.src = b.image = pipeline_image_source(b.pipe);
         b.float32 = !img.half_exact;
         if (!(b.scene = pass_scene_create(err, sizeof err)) ||
+            !(b.present = bench_present_create(err, sizeof err)) ||
             !(b.stats = imgstats_gpu_create(err, sizeof err)))
             fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
         /* A GPU straight out of idle runs slower for a while (seen on an H100: the first
@@ -500,14 +623,15 @@ int cmd_bench(int argc, char **argv)
         }
         row rows[64];
         int n = bench_source(&b, o.runs, img.half_exact, rows);
-        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock);
+        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock,
+                     pipeline_human_report(b.pipe));
         int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;
         if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
             b.src = pass_scene_run(b.scene, b.image, b.float32, img.width, img.height, samples,
                                    (scene_view){0, 0, 1});
             n = bench_source(&b, o.runs, img.half_exact, rows);
             print_report(stdout, o.json, false, what, img.width, img.height, samples, rows, n,
-                         b.wall_clock);
+                         b.wall_clock, pipeline_human_report(b.pipe));
         }
         if (o.json)
             fputs("\n]}\n", stdout);
@@ -516,8 +640,7 @@ int cmd_bench(int argc, char **argv)
         status = 0;
     }
     pass_scene_destroy(&b.scene);
-    gpu_tex_destroy(&b.present);
-    glDeleteFramebuffers(2, b.present_fbo);
+    bench_present_destroy(&b.present);
     imgstats_gpu_destroy(&b.stats);
     gpu_probe_destroy(&b.probe);
     pipeline_destroy(&b.pipe);

@@ -175,6 +175,13 @@ static const struct {
      "Prints the image's statistics, its histogram and the response curve; for a\n"
      "sequence (IN a pattern, shot.%04d.exr) those of every frame, adapted in time\n"
      "(--json: one object per frame, one per line).\n"},
+    {HT_CMD_BENCH,
+     "usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
+     "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
+     "       hdrtone bench --playback SEQ [--frames A-B] [--adapt M] [--json]\n"
+     "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
+     "from the same run, and ratios to the bandwidth floor. Default: --synthetic 3840x2160.\n"
+     "Exits 1 when the GPU result differs from the CPU reference.\n"},
     {HT_CMD_ANALYZE,
      "usage: hdrtone analyze SEQ [--frames A-B] -o DIR [options]\n"
      "Writes each frame's analysis (what the temporal adaptation needs of it) into\n"

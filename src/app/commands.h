@@ -23,9 +23,9 @@ int cmd_bench(int argc, char **argv);   /* bench.c */
 int commands_parse(int argc, char **argv, unsigned command, const char *name, ht_options *o,
                    char ***pos, int *npos);
 
-/* commands_parse for cmd_view, cmd_export, cmd_stats and cmd_analyze, then with --help:
- * COMMAND's usage text, a blank line and its options (the viewer's keys after them) on
- * standard output, *pos freed and 0 returned. */
+/* commands_parse for cmd_view, cmd_export, cmd_stats, cmd_analyze and cmd_bench, then with
+ * --help: COMMAND's usage text, a blank line and its options (the viewer's keys after them)
+ * on standard output, *pos freed and 0 returned. */
 int commands_start(int argc, char **argv, unsigned command, const char *name, ht_options *o,
                    char ***pos, int *npos);
 

@@ -55,7 +55,7 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 
 #define OFF(field) offsetof(ht_options, field)
 #define TM HT_CMD_ALL
-#define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS)
+#define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)   /* human.h's options */
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
 #define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
 /* The rows of the two kinds that need no range, choices or short name. */

@@ -62,5 +62,8 @@ bool pipeline_human_prepare(pipeline *p, const ht_human_grids *g, const tonemap_
  * pipeline_human_prepare. */
 bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *texture,
                             int *levels, char *err, size_t errlen);
+/* Benchmark knob: the pyramid held counts as stale, so that its next use builds it again (as
+ * new pixels would). */
+void pipeline_human_pyramid_stale(pipeline *p);
 
 #endif

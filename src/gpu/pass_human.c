@@ -114,6 +114,11 @@ bool pass_human_pyramid(pass_human *p, ht_source img, unsigned long generation,
     return true;
 }
 
+void pass_human_pyramid_stale(pass_human *p)
+{
+    p->pyr_src = 0;
+}
+
 unsigned pass_human_pyramid_texture(const pass_human *p, int *levels)
 {
     *levels = p->pyramid ? p->levels : 0;

@@ -34,6 +34,8 @@ void pass_human_destroy(pass_human **p);
  * build. */
 bool pass_human_pyramid(pass_human *p, ht_source img, unsigned long generation,
                         const ht_human_grids *g, char *err, size_t errlen);
+/* The next pass_human_pyramid builds the pyramid again (pipeline_human_pyramid_stale). */
+void pass_human_pyramid_stale(pass_human *p);
 /* The pyramid texture and its levels (0: none). */
 unsigned pass_human_pyramid_texture(const pass_human *p, int *levels);
 

@@ -135,6 +135,12 @@ bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *text
     return true;
 }
 
+void pipeline_human_pyramid_stale(pipeline *p)
+{
+    if (p->human.pass)
+        pass_human_pyramid_stale(p->human.pass);
+}
+
 /* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
  * image where pixel sampling has none, the veil. */
 bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,

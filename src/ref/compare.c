@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "human.h"
+
 const compare_tol COMPARE_TOL_PIXELS = {
     .lsb_max = 2, .lsb = 1, .lsb_per_mille = 1,
     .curve_log10 = 2e-3, .curve_pcond = false,
@@ -24,7 +26,8 @@ const compare_tol COMPARE_TOL_FOVEAL = {
 
 const compare_tol *compare_tol_for(const tonemap_params *p)
 {
-    return p->sampling == HT_SAMPLING_FOVEAL ? &COMPARE_TOL_FOVEAL : &COMPARE_TOL_PIXELS;
+    return p->sampling == HT_SAMPLING_FOVEAL || human_requested(p) ? &COMPARE_TOL_FOVEAL
+                                                                   : &COMPARE_TOL_PIXELS;
 }
 
 /* The fields that must be equal, in the order a report names the first that is not. */

@@ -46,8 +46,9 @@ extern const compare_tol COMPARE_TOL_PIXELS;
  * compared; curve 2e-3 log10 in pcond's -x form; output as COMPARE_TOL_PIXELS. */
 extern const compare_tol COMPARE_TOL_FOVEAL;
 
-/* The set for GPU against CPU with params P: COMPARE_TOL_FOVEAL with foveal sampling, else
- * COMPARE_TOL_PIXELS. */
+/* The set for GPU against CPU with params P: COMPARE_TOL_FOVEAL with foveal sampling or a
+ * human-vision option (the veil, and the histogram after it, are float sums in another order
+ * too), else COMPARE_TOL_PIXELS. */
 const compare_tol *compare_tol_for(const tonemap_params *p);
 
 /* Aspects of a compare_report.failed. */
