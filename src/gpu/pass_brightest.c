@@ -1,5 +1,5 @@
 /* Brightest/darkest search (brightest.comp) and the local maxima of the peaks
- * (brightest_peaks.comp): a work group per tile, and per 16x16 block. */
+ * (brightest_peaks.comp): a work group per tile, and a thread per pixel. */
 #include <glad/gl.h>
 
 #include "imgstats_pass.h"
