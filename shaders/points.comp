@@ -5,8 +5,15 @@
 //    in pieces takes one dispatch per piece, each gathering the samples inside its piece.
 //  HT_POINTS_STAGE 1, after the range pass (one group): the samples binned with the frame's
 //    binning into pt_hist, with their count and sum of ln Lw; the curve pass weighs them.
+//  HT_POINTS_STAGE 2, for pcond's darkest-bin rule (pipeline_human.c; a picture in one
+//    piece): the RGB of each sample into point_rgb, which the CPU reads back.
 layout(local_size_x = HT_POINTS_GROUP) in;
+#if HT_POINTS_STAGE == 2
+// Its own buffer on the point_lum binding: stage 2 runs alone and binds it before each run.
+layout(std430, binding = HT_BIND_POINT_LUM) writeonly buffer PointRgb { vec4 point_rgb[]; };
+#else
 layout(std430, binding = HT_BIND_POINT_LUM) buffer PointLum { float point_lum[]; };
+#endif
 layout(std430, binding = HT_BIND_POINT_POS) readonly buffer PointPos { uint point_pos[]; };
 uniform uint u_count;
 uniform float u_scale;
@@ -46,7 +53,20 @@ void main()
         }
     }
 }
+#elif HT_POINTS_STAGE == 2
+void main()
+{
+    uint k = gl_GlobalInvocationID.x;
+    if (k < u_count) {
+        uint xy = point_pos[k];
+        point_rgb[k] = vec4(ht_load(ivec2(xy & 0xffffu, xy >> 16)).rgb, 0.0);
+    }
+}
 #else
+// pcond's darkest-bin rule (tonemap_darkest_bin): u_dark >= 0, the bin of the samples with
+// Lw == u_dark_lw instead of the binning's; -1 in every analysis but the one it is set for.
+uniform int u_dark;
+uniform float u_dark_lw;
 shared uint s_hist[HT_MAX_BINS];
 shared float s_sum[N];
 shared uint s_count;
@@ -69,7 +89,8 @@ void main()
         float lw = point_lum[k];
         if (!(lw > 0.0) || !ht_finite(lw) || lw < lo || lw >= hi) continue;
         float b = log(lw);
-        int bin = clamp(int(floor((b - bwmin) * inv_width)), lowest, int(bins) - 1);
+        int bin = u_dark >= 0 && lw == u_dark_lw
+                  ? u_dark : clamp(int(floor((b - bwmin) * inv_width)), lowest, int(bins) - 1);
         atomicAdd(s_hist[bin], 1u);
         sum += b;
         count++;

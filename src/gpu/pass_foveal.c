@@ -14,18 +14,22 @@ struct pass_foveal {
     gpu_tex fov;                /* RGBA32F fw x fh */
     int fw, fh;
     gpu_buf pos[2], lum;        /* point positions (x | y << 16) of each walk, and their Lw */
+    gpu_buf rgb;                /* their RGB (pass_foveal_read_points), vec4 each */
     int pos_w[2], pos_h[2];     /* picture size each walk's positions were walked for */
     uint32_t n_points, pos_n[2]; /* this analysis' point count; positions held */
     int walk;                   /* the walk this analysis gathers (pass_foveal_prepare) */
+    int dark;                   /* pass_foveal_set_dark's bin (-1: none) and Lw */
+    float dark_lw;
     unsigned char uploaded[64]; /* the foveal_config last written to the frame, when no */
     bool have_uploaded;         /* point gather has changed it since */
 };
 
-enum { FOVEAL, GATHER, BIN };
+enum { FOVEAL, GATHER, BIN, RGB };
 static const pass_desc desc = {"foveal", {
     [FOVEAL] = {"foveal.comp", NULL, false},
     [GATHER] = {"points.comp", "#define HT_POINTS_STAGE 0\n", false},
     [BIN] = {"points.comp", "#define HT_POINTS_STAGE 1\n", false},
+    [RGB] = {"points.comp", "#define HT_POINTS_STAGE 2\n", false},
 }};
 
 pass_foveal *pass_foveal_create(char *err, size_t errlen)
@@ -41,6 +45,7 @@ void pass_foveal_destroy(pass_foveal **pp)
     gpu_buf_destroy(&(*pp)->pos[0]);
     gpu_buf_destroy(&(*pp)->pos[1]);
     gpu_buf_destroy(&(*pp)->lum);
+    gpu_buf_destroy(&(*pp)->rgb);
     pass_destroy((pass_base **)pp);
 }
 
@@ -89,6 +94,7 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
     c.pt_min_bits = 0x7f7fffffu;
     p->n_points = 0;
     p->walk = walk;
+    p->dark = -1;
     if (src.width > 0 && src.height > 0)   /* the human-vision stage's also in pixel sampling */
         tonemap_foveal_grid(src.width, src.height, params->fov, &p->fw, &p->fh);
     if (params->sampling == HT_SAMPLING_FOVEAL && src.width > 0 && src.height > 0) {
@@ -187,11 +193,48 @@ bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size
     if (!prog)
         return false;
     pass_set_uint(prog, "u_count", p->n_points);
+    pass_set_int(prog, "u_dark", p->dark);
+    pass_set_float(prog, "u_dark_lw", p->dark_lw);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
+}
+
+void pass_foveal_set_dark(pass_foveal *p, int bin, float lw)
+{
+    p->dark = bin;
+    p->dark_lw = lw;
+}
+
+uint32_t pass_foveal_points(const pass_foveal *p)
+{
+    return p->n_points;
+}
+
+bool pass_foveal_read_points(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
+                             float *rgb, float *lw, char *err, size_t errlen)
+{
+    if (!p->n_points)
+        return true;
+    unsigned prog = pass_use(&p->base, RGB, img->piece[0].src.samples, err, errlen);
+    if (!prog)
+        return false;
+    size_t bytes = sizeof(float) * 4 * p->n_points;
+    gpu_buf_recreate(&p->rgb, bytes);
+    pass_set_uint(prog, "u_count", p->n_points);
+    pass_bind(img->piece[0].src, b);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->rgb.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
+    glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->rgb.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, rgb);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->lum.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * p->n_points),
+                       lw);
     return true;
 }
 

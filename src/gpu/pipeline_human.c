@@ -3,6 +3,8 @@
  * one, the apply pass's variant, the prepare pass. */
 #include "pipeline_internal.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -173,6 +175,68 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
     return !veil || pass_veil_run(p->veil, pass_foveal_source(p->foveal), &p->buf, err, errlen);
 }
 
+/* The exact extremes (tonemap_pcond_lw) of the valid samples among the N colours RGB (4 floats
+ * each) into *LO, *HI; a point sample's rounded to float (POINTS), as pcond holds it. */
+static void exact_extremes(const float *rgb, size_t n, const tonemap_params *params,
+                           bool points, double *lo, double *hi)
+{
+    for (size_t k = 0; k < n; k++) {
+        double e = tonemap_pcond_lw(rgb + 4 * k, params);
+        e = points ? (float)e : e;
+        if (!isnan(e)) {
+            *lo = fmin(*lo, e);
+            *hi = fmax(*hi, e);
+        }
+    }
+}
+
+/* pcond's darkest-bin rule for the analysis after the veil (foveal sampling with point
+ * samples and pcond's rules, after the range pass): the bin tonemap_darkest_bin gives the
+ * darkest samples of a widened range from the exact extremes of the veiled foveal image and of
+ * the point samples, as the CPU reference's (tonemap_stage_input.pcond_exact) double
+ * arithmetic has it; GLSL has no double log. The point samples at that darkest Lw are found
+ * by their colour and binned by the Lw the GPU gathered for it (another colour with the same
+ * float Lw would go along; the veil's own float rounding may decide the extremes otherwise
+ * than the CPU's). False (reason in err) when out of memory or a program does not build. */
+static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
+                     char *err, size_t errlen)
+{
+    size_t n = pass_foveal_points(p->foveal), nf = (size_t)p->buf.fov_w * p->buf.fov_h;
+    uint32_t widened = 0;
+    if (!params->pcond || !n)
+        return true;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, widened), sizeof widened,
+                       &widened);
+    if (!widened)
+        return true;
+    float *rgb = malloc(sizeof *rgb * 4 * (n > nf ? n : nf)), *lw = malloc(sizeof *lw * n);
+    if (!rgb || !lw) {
+        free(rgb);
+        free(lw);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    double lo = INFINITY, hi = 0, plo = INFINITY, phi = 0;
+    glBindTexture(GL_TEXTURE_2D, pass_foveal_source(p->foveal).texture);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, rgb);   /* the veiled foveal image */
+    exact_extremes(rgb, nf, params, false, &lo, &hi);
+    bool ok = pass_foveal_read_points(p->foveal, img, &p->buf, rgb, lw, err, errlen);
+    if (ok) {
+        exact_extremes(rgb, n, params, true, &plo, &phi);
+        int dark = tonemap_darkest_bin(params->bins, fmin(lo, plo), fmax(hi, phi));
+        for (size_t k = 0; plo <= lo && k < n; k++)
+            if ((float)tonemap_pcond_lw(rgb + 4 * k, params) == plo) {
+                pass_foveal_set_dark(p->foveal, dark, lw[k]);
+                break;
+            }
+    }
+    free(rgb);
+    free(lw);
+    return ok;
+}
+
 /* The veil_histogram pass: the analysis passes after the veil (foveal sampling: the veiled
  * foveal image, the second walk's point samples; pixel sampling: the veiled pixels), with the
  * first histogram's "range fits the display". */
@@ -185,8 +249,12 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     p->buf.range_fits = p->report.range_fits;
     p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
     bool ok = true;
-    for (int pass = HT_PASS_points_gather; ok && pass <= HT_PASS_curve; pass++)
-        ok = pipeline_run_pass(p, pass, src, params, err, errlen);
+    for (int pass = HT_PASS_points_gather; ok && pass <= HT_PASS_curve; pass++) {
+        if (pass == HT_PASS_points_bin)
+            ok = set_dark(p, img, params, err, errlen);
+        ok = ok && pipeline_run_pass(p, pass, src, params, err, errlen);
+    }
+    pass_foveal_set_dark(p->foveal, -1, 0.0f);
     p->buf.range_fits = -1;
     p->buf.veiled = false;
     return ok;

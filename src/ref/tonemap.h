@@ -163,6 +163,18 @@ typedef struct tonemap_stage_input {
                               false: Lw as the shaders compute it, and bin 1 */
 } tonemap_stage_input;
 
+/* The Lw pcond computes for pixel C (image units) with P's scale and luminance weights
+ * (tonemap_stage_input.pcond_exact): from the RGB a Radiance picture stores (cd/m^2 / 179),
+ * the weighted sum in float, then times 179, in double; NaN when C is not a valid sample
+ * (not finite, or Lw <= 0 in the shaders' arithmetic). */
+double tonemap_pcond_lw(const float c[3], const tonemap_params *p);
+
+/* The bin pcond puts the darkest samples of a widened automatic range in, LO their exact Lw
+ * and HI the brightest sample's (tonemap_pcond_lw; a point sample's rounded to float): its
+ * double arithmetic (pcond3.c comphist) rounds them into bin 1 or down into bin 0, as the
+ * bits of LO and HI fall. With pcond_exact the analysis bins the point samples at LO there. */
+int tonemap_darkest_bin(int n, double lo, double hi);
+
 /* tonemap_cpu_analyze without the human-vision options, with IN (NULL: none) changing the
  * samples and the range test. */
 void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,

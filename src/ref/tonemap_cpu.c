@@ -125,19 +125,31 @@ static int class_of(float lw)
     return !isfinite(lw) ? HT_PIX_NONFINITE : lw > 0.0f ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
 }
 
-/* Sample K of SET from pixel C. EXACT: a valid sample's Lw as pcond computes it, from the
- * RGB a Radiance picture stores (cd/m^2 / 179): the weighted sum in float, then times 179
- * (tonemap_stage_input.pcond_exact), into SET's exact extremes. */
+/* tonemap_pcond_lw of a valid pixel C with the float weights W. */
+static double pcond_lw(const float *c, float scale, const float w[3])
+{
+    float s[3];
+    for (int i = 0; i < 3; i++)
+        s[i] = (float)((double)scale * c[i] / HT_WHTEFFICACY);
+    return HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]);
+}
+
+double tonemap_pcond_lw(const float c[3], const tonemap_params *p)
+{
+    float w[3], lw, scale = (float)p->scale;
+    float_weights(p->luminance, w);
+    return classify(c, scale, w, &lw) == HT_PIX_VALID ? pcond_lw(c, scale, w) : NAN;
+}
+
+/* Sample K of SET from pixel C. EXACT: a valid sample's Lw as pcond computes it
+ * (tonemap_pcond_lw), into SET's exact extremes. */
 static void sample_pixel(const float *c, float scale, const float w[3], bool exact,
                          sample_set *set, size_t k)
 {
     float lw;
     int cls = classify(c, scale, w, &lw);
     if (exact && cls == HT_PIX_VALID) {
-        float s[3];
-        for (int i = 0; i < 3; i++)
-            s[i] = (float)((double)scale * c[i] / HT_WHTEFFICACY);
-        double le = HT_WHTEFFICACY * ((w[0] * s[0] + w[1] * s[1]) + w[2] * s[2]);
+        double le = pcond_lw(c, scale, w);
         lw = (float)le;
         le = set->points ? lw : le;
         set->exact_min = fmin(set->exact_min, le);
@@ -463,9 +475,7 @@ static void scan_set(const sample_set *s, tonemap_result *r, double *lw_min, dou
     }
 }
 
-/* The bin pcond puts the darkest samples (LO) of a widened range up to HI in: its double
- * arithmetic (pcond3.c comphist) may round them down into bin 0. */
-static int darkest_bin(int n, double lo, double hi)
+int tonemap_darkest_bin(int n, double lo, double hi)
 {
     double bwmax = log(fmin(1.01 * hi, HT_LMAX));
     double bwmin = widened_bwmin(bwmax, lo, n);
@@ -474,7 +484,7 @@ static int darkest_bin(int n, double lo, double hi)
 }
 
 /* Bins a sample set with r's binning; returns the sum of ln Lw of the samples binned.
- * DARK >= 0: the bin of the samples at DARK_LW (darkest_bin). */
+ * DARK >= 0: the bin of the samples at DARK_LW (tonemap_darkest_bin). */
 static double bin_set(const sample_set *s, tonemap_result *r, int dark, double dark_lw,
                       uint32_t *hist, uint32_t *counted)
 {
@@ -532,7 +542,7 @@ void tonemap_cpu_analyze_input(const hdr_image *img, const tonemap_params *p,
         int dark = -1;
         double lo = fmin(main_set.exact_min, points.exact_min);
         if (in && in->pcond_exact && r->widened)
-            dark = darkest_bin(p->bins, lo, fmax(main_set.exact_max, points.exact_max));
+            dark = tonemap_darkest_bin(p->bins, lo, fmax(main_set.exact_max, points.exact_max));
         /* pcond holds the foveal samples' Lw in double: one at the float minimum of the
          * point samples is above it, in bin 1. */
         double sum_main = bin_set(&main_set, r, -1, 0.0, r->hist, &r->n_counted);
