@@ -43,8 +43,6 @@
 #define HALF_STEP 6e-8      /* the out_*.exr are half: the subnormal step */
 #define OFF1_MAX 0.001        /* GPU vs CPU PNG: channels more than one step apart */
 #define HUMAN_NUM_TOL 1e-5    /* GPU vs CPU "human" numbers, relative */
-#define KNOWN_CURVE_TOL 0.04  /* known_deviation: the GPU's curve vs pcond's, log10 */
-#define KNOWN_PNG_MAX 12      /* known_deviation: the largest GPU vs CPU PNG difference */
 #define PIECE "256"           /* HT_MAX_PIECE for the image in pieces */
 #define PIECES_NOTE "larger than a texture (in "
 
@@ -167,36 +165,21 @@ static double curve_miss(const char *out, const char *path)
     return n == 100 ? worst : -1;
 }
 
-/* Whether the GPU's run MI on folder NAME is the known deviation: the GPU's analysis after
- * the veil is in the shaders' arithmetic, without pcond's rounding of the point samples
- * (test_human_gpu.c); on BrightRingsNanInf the darkest point samples of the widened range
- * then fall in another bin and the curve after the veil moves by 0.03 log10. Those runs are
- * measured and printed, and held to the KNOWN_* bounds. */
-static bool known_deviation(const char *name, size_t mi)
-{
-    return strcmp(name, "BrightRingsNanInf") == 0 && strpbrk(MODES[mi].column, "hv");
-}
-
 /* The curve of BACKEND ("cpu", "gpu") against pcond's. */
 static void check_curve(const char *dir, const char *name, size_t mi, const char *backend)
 {
     char cmd[16384], file[64], *out = NULL;
-    bool on_gpu = strcmp(backend, "gpu") == 0, known = on_gpu && known_deviation(name, mi);
+    bool on_gpu = strcmp(backend, "gpu") == 0;
     snprintf(cmd, sizeof cmd, "'%s' stats --backend %s --preset pcond %s --curve-format pcond "
              "'%s'", bin, backend, MODES[mi].options, ref_path(dir, name, "input_decoded.exr"));
     CHECK(run(cmd, &out) == 0, "%s failed: %s", cmd, last_stderr());
     CHECK(!last_stderr()[0], "%s: stderr '%s'", cmd, last_stderr());
     snprintf(file, sizeof file, "curve_%s.txt", MODES[mi].column);
     double miss = curve_miss(out, ref_path(dir, name, file));
-    CHECK(miss >= 0 && miss <= (known ? KNOWN_CURVE_TOL : CURVE_TOL), "%s -%s: the %s's curve "
-          "misses pcond's by %.4f log10 (-1: another grid)", name, MODES[mi].column, backend,
-          miss);
-    if (known)
-        printf("  %s -%s: the GPU's curve misses pcond's by %.4f log10 (the known deviation)\n",
-               name, MODES[mi].column, miss);
-    else
-        (on_gpu ? worst_gpu_curve : worst_curve)[mi] =
-            fmax((on_gpu ? worst_gpu_curve : worst_curve)[mi], miss);
+    CHECK(miss >= 0 && miss <= CURVE_TOL, "%s -%s: the %s's curve misses pcond's by %.4f "
+          "log10 (-1: another grid)", name, MODES[mi].column, backend, miss);
+    (on_gpu ? worst_gpu_curve : worst_curve)[mi] =
+        fmax((on_gpu ? worst_gpu_curve : worst_curve)[mi], miss);
     free(out);
 }
 
@@ -312,20 +295,16 @@ static void check_gpu_png(const char *dir, const char *name, size_t mi)
     }
     size_t total, off1;
     int worst;
-    bool known = known_deviation(name, mi);
     CHECK(png_compare(png[1], png[0], &total, &off1, &worst),
           "%s -%s: the PNGs cannot be read or differ in size", name, col);
-    CHECK(known ? worst <= KNOWN_PNG_MAX : off1 <= OFF1_MAX * (double)total,
+    CHECK(off1 <= OFF1_MAX * (double)total,
           "%s -%s: %zu of %zu channels of the GPU's PNG more than one step from the CPU's, "
           "largest difference %d", name, col, off1, total, worst);
     printf("  %s -%s GPU vs CPU PNG: %zu of %zu channels more than one step apart, largest "
-           "difference %d%s\n", name, col, off1, total, worst,
-           known ? " (the known deviation)" : "");
-    if (!known) {
-        png_channels[mi] += total;
-        png_off1[mi] += off1;
-        png_worst[mi] = worst > png_worst[mi] ? worst : png_worst[mi];
-    }
+           "difference %d\n", name, col, off1, total, worst);
+    png_channels[mi] += total;
+    png_off1[mi] += off1;
+    png_worst[mi] = worst > png_worst[mi] ? worst : png_worst[mi];
     remove(png[0]);
     remove(png[1]);
 }
@@ -646,7 +625,7 @@ int main(void)
         printf("  -%-3s %.4f / %.2e %.2e\n", MODES[mi].column, worst_curve[mi], p99_pic[mi],
                worst_pic[mi]);
     if (gpu) {
-        printf("GPU over the folders but the known deviation: curve vs pcond's (max |dlog10 "
+        printf("GPU over the folders: curve vs pcond's (max |dlog10 "
                "Ld|); PNG channels more than one step from the CPU's (largest difference); "
                "\"human\" numbers vs the CPU's, largest relative difference:\n");
         for (size_t mi = 0; mi < N_MODES; mi++)

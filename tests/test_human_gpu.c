@@ -12,11 +12,11 @@
  *    float in order, the weights in double);
  *  - the sample radii within SR_TOL relative of human_sample_radii's;
  *  - the frame's result (after the veil: the second histogram) has the CPU's mapping, and
- *    its curve is within CURVE_TOL in log10, at 200 luminances over both ranges, of the
- *    CPU's in the shaders' arithmetic (human_cpu_analyze_exact without pcond's rounding:
- *    with it, the darkest point samples of a widened range may fall in bin 0, which moved
- *    BrightRingsNanInf's curve after the veil by 0.03; the deviation from that one is
- *    printed in parentheses).
+ *    its curve is within CURVE_TOL in log10, at 200 luminances over both ranges, of
+ *    human_cpu_analyze's (pcond's rounding: after the veil the GPU follows its darkest-bin
+ *    rule, tonemap_darkest_bin, which puts BrightRingsNanInf's darkest point samples in bin
+ *    0 and moves its curve by 0.03); the deviation from the CPU's in the shaders' arithmetic
+ *    (human_cpu_analyze_exact without pcond's rounding) is printed in parentheses.
  * Then: two grey levels whose first histogram just exceeds the display's range keep the
  * histogram mapping after the veil narrowed it (the first range test stands); an image in
  * pieces refuses the options with the reason; a frame without them reports none. */
@@ -35,7 +35,7 @@
 #define VEIL_TOL 1e-4     /* of the foveal pixel's largest veil channel */
 #define SR_TOL 1e-4       /* relative */
 
-static double worst_veil, worst_sr, worst_curve, worst_exact;
+static double worst_veil, worst_sr, worst_curve, worst_shader;
 static int cases;
 
 /* Max |log10 Ld_a - log10 Ld_b| at 200 luminances spanning both results' ranges. */
@@ -120,16 +120,16 @@ static void check_case(const char *label, pipeline *pipe, const hdr_image *img,
         check_report(label, rep, &hx.report);
         if (rep->veil == hs.report.veil && rep->acuity == hs.report.acuity)
             check_grids(label, pipe, &hs);
-        double d = curve_distance(g, c, p), dx = curve_distance(g, x, p);
+        double d = curve_distance(g, x, p), ds = curve_distance(g, c, p);
         worst_curve = fmax(worst_curve, d);
-        worst_exact = fmax(worst_exact, dx);
+        worst_shader = fmax(worst_shader, ds);
         CHECK(g->mapping == c->mapping && g->mapping == x->mapping && d <= CURVE_TOL,
-              "%s: mapping %s, CPU %s (pcond's rounding: %s); curve off by %.4f log10", label,
-              tonemap_mapping_pcond_name(g->mapping), tonemap_mapping_pcond_name(c->mapping),
-              tonemap_mapping_pcond_name(x->mapping), d);
+              "%s: mapping %s, CPU %s (shaders' arithmetic: %s); curve off by %.4f log10",
+              label, tonemap_mapping_pcond_name(g->mapping),
+              tonemap_mapping_pcond_name(x->mapping), tonemap_mapping_pcond_name(c->mapping), d);
         printf("  %-24s veil %-22s acuity %-24s colour %-18s %s, curve %.1e (%.1e)\n", label,
                human_outcome_name(rep->veil), human_outcome_name(rep->acuity),
-               human_outcome_name(rep->color), tonemap_mapping_pcond_name(g->mapping), d, dx);
+               human_outcome_name(rep->color), tonemap_mapping_pcond_name(g->mapping), d, ds);
     }
     cases++;
     human_state_free(&hs);
@@ -285,8 +285,8 @@ int main(void)
     if (!used)
         printf("no pcond-reference folder with params_human.tsv: the pcond runs skipped\n");
     printf("%d cases, %d folders; worst: veil %.2e, sample radii %.2e, curve %.2e log10 "
-           "(%.2e from the CPU's with pcond's rounding)\n",
-           cases, used, worst_veil, worst_sr, worst_curve, worst_exact);
+           "(%.2e from the CPU's in the shaders' arithmetic)\n",
+           cases, used, worst_veil, worst_sr, worst_curve, worst_shader);
     pipeline_destroy(&pipe);
     return test_finish("test_human_gpu");
 }
