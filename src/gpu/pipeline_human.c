@@ -194,10 +194,11 @@ static void exact_extremes(const float *rgb, size_t n, const tonemap_params *par
  * samples and pcond's rules, after the range pass): the bin tonemap_darkest_bin gives the
  * darkest samples of a widened range from the exact extremes of the veiled foveal image and of
  * the point samples, as the CPU reference's (tonemap_stage_input.pcond_exact) double
- * arithmetic has it; GLSL has no double log. The point samples at that darkest Lw are found
- * by their colour and binned by the Lw the GPU gathered for it (another colour with the same
- * float Lw would go along; the veil's own float rounding may decide the extremes otherwise
- * than the CPU's). False (reason in err) when out of memory or a program does not build. */
+ * arithmetic has it; GLSL has no double log. The point samples at that darkest exact Lw are
+ * binned there by the Lw the GPU gathered for the first of them (a sample of another colour
+ * with the same gathered Lw would go along; the GPU's veil, rounded otherwise than the CPU's,
+ * could decide the extremes otherwise). False (reason in err) when out of memory or a program
+ * does not build. */
 static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                      char *err, size_t errlen)
 {
