@@ -71,6 +71,16 @@ for f in 0000 0003 0005; do
   cmp -s "$tmp/none/$f.hdr" "$tmp/still.hdr" || err "sequence --adapt none: frame $f"
   cmp -s "$tmp/adapted/$f.pfm" "$tmp/still.pfm" || err "static sequence adapted: frame $f"
 done
+# Float output runs on the CPU: shards analysed on the GPU do not fit it, and the refusal
+# says so.
+mkdir -p "$tmp/shard"
+if "$HT_BIN" analyze "$tmp/seq/shot.%04d.pfm" -o "$tmp/an" --backend gpu 2>/dev/null; then
+  if "${H[@]}" "$tmp/seq/shot.%04d.pfm" --frames 3-4 --analysis "$tmp/an" \
+      -o "$tmp/shard/%04d.hdr" 2>"$tmp/shard.err"; then
+    err "float shards from a GPU analysis were accepted"
+  fi
+  grep -q 'analyze with --backend cpu' "$tmp/shard.err" || err "shard hint: $(cat "$tmp/shard.err")"
+fi
 
 # Interrupted by SIGINT (as Ctrl+C sends it) after a second: exit 130 unless it was done, every
 # finished .hdr whole (the single export's bytes), no temporary file.

@@ -73,6 +73,18 @@ timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --screenshot adapt.png --frames 3 
   2>>viewer.err || err "adapt: the viewer failed"
 grep -q '^status: frame .*adapt human: Lavg [0-9.e+-]* cd/m^2' adapt.out ||
   err "adaptation status: $(grep '^status: frame' adapt.out)"
+
+# The human-vision options do not adapt, as in export: refused together, and switched on by a
+# key (Shift+V) they turn the adaptation off.
+if timeout 60 "$HT_BIN" 'shot.%04d.pfm' --veil --adapt exp:1 --screenshot x.png --frames 2 \
+    >/dev/null 2>veil_adapt.err; then
+  err "view --veil --adapt exp:1 was accepted"
+fi
+grep -q -- '--adapt with --veil' veil_adapt.err || err "veil+adapt: $(cat veil_adapt.err)"
+timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --keys V --screenshot adaptv.png --frames 3 \
+  >adaptv.out 2>>viewer.err || err "adapt with Shift+V: the viewer failed"
+grep -q '^status: frame .*adapt off (human vision)' adaptv.out ||
+  err "Shift+V status: $(grep '^status: frame' adaptv.out)"
 # --frames A-B plays a part of the sequence.
 play range --frames 4-5 --frames 1
 [[ $(frame_of range) == 4 ]] && grep -q '\[1/2\]' range.out || err "--frames 4-5: $(frame_of range)"

@@ -11,6 +11,7 @@
 #include "adapt.h"
 #include "batch.h"
 #include "commands.h"
+#include "encode.h"
 #include "human.h"
 #include "imgstats.h"
 #include "imgstats_gpu.h"
@@ -209,7 +210,9 @@ static bool replay(const char *cmd, seq_mapper *m, const seq *s, const char *dir
     }
     if (!ok)
         fprintf(stderr, "hdrtone %s: the analyses above are missing (hdrtone analyze makes "
-                        "them): no frame written\n", cmd);
+                        "them%s): no frame written\n", cmd,
+                encode_format_is_float(m->o->format) ? "; .hdr and .pfm output runs on the "
+                                                       "CPU: analyze with --backend cpu" : "");
     return ok;
 }
 

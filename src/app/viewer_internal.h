@@ -257,7 +257,8 @@ void viewer_seq_poll(viewer *v);
  * at that frame's still analysis. */
 void viewer_seq_key(viewer *v, int arg);
 /* The shown frame's adapted result for the frame's passes, or NULL where none applies (no
- * sequence, --adapt none, adapting to the view). Other settings than those it was made with
+ * sequence, --adapt none, adapting to the view, human-vision options on: as export, which
+ * does not adapt with them). Other settings than those it was made with
  * start the adaptation afresh at the frame. */
 const tonemap_result *viewer_seq_adapted(viewer *v);
 /* The sequence's status line (frame, playing and the achieved rate, the adaptation), or ""

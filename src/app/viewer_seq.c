@@ -128,6 +128,9 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         s->ap.fps = s->fps = o->fps;
         s->ap.cut_stops = o->cut_threshold;
         ok = !o->adapt || adapt_parse(o->adapt, &s->ap, err, sizeof err);
+        if (ok && human_requested(&o->tm) && s->ap.mode != HT_ADAPT_NONE)
+            ok = !snprintf(err, sizeof err, "--adapt with --veil, --acuity or --color-loss: "
+                                            "only none");
     }
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
                 (v->files = calloc(1, sizeof *v->files)) && (v->files[0] = strdup(path))))
@@ -212,7 +215,7 @@ void viewer_seq_key(viewer *v, int arg)
 const tonemap_result *viewer_seq_adapted(viewer *v)
 {
     viewer_seq *s = v->seq;
-    if (!s || !s->have_r || v->adapt_view || !v->have_image)
+    if (!s || !s->have_r || v->adapt_view || !v->have_image || human_requested(&v->tm))
         return NULL;
     if (!tonemap_params_equal(&s->r_tm, &v->tm))
         adapt_shown(v, s->first + s->good, false);   /* other settings: start afresh */
@@ -235,8 +238,12 @@ void viewer_seq_status(const viewer *v, char *buf, size_t len)
         n += snprintf(buf + n, len - n, " %.1f fps (of %g, %ld dropped)", rate, s->fps,
                       s->dropped);
     static const char *const names[] = {"none", "exp", "human"};
+    bool off = human_requested(&v->tm);   /* viewer_seq_adapted: no adaptation with them */
     if (n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - n, "  adapt %s", names[s->ap.mode]);
+        n += snprintf(buf + n, len - n, "  adapt %s", off ? "off (human vision)"
+                                                          : names[s->ap.mode]);
+    if (off)
+        return;
     if (n >= 0 && (size_t)n < len && s->have_r && s->st.valid)
         snprintf(buf + n, len - n, ": Lavg %.4g cd/m^2%s", exp(s->st.ln_avg),
                  s->st.exact ? " (settled)" : "");

@@ -43,8 +43,9 @@ bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, siz
 void human_grids_release(ht_human_grids *g);
 
 /* From now on the apply pass runs the stage G (copied; its buffers must live while it is
- * set) on every pixel before the tone curve; NULL (or no stage in G) turns it off, and the
- * apply pass is then the plain one. With the stage on, the apply pass's source must be the
+ * set) on every pixel before the tone curve, until the next analysis with human-vision
+ * options, which sets its own (an analysis without them leaves G); NULL (or no stage in G)
+ * turns it off, and the apply pass is then the plain one. With the stage on, the apply pass's source must be the
  * uploaded image (pipeline_image_source) in one texture: else it fails with the reason. */
 void pipeline_set_human(pipeline *p, const ht_human_grids *g);
 

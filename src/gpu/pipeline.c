@@ -254,14 +254,17 @@ static ht_pieces pieces_of(const pipeline *p, ht_source src, ht_piece *one)
     return (ht_pieces){one, 1, src.width, src.height};
 }
 
-/* The fused finishing's buffer (ht_dispatch, zero, then the re-binning's arguments and groups
- * per piece of IMG): the groups uploaded when they change, all of it when it grows. */
-static void ensure_dispatch(pipeline *p, const ht_pieces *img)
+/* The finishing's buffer (ht_dispatch, zero, then the re-binning's arguments and groups per
+ * piece of IMG): the groups uploaded when they change, all of it when it grows. False (reason
+ * in err) when out of memory: the re-binning would then read arguments of another image. */
+static bool ensure_dispatch(pipeline *p, const ht_pieces *img, char *err, size_t errlen)
 {
     size_t n = (size_t)img->count * 3, bytes = sizeof(ht_dispatch) + 2 * n * sizeof(uint32_t);
     uint32_t *groups = calloc(n, sizeof *groups);
-    if (!groups)
-        return;   /* keeps the previous arguments: at worst a re-binning of the wrong size */
+    if (!groups) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
     for (int i = 0; i < img->count; i++) {
         const ht_source *src = &img->piece[i].src;
         groups[3 * i] = (uint32_t)((src->width + HT_TILE_X - 1) / HT_TILE_X);
@@ -279,13 +282,14 @@ static void ensure_dispatch(pipeline *p, const ht_pieces *img)
     if (p->rebin_pieces == img->count &&
         memcmp(p->rebin_groups, groups, n * sizeof *groups) == 0) {
         free(groups);
-        return;
+        return true;
     }
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(sizeof(ht_dispatch) + n * sizeof *groups),
                     (GLsizeiptr)(n * sizeof *groups), groups);
     free(p->rebin_groups);
     p->rebin_groups = groups;
     p->rebin_pieces = img->count;
+    return true;
 }
 
 /* Sizes the per-tile buffers for a WIDTH x HEIGHT image. */
@@ -380,8 +384,8 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         return pass_foveal_gather(p->foveal, &img, &p->buf, params, err, errlen);
     case HT_PASS_histogram:
         ensure_tiles(p, a->width, a->height, params->bins);
-        ensure_dispatch(p, a);
-        return pass_histogram_run(p->histogram, a, &p->buf, params, err, errlen);
+        return ensure_dispatch(p, a, err, errlen) &&
+               pass_histogram_run(p->histogram, a, &p->buf, params, err, errlen);
     case HT_PASS_range:
         return pass_range_run(p->range, (unsigned)a->width * (unsigned)a->height, &p->buf,
                               params, err, errlen);
@@ -455,8 +459,13 @@ static bool run_analysis(pipeline *p, ht_source src, const tonemap_params *param
     p->human_on = false;
     for (int pass = HT_PASS_foveal; pass < HT_PASS_apply; pass++)
         if ((pass <= HT_PASS_curve || pipeline_pass_used(pass, params)) &&
-            !run_timed(p, pass, src, params, err, errlen))
+            !run_timed(p, pass, src, params, err, errlen)) {
+            /* No curve to apply, and no stage from an analysis that did not finish. */
+            p->analysed = false;
+            p->human_on = false;
+            pipeline_human_after_analysis(p);
             return false;
+        }
     pipeline_human_after_analysis(p);
     p->analysed = true;
     return true;
@@ -494,7 +503,8 @@ static bool run_latent(pipeline *p, ht_source src, const tonemap_params *params,
     if (!run_timed(p, HT_PASS_foveal, src, params, err, errlen))
         return false;
     ensure_tiles(p, src.width, src.height, params->bins);
-    ensure_dispatch(p, &img);
+    if (!ensure_dispatch(p, &img, err, errlen))
+        return false;
     unsigned format, out = output_for(p, src, &format);
     gpu_timer *t = p->pass_timing ? p->timer[HT_PASS_apply] : NULL;
     gpu_timer_begin(t);
