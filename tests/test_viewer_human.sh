@@ -45,6 +45,9 @@ grep -q '^status: human vision: veil off, acuity on, colour loss on$' "$tmp/no_v
   err "Shift+V: $(grep '^status: human' "$tmp/no_veil.out")"
 "$HT_PNGDIFF" "$tmp/no_veil.png" "$tmp/human1.png" --max-off1 0.1 >/dev/null &&
   err "Shift+V did not change the picture"
+# Off and on again (Shift+H twice): the picture kept from the first frame must not come back
+# with the analysis of the frame without the options (viewer.c human_picture).
+same "again" "H H" 1 --human --preset pcond -- --human --preset pcond
 echo "human: $("$HT_PNGDIFF" "$tmp/human1.png" "$tmp/plain.png" --crop "$at"); Shift+V: $("$HT_PNGDIFF" "$tmp/no_veil.png" "$tmp/human1.png")"
 
 # 3. An image wider than the largest texture (16384 on llvmpipe; asked of the driver).

@@ -285,18 +285,30 @@ static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b
 }
 
 /* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
- * (the stage's grids are in its pixels, so V's analysis of the view does not apply), or a
- * sequence's ADAPTED result, whose grids come from its analysis of the same frame
- * (viewer_seq_adapted); then the stage over the image into the pipeline's float picture. */
-static bool human_picture(viewer *v, const tonemap_result *adapted, ht_source *pic, char *err,
-                          size_t errlen)
+ * (the stage's grids are in its pixels, so V's analysis of the view does not apply; a
+ * sequence does not adapt with the options: viewer_seq_adapted), then the stage over the
+ * image into the pipeline's float picture; the one made last while the image and settings
+ * are the same (its analysis is still the frame's: the statistics' passes, the only other
+ * ones, run with the same settings). */
+static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
 {
+    unsigned long gen = pipeline_image_generation(v->pipe);
+    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->tm)) {
+        *pic = v->human_pic;
+        return true;
+    }
     tonemap_result r;
-    if (adapted ? !pipeline_apply_result(v->pipe, &v->tm, adapted, NULL, 8, err, errlen)
-                : !pipeline_analyze_uploaded(v->pipe, &v->tm, &r, err, errlen))
+    v->human_cached = false;
+    if (!pipeline_analyze_uploaded(v->pipe, &v->tm, &r, err, errlen))
         return false;
     ht_human_grids g = pipeline_human_grids(v->pipe);
-    return pipeline_human_prepare(v->pipe, &g, &v->tm, pic, err, errlen);
+    if (!pipeline_human_prepare(v->pipe, &g, &v->tm, pic, err, errlen))
+        return false;
+    v->human_cached = true;
+    v->human_gen = gen;
+    v->human_tm = v->tm;
+    v->human_pic = *pic;
+    return true;
 }
 
 /* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
@@ -308,10 +320,12 @@ static void render(viewer *v, bool f32, int samples)
     char err[HT_ERR_MAX];
     /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
     const tonemap_result *adapted = viewer_seq_adapted(v);
-    bool human = viewer_human_shown(v), staged = human && human_picture(v, adapted, &pic, err,
+    bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
                                                                         sizeof err);
     if (human && !staged)
         gpu_error(v, err);
+    if (!staged)   /* the analysis below replaces the one the kept picture goes with */
+        v->human_cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
     tonemap_params tm = v->tm;
     if (!human)

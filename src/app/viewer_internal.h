@@ -88,6 +88,14 @@ typedef struct viewer {
     unsigned long stats_gen;   /* image_gen and params of the cached answer */
     tonemap_params stats_tm;
 
+    /* The human-vision stage's picture of the last frame that made one (viewer.c:
+     * human_picture), kept while the image (pipeline_image_generation) and the settings are
+     * the same: a pan or a zoom only draws the scene from it again. */
+    bool human_cached;
+    unsigned long human_gen;
+    tonemap_params human_tm;
+    ht_source human_pic;
+
     view_state view;
     bool view_fresh;           /* set the initial view on the next frame (size known then) */
     int fb_w, fb_h;
