@@ -424,10 +424,9 @@ static bool analyze_frame(const ht_options *o, int frame, const char *path, cons
     if (!ok) {
         fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
     } else if (!analyze_image(o, &img, r, note, sizeof note, err, sizeof err)) {
+        /* No note to print: analyze takes no human-vision option, so no frame falls back. */
         fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, err);
         ok = false;
-    } else if (note[0]) {
-        fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, note);
     }
     if (ok)
         adapt_frame_of(r, frame, af);
