@@ -148,8 +148,8 @@ static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_res
 }
 
 /* Frame FRAME: analysis, the state's step, the apply with the adapted result into PX
- * (BITS 8 or 16; 32, the linear output, on the CPU only; NULL: on the GPU only the output
- * texture, on the CPU nothing). */
+ * (BITS 8 or 16; 32, the linear output, with the CPU backend only, as export makes it for a
+ * float format; NULL: on the GPU only the output texture, on the CPU nothing). */
 static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, int bits,
                       char *err, size_t errlen)
 {
@@ -170,9 +170,7 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
         return true;
     }
     pipeline *p = commands_pipeline(err, errlen);
-    bool ok = bits != 32 && pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
-    if (bits == 32)
-        snprintf(err, errlen, "the GPU reads back 8 or 16 bits, not floats");
+    bool ok = pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
     if (!m->keep_textures)
         pipeline_release_textures(p);
     return ok;
