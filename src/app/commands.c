@@ -141,11 +141,9 @@ bool commands_gpu_runs(const ht_options *o, char *note, size_t len)
  * CPU for it, said once on stderr by command NAME. */
 static void cpu_fallback(ht_options *o, const char *name)
 {
-    const char *why = encode_format_is_float(o->format)
-                          ? "the GPU has no linear output yet: the CPU reference writes it"
-                          : NULL;
-    if (why && o->backend != HT_BACKEND_CPU) {
-        fprintf(stderr, "hdrtone %s: %s\n", name, why);
+    if (encode_format_is_float(o->format) && o->backend != HT_BACKEND_CPU) {
+        fprintf(stderr, "hdrtone %s: the GPU has no linear output yet: the CPU reference "
+                        "writes it\n", name);
         o->backend = HT_BACKEND_CPU;
     }
 }
