@@ -415,7 +415,6 @@ int cmd_stats(int argc, char **argv)
         free(pos);
         return commands_usage_error("stats", "needs exactly one input (see --help)");
     }
-    cpu_fallback(&o, "stats");
     const char *path = pos[0];
     free(pos);
     if (seq_cmd_is_sequence(path))
