@@ -102,16 +102,14 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
                               uint16_t *rgb16, char *err, size_t errlen)
 {
     if (o->backend == HT_BACKEND_CPU) {
-        bool ok = true;
-        if (rgb) {
-            ok = commands_tonemap(o, img, NULL, rgb, err, errlen);
-        } else {
-            tonemap_result r;
-            tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
+        tonemap_result r;
+        tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
+        if (rgb)
+            tonemap_fast_apply(img, &o->tm, &r, rgb, o->jobs);
+        else
             tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
-        }
         image_free(img);
-        return ok;
+        return true;
     }
     if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen)) {
         image_free(img);
