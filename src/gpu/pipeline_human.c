@@ -19,11 +19,21 @@ static void fill(unsigned *buf, size_t bytes, const void *data)
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, data, GL_STATIC_DRAW);
 }
 
+/* The HT_HUMAN_* bits of the stages R applies: HUMAN_APPLIED only (acuity's no-op is none). */
+static unsigned applied_stages(const human_report *r)
+{
+    return (r->acuity == HUMAN_APPLIED ? HT_HUMAN_ACUITY : 0u) |
+           (r->veil == HUMAN_APPLIED ? HT_HUMAN_VEIL : 0u) |
+           (r->color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+}
+
 bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, size_t errlen)
 {
     size_t n = (size_t)hs->fw * hs->fh;
-    bool veil = hs->veil && hs->report.veil == HUMAN_APPLIED;
-    bool acuity = hs->sr && hs->report.acuity == HUMAN_APPLIED;
+    /* A stage applies only with its grid: the CPU analysis leaves none where it did not run. */
+    unsigned stages = applied_stages(&hs->report) & ~(hs->veil ? 0u : HT_HUMAN_VEIL) &
+                      ~(hs->sr ? 0u : HT_HUMAN_ACUITY);
+    bool veil = stages & HT_HUMAN_VEIL, acuity = stages & HT_HUMAN_ACUITY;
     /* At least one element each, so that both bindings always have a buffer. */
     float *v = calloc(n ? 4 * n : 4, sizeof *v), *sr = calloc(n ? n : 1, sizeof *sr);
     if (!v || !sr) {
@@ -44,8 +54,7 @@ bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, siz
     g->fw = hs->fw;
     g->fh = hs->fh;
     g->root_level = hs->report.root_level;
-    g->stages = (acuity ? HT_HUMAN_ACUITY : 0u) | (veil ? HT_HUMAN_VEIL : 0u) |
-                (hs->report.color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+    g->stages = stages;
     return true;
 }
 
@@ -293,9 +302,7 @@ ht_human_grids pipeline_human_grids(const pipeline *p)
     g.fw = p->buf.fov_w;
     g.fh = p->buf.fov_h;
     g.root_level = p->report.root_level;
-    g.stages = (p->report.acuity == HUMAN_APPLIED ? HT_HUMAN_ACUITY : 0u) |
-               (p->report.veil == HUMAN_APPLIED ? HT_HUMAN_VEIL : 0u) |
-               (p->report.color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+    g.stages = applied_stages(&p->report);
     return g;
 }
 
