@@ -69,10 +69,8 @@ void human_grids_release(ht_human_grids *g)
 
 void pipeline_set_human(pipeline *p, const ht_human_grids *g)
 {
-    pipeline_human *h = &p->human;
     p->human_own = false;
-    h->on = g && g->stages;
-    h->grids = h->on ? *g : (ht_human_grids){0};
+    p->human.grids = g && g->stages ? *g : (ht_human_grids){0};
 }
 
 void pipeline_human_release(pipeline_human *h, bool all)
@@ -108,7 +106,7 @@ bool pipeline_human_for_apply(pipeline *p, ht_source src, const pipeline_human *
     pipeline_human *h = &p->human;
     ht_source img;
     *out = NULL;
-    if (!h->on)
+    if (!h->grids.stages)
         return true;
     /* The analysis's own stage on another source: the caller (the viewer) ran it before,
      * through pipeline_human_prepare. */
@@ -328,9 +326,7 @@ void pipeline_read_human_grids(pipeline *p, float *veil, float *sr)
 void pipeline_human_after_analysis(pipeline *p)
 {
     if (p->human_on) {
-        ht_human_grids g = pipeline_human_grids(p);
-        p->human.on = g.stages != 0;
-        p->human.grids = g;
+        p->human.grids = pipeline_human_grids(p);
         p->human_own = true;
     } else if (p->human_own) {
         pipeline_set_human(p, NULL);
