@@ -61,6 +61,13 @@ static int pyramid_levels(int root, int w, int h)
     return k;
 }
 
+/* The pyramid levels stage G reads over IMG: none without acuity. */
+static int stage_levels(const ht_human_grids *g, ht_source img)
+{
+    return g->stages & HT_HUMAN_ACUITY ? pyramid_levels(g->root_level, img.width, img.height)
+                                       : 0;
+}
+
 /* Makes the pyramid texture for LEVELS levels of a W x H picture unless it is one. */
 static void pyramid_texture(pass_human *p, int levels, int w, int h)
 {
@@ -83,9 +90,7 @@ static void pyramid_texture(pass_human *p, int levels, int w, int h)
 bool pass_human_pyramid(pass_human *p, ht_source img, unsigned long generation,
                         const ht_human_grids *g, char *err, size_t errlen)
 {
-    int levels = g->stages & HT_HUMAN_ACUITY
-                     ? pyramid_levels(g->root_level, img.width, img.height)
-                     : 0;
+    int levels = stage_levels(g, img);
     if (levels < 1)
         return true;
     if (p->pyramid && p->levels >= levels && p->pyr_src == img.texture &&
@@ -127,9 +132,7 @@ unsigned pass_human_pyramid_texture(const pass_human *p, int *levels)
 
 void pass_human_bind(const pass_human *p, unsigned prog, const ht_human_grids *g, ht_source img)
 {
-    int levels = g->stages & HT_HUMAN_ACUITY
-                     ? pyramid_levels(g->root_level, img.width, img.height)
-                     : 0;
+    int levels = stage_levels(g, img);
     unsigned stages = g->stages;
     if (levels < 1)   /* no level to blur from: the CPU reference builds none either */
         stages &= ~(unsigned)HT_HUMAN_ACUITY;

@@ -12,8 +12,7 @@ typedef struct pass_human pass_human;
 /* The pipeline's stage: the pipeline owns it (pipeline_internal.h), pipeline_human.c runs it. */
 typedef struct pipeline_human {
     pass_human *pass;        /* made on first use: pipelines without the stage build nothing */
-    ht_human_grids grids;    /* pipeline_set_human's */
-    bool on;
+    ht_human_grids grids;    /* pipeline_set_human's or the analysis's; stages 0: off */
 } pipeline_human;
 
 /* Before the apply pass on SRC: *H the stage the apply pass runs (NULL: none), its pyramid

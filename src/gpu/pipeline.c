@@ -485,8 +485,8 @@ static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
 {
     ht_piece one;
     return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
-           !human_requested(params) && !p->human.on && analysis.texture == apply.texture &&
-           analysis.samples == 1 && apply.samples == 1 &&
+           !human_requested(params) && !p->human.grids.stages &&
+           analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
            analysis.width == apply.width && analysis.height == apply.height &&
            pieces_of(p, analysis, &one).count == 1;
 }

@@ -19,11 +19,21 @@ static void fill(unsigned *buf, size_t bytes, const void *data)
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, data, GL_STATIC_DRAW);
 }
 
+/* The HT_HUMAN_* bits of the stages R applies: HUMAN_APPLIED only (acuity's no-op is none). */
+static unsigned applied_stages(const human_report *r)
+{
+    return (r->acuity == HUMAN_APPLIED ? HT_HUMAN_ACUITY : 0u) |
+           (r->veil == HUMAN_APPLIED ? HT_HUMAN_VEIL : 0u) |
+           (r->color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+}
+
 bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, size_t errlen)
 {
     size_t n = (size_t)hs->fw * hs->fh;
-    bool veil = hs->veil && hs->report.veil == HUMAN_APPLIED;
-    bool acuity = hs->sr && hs->report.acuity == HUMAN_APPLIED;
+    /* A stage applies only with its grid: the CPU analysis leaves none where it did not run. */
+    unsigned stages = applied_stages(&hs->report) & ~(hs->veil ? 0u : HT_HUMAN_VEIL) &
+                      ~(hs->sr ? 0u : HT_HUMAN_ACUITY);
+    bool veil = stages & HT_HUMAN_VEIL, acuity = stages & HT_HUMAN_ACUITY;
     /* At least one element each, so that both bindings always have a buffer. */
     float *v = calloc(n ? 4 * n : 4, sizeof *v), *sr = calloc(n ? n : 1, sizeof *sr);
     if (!v || !sr) {
@@ -44,8 +54,7 @@ bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, siz
     g->fw = hs->fw;
     g->fh = hs->fh;
     g->root_level = hs->report.root_level;
-    g->stages = (acuity ? HT_HUMAN_ACUITY : 0u) | (veil ? HT_HUMAN_VEIL : 0u) |
-                (hs->report.color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+    g->stages = stages;
     return true;
 }
 
@@ -60,10 +69,8 @@ void human_grids_release(ht_human_grids *g)
 
 void pipeline_set_human(pipeline *p, const ht_human_grids *g)
 {
-    pipeline_human *h = &p->human;
     p->human_own = false;
-    h->on = g && g->stages;
-    h->grids = h->on ? *g : (ht_human_grids){0};
+    p->human.grids = g && g->stages ? *g : (ht_human_grids){0};
 }
 
 void pipeline_human_release(pipeline_human *h, bool all)
@@ -99,7 +106,7 @@ bool pipeline_human_for_apply(pipeline *p, ht_source src, const pipeline_human *
     pipeline_human *h = &p->human;
     ht_source img;
     *out = NULL;
-    if (!h->on)
+    if (!h->grids.stages)
         return true;
     /* The analysis's own stage on another source: the caller (the viewer) ran it before,
      * through pipeline_human_prepare. */
@@ -293,9 +300,7 @@ ht_human_grids pipeline_human_grids(const pipeline *p)
     g.fw = p->buf.fov_w;
     g.fh = p->buf.fov_h;
     g.root_level = p->report.root_level;
-    g.stages = (p->report.acuity == HUMAN_APPLIED ? HT_HUMAN_ACUITY : 0u) |
-               (p->report.veil == HUMAN_APPLIED ? HT_HUMAN_VEIL : 0u) |
-               (p->report.color == HUMAN_APPLIED ? HT_HUMAN_COLOR : 0u);
+    g.stages = applied_stages(&p->report);
     return g;
 }
 
@@ -321,9 +326,7 @@ void pipeline_read_human_grids(pipeline *p, float *veil, float *sr)
 void pipeline_human_after_analysis(pipeline *p)
 {
     if (p->human_on) {
-        ht_human_grids g = pipeline_human_grids(p);
-        p->human.on = g.stages != 0;
-        p->human.grids = g;
+        p->human.grids = pipeline_human_grids(p);
         p->human_own = true;
     } else if (p->human_own) {
         pipeline_set_human(p, NULL);
