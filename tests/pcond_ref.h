@@ -181,10 +181,13 @@ static inline int pcond_folders(const char *dir, char names[][64], int max)
 }
 
 /* Max |log10 ours - log10 pcond| over the 100 points of a -x file (LD: our curve as pcond
- * prints it); *npts gets the number of points. -1 when the file cannot be read. */
-static inline double curve_deviation(const char *path, const tonemap_result *r, const tonemap_params *p,
-                              double (*ld)(const tonemap_result *, const tonemap_params *, double),
-                              int *npts, double *worst_lw)
+ * prints it); *npts gets the number of points, *worst_lw the world luminance of the worst.
+ * -1 when the file cannot be read. */
+static inline double curve_deviation(const char *path, const tonemap_result *r,
+                                     const tonemap_params *p,
+                                     double (*ld)(const tonemap_result *, const tonemap_params *,
+                                                  double),
+                                     int *npts, double *worst_lw)
 {
     tsv t;
     if (!tsv_read(path, 1, &t))
