@@ -128,19 +128,20 @@ static inline void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
 }
 
 /* pcond's human-vision runs (pcond-reference/README_human.md): the file suffix and
- * params_human.tsv column, and the options. */
+ * params_human.tsv column, the options, and hdrtone's command-line options for them. */
 typedef struct human_mode {
     const char *column;
     bool veil, acuity, color, hsens;
+    const char *cli;
 } human_mode;
 
 enum { HUMAN_RUN_COUNT = 5 };
 static const human_mode HUMAN_MODES[HUMAN_RUN_COUNT] = {
-    {"h", true, true, true, true},
-    {"v", true, false, false, false},
-    {"a", false, true, false, false},
-    {"c", false, false, true, false},
-    {"vs", true, false, false, true},
+    {"h", true, true, true, true, "--human"},
+    {"v", true, false, false, false, "--veil"},
+    {"a", false, true, false, false, "--acuity"},
+    {"c", false, false, true, false, "--color-loss"},
+    {"vs", true, false, false, true, "--veil --ceiling human"},
 };
 
 static inline void human_mode_params(const human_mode *m, tonemap_params *p)
