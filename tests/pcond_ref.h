@@ -128,19 +128,20 @@ static inline void pcond_mode_params(const pcond_mode *m, tonemap_params *p)
 }
 
 /* pcond's human-vision runs (pcond-reference/README_human.md): the file suffix and
- * params_human.tsv column, and the options. */
+ * params_human.tsv column, the options, and hdrtone's command-line options for them. */
 typedef struct human_mode {
     const char *column;
     bool veil, acuity, color, hsens;
+    const char *cli;
 } human_mode;
 
 enum { HUMAN_RUN_COUNT = 5 };
 static const human_mode HUMAN_MODES[HUMAN_RUN_COUNT] = {
-    {"h", true, true, true, true},
-    {"v", true, false, false, false},
-    {"a", false, true, false, false},
-    {"c", false, false, true, false},
-    {"vs", true, false, false, true},
+    {"h", true, true, true, true, "--human"},
+    {"v", true, false, false, false, "--veil"},
+    {"a", false, true, false, false, "--acuity"},
+    {"c", false, false, true, false, "--color-loss"},
+    {"vs", true, false, false, true, "--veil --ceiling human"},
 };
 
 static inline void human_mode_params(const human_mode *m, tonemap_params *p)
@@ -181,10 +182,13 @@ static inline int pcond_folders(const char *dir, char names[][64], int max)
 }
 
 /* Max |log10 ours - log10 pcond| over the 100 points of a -x file (LD: our curve as pcond
- * prints it); *npts gets the number of points. -1 when the file cannot be read. */
-static inline double curve_deviation(const char *path, const tonemap_result *r, const tonemap_params *p,
-                              double (*ld)(const tonemap_result *, const tonemap_params *, double),
-                              int *npts, double *worst_lw)
+ * prints it); *npts gets the number of points, *worst_lw the world luminance of the worst.
+ * -1 when the file cannot be read. */
+static inline double curve_deviation(const char *path, const tonemap_result *r,
+                                     const tonemap_params *p,
+                                     double (*ld)(const tonemap_result *, const tonemap_params *,
+                                                  double),
+                                     int *npts, double *worst_lw)
 {
     tsv t;
     if (!tsv_read(path, 1, &t))

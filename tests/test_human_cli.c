@@ -46,27 +46,16 @@
 #define PIECE "256"           /* HT_MAX_PIECE for the image in pieces */
 #define PIECES_NOTE "larger than a texture (in "
 
-typedef struct run_mode {
-    const char *column;   /* params_human.tsv column, file suffix */
-    const char *options;  /* hdrtone's options for pcond's */
-} run_mode;
-
-static const run_mode MODES[] = {
-    {"h", "--human"},      {"v", "--veil"},   {"a", "--acuity"},
-    {"c", "--color-loss"}, {"vs", "--veil --ceiling human"},
-};
-#define N_MODES (sizeof MODES / sizeof MODES[0])
-
 static const char *bin;
 static char tmp[64];
-static double worst_curve[N_MODES], worst_gpu_curve[N_MODES], worst_pic[N_MODES],
-    p99_pic[N_MODES];
+static double worst_curve[HUMAN_RUN_COUNT], worst_gpu_curve[HUMAN_RUN_COUNT],
+    worst_pic[HUMAN_RUN_COUNT], p99_pic[HUMAN_RUN_COUNT];
 static bool gpu;   /* the GPU backend runs here */
 /* GPU vs CPU, per run over the folders: channels compared, more than one step apart, the
  * largest difference; the largest relative difference of a "human" number. */
-static size_t png_channels[N_MODES], png_off1[N_MODES];
-static int png_worst[N_MODES];
-static double human_worst[N_MODES];
+static size_t png_channels[HUMAN_RUN_COUNT], png_off1[HUMAN_RUN_COUNT];
+static int png_worst[HUMAN_RUN_COUNT];
+static double human_worst[HUMAN_RUN_COUNT];
 
 /* Runs CMD with stdout into OUT (malloc'd, NULL: dropped) and stderr into tmp/stderr;
  * returns the exit status (-1 when it did not run). */
@@ -171,13 +160,13 @@ static void check_curve(const char *dir, const char *name, size_t mi, const char
     char cmd[16384], file[64], *out = NULL;
     bool on_gpu = strcmp(backend, "gpu") == 0;
     snprintf(cmd, sizeof cmd, "'%s' stats --backend %s --preset pcond %s --curve-format pcond "
-             "'%s'", bin, backend, MODES[mi].options, ref_path(dir, name, "input_decoded.exr"));
+             "'%s'", bin, backend, HUMAN_MODES[mi].cli, ref_path(dir, name, "input_decoded.exr"));
     CHECK(run(cmd, &out) == 0, "%s failed: %s", cmd, last_stderr());
     CHECK(!last_stderr()[0], "%s: stderr '%s'", cmd, last_stderr());
-    snprintf(file, sizeof file, "curve_%s.txt", MODES[mi].column);
+    snprintf(file, sizeof file, "curve_%s.txt", HUMAN_MODES[mi].column);
     double miss = curve_miss(out, ref_path(dir, name, file));
     CHECK(miss >= 0 && miss <= CURVE_TOL, "%s -%s: the %s's curve misses pcond's by %.4f "
-          "log10 (-1: another grid)", name, MODES[mi].column, backend, miss);
+          "log10 (-1: another grid)", name, HUMAN_MODES[mi].column, backend, miss);
     (on_gpu ? worst_gpu_curve : worst_curve)[mi] =
         fmax((on_gpu ? worst_gpu_curve : worst_curve)[mi], miss);
     free(out);
@@ -223,9 +212,9 @@ static char *check_decisions(const char *dir, const char *name, size_t mi, const
                              const char *backend)
 {
     char cmd[16384], *out = NULL;
-    const char *col = MODES[mi].column;
+    const char *col = HUMAN_MODES[mi].column;
     snprintf(cmd, sizeof cmd, "'%s' stats --backend %s --preset pcond %s --json '%s'", bin,
-             backend, MODES[mi].options, ref_path(dir, name, "input_decoded.exr"));
+             backend, HUMAN_MODES[mi].cli, ref_path(dir, name, "input_decoded.exr"));
     CHECK(run(cmd, &out) == 0, "%s failed: %s", cmd, last_stderr());
     const char *human = human_object(out);
     CHECK(human != NULL, "%s -%s: no \"human\" object (%s)", name, col, backend);
@@ -252,7 +241,7 @@ static void check_gpu_decisions(const char *dir, const char *name, size_t mi, co
     if (gpu) {
         CHECK(same_but_rounding(human_object(out), human_object(cpu), &worst),
               "%s -%s: the GPU's \"human\" object is not the CPU's:\n  gpu %.400s\n  cpu %.400s",
-              name, MODES[mi].column, human_object(out), human_object(cpu));
+              name, HUMAN_MODES[mi].column, human_object(out), human_object(cpu));
         human_worst[mi] = fmax(human_worst[mi], worst);
     }
     free(out);
@@ -284,12 +273,12 @@ static void check_gpu_png(const char *dir, const char *name, size_t mi)
 {
     static const char *const backends[2] = {"cpu", "gpu"};
     char cmd[16384], in[4096], png[2][256];
-    const char *col = MODES[mi].column;
+    const char *col = HUMAN_MODES[mi].column;
     snprintf(in, sizeof in, "%s", ref_path(dir, name, "input_decoded.exr"));
     for (int b = 0; b < 2; b++) {
         snprintf(png[b], sizeof png[b], "%s/%s.png", tmp, backends[b]);
         snprintf(cmd, sizeof cmd, "'%s' export --backend %s --preset pcond %s '%s' -o '%s'", bin,
-                 backends[b], MODES[mi].options, in, png[b]);
+                 backends[b], HUMAN_MODES[mi].cli, in, png[b]);
         CHECK(run(cmd, NULL) == 0, "%s failed: %s", cmd, last_stderr());
         CHECK(!last_stderr()[0], "%s: stderr '%s'", cmd, last_stderr());
     }
@@ -333,7 +322,7 @@ static double exposure_line(const char *path)
 static void check_picture(const char *dir, const char *name, size_t mi, const tsv *params)
 {
     char file[64], cmd[16384], hdr[256], pfm[256], err[HT_ERR_MAX];
-    const char *col = MODES[mi].column;
+    const char *col = HUMAN_MODES[mi].column;
     snprintf(file, sizeof file, "out_%s.exr", col);
     hdr_image ref = {0}, ours = {0}, fl = {0};
     if (!image_load(ref_path(dir, name, file), NULL, &ref, err, sizeof err))
@@ -342,10 +331,10 @@ static void check_picture(const char *dir, const char *name, size_t mi, const ts
     snprintf(pfm, sizeof pfm, "%s/%.63s_%s.pfm", tmp, name, col);
     const char *in = ref_path(dir, name, "input_decoded.exr");
     snprintf(cmd, sizeof cmd, "'%s' export --preset pcond %s '%s' -o '%s'", bin,
-             MODES[mi].options, in, hdr);
+             HUMAN_MODES[mi].cli, in, hdr);
     CHECK(run(cmd, NULL) == 0, "%s failed: %s", cmd, last_stderr());
     snprintf(cmd, sizeof cmd, "'%s' export --preset pcond %s '%s' -o '%s'", bin,
-             MODES[mi].options, in, pfm);
+             HUMAN_MODES[mi].cli, in, pfm);
     CHECK(run(cmd, NULL) == 0, "%s failed: %s", cmd, last_stderr());
     image_load_options radiance = {.rgbe_mid = true};
     bool ok = image_load(hdr, &radiance, &ours, err, sizeof err) &&
@@ -402,7 +391,7 @@ static void check_folder(const char *dir, const char *name)
     if (!tsv_read(ref_path(dir, name, "params_human.tsv"), 0, &params))
         return;
     printf("%s\n", name);
-    for (size_t mi = 0; mi < N_MODES; mi++) {
+    for (size_t mi = 0; mi < HUMAN_RUN_COUNT; mi++) {
         check_curve(dir, name, mi, "cpu");
         check_gpu_decisions(dir, name, mi, &params);
         check_picture(dir, name, mi, &params);
@@ -621,15 +610,15 @@ int main(void)
     for (int i = 0; i < n; i++)
         check_folder(dir, names[i]);
     printf("worst over the folders: curve (max |dlog10 Ld|) / .hdr beyond a step (p99, worst):\n");
-    for (size_t mi = 0; mi < N_MODES; mi++)
-        printf("  -%-3s %.4f / %.2e %.2e\n", MODES[mi].column, worst_curve[mi], p99_pic[mi],
+    for (size_t mi = 0; mi < HUMAN_RUN_COUNT; mi++)
+        printf("  -%-3s %.4f / %.2e %.2e\n", HUMAN_MODES[mi].column, worst_curve[mi], p99_pic[mi],
                worst_pic[mi]);
     if (gpu) {
         printf("GPU over the folders: curve vs pcond's (max |dlog10 "
                "Ld|); PNG channels more than one step from the CPU's (largest difference); "
                "\"human\" numbers vs the CPU's, largest relative difference:\n");
-        for (size_t mi = 0; mi < N_MODES; mi++)
-            printf("  -%-3s %.4f; %zu of %zu = %.4f %% (%d); %.2e\n", MODES[mi].column,
+        for (size_t mi = 0; mi < HUMAN_RUN_COUNT; mi++)
+            printf("  -%-3s %.4f; %zu of %zu = %.4f %% (%d); %.2e\n", HUMAN_MODES[mi].column,
                    worst_gpu_curve[mi], png_off1[mi], png_channels[mi],
                    100.0 * (double)png_off1[mi] /
                        (double)(png_channels[mi] ? png_channels[mi] : 1),

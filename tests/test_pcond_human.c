@@ -222,8 +222,8 @@ static void check_grid(const char *dir, const char *name, int mi, const hdr_imag
     errs_summary(&grid_errs[mi], from, &worst, &p99, &over);
     size_t n = grid_errs[mi].n - from;
     CHECK(n == 1024 && over <= n / 100 && worst <= PIXEL_TOL_ALL,
-          "%s -%s: %zu of %zu grid pixels beyond 1 %%, worst %.3g", name, HUMAN_MODES[mi].column, over,
-          n, worst);
+          "%s -%s: %zu of %zu grid pixels beyond 1 %%, worst %.3g", name,
+          HUMAN_MODES[mi].column, over, n, worst);
     printf("  %s: pre-mapping within %.2e; output beyond a step: worst %.2e, p99 %.2e, "
            "%zu > 1 %%\n", file, worst_pre, worst, p99, over);
     tsv_free(&t);
@@ -445,7 +445,8 @@ int main(void)
         errs_summary(&pic_raw[mi], 0, &v[4], &v[5], &o[2]);
         errs_summary(&pic_errs[mi], 0, &v[6], &v[7], &o[3]);
         printf("-%-3s %.1e       %.2e %.2e  %.1e %.1e  %.2e %.2e  %.1e %.1e\n",
-               HUMAN_MODES[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+               HUMAN_MODES[mi].column, worst_curve[mi], v[0], v[1], v[2], v[3], v[4], v[5],
+               v[6], v[7]);
         free(grid_errs[mi].e);
         free(pic_errs[mi].e);
         free(grid_raw[mi].e);

@@ -77,7 +77,8 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen);
 
 /* R, G, B as Radiance stores them (setcolr): the largest's binary exponent + 128 shared,
- * each mantissa truncated to 8 bits; all 0 at or below 1e-32 (and for non-finite values). */
+ * each mantissa truncated to 8 bits; all 0 at or below 1e-32 (and for non-finite values);
+ * all 255, the largest RGBE holds, when the exponent does not fit. */
 void encode_rgbe(double r, double g, double b, uint8_t rgbe[4]);
 
 /* The YUV4MPEG2 stream header for W x H frames, written once before the first frame: 4:4:4

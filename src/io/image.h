@@ -82,7 +82,8 @@ void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
 
 /* Gives a half_exact IMG its pixels as half floats too (img->half: what the GPU stores, made
  * here on the caller's thread, not by the driver on the GL thread); with DROP_FLOATS frees
- * img->rgba then. False (nothing changed) when IMG is not half_exact or out of memory. */
+ * img->rgba then. False (nothing changed) when IMG is not half_exact, has no floats or has
+ * its half floats already, or out of memory. */
 bool image_add_half(hdr_image *img, bool drop_floats);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */

@@ -80,6 +80,9 @@ bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy);
 
 /* Luminance weights of a HT_LUMINANCE_* value. */
 void tonemap_luminance_weights(int luminance, double w[3]);
+/* The same rounded to float: the weights every Lw of the CPU paths is computed with (a pixel's
+ * class depends on that rounding, so the reference and its fast twin must share it). */
+void tonemap_float_weights(int luminance, float w[3]);
 
 /* Human threshold contrast sensitivity dL(La), cd/m^2 (Ferwerda et al.; pcond htcontrs). */
 double tonemap_tvi(double la);

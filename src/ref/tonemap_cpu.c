@@ -77,6 +77,14 @@ void tonemap_luminance_weights(int luminance, double w[3])
     w[2] = rad ? HT_RAD_LUM_B : HT_LUM_B;
 }
 
+void tonemap_float_weights(int luminance, float w[3])
+{
+    double d[3];
+    tonemap_luminance_weights(luminance, d);
+    for (int i = 0; i < 3; i++)
+        w[i] = (float)d[i];
+}
+
 double tonemap_tvi(double la)
 {
     /* Ferwerda et al. 1996 threshold-versus-intensity, log10 units (WARD97.md table). */
@@ -101,14 +109,6 @@ static int classify(const float *c, float scale, const float w[3], float *lw)
     if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(*lw))
         return HT_PIX_NONFINITE;
     return *lw > 0.0f ? HT_PIX_VALID : HT_PIX_NONPOSITIVE;
-}
-
-static void float_weights(int luminance, float w[3])
-{
-    double d[3];
-    tonemap_luminance_weights(luminance, d);
-    for (int i = 0; i < 3; i++)
-        w[i] = (float)d[i];
 }
 
 /* The histogram's samples: Lw per sample, NaN for a non-finite one. */
@@ -137,7 +137,7 @@ static double pcond_lw(const float *c, float scale, const float w[3])
 double tonemap_pcond_lw(const float c[3], const tonemap_params *p)
 {
     float w[3], lw, scale = (float)p->scale;
-    float_weights(p->luminance, w);
+    tonemap_float_weights(p->luminance, w);
     return classify(c, scale, w, &lw) == HT_PIX_VALID ? pcond_lw(c, scale, w) : NAN;
 }
 
@@ -243,7 +243,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
 {
     float w[3], scale = (float)p->scale;
     bool exact = in && in->pcond_exact;
-    float_weights(p->luminance, w);
+    tonemap_float_weights(p->luminance, w);
     *main_set = (sample_set){.exact_min = INFINITY};
     *points = (sample_set){.points = true, .exact_min = INFINITY};
     if (p->sampling != HT_SAMPLING_FOVEAL) {
@@ -651,7 +651,7 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     size_t npix = (size_t)img->width * img->height;
     float *pre = human_requested(p) ? human_cpu_pre(img, p) : NULL;
     float scale = (float)p->scale, w[3];
-    float_weights(p->luminance, w);
+    tonemap_float_weights(p->luminance, w);
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         double out[3];

@@ -65,15 +65,6 @@ bool tonemap_fast_take(_Atomic size_t *next, size_t count, size_t *item)
     return i < count;
 }
 
-/* The luminance weights as the reference classifies with them (float). */
-static void float_weights(int luminance, float w[3])
-{
-    double d[3];
-    tonemap_luminance_weights(luminance, d);
-    for (int i = 0; i < 3; i++)
-        w[i] = (float)d[i];
-}
-
 /* --- Analysis with pixel sampling. --- */
 
 typedef struct scan_part {   /* one worker's share of the classification */
@@ -214,7 +205,7 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     analysis_job j = {.img = img, .r = r, .scale = (float)p->scale};
     j.npix = (size_t)img->width * img->height;
     j.count = (j.npix + BLOCK - 1) / BLOCK;
-    float_weights(p->luminance, j.w);
+    tonemap_float_weights(p->luminance, j.w);
     j.lw = malloc(j.npix * sizeof *j.lw);
     j.slots = (size_t)n * SLOTS_PER_WORKER;
     j.ln = malloc(j.slots * BLOCK * sizeof *j.ln);
@@ -447,7 +438,7 @@ static bool apply_pixels(const hdr_image *img, const tonemap_params *p, const to
                    .rgb16 = rgb16};
     if (!(j.table = encode_table(p, rgb8 ? 255 : 65535, threads, &own)))
         return false;
-    float_weights(p->luminance, j.w);
+    tonemap_float_weights(p->luminance, j.w);
     j.histogram = r->mapping == HT_MAP_HISTOGRAM || r->mapping == HT_MAP_EQUALIZE;
     j.ldmin = p->ldmax / p->drange;
     j.ln_ldmin = log(j.ldmin);
