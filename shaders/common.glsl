@@ -169,8 +169,9 @@ vec4 ht_grid_mix(ht_grid_cell c, vec4 v00, vec4 v01, vec4 v10, vec4 v11)
 // The pyramid lookups are exact: their coordinates and weights are multiples of powers of two.
 layout(std430, binding = HT_BIND_VEIL) readonly buffer HtVeil { vec4 ht_veil_grid[]; };
 layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float ht_sr_grid[]; };
-// Mip level k - 1 is pyramid level k (human_pyramid.comp).
-layout(binding = 1) uniform sampler2D u_human_pyramid;
+// Level k's pixels from element u_human_level_off[k] on (human_pyramid.comp).
+layout(std430, binding = HT_BIND_PYRAMID) readonly buffer HtPyramid { vec4 ht_pyramid[]; };
+uniform int u_human_level_off[HT_PYRAMID_MAX_LEVELS + 1];
 uniform int u_human_stages;   // HT_HUMAN_* bits
 uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built
 uniform ivec2 u_human_grid;   // fw, fh
@@ -178,18 +179,18 @@ uniform ivec2 u_human_pic;    // the picture's size
 
 // Level k of the pyramid bilinearly at p, channels clamped to >= 0 (human_pyramid_sample): the
 // CPU's products of a float and a double weight are exact float products here (du, dw and
-// 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them.
+// 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them. The CPU divides by 2^k:
+// ldexp is that division, exactly, without one.
 vec3 ht_pyramid_sample(int k, ivec2 p)
 {
-    ivec2 n = u_human_pic >> k;   // not textureSize: llvmpipe's ignores a per-invocation level
-    float s = float(1 << k), du, dw;
-    int iu = ht_lerp_cell((float(p.x) + 0.5) / s - 0.5, n.x, du);
-    int iw = ht_lerp_cell((float(p.y) + 0.5) / s - 0.5, n.y, dw);
-    int iu1 = min(iu + 1, n.x - 1), iw1 = min(iw + 1, n.y - 1);
-    vec3 a00 = texelFetch(u_human_pyramid, ivec2(iu, iw), k - 1).rgb;
-    vec3 a01 = texelFetch(u_human_pyramid, ivec2(iu1, iw), k - 1).rgb;
-    vec3 a10 = texelFetch(u_human_pyramid, ivec2(iu, iw1), k - 1).rgb;
-    vec3 a11 = texelFetch(u_human_pyramid, ivec2(iu1, iw1), k - 1).rgb;
+    ivec2 n = u_human_pic >> k;
+    float du, dw;
+    int iu = ht_lerp_cell(ldexp(float(p.x) + 0.5, -k) - 0.5, n.x, du);
+    int iw = ht_lerp_cell(ldexp(float(p.y) + 0.5, -k) - 0.5, n.y, dw);
+    int row = u_human_level_off[k] + iw * n.x, below = iw + 1 < n.y ? n.x : 0;
+    int right = iu + 1 < n.x ? 1 : 0;
+    vec3 a00 = ht_pyramid[row + iu].rgb, a01 = ht_pyramid[row + iu + right].rgb;
+    vec3 a10 = ht_pyramid[row + below + iu].rgb, a11 = ht_pyramid[row + below + iu + right].rgb;
     precise vec3 lo = a00 * (1.0 - du) + a01 * du;
     precise vec3 hi = a10 * (1.0 - du) + a11 * du;
     precise vec3 v = lo * (1.0 - dw) + hi * dw;
@@ -197,15 +198,14 @@ vec3 ht_pyramid_sample(int k, ivec2 p)
 }
 
 // Acuity (acuity_pixel): the blend of the two levels around the sample radius interpolated
-// in grid cell g.
+// in grid cell g: level s is the highest (at most u_human_levels) with 2^(s-1) <= sr.
 vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
 {
     float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
                            vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
     if (!(sr >= 1.0)) return c;
-    int s = u_human_levels;
-    while (s > 1 && sr < float(1 << (s - 1))) s--;
-    precise float d = clamp((float(1 << s) - sr) / float(1 << (s - 1)), 0.0, 1.0);
+    int s = min(u_human_levels, findMSB(int(min(sr, 1073741824.0))) + 1);
+    precise float d = clamp(ldexp(float(1 << s) - sr, 1 - s), 0.0, 1.0);
     vec3 coarse = ht_pyramid_sample(s, p), fine = s > 1 ? ht_pyramid_sample(s - 1, p) : c;
     precise vec3 blend = coarse * (1.0 - d) + fine * d;
     return blend;
@@ -229,7 +229,9 @@ vec3 ht_human_color(vec3 c, float scale)
 // Pixel p of the picture, its colour c: what the tone curve gets.
 vec3 ht_human_pixel(ivec2 p, vec3 c, float scale)
 {
-    ht_grid_cell g = ht_grid_lookup(p, u_human_pic, u_human_grid);   // both grids' cell
+    ht_grid_cell g;   // both grids' cell, where a grid is read
+    if ((u_human_stages & (HT_HUMAN_ACUITY | HT_HUMAN_VEIL)) != 0)
+        g = ht_grid_lookup(p, u_human_pic, u_human_grid);
     if ((u_human_stages & HT_HUMAN_ACUITY) != 0) c = ht_human_acuity(p, g, c);
     if ((u_human_stages & HT_HUMAN_VEIL) != 0) {
         vec3 v = ht_grid_mix(g, ht_veil_grid[g.i00], ht_veil_grid[g.i01], ht_veil_grid[g.i10],

@@ -54,6 +54,7 @@
     X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */         \
     X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
     X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
+    X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_PLOT_MODES(X)
 
@@ -229,7 +230,8 @@ HT_STATS_BINDINGS(HT_ENUM_)
 #define HT_HUMAN_BINDINGS(X)       \
     X(HT_BIND_VEIL, 12)            \
     X(HT_BIND_SAMPLE_RADII, 13)    \
-    X(HT_BIND_RAY_DIRS, 15)
+    X(HT_BIND_RAY_DIRS, 15)        \
+    X(HT_BIND_PYRAMID, 16)
 /* Which stages of the human-vision per-pixel stage apply (bits of ht_human_grids.stages and
  * of the shaders' u_human_stages). */
 #define HT_HUMAN_STAGES(X)         \
