@@ -173,7 +173,7 @@ layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float h
 layout(std430, binding = HT_BIND_PYRAMID) readonly buffer HtPyramid { vec4 ht_pyramid[]; };
 uniform int u_human_level_off[HT_PYRAMID_MAX_LEVELS + 1];
 uniform int u_human_stages;   // HT_HUMAN_* bits
-uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built
+uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built (at least the root)
 uniform ivec2 u_human_grid;   // fw, fh
 uniform ivec2 u_human_pic;    // the picture's size
 
@@ -204,7 +204,9 @@ vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
     float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
                            vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
     if (!(sr >= 1.0)) return c;
-    int s = min(u_human_levels, findMSB(int(min(sr, 1073741824.0))) + 1);
+    // The root level follows the radii and their largest (human_gpu.h).
+    int root = int(ht_sr_grid[u_human_grid.x * u_human_grid.y + 1]);
+    int s = min(min(u_human_levels, root), findMSB(int(min(sr, 1073741824.0))) + 1);
     precise float d = clamp(ldexp(float(1 << s) - sr, 1 - s), 0.0, 1.0);
     vec3 coarse = ht_pyramid_sample(s, p), fine = s > 1 ? ht_pyramid_sample(s - 1, p) : c;
     precise vec3 blend = coarse * (1.0 - d) + fine * d;

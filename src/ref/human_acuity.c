@@ -71,7 +71,7 @@ int human_root_level(float max_sr, int w, int h)
     int r = (int)(log(max_sr) / log(2.0)) + 1;
     while (r > 1 && ((w >> r) < 1 || (h >> r) < 1))
         r--;
-    return r < 1 ? 1 : r > 31 ? 31 : r;
+    return r < 1 ? 1 : r > HT_PYRAMID_MAX_LEVELS ? HT_PYRAMID_MAX_LEVELS : r;
 }
 
 /* A picture channel as the pyramid counts it. */
