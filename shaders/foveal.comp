@@ -7,7 +7,7 @@
 // part of every box inside its piece to the sums the previous ones left in u_fov (rgb, count);
 // the last one divides. One piece is first and last: the single-texture pass.
 // A group walks its box in steps of GX columns by GY * R rows, each thread loading R pixels
-// (GY rows apart) before it adds any: with one group per box (about 900 at 4K) the GPU holds
+// (GY rows apart) before it adds any: with one group per box (42 x 23 at 4K) the GPU holds
 // too few threads to hide the memory latency one read at a time. Threads side by side read
 // side by side in a row, and no pixel position needs a division.
 layout(local_size_x = HT_FOVEAL_GROUP_X, local_size_y = HT_FOVEAL_GROUP_Y) in;
