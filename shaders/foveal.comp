@@ -6,7 +6,11 @@
 // A picture in pieces (larger than a texture) takes one dispatch per piece: each adds the
 // part of every box inside its piece to the sums the previous ones left in u_fov (rgb, count);
 // the last one divides. One piece is first and last: the single-texture pass.
-layout(local_size_x = HT_FOVEAL_GROUP) in;
+// A group walks its box in steps of GX columns by GY * R rows, each thread loading R pixels
+// (GY rows apart) before it adds any: with one group per box (42 x 23 at 4K) the GPU holds
+// too few threads to hide the memory latency one read at a time. Threads side by side read
+// side by side in a row, and no pixel position needs a division.
+layout(local_size_x = HT_FOVEAL_GROUP_X, local_size_y = HT_FOVEAL_GROUP_Y) in;
 layout(rgba32f, binding = 0) uniform image2D u_fov;
 uniform ivec2 u_size;     // the picture
 uniform ivec2 u_grid;     // fw, fh
@@ -16,7 +20,8 @@ uniform bool u_first, u_last;
 uniform bool u_rgbe;
 uniform float u_rgbe_unit;   // a stored value's worth in the picture's units: 179 / scale
 
-const uint N = uint(HT_FOVEAL_GROUP);
+const int GX = HT_FOVEAL_GROUP_X, GY = HT_FOVEAL_GROUP_Y, R = HT_FOVEAL_ROWS;
+const uint N = uint(GX * GY);   // a power of two (the tree below)
 shared vec4 s_sum[N];
 
 void main()
@@ -27,14 +32,23 @@ void main()
     // The part of the box inside this piece, in the piece's coordinates.
     lo = max(lo - u_origin, ivec2(0));
     hi = min(hi - u_origin, u_piece);
-    int bw = max(hi.x - lo.x, 0), n = bw * max(hi.y - lo.y, 0);
-    if (n == 0 && !u_first && !u_last) return;   // the same for the whole group
+    if ((hi.x <= lo.x || hi.y <= lo.y) && !u_first && !u_last)
+        return;   // the same for the whole group
     uint t = gl_LocalInvocationIndex;
+    ivec2 l = ivec2(gl_LocalInvocationID.xy);
     vec4 acc = vec4(0.0);
-    for (int k = int(t); k < n; k += int(N)) {
-        vec3 v = ht_load(lo + ivec2(k % bw, k / bw)).rgb;
-        if (ht_finite(v.r) && ht_finite(v.g) && ht_finite(v.b)) acc += vec4(v, 1.0);
-    }
+    for (int y0 = lo.y + l.y; y0 < hi.y; y0 += GY * R)
+        for (int x = lo.x + l.x; x < hi.x; x += GX) {
+            // Rows past the box read its last row (cached) and are not added: the loads
+            // stay unconditional, all R in flight at once.
+            vec3 v[R];
+            for (int j = 0; j < R; j++)
+                v[j] = ht_load(ivec2(x, min(y0 + j * GY, hi.y - 1))).rgb;
+            for (int j = 0; j < R; j++)
+                if (y0 + j * GY < hi.y && ht_finite(v[j].r) && ht_finite(v[j].g) &&
+                    ht_finite(v[j].b))
+                    acc += vec4(v[j], 1.0);
+        }
     s_sum[t] = acc;
     barrier();
     for (uint s = N / 2u; s > 0u; s >>= 1) {

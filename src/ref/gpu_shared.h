@@ -51,7 +51,9 @@
     X(HT_LUMINANCE_RADIANCE, 1)  /* Radiance's standard primaries, as pcond */                \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
-    X(HT_FOVEAL_GROUP, 256)      /* threads of a foveal-pixel group (one box each) */         \
+    X(HT_FOVEAL_GROUP_X, 32)     /* threads of a foveal-pixel group (one box each): */        \
+    X(HT_FOVEAL_GROUP_Y, 4)      /* columns, rows */                                          \
+    X(HT_FOVEAL_ROWS, 8)         /* rows a foveal thread reads before adding them */          \
     X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
     X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
