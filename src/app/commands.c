@@ -124,15 +124,19 @@ bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
     return ok;
 }
 
-bool commands_gpu_runs(const ht_options *o, char *note, size_t len)
+bool commands_gpu_upload(const ht_options *o, const hdr_image *img, char *note, size_t len,
+                         char *err, size_t errlen)
 {
-    int pieces = g_pipe ? pipeline_image_pieces(g_pipe) : 0;
     note[0] = '\0';
+    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen))
+        return false;
+    int pieces = pipeline_image_pieces(g_pipe);
     if (!human_requested(&o->tm) || pieces <= 1)
         return true;
     snprintf(note, len, "larger than a texture (in %d pieces), which the GPU's human-vision "
              "stage cannot take: the CPU reference runs the options on it", pieces);
-    return false;
+    pipeline_release_textures(g_pipe);
+    return true;
 }
 
 /* Float output is the CPU reference's (batch.c map_linear says why): the backend becomes the
@@ -384,11 +388,10 @@ static bool stats_tonemap(ht_options *o, const char *path, const hdr_image *img,
     char note[HT_ERR_MAX];
     *rgb = NULL;
     if (o->backend == HT_BACKEND_GPU) {
-        if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen))
+        if (!commands_gpu_upload(o, img, note, sizeof note, err, errlen))
             return false;
-        if (!commands_gpu_runs(o, note, sizeof note)) {
+        if (note[0]) {
             fprintf(stderr, "hdrtone stats: %s: %s\n", path, note);
-            pipeline_release_textures(g_pipe);
             o->backend = HT_BACKEND_CPU;
         }
     }

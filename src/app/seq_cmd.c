@@ -129,20 +129,19 @@ static uint64_t fingerprint(const ht_options *o)
 }
 
 /* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. An image
- * the GPU cannot take O's options on (commands_gpu_runs) is analysed on the CPU, and NOTE
+ * the GPU cannot take O's options on (commands_gpu_upload) is analysed on the CPU, and NOTE
  * (NOTELEN bytes) says why; else NOTE is "". */
 static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_result *r,
                           char *note, size_t notelen, char *err, size_t errlen)
 {
     note[0] = '\0';
-    pipeline *p = o->backend == HT_BACKEND_CPU ? NULL : commands_pipeline(err, errlen);
-    if (o->backend != HT_BACKEND_CPU &&
-        (!p || !pipeline_upload(p, img, err, errlen)))
-        return false;
-    if (p && commands_gpu_runs(o, note, notelen))
-        return pipeline_analyze_uploaded(p, &o->tm, r, err, errlen);
-    if (p)
-        pipeline_release_textures(p);
+    if (o->backend != HT_BACKEND_CPU) {
+        if (!commands_gpu_upload(o, img, note, notelen, err, errlen))
+            return false;
+        if (!note[0])
+            return pipeline_analyze_uploaded(commands_pipeline(err, errlen), &o->tm, r, err,
+                                             errlen);
+    }
     tonemap_cpu_analyze(img, &o->tm, r);
     return true;
 }
