@@ -10,12 +10,6 @@
 #include "image.h"
 #include "sequence.h"
 
-/* PATTERN (sequence.h) and RANGE ("A-B"; NULL: from the first to the last frame whose file
- * exists) into *p, *first and *count (the frames first .. first + count - 1, missing ones
- * included). False with the reason in err (no frame exists, a bad pattern or range). */
-bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
-                       int *count, char *err, size_t errlen);
-
 typedef struct seq_decoder seq_decoder;
 
 /* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P, loaded with LO (its

@@ -118,11 +118,15 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
 {
     char err[HT_ERR_MAX], path[4096];
     viewer_seq *s = calloc(1, sizeof *s);
-    bool ok = s && seq_decoder_range(pattern, o->frame_range, &s->pat, &s->first, &s->count,
-                                     err, sizeof err);
+    seq_frames f;
+    bool ok = s && seq_frames_open(pattern, o->frame_range, &f, NULL, err, sizeof err);
     if (!s)
         snprintf(err, sizeof err, "out of memory");
     if (ok) {
+        s->pat = f.pat;
+        s->first = f.first;
+        s->count = f.last - f.first + 1;
+        seq_frames_free(&f);
         /* As export SEQ adapts (seq_cmd.c): human unless pcond's human-vision options. */
         s->ap.mode = human_requested(&o->tm) ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
         s->ap.fps = s->fps = o->fps;
