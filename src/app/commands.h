@@ -11,7 +11,7 @@
 #include "imgstats.h"
 #include "pipeline.h"
 
-int cmd_export(int argc, char **argv);
+int cmd_export(int argc, char **argv);   /* export_cmd.c */
 int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* bench.c */
 
