@@ -12,7 +12,6 @@
 #include "batch.h"
 #include "commands.h"
 #include "encode.h"
-#include "human.h"
 #include "imgstats.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
@@ -86,18 +85,8 @@ static bool mapper_init(const char *cmd, const ht_options *o, seq_mapper *m, int
     memset(m, 0, sizeof *m);
     m->o = o;
     adapt_init(&m->st);
-    m->ap.fps = o->fps;
-    m->ap.cut_stops = o->cut_threshold;
-    /* pcond's human-vision options analyse twice and filter the picture: no adaptation. */
-    bool human = human_requested(&o->tm);
-    m->ap.mode = human ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
-    if (o->adapt && !adapt_parse(o->adapt, &m->ap, err, sizeof err)) {
+    if (!options_adapt(o, &m->ap, err, sizeof err)) {
         *status = commands_usage_error(cmd, err);
-        return false;
-    }
-    if (human && m->ap.mode != HT_ADAPT_NONE) {
-        *status = commands_usage_error(cmd, "--adapt with --veil, --acuity or --color-loss: "
-                                            "only none");
         return false;
     }
     return true;

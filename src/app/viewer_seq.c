@@ -127,14 +127,8 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         s->first = f.first;
         s->count = f.last - f.first + 1;
         seq_frames_free(&f);
-        /* As export SEQ adapts (seq_cmd.c): human unless pcond's human-vision options. */
-        s->ap.mode = human_requested(&o->tm) ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
-        s->ap.fps = s->fps = o->fps;
-        s->ap.cut_stops = o->cut_threshold;
-        ok = !o->adapt || adapt_parse(o->adapt, &s->ap, err, sizeof err);
-        if (ok && human_requested(&o->tm) && s->ap.mode != HT_ADAPT_NONE)
-            ok = !snprintf(err, sizeof err, "--adapt with --veil, --acuity or --color-loss: "
-                                            "only none");
+        s->fps = o->fps;
+        ok = options_adapt(o, &s->ap, err, sizeof err);
     }
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
                 (v->files = calloc(1, sizeof *v->files)) && (v->files[0] = strdup(path))))
