@@ -41,6 +41,8 @@ shot_file() {
   timeout 120 "$HT_BIN" view "$file" --screenshot "$out" --frames 2 --msaa 1 "$@" \
     2>>"$tmp/viewer.err"
 }
+# want_status OUTPUT PATTERN WHAT: a failure WHAT unless a status line of OUTPUT matches PATTERN.
+want_status() { status_of "$1" "$2" >/dev/null || err "$3"; }
 # rgb_is EXPR R G B: whether the pixel R G B makes the Python expression EXPR of r, g, b true.
 rgb_is() {
   python3 -c 'import sys; r, g, b = map(int, sys.argv[2:]); sys.exit(not eval(sys.argv[1]))' "$@"
@@ -57,15 +59,13 @@ out3=$(shot_file "$tmp/l3.png" "$tmp/layers.exr" --keys "y Y") ||
   err "viewer y Y: $(cat "$tmp/viewer.err")"
 echo "$out1" | grep -E '^status: (layer|data)'
 echo "$out2" | grep -E '^status: layer'
-status_of "$out1" '^status: layer \(none\) \(of 2\)  shown: R,G,B' >/dev/null ||
-  err "first layer is not (none) of 2"
-status_of "$out2" '^status: layer diffuse \(of 2\)  shown: diffuse' >/dev/null ||
-  err "y: not layer diffuse"
-status_of "$out3" '^status: layer \(none\) \(of 2\)' >/dev/null ||
-  err "y Shift+y: not back at (none)"
-status_of "$out1" \
+want_status "$out1" '^status: layer \(none\) \(of 2\)  shown: R,G,B' \
+  "first layer is not (none) of 2"
+want_status "$out2" '^status: layer diffuse \(of 2\)  shown: diffuse' "y: not layer diffuse"
+want_status "$out3" '^status: layer \(none\) \(of 2\)' "y Shift+y: not back at (none)"
+want_status "$out1" \
   '^status: data window \(-20,-10\)-\(79,39\) in display window \(0,0\)-\(199,99\)' \
-  >/dev/null || err "the windows are not in the status"
+  "the windows are not in the status"
 read -r _ _ _ _ image_size _ at _ zoom <<<"$(head -1 <<<"$out1")"
 ax=${at%,*} ay=${at#*,}
 echo "data window at $ax,$ay zoom $zoom ($image_size)"
@@ -98,21 +98,18 @@ if [[ -f $mp ]]; then
   o10=$(shot_file "$tmp/p10.png" "$mp" --keys "e e e e e e e e e e") ||
     err "viewer multipart e x10"
   for o in "$o0" "$o1" "$o9" "$o10"; do status_of "$o" '^status: part '; done
-  status_of "$o0" "^status: part 1/10 'rgba_right'" >/dev/null ||
-    err "multipart: not part 1/10 first"
-  status_of "$o1" "^status: part 2/10 'depth_left'  layer \(none\)  shown: Z" >/dev/null ||
-    err "e: not part 2 'depth_left' (Z)"
-  status_of "$o9" "^status: part 10/10 'whitebarmask_right'" >/dev/null ||
-    err "Shift+e: not part 10"
-  status_of "$o10" "^status: part 1/10 'rgba_right'" >/dev/null ||
-    err "e x10: not back at part 1"
+  want_status "$o0" "^status: part 1/10 'rgba_right'" "multipart: not part 1/10 first"
+  want_status "$o1" "^status: part 2/10 'depth_left'  layer \(none\)  shown: Z" \
+    "e: not part 2 'depth_left' (Z)"
+  want_status "$o9" "^status: part 10/10 'whitebarmask_right'" "Shift+e: not part 10"
+  want_status "$o10" "^status: part 1/10 'rgba_right'" "e x10: not back at part 1"
   "$HT_PNGDIFF" "$tmp/p0.png" "$tmp/p1.png" --max-diff 255 --max-off1 0.01 >/dev/null &&
     err "e: the picture did not change"
   "$HT_PNGDIFF" "$tmp/p0.png" "$tmp/p10.png" --max-diff 255 --max-off1 0.001 >/dev/null ||
     err "e x10 does not show part 1 again"
-  status_of "$o0" \
+  want_status "$o0" \
     '^status: data window \(654,245\)-\(1530,1120\) in display window \(0,0\)-\(2047,1555\)' \
-    >/dev/null || err "multipart: windows not in the status"
+    "multipart: windows not in the status"
   read -r _ _ _ _ _ _ at _ zoom <<<"$(head -1 <<<"$o0")"
   ax=${at%,*} ay=${at#*,}
   # The display window's left edge: 654 image pixels left of the data window, minus the frame.
