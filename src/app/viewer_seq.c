@@ -152,8 +152,8 @@ void viewer_seq_start(viewer *v)
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
     glfwSetWindowTitle(v->win, s->title);   /* once: the frame number is in the status */
-    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(), err,
-                                     sizeof err))) {
+    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(),
+                                     err, sizeof err))) {
         viewer_set_message(v, true, "%s", err);
         return;
     }
