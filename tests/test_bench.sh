@@ -18,8 +18,8 @@ for r in d["results"]:
     names = {p["name"] for p in r["passes"]}
     # range, merge and curve: passes of their own in the default form of the finishing
     # (separate); every form's merge+curve and pipeline in rows of their own.
-    for want in ("histogram", "range", "merge", "curve", "merge+curve", "rebin", "apply", "pipeline",
-                 "finish separate: merge+curve", "finish one group: pipeline",
+    for want in ("histogram", "range", "merge", "curve", "merge+curve", "rebin", "apply",
+                 "pipeline", "finish separate: merge+curve", "finish one group: pipeline",
                  "finish last group: new image", "frame, one timer", "frame, a timer per pass",
                  "pipeline, one-frame latency", "viewer frame", "viewer frame, present by copy",
                  "viewer frame, present by apply", "viewer frame, present by triangle"):
@@ -50,5 +50,6 @@ for r in d["results"]:
     assert all(p["median_us"] > 0 for p in r["passes"] if p["name"] != "stats: hist_clear"), r
 print("bench --human:", len(d["results"][0]["passes"]), "rows")
 PY
-"$HT_BIN" bench --synthetic 0x5 >/dev/null 2>&1; [[ $? == 2 ]] || { echo "FAIL: bad size is not a usage error"; exit 1; }
+"$HT_BIN" bench --synthetic 0x5 >/dev/null 2>&1
+[[ $? == 2 ]] || { echo "FAIL: bad size is not a usage error"; exit 1; }
 exit 0

@@ -29,7 +29,8 @@ i = d.index(b"dataWindow\0box2i\0") + len(b"dataWindow\0box2i\0") + 4
 d[i:i+16] = struct.pack("<iiii", 0, 0, 2000000000, 2000000000)
 open("absurd.exr", "wb").write(d)
 PY
-"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o real.png || err "setup: export 2by2"
+"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o real.png ||
+  err "setup: export 2by2"
 cp real.png renamed_png.exr
 
 cp real.png existing.png
@@ -50,41 +51,52 @@ done
 ls | grep -E '\.tmp|^\.png|~$' && err "temporary files left behind"
 
 # Unwritable destinations: a missing directory, a parent that is a file.
-"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o nodir/sub/out.png 2>msg && err "missing dir accepted"
+"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o nodir/sub/out.png 2>msg &&
+  err "missing dir accepted"
 grep -q "nodir/sub/out.png" msg || err "missing dir: message $(cat msg)"
-"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o real.png/out.png 2>msg && err "file as dir accepted"
+"$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o real.png/out.png 2>msg &&
+  err "file as dir accepted"
 grep -q "real.png/out.png" msg || err "file-as-dir: message $(cat msg)"
 
 # One bad input among good ones: the others are exported, the exit status says failure.
 mkdir multi
-"$HT_BIN" export --backend cpu empty.exr "$shared/exr-samples/2by2.exr" -o multi 2>msg && err "multi: exit 0 with a bad input"
+"$HT_BIN" export --backend cpu empty.exr "$shared/exr-samples/2by2.exr" -o multi 2>msg &&
+  err "multi: exit 0 with a bad input"
 [[ -f multi/2by2.png ]] || err "multi: good input not exported"
 [[ ! -e multi/empty.png ]] || err "multi: output for the bad input"
 
 # An output that is an input, or two inputs with one output: refused before anything is written.
 cp "$shared/exr-samples/2by2.exr" self.exr
 before_self=$(sha256sum self.exr)
-"$HT_BIN" export --backend cpu self.exr -o self.exr 2>msg; [[ $? == 2 ]] || err "export onto its input: not a usage error"
+"$HT_BIN" export --backend cpu self.exr -o self.exr 2>msg
+[[ $? == 2 ]] || err "export onto its input: not a usage error"
 [[ $(sha256sum self.exr) == "$before_self" ]] || err "export onto its input changed it"
 grep -q "self.exr" msg || err "self-overwrite message: $(cat msg)"
 mkdir c1 c2 clash
 cp "$shared/exr-samples/2by2.exr" c1/x.exr
 cp "$shared/exr-samples/Garden.exr" c2/x.exr
-"$HT_BIN" export --backend cpu c1/x.exr c2/x.exr -o clash 2>msg; [[ $? == 2 ]] || err "output clash: not a usage error"
+"$HT_BIN" export --backend cpu c1/x.exr c2/x.exr -o clash 2>msg
+[[ $? == 2 ]] || err "output clash: not a usage error"
 [[ -z $(ls clash) ]] || err "output clash: something was written"
-grep -q "c1/x.exr" msg && grep -q "c2/x.exr" msg || err "clash message names both inputs: $(cat msg)"
+grep -q "c1/x.exr" msg && grep -q "c2/x.exr" msg ||
+  err "clash message names both inputs: $(cat msg)"
 
 # --part/--layer on a format with one image is an error, as on a single-part EXR.
-"$HT_BIN" stats --backend cpu "$shared/exr-samples/venice_sunset_1k.hdr" --part 1 >/dev/null 2>msg && err "--part 1 on .hdr accepted"
+"$HT_BIN" stats --backend cpu "$shared/exr-samples/venice_sunset_1k.hdr" --part 1 >/dev/null \
+  2>msg && err "--part 1 on .hdr accepted"
 grep -q "no part '1'" msg || err "--part on .hdr: message $(cat msg)"
 # No pixel with Y > 0: the luminance statistics are null, not 0.
-python3 -c "import struct; open('black.pfm','wb').write(b'PF\n2 1\n-1.0\n' + struct.pack('<6f', *[0.0] * 6))"
-"$HT_BIN" stats --backend cpu black.pfm --json | python3 -c 'import json, sys; l = json.load(sys.stdin)["luminance"]; sys.exit(any(v is not None for v in l.values()))' ||
+python3 -c "import struct
+open('black.pfm','wb').write(b'PF\n2 1\n-1.0\n' + struct.pack('<6f', *[0.0] * 6))"
+"$HT_BIN" stats --backend cpu black.pfm --json | python3 -c 'import json, sys
+l = json.load(sys.stdin)["luminance"]
+sys.exit(any(v is not None for v in l.values()))' ||
   err "black image: luminance statistics are not null"
 
 # Usage errors.
 "$HT_BIN" export --bins 0 real.png -o x.png 2>msg; [[ $? == 2 ]] || err "--bins 0 not a usage error"
-"$HT_BIN" export --lmin 5 "$shared/exr-samples/2by2.exr" -o x.png 2>msg; [[ $? == 2 ]] || err "--lmin alone not a usage error"
+"$HT_BIN" export --lmin 5 "$shared/exr-samples/2by2.exr" -o x.png 2>msg
+[[ $? == 2 ]] || err "--lmin alone not a usage error"
 "$HT_BIN" frobnicate --nope 2>msg; (( $? != 0 && $? < 128 )) || err "unknown option"
 [[ ! -e x.png ]] || err "x.png written on usage error"
 exit $fail

@@ -4,7 +4,11 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$HT_MAKE_DEFAULT_IMAGE" "$tmp/default.exr" >/dev/null || { echo "FAIL: generator"; exit 1; }
-cmp -s "$tmp/default.exr" "$HT_SOURCE_DIR/assets/default.exr" || { echo "FAIL: assets/default.exr differs from the generator's output (run: cmake --build build --target default_image)"; exit 1; }
+cmp -s "$tmp/default.exr" "$HT_SOURCE_DIR/assets/default.exr" || {
+  echo "FAIL: assets/default.exr differs from the generator's output" \
+       "(run: cmake --build build --target default_image)"
+  exit 1
+}
 size=$(stat -c %s "$HT_SOURCE_DIR/assets/default.exr")
 (( size < 2000000 )) || { echo "FAIL: default.exr is $size bytes"; exit 1; }
 "$HT_BIN" stats "$HT_SOURCE_DIR/assets/default.exr" --json --backend cpu | python3 -c '

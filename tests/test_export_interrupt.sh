@@ -14,7 +14,9 @@ mkdir -p "$tmp/out" "$tmp/ref"
 
 # Interrupted once the first files are out. (A background job of a script starts with SIGINT
 # ignored, which a shell cannot undo: python restores the default before exec.)
-python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' \
   "$HT_BIN" export "$tmp"/f*.exr -o "$tmp/out" -j2 2>"$tmp/int.log" &
 pid=$!
 for _ in $(seq 600); do

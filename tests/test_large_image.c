@@ -162,9 +162,11 @@ static void compare_scene(const char *label, const hdr_image *img, int tw, int t
     if (!ra || !rb)
         abort();
     char ferr[HT_ERR_MAX];
-    CHECK(pipeline_frame(whole, pipeline_image_source(whole), sa, p, ferr, sizeof ferr), "%s", ferr);
+    CHECK(pipeline_frame(whole, pipeline_image_source(whole), sa, p, ferr, sizeof ferr), "%s",
+          ferr);
     pipeline_read_rgb(whole, ra);
-    CHECK(pipeline_frame(split, pipeline_image_source(split), sb, p, ferr, sizeof ferr), "%s", ferr);
+    CHECK(pipeline_frame(split, pipeline_image_source(split), sb, p, ferr, sizeof ferr), "%s",
+          ferr);
     pipeline_read_rgb(split, rb);
     char what[200];
     snprintf(what, sizeof what, "%s (window, %d samples)", label, samples);

@@ -43,7 +43,8 @@ for s in "${samples[@]}"; do
   [[ -f $in ]] || in=$HT_SOURCE_DIR/assets/default.exr
   name=$(basename "$s")
   # --backend gpu: the library is the GPU pipeline (auto picks it on a hardware renderer)
-  "$HT_BIN" export --backend gpu "$in" -o "$tmp/export-$name.png" || { no "export $name"; continue; }
+  "$HT_BIN" export --backend gpu "$in" -o "$tmp/export-$name.png" ||
+    { no "export $name"; continue; }
   for prog in "$tmp/headless/headless" "$tmp/headless_pc"; do
     [[ -x $prog ]] || continue
     "$prog" "$in" "$tmp/lib-$name.png" || { no "$(basename "$prog") $name"; continue; }

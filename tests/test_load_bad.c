@@ -479,7 +479,8 @@ static void test_damaged_chunk(void)
 {
     printf("damaged chunk data\n");
     char path[4096];
-    snprintf(path, sizeof path, "%s/assets/default.exr", getenv("HT_SOURCE_DIR") ? getenv("HT_SOURCE_DIR") : ".");
+    const char *src = getenv("HT_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/assets/default.exr", src ? src : ".");
     blob e = blob_read(path);
     if (!e.data) {
         CHECK(0, "cannot read %s", path);

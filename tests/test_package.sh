@@ -37,7 +37,8 @@ share/mime/packages/hdrtone.xml"
 # Files and links (the library's), the CMake targets file of any build type as CONFIG.
 config_name() { sed 's#hdrtoneTargets-[a-z]*\.cmake$#hdrtoneTargets-CONFIG.cmake#'; }
 layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_name | sort)
-[[ $layout == "$expected" ]] || { no "installed layout:"; diff <(echo "$expected") <(echo "$layout") >&2; }
+[[ $layout == "$expected" ]] ||
+  { no "installed layout:"; diff <(echo "$expected") <(echo "$layout") >&2; }
 
 # The installed program finds its own default image (the viewer opens it with no argument;
 # stats shows the same lookup is by installation, not by the source tree).
@@ -51,13 +52,15 @@ while read -r opt; do
 done < <("$HT_BIN" --help-markdown | grep -o '^| `[^`]*`' | grep -o -- '--[a-z0-9-]*')
 while read -r key; do
   grep -qF -- "$key" <<<"$man" || no "man page lacks the key '$key'"
-done < <("$HT_BIN" --help-keys-markdown | sed -n '3,$p' | cut -d'|' -f2 | sed 's/^ *//; s/ *$//; s/`//g')
+done < <("$HT_BIN" --help-keys-markdown | sed -n '3,$p' | cut -d'|' -f2 |
+         sed 's/^ *//; s/ *$//; s/`//g')
 
 # Completion: commands at the first word, an option's choices after it.
 complete_words() {
   bash -c 'source /usr/share/bash-completion/bash_completion 2>/dev/null
            source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hdrtone
-           printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp/usr/share/bash-completion/completions/hdrtone" "$@"
+           printf "%s\n" "${COMPREPLY[@]}"' _ \
+    "$tmp/usr/share/bash-completion/completions/hdrtone" "$@"
 }
 [[ $(complete_words hdrtone ex) == *export* ]] || no "completion of 'hdrtone ex'"
 [[ $(complete_words hdrtone export --ceiling "") == *human* ]] || no "completion of --ceiling"
@@ -81,7 +84,8 @@ deb=$(ls "$tmp"/dist/hdrtone_*_amd64.deb 2>/dev/null | head -1)
 [[ -f $deb ]] || { no "no dist/hdrtone_*_amd64.deb"; exit 1; }
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1 ~ /^l/ ? $(NF - 2) : $NF}' |
   sed 's#^\./usr/##' | config_name | sort)
-[[ $files == "$expected" ]] || { no "package file list:"; diff <(echo "$expected") <(echo "$files") >&2; }
+[[ $files == "$expected" ]] ||
+  { no "package file list:"; diff <(echo "$expected") <(echo "$files") >&2; }
 depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libglfw3 libtinyexr libc6 libegl1; do
   [[ $depends == *"$lib"* ]] || no "Depends lacks $lib: $depends"

@@ -9,7 +9,8 @@
  *    points (printed as pcond prints it, -x quirk of the linear mapping included);
  *  - the 64 pixels of pixels_default.tsv come out within 1 % (of the pixel's largest output
  *    channel: pcond's output is RGBE too).
- * It prints the worst deviations per folder and run (the numbers README.md's 'Faithful to pcond' quotes). */
+ * It prints the worst deviations per folder and run (the numbers README.md's 'Faithful to
+ * pcond' quotes). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Sequence patterns and frame ranges (src/io/sequence.c): parsing, formatting, and finding the
- * frames that exist in a real folder. */
+ * frames that exist in a real folder, and opening a sequence with a range. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,39 @@ static void touch(const char *dir, const char *name)
         fclose(f);
 }
 
+/* seq_frames_open on DIR, which holds frames 1, 3, 10 and 12345 of shot.%04d.exr. */
+static void test_open(const char *dir)
+{
+    char pattern[600], err[700];
+    seq_frames s;
+    bool malformed = true;
+    snprintf(pattern, sizeof pattern, "%s/shot.%%04d.exr", dir);
+    CHECK(seq_frames_open(pattern, NULL, &s, &malformed, err, sizeof err) && !malformed &&
+              s.first == 1 && s.last == 12345 && s.nexist == 4,
+          "all frames: %d-%d, %d files (%s)", s.first, s.last, s.nexist, err);
+    seq_frames_free(&s);
+    CHECK(seq_frames_open(pattern, "2-7", &s, NULL, err, sizeof err) && s.first == 2 &&
+              s.last == 7 && s.nexist == 4,
+          "--frames 2-7: %d-%d, %d files (%s)", s.first, s.last, s.nexist, err);
+    seq_frames_free(&s);
+    CHECK(!seq_frames_open(pattern, "7-2", &s, &malformed, err, sizeof err) && malformed &&
+              strstr(err, "--frames"),
+          "--frames 7-2: %s", err);
+    CHECK(!seq_frames_open("shot.exr", NULL, &s, &malformed, err, sizeof err) && malformed,
+          "no field: %s", err);
+    snprintf(pattern, sizeof pattern, "%s/take.%%02d.exr", dir);
+    CHECK(!seq_frames_open(pattern, NULL, &s, &malformed, err, sizeof err) && !malformed &&
+              strstr(err, "no frame exists") && !s.exist,
+          "no frame: %s", err);
+    CHECK(seq_frames_open(pattern, "1-2", &s, NULL, err, sizeof err) && s.nexist == 0,
+          "no frame, --frames 1-2: %s", err);
+    seq_frames_free(&s);
+    snprintf(pattern, sizeof pattern, "%s/none/shot.%%04d.exr", dir);
+    CHECK(!seq_frames_open(pattern, "1-2", &s, &malformed, err, sizeof err) && !malformed &&
+              strstr(err, "none"),
+          "missing folder: %s", err);
+}
+
 static void test_scan(void)
 {
     char dir[] = "/tmp/ht_seq_XXXXXX";
@@ -86,6 +119,7 @@ static void test_scan(void)
     CHECK(seq_parse(pattern, &p, err, sizeof err), "%s", err);
     CHECK(!seq_scan(&p, &frames, &n, err, sizeof err) && strstr(err, "none"),
           "missing folder: %s", err);
+    test_open(dir);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[600];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

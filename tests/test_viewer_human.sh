@@ -26,10 +26,13 @@ same() {
     { err "viewer $keys ${view[*]}: $(cat "$tmp/viewer.err")"; return; }
   printf '%s\n' "$out" >"$tmp/$name.out"
   read -r _ _ _ _ _ _ at _ _ <<<"$(head -1 <<<"$out")"
-  "$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at" --max-diff 1 --max-off1 0 >/dev/null ||
-    err "$name: the viewer differs from export $*: $("$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at")"
+  "$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at" --max-diff 1 \
+    --max-off1 0 >/dev/null ||
+    err "$name: the viewer differs from export $*:" \
+        "$("$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at")"
 }
-"$HT_BIN" export "$image" --backend gpu -o "$tmp/plain.png" --preset pcond --ceiling human 2>/dev/null ||
+"$HT_BIN" export "$image" --backend gpu -o "$tmp/plain.png" --preset pcond --ceiling human \
+  2>/dev/null ||
   { echo "skipped: export failed (no GPU?)"; exit 77; }
 for msaa in 1 4; do
   same "human$msaa" "" $msaa --human --preset pcond -- --human --preset pcond
@@ -48,7 +51,8 @@ grep -q '^status: human vision: veil off, acuity on, colour loss on$' "$tmp/no_v
 # Off and on again (Shift+H twice): the picture kept from the first frame must not come back
 # with the analysis of the frame without the options (viewer.c human_picture).
 same "again" "H H" 1 --human --preset pcond -- --human --preset pcond
-echo "human: $("$HT_PNGDIFF" "$tmp/human1.png" "$tmp/plain.png" --crop "$at"); Shift+V: $("$HT_PNGDIFF" "$tmp/no_veil.png" "$tmp/human1.png")"
+echo "human: $("$HT_PNGDIFF" "$tmp/human1.png" "$tmp/plain.png" --crop "$at");" \
+     "Shift+V: $("$HT_PNGDIFF" "$tmp/no_veil.png" "$tmp/human1.png")"
 
 # 3. An image wider than the largest texture (16384 on llvmpipe; asked of the driver).
 python3 - "$tmp/wide.exr" <<'PY'
@@ -62,7 +66,8 @@ header = (b'\x76\x2f\x31\x01' + struct.pack('<i', 2) + attr('channels', 'chlist'
           attr('compression', 'compression', b'\0') +
           attr('dataWindow', 'box2i', struct.pack('<4i', 0, 0, W - 1, H - 1)) +
           attr('displayWindow', 'box2i', struct.pack('<4i', 0, 0, W - 1, H - 1)) +
-          attr('lineOrder', 'lineOrder', b'\0') + attr('pixelAspectRatio', 'float', struct.pack('<f', 1)) +
+          attr('lineOrder', 'lineOrder', b'\0') +
+          attr('pixelAspectRatio', 'float', struct.pack('<f', 1)) +
           attr('screenWindowCenter', 'v2f', struct.pack('<2f', 0, 0)) +
           attr('screenWindowWidth', 'float', struct.pack('<f', 1)) + b'\0')
 # Half floats: a ramp over five decades, the same in every channel.
@@ -74,7 +79,8 @@ offsets = b''.join(struct.pack('<Q', start + k * len(block)) for k in range(H))
 open(sys.argv[1], 'wb').write(header + offsets + b''.join(
     struct.pack('<ii', k, len(row)) + row for k in range(H)))
 PY
-out=$(timeout 120 "$HT_BIN" view "$tmp/wide.exr" --screenshot "$tmp/wide.png" --frames 2 --msaa 1 --human 2>>"$tmp/viewer.err") ||
+out=$(timeout 120 "$HT_BIN" view "$tmp/wide.exr" --screenshot "$tmp/wide.png" --frames 2 --msaa 1 \
+      --human 2>>"$tmp/viewer.err") ||
   err "viewer wide --human: $(cat "$tmp/viewer.err")"
 line=$(grep '^status: human vision' <<<"$out")
 if grep -q '^status: human vision: veil' <<<"$line"; then
@@ -82,23 +88,27 @@ if grep -q '^status: human vision: veil' <<<"$line"; then
 else
   grep -q '^status: human vision: not shown (the image is in [0-9]* pieces' <<<"$line" ||
     err "an image in pieces with --human: the status says '$line'"
-  grep -q '^message: ' <<<"$out" && err "an image in pieces with --human: $(grep '^message: ' <<<"$out")"
+  grep -q '^message: ' <<<"$out" &&
+    err "an image in pieces with --human: $(grep '^message: ' <<<"$out")"
   echo "in pieces: $line"
 fi
 
 # 4. --latency 1 on a still image: zoomed in, adapting to the view (V), MSAA 1, pixel sampling.
 image=$desk
 for lat in 0 1; do
-  out=$(shot "$tmp/lat$lat.png" --msaa 1 --no-overlay --latency $lat --frames 8 --keys "1 equal equal v") ||
+  out=$(shot "$tmp/lat$lat.png" --msaa 1 --no-overlay --latency $lat --frames 8 \
+        --keys "1 equal equal v") ||
     err "viewer --latency $lat: $(cat "$tmp/viewer.err")"
   printf '%s\n' "$out" >"$tmp/lat$lat.out"
 done
 "$HT_PNGDIFF" "$tmp/lat1.png" "$tmp/lat0.png" --max-diff 0 >/dev/null ||
-  err "--latency 1 differs from 0 on a still image: $("$HT_PNGDIFF" "$tmp/lat1.png" "$tmp/lat0.png")"
+  err "--latency 1 differs from 0 on a still image:" \
+      "$("$HT_PNGDIFF" "$tmp/lat1.png" "$tmp/lat0.png")"
 grep -q '^status: .*  latency 1 frame' "$tmp/lat1.out" || err "--latency 1: not in the status"
 grep -q 'latency' "$tmp/lat0.out" && err "--latency 0: the status mentions latency"
 # The frame right after V shows the image's curve (one frame late): the latency form engaged.
-out=$(shot "$tmp/late.png" --msaa 1 --no-overlay --latency 1 --keys "1 equal equal v") || err "viewer late"
+out=$(shot "$tmp/late.png" --msaa 1 --no-overlay --latency 1 --keys "1 equal equal v") ||
+  err "viewer late"
 "$HT_PNGDIFF" "$tmp/late.png" "$tmp/lat0.png" --max-off1 0.1 >/dev/null &&
   err "--latency 1: the frame after V already shows the view's curve (the form did not engage?)"
 exit $fail

@@ -22,7 +22,8 @@ header = (b'\x76\x2f\x31\x01' + struct.pack('<i', 2) + attr('channels', 'chlist'
           attr('compression', 'compression', b'\0') +
           attr('dataWindow', 'box2i', struct.pack('<4i', X0, Y0, X0 + W - 1, Y0 + H - 1)) +
           attr('displayWindow', 'box2i', struct.pack('<4i', 0, 0, 199, 99)) +
-          attr('lineOrder', 'lineOrder', b'\0') + attr('pixelAspectRatio', 'float', struct.pack('<f', 1)) +
+          attr('lineOrder', 'lineOrder', b'\0') +
+          attr('pixelAspectRatio', 'float', struct.pack('<f', 1)) +
           attr('screenWindowCenter', 'v2f', struct.pack('<2f', 0, 0)) +
           attr('screenWindowWidth', 'float', struct.pack('<f', 1)) + b'\0')
 row = b''.join(struct.pack('<%df' % W, *([value[c]] * W)) for c in chans)
@@ -31,31 +32,45 @@ start = len(header) + 8 * H
 offsets = b''.join(struct.pack('<Q', start + k * len(block(0))) for k in range(H))
 open(sys.argv[1], 'wb').write(header + offsets + b''.join(block(Y0 + k) for k in range(H)))
 PY
-"$HT_BIN" stats "$tmp/layers.exr" >"$tmp/layers.txt" 2>&1 || err "stats cannot read the synthetic EXR: $(cat "$tmp/layers.txt")"
+"$HT_BIN" stats "$tmp/layers.exr" >"$tmp/layers.txt" 2>&1 ||
+  err "stats cannot read the synthetic EXR: $(cat "$tmp/layers.txt")"
 
 # shot_file OUT.png FILE [args]: as shot, for another file.
 shot_file() {
   local out=$1 file=$2; shift 2
-  timeout 120 "$HT_BIN" view "$file" --screenshot "$out" --frames 2 --msaa 1 "$@" 2>>"$tmp/viewer.err"
+  timeout 120 "$HT_BIN" view "$file" --screenshot "$out" --frames 2 --msaa 1 "$@" \
+    2>>"$tmp/viewer.err"
 }
-is_red() { python3 -c 'import sys; r, g, b = map(int, sys.argv[1:]); sys.exit(not (r > 150 and r > g + 80 and r > b + 80))' "$@"; }
-is_blue() { python3 -c 'import sys; r, g, b = map(int, sys.argv[1:]); sys.exit(not (b > 150 and b > g + 80 and b > r + 80))' "$@"; }
-is_orange() { python3 -c 'import sys; r, g, b = map(int, sys.argv[1:]); sys.exit(not (r > 200 and 120 < g < 230 and b < 120))' "$@"; }
+# want_status OUTPUT PATTERN WHAT: a failure WHAT unless a status line of OUTPUT matches PATTERN.
+want_status() { status_of "$1" "$2" >/dev/null || err "$3"; }
+# rgb_is EXPR R G B: whether the pixel R G B makes the Python expression EXPR of r, g, b true.
+rgb_is() {
+  python3 -c 'import sys; r, g, b = map(int, sys.argv[2:]); sys.exit(not eval(sys.argv[1]))' "$@"
+}
+is_red() { rgb_is 'r > 150 and r > g + 80 and r > b + 80' "$@"; }
+is_blue() { rgb_is 'b > 150 and b > g + 80 and b > r + 80' "$@"; }
+is_orange() { rgb_is 'r > 200 and 120 < g < 230 and b < 120' "$@"; }
 
-out1=$(shot_file "$tmp/l1.png" "$tmp/layers.exr") || err "viewer on layers.exr: $(cat "$tmp/viewer.err")"
-out2=$(shot_file "$tmp/l2.png" "$tmp/layers.exr" --keys "y") || err "viewer y: $(cat "$tmp/viewer.err")"
-out3=$(shot_file "$tmp/l3.png" "$tmp/layers.exr" --keys "y Y") || err "viewer y Y: $(cat "$tmp/viewer.err")"
+out1=$(shot_file "$tmp/l1.png" "$tmp/layers.exr") ||
+  err "viewer on layers.exr: $(cat "$tmp/viewer.err")"
+out2=$(shot_file "$tmp/l2.png" "$tmp/layers.exr" --keys "y") ||
+  err "viewer y: $(cat "$tmp/viewer.err")"
+out3=$(shot_file "$tmp/l3.png" "$tmp/layers.exr" --keys "y Y") ||
+  err "viewer y Y: $(cat "$tmp/viewer.err")"
 echo "$out1" | grep -E '^status: (layer|data)'
 echo "$out2" | grep -E '^status: layer'
-status_of "$out1" '^status: layer \(none\) \(of 2\)  shown: R,G,B' >/dev/null || err "first layer is not (none) of 2"
-status_of "$out2" '^status: layer diffuse \(of 2\)  shown: diffuse' >/dev/null || err "y: not layer diffuse"
-status_of "$out3" '^status: layer \(none\) \(of 2\)' >/dev/null || err "y Shift+y: not back at (none)"
-status_of "$out1" '^status: data window \(-20,-10\)-\(79,39\) in display window \(0,0\)-\(199,99\)' >/dev/null ||
-  err "the windows are not in the status"
+want_status "$out1" '^status: layer \(none\) \(of 2\)  shown: R,G,B' \
+  "first layer is not (none) of 2"
+want_status "$out2" '^status: layer diffuse \(of 2\)  shown: diffuse' "y: not layer diffuse"
+want_status "$out3" '^status: layer \(none\) \(of 2\)' "y Shift+y: not back at (none)"
+want_status "$out1" \
+  '^status: data window \(-20,-10\)-\(79,39\) in display window \(0,0\)-\(199,99\)' \
+  "the windows are not in the status"
 read -r _ _ _ _ image_size _ at _ zoom <<<"$(head -1 <<<"$out1")"
 ax=${at%,*} ay=${at#*,}
 echo "data window at $ax,$ay zoom $zoom ($image_size)"
-[[ $image_size == 100x50 && $zoom == 1 ]] || err "layers.exr: image $image_size zoom $zoom, not 100x50 at 1"
+[[ $image_size == 100x50 && $zoom == 1 ]] ||
+  err "layers.exr: image $image_size zoom $zoom, not 100x50 at 1"
 # Data pixel (2,2) is absolute (-18,-8): outside the display window, shown all the same. The
 # display window's corner (0,0) lies at data (20,10): its frame just outside it, at (19,9).
 p_neg=$(pixels "$tmp/l1.png" "$((ax + 2)),$((ay + 2))")
@@ -65,7 +80,8 @@ p_frame=$(pixels "$tmp/l1.png" "$((ax + 19)),$((ay + 60))")
 p_frame2=$(pixels "$tmp/l1.png" "$((ax + 100)),$((ay + 9))")
 p_frame3=$(pixels "$tmp/l1.png" "$((ax + 220)),$((ay + 60))")
 p_in=$(pixels "$tmp/l1.png" "$((ax + 21)),$((ay + 60))")
-echo "pixels: negative $p_neg, middle $p_mid (layer diffuse: $p_mid2), frame left $p_frame top $p_frame2 right $p_frame3, inside $p_in"
+echo "pixels: negative $p_neg, middle $p_mid (layer diffuse: $p_mid2)," \
+     "frame left $p_frame top $p_frame2 right $p_frame3, inside $p_in"
 is_red $p_neg || err "the data pixel at (-18,-8) is not shown red: $p_neg"
 is_red $p_mid || err "layer (none) is not red: $p_mid"
 is_blue $p_mid2 || err "layer diffuse (after y) is not blue: $p_mid2"
@@ -79,17 +95,21 @@ if [[ -f $mp ]]; then
   o0=$(shot_file "$tmp/p0.png" "$mp") || err "viewer multipart: $(cat "$tmp/viewer.err")"
   o1=$(shot_file "$tmp/p1.png" "$mp" --keys "e") || err "viewer multipart e"
   o9=$(shot_file "$tmp/p9.png" "$mp" --keys "E") || err "viewer multipart E"
-  o10=$(shot_file "$tmp/p10.png" "$mp" --keys "e e e e e e e e e e") || err "viewer multipart e x10"
+  o10=$(shot_file "$tmp/p10.png" "$mp" --keys "e e e e e e e e e e") ||
+    err "viewer multipart e x10"
   for o in "$o0" "$o1" "$o9" "$o10"; do status_of "$o" '^status: part '; done
-  status_of "$o0" "^status: part 1/10 'rgba_right'" >/dev/null || err "multipart: not part 1/10 first"
-  status_of "$o1" "^status: part 2/10 'depth_left'  layer \(none\)  shown: Z" >/dev/null || err "e: not part 2 'depth_left' (Z)"
-  status_of "$o9" "^status: part 10/10 'whitebarmask_right'" >/dev/null || err "Shift+e: not part 10"
-  status_of "$o10" "^status: part 1/10 'rgba_right'" >/dev/null || err "e x10: not back at part 1"
-  "$HT_PNGDIFF" "$tmp/p0.png" "$tmp/p1.png" --max-diff 255 --max-off1 0.01 >/dev/null && err "e: the picture did not change"
+  want_status "$o0" "^status: part 1/10 'rgba_right'" "multipart: not part 1/10 first"
+  want_status "$o1" "^status: part 2/10 'depth_left'  layer \(none\)  shown: Z" \
+    "e: not part 2 'depth_left' (Z)"
+  want_status "$o9" "^status: part 10/10 'whitebarmask_right'" "Shift+e: not part 10"
+  want_status "$o10" "^status: part 1/10 'rgba_right'" "e x10: not back at part 1"
+  "$HT_PNGDIFF" "$tmp/p0.png" "$tmp/p1.png" --max-diff 255 --max-off1 0.01 >/dev/null &&
+    err "e: the picture did not change"
   "$HT_PNGDIFF" "$tmp/p0.png" "$tmp/p10.png" --max-diff 255 --max-off1 0.001 >/dev/null ||
     err "e x10 does not show part 1 again"
-  status_of "$o0" '^status: data window \(654,245\)-\(1530,1120\) in display window \(0,0\)-\(2047,1555\)' >/dev/null ||
-    err "multipart: windows not in the status"
+  want_status "$o0" \
+    '^status: data window \(654,245\)-\(1530,1120\) in display window \(0,0\)-\(2047,1555\)' \
+    "multipart: windows not in the status"
   read -r _ _ _ _ _ _ at _ zoom <<<"$(head -1 <<<"$o0")"
   ax=${at%,*} ay=${at#*,}
   # The display window's left edge: 654 image pixels left of the data window, minus the frame.

@@ -6,16 +6,21 @@
 # pcond's name, and its foveal grid and point samples as `stats` reports them); Shift+V, A, C,
 # H (pcond's human-vision options: the status as `stats` decides them, at the end).
 source "$(dirname "$0")/viewer_common.sh"
-"$HT_BIN" export "$image" -o "$tmp/default.png" 2>/dev/null || { echo "skipped: export failed (no GPU?)"; exit 77; }
+"$HT_BIN" export "$image" -o "$tmp/default.png" 2>/dev/null ||
+  { echo "skipped: export failed (no GPU?)"; exit 77; }
 
 # same KEYS NAME EXPORT-OPTIONS...: the viewer after "1 KEYS" equals export with the options.
 same() {
   local keys=$1 name=$2 out at; shift 2
-  "$HT_BIN" export "$image" -o "$tmp/$name.export.png" "$@" 2>>"$tmp/export.err" || { err "export $*"; return; }
-  out=$(shot "$tmp/$name.png" --msaa 1 --no-overlay --keys "1 $keys") || { err "viewer $keys: $(cat "$tmp/viewer.err")"; return; }
+  "$HT_BIN" export "$image" -o "$tmp/$name.export.png" "$@" 2>>"$tmp/export.err" ||
+    { err "export $*"; return; }
+  out=$(shot "$tmp/$name.png" --msaa 1 --no-overlay --keys "1 $keys") ||
+    { err "viewer $keys: $(cat "$tmp/viewer.err")"; return; }
   read -r _ _ _ _ _ _ at _ _ <<<"$(head -1 <<<"$out")"
-  "$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at" --max-diff 1 --max-off1 0 >/dev/null ||
-    err "keys '$keys' differ from export $*: $("$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at")"
+  "$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at" --max-diff 1 \
+    --max-off1 0 >/dev/null ||
+    err "keys '$keys' differ from export $*:" \
+        "$("$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at")"
   "$HT_PNGDIFF" "$tmp/$name.export.png" "$tmp/default.png" --max-diff 1 --max-off1 0 >/dev/null &&
     echo "note: export $* gives the default picture for this image"
   printf '%s\n' "$out" >"$tmp/$name.out"
@@ -31,7 +36,8 @@ same "P c" pcond_human --preset pcond --ceiling human
 
 # The status text of each.
 check() {  # check NAME PATTERN
-  grep -qE -- "$2" "$tmp/$1.out" || err "$1: the status has no /$2/: $(grep '^status: ' "$tmp/$1.out")"
+  grep -qE -- "$2" "$tmp/$1.out" ||
+    err "$1: the status has no /$2/: $(grep '^status: ' "$tmp/$1.out")"
 }
 out=$(shot "$tmp/x.png" --keys "c c c") || err "viewer c c c"
 grep -q '^status: display .*ceiling linear ' <<<"$out" || err "c x3 is not the linear ceiling again"
@@ -46,12 +52,14 @@ check linear 'linear forced'
 check pcond 'preset pcond'
 check pcond 'weights Radiance'
 # The pcond preset: the mapping by both names, the grid and point samples as stats says.
-"$HT_BIN" stats "$image" --json --preset pcond >"$tmp/pcond.json" 2>/dev/null || err "stats --preset pcond"
+"$HT_BIN" stats "$image" --json --preset pcond >"$tmp/pcond.json" 2>/dev/null ||
+  err "stats --preset pcond"
 want=$(python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["tonemap"]
-print("sampling foveal %g deg, grid %dx%d + %d point samples|(pcond: %s)" % (t["fov"], t["foveal_grid"][0],
-      t["foveal_grid"][1], t["point_samples"], t["mapping_pcond"]))' "$tmp/pcond.json")
+print("sampling foveal %g deg, grid %dx%d + %d point samples|(pcond: %s)" %
+      (t["fov"], t["foveal_grid"][0], t["foveal_grid"][1], t["point_samples"],
+       t["mapping_pcond"]))' "$tmp/pcond.json")
 echo "pcond preset, from stats: ${want%|*} / ${want#*|}"
 grep -F "${want%|*}" "$tmp/pcond.out" >/dev/null || err "Shift+P: no '${want%|*}' in the status"
 grep -F "${want#*|}" "$tmp/pcond.out" >/dev/null || err "Shift+P: no '${want#*|}' in the status"
@@ -72,9 +80,11 @@ grep -q 'preset pcond' <<<"$out" && err "Shift+P twice still says preset pcond"
 human_keys() {
   local name=$1 keys=$2 view=$3 out want line; shift 3
   # shellcheck disable=SC2086  # VIEW-OPTIONS are words
-  out=$(shot "$tmp/$name.png" --keys "$keys" $view) || { err "viewer $keys: $(cat "$tmp/viewer.err")"; return; }
+  out=$(shot "$tmp/$name.png" --keys "$keys" $view) ||
+    { err "viewer $keys: $(cat "$tmp/viewer.err")"; return; }
   # shellcheck disable=SC2086
-  "$HT_BIN" stats "$image" --json $view "$@" >"$tmp/$name.json" 2>/dev/null || { err "stats $view $*"; return; }
+  "$HT_BIN" stats "$image" --json $view "$@" >"$tmp/$name.json" 2>/dev/null ||
+    { err "stats $view $*"; return; }
   want=$(python3 -c '
 import json, re, sys
 h = json.load(open(sys.argv[1]))["human"]
@@ -110,8 +120,10 @@ human_keys narrow H "--lmin 1 --lmax 50" --human
 human_keys bright H "--scale 10000" --human
 check human 'ceiling human '
 check human_off 'ceiling human '
-grep -q 'skipped (range' "$tmp/narrow.out" || err "--lmin 1 --lmax 50: the veil is not skipped for its range"
+grep -q 'skipped (range' "$tmp/narrow.out" ||
+  err "--lmin 1 --lmax 50: the veil is not skipped for its range"
 # A key that changes nothing renders nothing (so the check above means something).
 out=$(shot "$tmp/a.png" --keys "a") || err "viewer a"
-grep -q '^frames 2 rendered 1$' <<<"$out" || err "key a (automatic range again): $(grep '^frames ' <<<"$out")"
+grep -q '^frames 2 rendered 1$' <<<"$out" ||
+  err "key a (automatic range again): $(grep '^frames ' <<<"$out")"
 exit $fail

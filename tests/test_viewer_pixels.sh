@@ -9,10 +9,12 @@
 #  4. frames whose picture cannot have changed re-present the last output.
 source "$(dirname "$0")/viewer_common.sh"
 
-"$HT_BIN" export "$image" -o "$tmp/export.png" || { echo "skipped: export failed (no GPU?)"; exit 77; }
+"$HT_BIN" export "$image" -o "$tmp/export.png" ||
+  { echo "skipped: export failed (no GPU?)"; exit 77; }
 
 for msaa in 1 4; do
-  line=$(shot "$tmp/one_$msaa.png" --msaa $msaa --no-overlay --keys "f 1") || { err "viewer (msaa $msaa): $(cat "$tmp/viewer.err")"; continue; }
+  line=$(shot "$tmp/one_$msaa.png" --msaa $msaa --no-overlay --keys "f 1") ||
+    { err "viewer (msaa $msaa): $(cat "$tmp/viewer.err")"; continue; }
   # "screenshot FILE WxH image WxH at X,Y zoom Z"
   read -r _ _ _ _ _ _ at _ zoom <<<"$line"
   [[ $zoom == 1 ]] || err "msaa $msaa: zoom is $zoom after '1', not 1"
@@ -21,14 +23,19 @@ for msaa in 1 4; do
 done
 
 shot "$tmp/default.png" --msaa 1 --no-overlay >/dev/null || err "viewer default"
-shot "$tmp/down.png" --msaa 1 --no-overlay --keys "comma comma comma comma" >/dev/null || err "viewer ,"
+shot "$tmp/down.png" --msaa 1 --no-overlay --keys "comma comma comma comma" >/dev/null ||
+  err "viewer ,"
 shot "$tmp/narrow.png" --msaa 1 --no-overlay --keys "[ [ [ [" >/dev/null || err "viewer ["
-shot "$tmp/rewiden.png" --msaa 1 --no-overlay --keys "[ [ [ [ ] ] ] ]" >/dev/null || err "viewer [ ]"
-m0=$(mean "$tmp/default.png"); md=$(mean "$tmp/down.png"); mn=$(mean "$tmp/narrow.png"); mw=$(mean "$tmp/rewiden.png")
+shot "$tmp/rewiden.png" --msaa 1 --no-overlay --keys "[ [ [ [ ] ] ] ]" >/dev/null ||
+  err "viewer [ ]"
+m0=$(mean "$tmp/default.png"); md=$(mean "$tmp/down.png")
+mn=$(mean "$tmp/narrow.png"); mw=$(mean "$tmp/rewiden.png")
 echo "mean: default $m0, range down $md, narrowed $mn, narrowed then widened $mw"
 gt "$md" "$(python3 -c "print($m0 + 2)")" || err "range down did not brighten: $md vs $m0"
-gt "$mn" "$(python3 -c "print($m0 + 2)")" || err "narrowing did not clip more highlights: $mn vs $m0"
-gt "$mn" "$(python3 -c "print($mw + 2)")" || err "widening did not bring the highlights back: $mw vs $mn"
+gt "$mn" "$(python3 -c "print($m0 + 2)")" ||
+  err "narrowing did not clip more highlights: $mn vs $m0"
+gt "$mn" "$(python3 -c "print($mw + 2)")" ||
+  err "widening did not bring the highlights back: $mw vs $mn"
 "$HT_PNGDIFF" "$tmp/rewiden.png" "$tmp/default.png" --max-diff 3 --max-off1 0.01 ||
   err "narrow x4 then widen x4 is not the automatic picture again"
 

@@ -18,14 +18,19 @@ for i, p in enumerate(json.load(open(sys.argv[1]))["peaks"]):
 echo "stats: brightest $bx,$by (abs $bax,$bay) Y $bY, $(wc -l <"$tmp/peaks.want") peaks"
 
 # X with the overlay hidden: the marks are drawn all the same.
-out=$(shot "$tmp/plain.png" --msaa 1 --no-overlay --keys "1") || err "viewer: $(cat "$tmp/viewer.err")"
-out=$(shot "$tmp/marks.png" --msaa 1 --no-overlay --keys "1 x") || err "viewer x: $(cat "$tmp/viewer.err")"
+out=$(shot "$tmp/plain.png" --msaa 1 --no-overlay --keys "1") ||
+  err "viewer: $(cat "$tmp/viewer.err")"
+out=$(shot "$tmp/marks.png" --msaa 1 --no-overlay --keys "1 x") ||
+  err "viewer x: $(cat "$tmp/viewer.err")"
 line=$(status_of "$out" '^status: brightest ')
 echo "$line"
-[[ $line == "status: brightest $bx,$by (abs $bax,$bay) "* ]] || err "X: brightest not at $bx,$by: $line"
-python3 -c 'import sys; y = float(sys.argv[1].split(" Y ")[1].split()[0]); sys.exit(abs(y - float(sys.argv[2])) > 1e-3 * float(sys.argv[2]))' \
+[[ $line == "status: brightest $bx,$by (abs $bax,$bay) "* ]] ||
+  err "X: brightest not at $bx,$by: $line"
+python3 -c 'import sys; y = float(sys.argv[1].split(" Y ")[1].split()[0])
+sys.exit(abs(y - float(sys.argv[2])) > 1e-3 * float(sys.argv[2]))' \
   "$line" "$bY" || err "X: brightest Y differs from stats ($bY): $line"
-diff <(grep '^peak: ' <<<"$out") "$tmp/peaks.want" >&2 || err "X: the marked peaks are not stats --peaks 8's"
+diff <(grep '^peak: ' <<<"$out") "$tmp/peaks.want" >&2 ||
+  err "X: the marked peaks are not stats --peaks 8's"
 # --peaks and --min-distance reach the viewer's marks: the same as stats with them.
 "$HT_BIN" stats "$image" --json --peaks 3 --min-distance 40 | python3 -c '
 import json, sys
@@ -33,8 +38,10 @@ for i, p in enumerate(json.load(sys.stdin)["peaks"]):
     print("peak: %d %d,%d" % (i + 1, p["x"], p["y"]))' >"$tmp/peaks3.want"
 out3=$(shot "$tmp/marks3.png" --msaa 1 --no-overlay --peaks 3 --min-distance 40 --keys "1 x") ||
   err "viewer --peaks 3: $(cat "$tmp/viewer.err")"
-[[ $(wc -l <"$tmp/peaks3.want") == 3 ]] || err "stats --peaks 3 gave $(wc -l <"$tmp/peaks3.want") peaks"
-diff <(grep '^peak: ' <<<"$out3") "$tmp/peaks3.want" >&2 || err "X with --peaks 3 --min-distance 40 differs from stats"
+[[ $(wc -l <"$tmp/peaks3.want") == 3 ]] ||
+  err "stats --peaks 3 gave $(wc -l <"$tmp/peaks3.want") peaks"
+diff <(grep '^peak: ' <<<"$out3") "$tmp/peaks3.want" >&2 ||
+  err "X with --peaks 3 --min-distance 40 differs from stats"
 read -r _ _ _ _ _ _ at _ zoom <<<"$(head -1 <<<"$out")"
 ax=${at%,*} ay=${at#*,}
 [[ $zoom == 1 ]] || err "zoom $zoom after '1'"
@@ -42,7 +49,8 @@ ax=${at%,*} ay=${at#*,}
 cx=$((ax + bx)) cy=$((ay + by))
 rgb=$(pixels "$tmp/marks.png" "$((cx + 14)),$cy")
 echo "cross-hair pixel at $((cx + 14)),$cy: $rgb"
-python3 -c 'import sys; r, g, b = map(int, sys.argv[1:]); sys.exit(not (r > 200 and g < 140 and b > 170))' $rgb ||
+python3 -c 'import sys; r, g, b = map(int, sys.argv[1:])
+sys.exit(not (r > 200 and g < 140 and b > 170))' $rgb ||
   err "X: no magenta cross-hair right of the brightest pixel ($rgb)"
 # Each peak's square: its left side 7 px left of the centre (peak 1 lies under the cross-hair).
 n=0 pts=()
@@ -72,8 +80,10 @@ ng=$(count_colour "$tmp/grey.png" 16 $py0 510 $py1 "$red")
 echo "red pixels in the panel (every 2nd): log $nl, RGBA $nr, grey $ng"
 ((nr > 100)) || err "Tab: the RGBA panel shows no red bars ($nr)"
 ((ng == 0)) || err "Tab Tab: the grey panel has red pixels ($ng)"
-"$HT_PNGDIFF" "$tmp/rgba.png" "$tmp/grey.png" --max-off1 0.01 >/dev/null && err "RGBA and grey panels look the same"
-"$HT_PNGDIFF" "$tmp/rgba.png" "$tmp/log.png" --max-off1 0.01 >/dev/null && err "RGBA and log panels look the same"
+"$HT_PNGDIFF" "$tmp/rgba.png" "$tmp/grey.png" --max-off1 0.01 >/dev/null &&
+  err "RGBA and grey panels look the same"
+"$HT_PNGDIFF" "$tmp/rgba.png" "$tmp/log.png" --max-off1 0.01 >/dev/null &&
+  err "RGBA and log panels look the same"
 # (The GPU time in the text may differ.)
 "$HT_PNGDIFF" "$tmp/back.png" "$tmp/log.png" --max-diff 255 --max-off1 0.001 >/dev/null ||
   err "Tab x3 is not the log-luminance panel again"

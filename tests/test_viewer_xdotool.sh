@@ -3,7 +3,8 @@
 # `hdrtone export`, a second S a new name (never overwriting), Q quits with status 0.
 source "$(dirname "$0")/viewer_common.sh"
 command -v xdotool >/dev/null || { echo "skipped: no xdotool"; exit 77; }
-"$HT_BIN" export --backend gpu "$image" -o "$tmp/export.png" || { echo "skipped: export failed (no GPU?)"; exit 77; }
+"$HT_BIN" export --backend gpu "$image" -o "$tmp/export.png" ||
+  { echo "skipped: export failed (no GPU?)"; exit 77; }
 stem=$(basename "${image%.*}")
 
 cd "$tmp"
@@ -19,7 +20,8 @@ xdotool key --window "$win" s
 wait_for "${stem}_tonemapped-2.png" || err "a second S wrote no ${stem}_tonemapped-2.png"
 "$HT_PNGDIFF" "${stem}_tonemapped.png" "$tmp/export.png" --max-diff 0 --max-off1 0 ||
   err "S's PNG differs from hdrtone export"
-grep -q "exported .*${stem}_tonemapped.png" "$tmp/viewer.err" || err "the export path is not on stderr"
+grep -q "exported .*${stem}_tonemapped.png" "$tmp/viewer.err" ||
+  err "the export path is not on stderr"
 
 # Q quits (the window is gone before the key's release, so xdotool may complain).
 xdotool key --window "$win" q 2>/dev/null

@@ -26,7 +26,9 @@ shot() {
 mean() { "$HT_PNGDIFF" "$1" "$1" | awk '{print $NF}'; }
 
 # gt X Y: X > Y (floats).
-gt() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' "$1" "$2"; }
+gt() {
+  python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > float(sys.argv[2]) else 1)' "$1" "$2"
+}
 
 # pixels PNG X,Y...: the 8-bit RGB of each pixel, one "R G B" line per point ("- - -" outside).
 # Pure Python (no PIL here): 8-bit RGB or RGBA PNGs, non-interlaced, as the screenshots are.
@@ -58,7 +60,8 @@ for y in range(h):
     elif f == 2:
         for i in range(stride): line[i] = (line[i] + prev[i]) & 255
     elif f == 3:
-        for i in range(stride): line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        for i in range(stride):
+            line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
     elif f == 4:
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0

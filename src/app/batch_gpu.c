@@ -44,9 +44,8 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
                      char *note, size_t notelen, char *err, size_t errlen)
 {
     *slot = -1;
-    bool ok = pipeline_upload(g->pipe, img, err, errlen);
-    if (ok && !commands_gpu_runs(o, note, notelen)) {
-        pipeline_release_textures(g->pipe);
+    bool ok = commands_gpu_upload(o, img, note, notelen, err, errlen);
+    if (ok && note[0]) {
         ht_options cpu = *o;
         cpu.backend = HT_BACKEND_CPU;
         bool deep = o->depth == 16;

@@ -116,8 +116,7 @@ static void print_playback(FILE *f, const playback *b, const char *seq)
 int bench_playback(const ht_options *o, char **files, int n)
 {
     char err[HT_ERR_MAX];
-    seq_pattern pat;
-    int first = 0, count = 0;
+    seq_frames f = {0};
     if (n != 1)
         return commands_usage_error("bench", "--playback needs one sequence (shot.%04d.exr)");
     playback *b = calloc(1, sizeof *b);
@@ -132,24 +131,26 @@ int bench_playback(const ht_options *o, char **files, int n)
     adapt_init(&b->st);
     int status = 0;
     if ((o->adapt && !adapt_parse(o->adapt, &b->ap, err, sizeof err)) ||
-        !seq_decoder_range(files[0], o->frame_range, &pat, &first, &count, err, sizeof err)) {
+        !seq_frames_open(files[0], o->frame_range, &f, NULL, err, sizeof err)) {
         status = commands_usage_error("bench", err);
     } else if (!(b->pipe = commands_pipeline(err, sizeof err))) {
         fprintf(stderr, "hdrtone bench: %s\n", err);
         status = 1;
     } else {
         image_load_options lo = options_load(o);
-        seq_decoder *d = seq_decoder_start(&pat, first, count, &lo, seq_decoder_workers(), err,
-                                           sizeof err);
+        int count = f.last - f.first + 1;
+        seq_decoder *d = seq_decoder_start(&f.pat, f.first, count, &lo, seq_decoder_workers(),
+                                           err, sizeof err);
         if (!d) {
             fprintf(stderr, "hdrtone bench: %s\n", err);
             status = 1;
         } else {
-            status = play(b, d, first, count) && b->failed == 0 ? 0 : 1;
+            status = play(b, d, f.first, count) && b->failed == 0 ? 0 : 1;
             seq_decoder_stop(&d);
             print_playback(stdout, b, files[0]);
         }
     }
+    seq_frames_free(&f);
     free(b);
     return status;
 }

@@ -11,7 +11,7 @@
 #include "imgstats.h"
 #include "pipeline.h"
 
-int cmd_export(int argc, char **argv);
+int cmd_export(int argc, char **argv);   /* export_cmd.c */
 int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* bench.c */
 
@@ -45,11 +45,14 @@ int commands_usage_error(const char *cmd, const char *msg);
  * err, when there is no GPU). */
 pipeline *commands_pipeline(char *err, size_t errlen);
 
-/* Whether the GPU backend can tone-map the image sent last to commands_pipeline with O: not
- * with the human-vision options when that image is in pieces (larger than a texture: the
- * GPU's human-vision stage needs it in one). When not, NOTE gets the reason and that the CPU
- * reference runs the image instead (the caller's note, after the file's name); else "". */
-bool commands_gpu_runs(const ht_options *o, char *note, size_t len);
+/* The GPU backend's start on IMG: uploads it (pipeline_upload) to the process's pipeline
+ * (commands_pipeline) for tone mapping with O. The GPU cannot take the human-vision options
+ * on an image in pieces (larger than a texture: its human-vision stage needs it in one); then
+ * the textures are released again and NOTE gets the reason and that the CPU reference runs
+ * the image instead (the caller's note, after the file's name): the caller runs it on the CPU.
+ * Else NOTE is "" and IMG stays uploaded. False, reason in err. */
+bool commands_gpu_upload(const ht_options *o, const hdr_image *img, char *note, size_t len,
+                         char *err, size_t errlen);
 
 /* Tone-maps IMG with the backend O selects into *r and RGB (either may be NULL). The GPU
  * backend creates a headless GL context and pipeline on first use and keeps them for the

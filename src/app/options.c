@@ -392,6 +392,20 @@ image_load_options options_load(const ht_options *o)
     return lo;
 }
 
+bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errlen)
+{
+    bool human = human_requested(&o->tm);
+    *ap = (adapt_params){.mode = human ? HT_ADAPT_NONE : HT_ADAPT_HUMAN, .fps = o->fps,
+                         .cut_stops = o->cut_threshold};
+    if (o->adapt && !adapt_parse(o->adapt, ap, err, errlen))
+        return false;
+    if (human && ap->mode != HT_ADAPT_NONE) {
+        snprintf(err, errlen, "--adapt with --veil, --acuity or --color-loss: only none");
+        return false;
+    }
+    return true;
+}
+
 static void default_text(const opt_def *d, const ht_options *def, char *buf, size_t len)
 {
     const char *field = (const char *)def + d->offset;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "adapt.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -84,6 +85,12 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 /* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's), and
  * under --preset pcond Radiance's own decoding of .hdr pictures (image_load_options.rgbe_mid). */
 image_load_options options_load(const ht_options *o);
+
+/* The temporal adaptation of a sequence that O asks for into *ap: --adapt (default human;
+ * none with the human-vision options, pcond's, which analyse twice and filter the picture),
+ * --fps and --cut-threshold. False with the reason in err when --adapt is malformed, or asks
+ * for an adaptation with the human-vision options. */
+bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errlen);
 
 /* Prints the options of COMMAND as --help lines. */
 void options_print_help(FILE *f, unsigned command);

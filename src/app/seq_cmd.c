@@ -12,19 +12,10 @@
 #include "batch.h"
 #include "commands.h"
 #include "encode.h"
-#include "human.h"
 #include "imgstats.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
 #include "sequence.h"
-
-/* A sequence and the frames asked for. */
-typedef struct seq {
-    seq_pattern pat;
-    int first, last;   /* --frames, or the first and last file's */
-    int *exist;        /* every frame with a file, ascending (malloc'd) */
-    int nexist;
-} seq;
 
 /* The tone mapping of a sequence's frames, in order. */
 typedef struct seq_mapper {
@@ -43,34 +34,23 @@ bool seq_cmd_is_sequence(const char *in)
     return seq_is_pattern(in) && access(in, F_OK) != 0;
 }
 
-/* Parses SEQ and --frames into *s; returns -1 to go on, else the exit status. */
-static int seq_open(const char *cmd, const ht_options *o, const char *in, seq *s)
+/* Opens SEQ with --frames into *s (seq_frames_open); returns -1 to go on, else the exit
+ * status after the message (2 when SEQ or --frames is malformed). */
+static int seq_open(const char *cmd, const ht_options *o, const char *in, seq_frames *s)
 {
     char err[HT_ERR_MAX];
-    memset(s, 0, sizeof *s);
-    if (!seq_parse(in, &s->pat, err, sizeof err))
+    bool malformed;
+    if (seq_frames_open(in, o->frame_range, s, &malformed, err, sizeof err))
+        return -1;
+    if (malformed)
         return commands_usage_error(cmd, err);
-    if (o->frame_range && !seq_parse_range(o->frame_range, &s->first, &s->last, err, sizeof err))
-        return commands_usage_error(cmd, err);
-    if (!seq_scan(&s->pat, &s->exist, &s->nexist, err, sizeof err)) {
-        fprintf(stderr, "hdrtone %s: %s\n", cmd, err);
-        return 1;
-    }
-    if (!o->frame_range && s->nexist == 0) {
-        fprintf(stderr, "hdrtone %s: %s: no frame exists\n", cmd, in);
-        free(s->exist);
-        return 1;
-    }
-    if (!o->frame_range) {
-        s->first = s->exist[0];
-        s->last = s->exist[s->nexist - 1];
-    }
-    return -1;
+    fprintf(stderr, "hdrtone %s: %s\n", cmd, err);
+    return 1;
 }
 
 /* Reports the frames of [first, last] without a file, by number (a run of them at once);
  * true when there is one. */
-static bool report_missing(const char *cmd, const seq *s)
+static bool report_missing(const char *cmd, const seq_frames *s)
 {
     bool any = false;
     int at = s->first;   /* the next frame that should exist */
@@ -105,18 +85,8 @@ static bool mapper_init(const char *cmd, const ht_options *o, seq_mapper *m, int
     memset(m, 0, sizeof *m);
     m->o = o;
     adapt_init(&m->st);
-    m->ap.fps = o->fps;
-    m->ap.cut_stops = o->cut_threshold;
-    /* pcond's human-vision options analyse twice and filter the picture: no adaptation. */
-    bool human = human_requested(&o->tm);
-    m->ap.mode = human ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
-    if (o->adapt && !adapt_parse(o->adapt, &m->ap, err, sizeof err)) {
+    if (!options_adapt(o, &m->ap, err, sizeof err)) {
         *status = commands_usage_error(cmd, err);
-        return false;
-    }
-    if (human && m->ap.mode != HT_ADAPT_NONE) {
-        *status = commands_usage_error(cmd, "--adapt with --veil, --acuity or --color-loss: "
-                                            "only none");
         return false;
     }
     return true;
@@ -129,20 +99,19 @@ static uint64_t fingerprint(const ht_options *o)
 }
 
 /* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. An image
- * the GPU cannot take O's options on (commands_gpu_runs) is analysed on the CPU, and NOTE
+ * the GPU cannot take O's options on (commands_gpu_upload) is analysed on the CPU, and NOTE
  * (NOTELEN bytes) says why; else NOTE is "". */
 static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_result *r,
                           char *note, size_t notelen, char *err, size_t errlen)
 {
     note[0] = '\0';
-    pipeline *p = o->backend == HT_BACKEND_CPU ? NULL : commands_pipeline(err, errlen);
-    if (o->backend != HT_BACKEND_CPU &&
-        (!p || !pipeline_upload(p, img, err, errlen)))
-        return false;
-    if (p && commands_gpu_runs(o, note, notelen))
-        return pipeline_analyze_uploaded(p, &o->tm, r, err, errlen);
-    if (p)
-        pipeline_release_textures(p);
+    if (o->backend != HT_BACKEND_CPU) {
+        if (!commands_gpu_upload(o, img, note, notelen, err, errlen))
+            return false;
+        if (!note[0])
+            return pipeline_analyze_uploaded(commands_pipeline(err, errlen), &o->tm, r, err,
+                                             errlen);
+    }
     tonemap_cpu_analyze(img, &o->tm, r);
     return true;
 }
@@ -189,7 +158,7 @@ static bool hook_tonemap(void *ctx, int index, hdr_image *img, void *px, int bit
 
 /* --analysis DIR: the state after every frame with a file before s->first, from their
  * analyses. False, every missing or unusable one reported, when one is. */
-static bool replay(const char *cmd, seq_mapper *m, const seq *s, const char *dir)
+static bool replay(const char *cmd, seq_mapper *m, const seq_frames *s, const char *dir)
 {
     bool ok = true;
     uint64_t fp = fingerprint(m->o);
@@ -217,7 +186,7 @@ static bool replay(const char *cmd, seq_mapper *m, const seq *s, const char *dir
 /* The inputs and outputs of the frames of S that exist, into *in, *out (arrays of N
  * malloc'd strings; *frames their numbers). False when out of memory or a name is too
  * long. */
-static bool seq_files(const seq *s, const seq_pattern *outp, bool stream, char ***in,
+static bool seq_files(const seq_frames *s, const seq_pattern *outp, bool stream, char ***in,
                       char ***out, int **frames, int *n)
 {
     *n = 0;
@@ -256,7 +225,7 @@ static void free_files(char **in, char **out, int *frames, int n)
 
 int seq_export(const ht_options *o, const char *in, const char *out)
 {
-    seq s;
+    seq_frames s;
     seq_mapper *m = malloc(sizeof *m);
     seq_pattern outp;
     char err[HT_ERR_MAX];
@@ -298,7 +267,7 @@ int seq_export(const ht_options *o, const char *in, const char *out)
                                       NULL);
     }
     free_files(ins, outs, frames, n);
-    free(s.exist);
+    seq_frames_free(&s);
     free(m);
     return status;
 }
@@ -384,7 +353,7 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
 
 int seq_stats(const ht_options *o, const char *in)
 {
-    seq s;
+    seq_frames s;
     int status = -1;
     seq_mapper *m = malloc(sizeof *m);
     if (!m) {
@@ -405,7 +374,7 @@ int seq_stats(const ht_options *o, const char *in)
             status = 1;
         fflush(stdout);
     }
-    free(s.exist);
+    seq_frames_free(&s);
     free(m);
     return status;
 }
@@ -442,7 +411,7 @@ static bool analyze_frame(const ht_options *o, int frame, const char *path, cons
 }
 
 /* The frames of S into DIR (made when missing). Returns the exit status. */
-static int analyze_all(const ht_options *o, const seq *s, const char *dir)
+static int analyze_all(const ht_options *o, const seq_frames *s, const char *dir)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "hdrtone analyze: %s: %s\n", dir, strerror(errno));
@@ -475,13 +444,13 @@ int cmd_analyze(int argc, char **argv)
     if (early >= 0)
         return early;
     int status;
-    seq s;
+    seq_frames s;
     if (npos != 1 || !o.output || !o.output[0] || !seq_is_pattern(pos[0]))
         status = commands_usage_error("analyze", "needs one sequence (shot.%04d.exr) and -o DIR "
                                                  "(see --help)");
     else if ((status = seq_open("analyze", &o, pos[0], &s)) < 0) {
         status = analyze_all(&o, &s, o.output);
-        free(s.exist);
+        seq_frames_free(&s);
     }
     free(pos);
     return status;

@@ -37,27 +37,6 @@ struct seq_decoder {
     int nslots;                 /* slots in use: the decoders + 2 */
 };
 
-bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
-                       int *count, char *err, size_t errlen)
-{
-    int *exist = NULL, n = 0, last = 0;
-    if (!seq_parse(pattern, p, err, errlen) ||
-        (range && !seq_parse_range(range, first, &last, err, errlen)) ||
-        !seq_scan(p, &exist, &n, err, errlen))
-        return false;
-    if (!range && n == 0) {
-        snprintf(err, errlen, "%s: no frame exists", pattern);
-        return false;
-    }
-    if (!range) {
-        *first = exist[0];
-        last = exist[n - 1];
-    }
-    free(exist);
-    *count = last - *first + 1;
-    return true;
-}
-
 /* How far index I lies after WANT, going forward with looping. */
 static int ahead(const seq_decoder *d, int i)
 {

@@ -10,20 +10,15 @@
 #include "image.h"
 #include "sequence.h"
 
-/* PATTERN (sequence.h) and RANGE ("A-B"; NULL: from the first to the last frame whose file
- * exists) into *p, *first and *count (the frames first .. first + count - 1, missing ones
- * included). False with the reason in err (no frame exists, a bad pattern or range). */
-bool seq_decoder_range(const char *pattern, const char *range, seq_pattern *p, int *first,
-                       int *count, char *err, size_t errlen);
-
 typedef struct seq_decoder seq_decoder;
 
-/* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P, loaded with LO (its
- * strings are copied), from index 0 on. NULL with the reason in err. */
 /* Decoder threads for playback: half the online CPUs, 2 to 8 (each decode also splits its file
  * among the cores: image_load_options.threads). */
 int seq_decoder_workers(void);
 
+/* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P (seq_frames_open's,
+ * missing ones included), loaded with LO (its strings are copied), from index 0 on. NULL with
+ * the reason in err. */
 seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
                                const image_load_options *lo, int threads, char *err,
                                size_t errlen);

@@ -118,19 +118,17 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
 {
     char err[HT_ERR_MAX], path[4096];
     viewer_seq *s = calloc(1, sizeof *s);
-    bool ok = s && seq_decoder_range(pattern, o->frame_range, &s->pat, &s->first, &s->count,
-                                     err, sizeof err);
+    seq_frames f;
+    bool ok = s && seq_frames_open(pattern, o->frame_range, &f, NULL, err, sizeof err);
     if (!s)
         snprintf(err, sizeof err, "out of memory");
     if (ok) {
-        /* As export SEQ adapts (seq_cmd.c): human unless pcond's human-vision options. */
-        s->ap.mode = human_requested(&o->tm) ? HT_ADAPT_NONE : HT_ADAPT_HUMAN;
-        s->ap.fps = s->fps = o->fps;
-        s->ap.cut_stops = o->cut_threshold;
-        ok = !o->adapt || adapt_parse(o->adapt, &s->ap, err, sizeof err);
-        if (ok && human_requested(&o->tm) && s->ap.mode != HT_ADAPT_NONE)
-            ok = !snprintf(err, sizeof err, "--adapt with --veil, --acuity or --color-loss: "
-                                            "only none");
+        s->pat = f.pat;
+        s->first = f.first;
+        s->count = f.last - f.first + 1;
+        seq_frames_free(&f);
+        s->fps = o->fps;
+        ok = options_adapt(o, &s->ap, err, sizeof err);
     }
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
                 (v->files = calloc(1, sizeof *v->files)) && (v->files[0] = strdup(path))))
@@ -154,8 +152,8 @@ void viewer_seq_start(viewer *v)
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
     glfwSetWindowTitle(v->win, s->title);   /* once: the frame number is in the status */
-    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(), err,
-                                     sizeof err))) {
+    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(),
+                                     err, sizeof err))) {
         viewer_set_message(v, true, "%s", err);
         return;
     }

@@ -298,6 +298,13 @@ void encode_rgbe(double r, double g, double b, uint8_t rgbe[4])
     rgbe[3] = (uint8_t)(e + RGBE_EXCESS);
 }
 
+void decode_rgbe(const uint8_t rgbe[4], bool mid, float rgb[3])
+{
+    float half = mid ? 0.5f : 0.0f;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = rgbe[3] ? ldexpf((float)rgbe[c] + half, (int)rgbe[3] - RGBE_EXCESS - 8) : 0.0f;
+}
+
 /* One component of a scanline, N bytes of V (stride 4), run-length encoded at P (Radiance's
  * fwritecolrs: runs of RGBE_MIN_RUN or more as 128 + count, value; the rest literal, count
  * then bytes); returns the end. */

@@ -81,6 +81,11 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
  * all 255, the largest RGBE holds, when the exponent does not fit. */
 void encode_rgbe(double r, double g, double b, uint8_t rgbe[4]);
 
+/* RGBE's values into RGB: mantissa * 2^(exponent - 136) (Ward's rgbe.c), or with MID
+ * (mantissa + 0.5) * 2^(exponent - 136) (Radiance's colr_color: the middle of the step);
+ * all 0 when the exponent is 0. Exact in float. */
+void decode_rgbe(const uint8_t rgbe[4], bool mid, float rgb[3]);
+
 /* The YUV4MPEG2 stream header for W x H frames, written once before the first frame: 4:4:4
  * (C444), full range (XCOLORRANGE=FULL), progressive, square pixels, ENCODE_Y4M_FPS. The
  * frames are the display-encoded RGB converted with the BT.709 matrix (Y = 0.2126 R +

@@ -7,9 +7,9 @@
  * those channels and assembles the RGBA image. */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "exr_select.h"
+#include "parallel.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,41 +279,29 @@ static bool assemble_yc(const exr_part_info *p, exr_plane *planes, const int slo
     return ok;
 }
 
-/* Runs FN(ARG, BEGIN, END) over [0, N) cut into THREADS ranges, one per thread (this one
- * among them); the range of a thread that cannot start runs here. */
+/* Runs FN(ARG, BEGIN, END) over [0, N) cut into THREADS ranges, one per parallel_run
+ * worker. */
 typedef struct range_job {
     void (*fn)(void *arg, size_t begin, size_t end);
     void *arg;
-    size_t begin, end;
+    size_t n, t;
 } range_job;
 
-static void *range_run(void *r)
+static void range_run(void *ctx, int worker)
 {
-    range_job *j = r;
-    j->fn(j->arg, j->begin, j->end);
-    return NULL;
+    const range_job *j = ctx;
+    size_t i = (size_t)worker;
+    j->fn(j->arg, j->n * i / j->t, j->n * (i + 1) / j->t);
 }
 
 static void parallel_ranges(int threads, size_t n, void (*fn)(void *, size_t, size_t),
                             void *arg)
 {
-    range_job r[HT_MAX_LOAD_THREADS];
-    pthread_t tid[HT_MAX_LOAD_THREADS];
-    bool started[HT_MAX_LOAD_THREADS];
     int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
     if ((size_t)t > n)
         t = n > 0 ? (int)n : 1;
-    for (int i = 0; i < t; i++)
-        r[i] = (range_job){fn, arg, n * (size_t)i / (size_t)t, n * (size_t)(i + 1) / (size_t)t};
-    for (int i = 1; i < t; i++)
-        started[i] = pthread_create(&tid[i], NULL, range_run, &r[i]) == 0;
-    range_run(&r[0]);
-    for (int i = 1; i < t; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            range_run(&r[i]);
-    }
+    range_job j = {fn, arg, n, (size_t)t};
+    parallel_run(t, range_run, &j);
 }
 
 /* Interleaving planes into RGBA, pixels [begin, end) of it. */

@@ -10,13 +10,16 @@
  * line are honoured, and every count is checked against what is left of the scanline and the
  * file before it is used.
  *
- * Values are mantissa * 2^(exponent - 136) (Ward's rgbe.c, stb_image; exponent 0 is black), or
- * with image_load_options.rgbe_mid (mantissa + 0.5) * 2^(exponent - 136), Radiance's colr_color.
+ * Values are decode_rgbe's: mantissa * 2^(exponent - 136) (Ward's rgbe.c, stb_image; exponent 0
+ * is black), or with image_load_options.rgbe_mid (mantissa + 0.5) * 2^(exponent - 136),
+ * Radiance's colr_color.
  * EXPOSURE: Radiance multiplies the pixel values by every EXPOSURE it applies, so the file's
  * values are divided by the product of its EXPOSURE lines to give the scene values before the
  * exposure — as in the --scale sense: a file written with EXPOSURE=2 holds values twice the
  * scene's, and loads as the scene's. */
 #include "image_internal.h"
+
+#include "encode.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -294,7 +297,6 @@ static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, 
 static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double exposure, bool mid,
                         float *rgba)
 {
-    float half = mid ? 0.5f : 0.0f;
     long w = lay->width, h = lay->height;
     long len = lay->minor_axis == 'X' ? w : h, ns = lay->major_axis == 'X' ? w : h;
     for (long s = 0; s < ns; s++) {
@@ -309,10 +311,10 @@ static void hdr_to_rgba(const uint8_t *rgbe, const hdr_layout *lay, double expos
             }
             const uint8_t *p = rgbe + ((size_t)s * (size_t)len + (size_t)i) * 4;
             float *d = rgba + ((size_t)y * (size_t)w + (size_t)x) * 4;
-            for (int c = 0; c < 3; c++) {
-                float v = p[3] ? ldexpf((float)p[c] + half, (int)p[3] - 136) : 0.0f;
-                d[c] = exposure == 1.0 ? v : (float)(v / exposure);
-            }
+            decode_rgbe(p, mid, d);
+            if (exposure != 1.0)
+                for (int c = 0; c < 3; c++)
+                    d[c] = (float)(d[c] / exposure);
             d[3] = 1.0f;
         }
     }

@@ -9,6 +9,7 @@
  * wrapper of the C++ library's RGBA interface (ImfCRgbaFile.h) reads part 0's un-prefixed
  * R,G,B / Y / luminance-chroma channels, as halves, by file name. */
 #include "image_internal.h"
+#include "parallel.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -370,9 +371,10 @@ static bool core_decode_chunk(core_worker *w, long k)
 /* A thread's loop: claims chunks in increasing order until none are left or one failed.
  * Every chunk below a failed one was claimed before it and still runs, so the failure kept
  * (the lowest) is the one a single thread would have met first. */
-static void *core_work(void *arg)
+/* parallel_run's worker WORKER of the array of core_workers CTX. */
+static void core_work(void *ctx, int worker)
 {
-    core_worker *w = arg;
+    core_worker *w = (core_worker *)ctx + worker;
     core_job *j = w->j;
     core_msg *outer = core_thread_msg;
     core_thread_msg = &w->msg;
@@ -393,7 +395,6 @@ static void *core_work(void *arg)
         }
     }
     core_thread_msg = outer;
-    return NULL;
 }
 
 static void core_worker_free(core_worker *w)
@@ -419,8 +420,6 @@ static bool core_read_chunks(core_job *j, int threads)
     if (n > j->nchunks)
         n = j->nchunks > 0 ? (int)j->nchunks : 1;
     core_worker w[HT_MAX_LOAD_THREADS];
-    pthread_t tid[HT_MAX_LOAD_THREADS];
-    int started = 0;
     bool ok = true;
     for (int i = 0; i < n; i++) {
         w[i] = (core_worker){.j = j, .dec = EXR_DECODE_PIPELINE_INITIALIZER};
@@ -428,13 +427,7 @@ static bool core_read_chunks(core_job *j, int threads)
         ok = ok && w[i].slots;
     }
     if (ok) {
-        /* Thread 0 is this one; a thread that cannot start leaves its chunks to the others. */
-        for (int i = 1; i < n; i++)
-            if (pthread_create(&tid[started], NULL, core_work, &w[i]) == 0)
-                started++;
-        core_work(&w[0]);
-        for (int i = 0; i < started; i++)
-            pthread_join(tid[i], NULL);
+        parallel_run(n, core_work, w);
         ok = j->fail_at == j->nchunks;
     } else {
         snprintf(j->why, j->wl, "out of memory");

@@ -178,3 +178,30 @@ bool seq_parse_range(const char *s, int *first, int *last, char *err, size_t err
     *last = (int)b;
     return true;
 }
+
+bool seq_frames_open(const char *pattern, const char *range, seq_frames *s, bool *malformed,
+                     char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    bool bad = !seq_parse(pattern, &s->pat, err, errlen) ||
+               (range && !seq_parse_range(range, &s->first, &s->last, err, errlen));
+    if (malformed)
+        *malformed = bad;
+    if (bad || !seq_scan(&s->pat, &s->exist, &s->nexist, err, errlen))
+        return false;
+    if (!range && s->nexist == 0) {   /* s->exist is NULL */
+        snprintf(err, errlen, "%s: no frame exists", pattern);
+        return false;
+    }
+    if (!range) {
+        s->first = s->exist[0];
+        s->last = s->exist[s->nexist - 1];
+    }
+    return true;
+}
+
+void seq_frames_free(seq_frames *s)
+{
+    free(s->exist);
+    s->exist = NULL;
+}

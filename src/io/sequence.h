@@ -35,4 +35,23 @@ bool seq_scan(const seq_pattern *p, int **frames, int *n, char *err, size_t errl
 /* Parses "A-B" or "A" (A <= B, both in 0..HT_SEQ_MAX_FRAME) into *first, *last. */
 bool seq_parse_range(const char *s, int *first, int *last, char *err, size_t errlen);
 
+/* A sequence and the frames asked for. */
+typedef struct seq_frames {
+    seq_pattern pat;
+    int first, last;   /* the range asked for, or the first and last file's */
+    int *exist;        /* every frame with a file, ascending (malloc'd: seq_frames_free) */
+    int nexist;
+} seq_frames;
+
+/* Opens the sequence PATTERN (seq_parse) with RANGE (seq_parse_range; NULL: from the first
+ * frame whose file exists to the last) and its files (seq_scan) into *s. False with the
+ * reason in err, nothing to free, and *malformed (may be NULL) true when PATTERN or RANGE is
+ * not one, false when the folder cannot be read, out of memory or, RANGE NULL, no frame exists
+ * ("PATTERN: no frame exists"). */
+bool seq_frames_open(const char *pattern, const char *range, seq_frames *s, bool *malformed,
+                     char *err, size_t errlen);
+
+/* Frees s->exist (accepts a zeroed *s) and sets it to NULL. */
+void seq_frames_free(seq_frames *s);
+
 #endif

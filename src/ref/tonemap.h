@@ -119,8 +119,9 @@ double tonemap_encode_unit(const tonemap_params *p, double v);
  * HT_MAP_NONE's. */
 const char *tonemap_mapping_name(unsigned mapping);
 
-/* Rounds RGB as a Radiance picture stores it (RGBE, 8-bit mantissas, truncated; read back at
- * the middle of the step), with UNIT per stored unit (179 for cd/m^2: Radiance stores W). */
+/* Rounds RGB as a Radiance picture stores it (encode_rgbe: 8-bit mantissas, truncated) and
+ * reads it back at the middle of the step (decode_rgbe's mid), with UNIT per stored unit (179
+ * for cd/m^2: Radiance stores W); a component at or below 0 stays 0. */
 void tonemap_rgbe_round(float rgb[3], double unit);
 
 /* CPU reference of the foveal pass: the foveal grid of P (tonemap_foveal_grid) and its box

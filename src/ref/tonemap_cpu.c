@@ -3,6 +3,7 @@
  * the shaders do, so both sides classify pixels alike) and does the rest in double. */
 #include "tonemap.h"
 
+#include "encode.h"
 #include "human.h"
 
 #include <math.h>
@@ -199,19 +200,14 @@ void tonemap_foveal_average(const double *sum, size_t nf, float *rgb)
 
 void tonemap_rgbe_round(float rgb[3], double unit)
 {
-    /* Radiance's setcolr (truncating 8-bit mantissas, shared exponent), then colr_color
-     * (the middle of the mantissa's step), on the values in UNITs. */
+    /* On the values in UNITs; colr_color would read a 0 mantissa back as half a step. */
     double v[3] = {rgb[0] / unit, rgb[1] / unit, rgb[2] / unit};
-    double d = fmax(v[0], fmax(v[1], v[2]));
-    if (!(d > 1e-32)) {
-        rgb[0] = rgb[1] = rgb[2] = 0.0f;
-        return;
-    }
-    int e;
-    frexp(d, &e);
-    double up = ldexp(1.0, 8 - e), down = ldexp(1.0, e - 8);
+    uint8_t rgbe[4];
+    float back[3];
+    encode_rgbe(v[0], v[1], v[2], rgbe);
+    decode_rgbe(rgbe, true, back);
     for (int c = 0; c < 3; c++)
-        rgb[c] = v[c] > 0 ? (float)((floor(v[c] * up) + 0.5) * down * unit) : 0.0f;
+        rgb[c] = v[c] > 0 ? (float)(back[c] * unit) : 0.0f;
 }
 
 void tonemap_foveal_pcond_round(const tonemap_params *p, float *rgb, size_t nf)

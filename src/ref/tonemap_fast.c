@@ -6,6 +6,7 @@
 #include "tonemap_fast.h"
 
 #include "human.h"
+#include "parallel.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -17,45 +18,15 @@
 enum {
     BLOCK = 16384,       /* pixels per work item */
     SLOTS_PER_WORKER = 4, /* blocks of logarithms a worker may be ahead of the sum */
-    MAX_THREADS = 256,
     TABLE_CACHE = 8,     /* encoding tables kept for the process */
 };
 
 int tonemap_fast_threads(int threads)
 {
     if (threads > 0)
-        return threads < MAX_THREADS ? threads : MAX_THREADS;
+        return threads < PARALLEL_MAX_WORKERS ? threads : PARALLEL_MAX_WORKERS;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
-}
-
-typedef struct worker_arg {
-    void (*fn)(void *ctx, int worker);
-    void *ctx;
-    int worker;
-} worker_arg;
-
-static void *worker_main(void *arg)
-{
-    worker_arg *a = arg;
-    a->fn(a->ctx, a->worker);
-    return NULL;
-}
-
-void tonemap_fast_run(int threads, void (*fn)(void *ctx, int worker), void *ctx)
-{
-    int n = tonemap_fast_threads(threads);
-    pthread_t tid[MAX_THREADS];
-    worker_arg args[MAX_THREADS];
-    bool started[MAX_THREADS] = {false};
-    for (int i = 1; i < n; i++) {
-        args[i] = (worker_arg){fn, ctx, i};
-        started[i] = pthread_create(&tid[i], NULL, worker_main, &args[i]) == 0;
-    }
-    fn(ctx, 0);
-    for (int i = 1; i < n; i++)
-        if (started[i])
-            pthread_join(tid[i], NULL);
+    return n < 1 ? 1 : n > PARALLEL_MAX_WORKERS ? PARALLEL_MAX_WORKERS : (int)n;
 }
 
 bool tonemap_fast_take(_Atomic size_t *next, size_t count, size_t *item)
@@ -217,7 +188,7 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     if (ok) {
         for (int i = 0; i < n; i++)
             j.parts[i].min_bits = INT32_MAX;
-        tonemap_fast_run(n, scan_worker, &j);
+        parallel_run(n, scan_worker, &j);
         memset(r, 0, sizeof *r);
         r->bins = (uint32_t)p->bins;
         r->pcond_rules = p->pcond;
@@ -230,7 +201,7 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
         } else {
             tonemap_cpu_range(p, r);
             j.next = 0;
-            tonemap_fast_run(n, bin_worker, &j);
+            parallel_run(n, bin_worker, &j);
             for (int i = 0; i < n; i++) {
                 r->n_counted += j.parts[i].counted;
                 for (uint32_t b = 0; b < r->bins; b++)
@@ -289,7 +260,7 @@ static bool foveal_image(const hdr_image *img, const tonemap_params *p, int thre
         free(*rgb);
         return false;
     }
-    tonemap_fast_run(threads, foveal_worker, &j);
+    parallel_run(tonemap_fast_threads(threads), foveal_worker, &j);
     tonemap_foveal_average(j.sum, nf, *rgb);
     free(j.sum);
     tonemap_foveal_pcond_round(p, *rgb, nf);
@@ -445,7 +416,7 @@ static bool apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     j.ln_drange = log(p->drange);
     j.npix = (size_t)img->width * img->height;
     j.count = (j.npix + BLOCK - 1) / BLOCK;
-    tonemap_fast_run(threads, apply_worker, &j);
+    parallel_run(tonemap_fast_threads(threads), apply_worker, &j);
     tonemap_encode_table_free(&own);
     return true;
 }

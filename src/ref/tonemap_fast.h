@@ -11,17 +11,11 @@
 #include "tonemap.h"
 
 /* The number of threads a THREADS argument below means: THREADS when > 0, else one per
- * online CPU. */
+ * online CPU; at most PARALLEL_MAX_WORKERS. */
 int tonemap_fast_threads(int threads);
 
-/* Runs FN(CTX, worker) on THREADS threads (tonemap_fast_threads), workers 0..THREADS-1, the
- * caller's own thread being worker 0, and returns when all have returned. Where a thread
- * cannot be made its worker does not run: FN takes its work from a shared counter
- * (tonemap_fast_take), so that the workers that run do all of it. */
-void tonemap_fast_run(int threads, void (*fn)(void *ctx, int worker), void *ctx);
-
 /* The next of COUNT items from the shared counter NEXT (start at 0) into *ITEM; false when
- * none is left. */
+ * none is left. The workers of a parallel_run (parallel.h) share their work so. */
 bool tonemap_fast_take(_Atomic size_t *next, size_t count, size_t *item);
 
 /* tonemap_cpu_analyze on THREADS threads (tonemap_fast_threads). With P's human-vision

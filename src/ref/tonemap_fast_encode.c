@@ -2,6 +2,8 @@
  * look-up and a comparison or two instead of pow, and exactly the reference's code. */
 #include "tonemap_fast.h"
 
+#include "parallel.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -175,7 +177,7 @@ bool tonemap_encode_table_init(tonemap_encode_table *t, const tonemap_params *p,
     table_job j = {.t = t, .p = p, .count = (levels + THRESH_BLOCK - 1) / THRESH_BLOCK};
     t->thresh[0] = 0.0;
     t->thresh[levels + 1] = INFINITY;
-    tonemap_fast_run(threads, threshold_block, &j);
+    parallel_run(tonemap_fast_threads(threads), threshold_block, &j);
     choose_cells(t);
     if (!(t->lut = malloc(t->cells * sizeof *t->lut))) {
         tonemap_encode_table_free(t);
@@ -183,7 +185,7 @@ bool tonemap_encode_table_init(tonemap_encode_table *t, const tonemap_params *p,
     }
     j.next = 0;
     j.count = (t->cells + CELL_BLOCK - 1) / CELL_BLOCK;
-    tonemap_fast_run(threads, lut_block, &j);
+    parallel_run(tonemap_fast_threads(threads), lut_block, &j);
     return true;
 }
 

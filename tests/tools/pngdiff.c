@@ -44,7 +44,8 @@ int main(int argc, char **argv)
         }
     }
     if (cx + wb > wa || cy + hb > ha) {
-        fprintf(stderr, "pngdiff: %dx%d at (%d,%d) does not fit in %dx%d\n", wb, hb, cx, cy, wa, ha);
+        fprintf(stderr, "pngdiff: %dx%d at (%d,%d) does not fit in %dx%d\n", wb, hb, cx, cy, wa,
+                ha);
         return 2;
     }
     int worst = 0;
