@@ -169,9 +169,8 @@ vec4 ht_grid_mix(ht_grid_cell c, vec4 v00, vec4 v01, vec4 v10, vec4 v11)
 // The pyramid lookups are exact: their coordinates and weights are multiples of powers of two.
 layout(std430, binding = HT_BIND_VEIL) readonly buffer HtVeil { vec4 ht_veil_grid[]; };
 layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float ht_sr_grid[]; };
-// Level k's pixels from element u_human_level_off[k] on (human_pyramid.comp).
-layout(std430, binding = HT_BIND_PYRAMID) readonly buffer HtPyramid { vec4 ht_pyramid[]; };
-uniform int u_human_level_off[HT_PYRAMID_MAX_LEVELS + 1];
+// Mip level k - 1 is pyramid level k (human_pyramid.comp).
+layout(binding = 1) uniform sampler2D u_human_pyramid;
 uniform int u_human_stages;   // HT_HUMAN_* bits
 uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built (at least the root)
 uniform ivec2 u_human_grid;   // fw, fh
@@ -183,14 +182,15 @@ uniform ivec2 u_human_pic;    // the picture's size
 // ldexp is that division, exactly, without one.
 vec3 ht_pyramid_sample(int k, ivec2 p)
 {
-    ivec2 n = u_human_pic >> k;
+    ivec2 n = u_human_pic >> k;   // not textureSize: llvmpipe's ignores a per-invocation level
     float du, dw;
     int iu = ht_lerp_cell(ldexp(float(p.x) + 0.5, -k) - 0.5, n.x, du);
     int iw = ht_lerp_cell(ldexp(float(p.y) + 0.5, -k) - 0.5, n.y, dw);
-    int row = u_human_level_off[k] + iw * n.x, below = iw + 1 < n.y ? n.x : 0;
-    int right = iu + 1 < n.x ? 1 : 0;
-    vec3 a00 = ht_pyramid[row + iu].rgb, a01 = ht_pyramid[row + iu + right].rgb;
-    vec3 a10 = ht_pyramid[row + below + iu].rgb, a11 = ht_pyramid[row + below + iu + right].rgb;
+    int iu1 = min(iu + 1, n.x - 1), iw1 = min(iw + 1, n.y - 1);
+    vec3 a00 = texelFetch(u_human_pyramid, ivec2(iu, iw), k - 1).rgb;
+    vec3 a01 = texelFetch(u_human_pyramid, ivec2(iu1, iw), k - 1).rgb;
+    vec3 a10 = texelFetch(u_human_pyramid, ivec2(iu, iw1), k - 1).rgb;
+    vec3 a11 = texelFetch(u_human_pyramid, ivec2(iu1, iw1), k - 1).rgb;
     precise vec3 lo = a00 * (1.0 - du) + a01 * du;
     precise vec3 hi = a10 * (1.0 - du) + a11 * du;
     precise vec3 v = lo * (1.0 - dw) + hi * dw;
@@ -198,7 +198,7 @@ vec3 ht_pyramid_sample(int k, ivec2 p)
 }
 
 // Acuity (acuity_pixel): the blend of the two levels around the sample radius interpolated
-// in grid cell g: level s is the highest (at most u_human_levels) with 2^(s-1) <= sr.
+// in grid cell g: level s is the highest (at most the root) with 2^(s-1) <= sr.
 vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
 {
     float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),

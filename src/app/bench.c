@@ -199,12 +199,10 @@ static void run_pyramid(bench *b)
 {
     char err[HT_ERR_MAX];
     ht_human_grids g = pipeline_human_grids(b->pipe);
-    unsigned buffer;
+    unsigned texture;
     int levels;
-    const int *offsets;
     pipeline_human_pyramid_stale(b->pipe);
-    keep(b, pipeline_human_pyramid(b->pipe, &g, &buffer, &levels, &offsets, err, sizeof err),
-         err);
+    keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
 }
 
 static void run_stats_pass(bench *b)
@@ -373,7 +371,7 @@ static bool human_stage(const bench *b)
 }
 
 /* The least bytes the acuity pyramid of a W x H image of TEXEL bytes per pixel moves: the
- * image read once, each of its LEVELS levels (RGBA floats) written once and read for the next. */
+ * image read once, each of its LEVELS levels (RGBA32F) written once and read for the next. */
 static double pyramid_bytes(int w, int h, double texel, int levels)
 {
     double bytes = (double)w * h * texel;
@@ -395,12 +393,10 @@ static int bench_human(bench *b, int runs, double texel, timing copy, double cop
     ht_human_grids g = pipeline_human_grids(b->pipe);
     if (g.stages & HT_HUMAN_ACUITY) {
         timing t = measure(b, run_pyramid, runs);
-        unsigned buffer;
+        unsigned texture;
         int levels;
-        const int *offsets;
         char err[HT_ERR_MAX];
-        keep(b, pipeline_human_pyramid(b->pipe, &g, &buffer, &levels, &offsets, err, sizeof err),
-             err);
+        keep(b, pipeline_human_pyramid(b->pipe, &g, &texture, &levels, err, sizeof err), err);
         double bytes = pyramid_bytes(b->image.width, b->image.height, texel, levels);
         rows[n++] = (row){"acuity pyramid (built afresh)", t, bytes, "floor",
                           t.median_ms / (bytes * copy.median_ms / copy_bytes)};

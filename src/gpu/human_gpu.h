@@ -61,13 +61,12 @@ void pipeline_set_human(pipeline *p, const ht_human_grids *g);
 bool pipeline_human_prepare(pipeline *p, const ht_human_grids *g, const tonemap_params *params,
                             ht_source *out, char *err, size_t errlen);
 
-/* The acuity pyramid of the uploaded image for G (built when stale): *BUFFER, a GL buffer of
- * RGBA floats (a vec4 per pixel) holding level k (human_pyramid_build; (w >> k) x (h >> k)
- * pixels, rows top first) from element OFFSETS[k] on, with *LEVELS levels (at least G's; 0
- * and no buffer without acuity). Owned by the pipeline, OFFSETS too, valid until its next
- * call. False as pipeline_human_prepare. */
-bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *buffer,
-                            int *levels, const int **offsets, char *err, size_t errlen);
+/* The acuity pyramid of the uploaded image for G (built when stale): *TEXTURE, an RGBA32F
+ * texture whose mip level k - 1 is level k (human_pyramid_build), with *LEVELS levels (at
+ * least G's; 0 and no texture without acuity). Owned by the pipeline. False as
+ * pipeline_human_prepare. */
+bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *texture,
+                            int *levels, char *err, size_t errlen);
 /* Benchmark knob: the pyramid held counts as stale, so that its next use builds it again (as
  * new pixels would). */
 void pipeline_human_pyramid_stale(pipeline *p);

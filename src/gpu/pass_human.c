@@ -7,9 +7,8 @@
 
 struct pass_human {
     pass_base base;
-    gpu_buf pyramid;           /* vec4 per pixel, level k from element off[k] on */
-    int off[HT_PYRAMID_MAX_LEVELS + 1];
-    int levels;                /* its levels; 0: none */
+    unsigned pyramid;          /* RGBA32F, mip level k - 1 = pyramid level k; 0: none */
+    int levels;                /* its levels */
     int pyr_w, pyr_h;          /* the picture it was built from: size, texture, upload */
     unsigned pyr_src;
     unsigned long pyr_generation;
@@ -30,7 +29,9 @@ pass_human *pass_human_create(char *err, size_t errlen)
 
 void pass_human_release_textures(pass_human *p)
 {
-    gpu_buf_destroy(&p->pyramid);
+    if (p->pyramid)
+        glDeleteTextures(1, &p->pyramid);
+    p->pyramid = 0;
     p->levels = 0;
     gpu_tex_destroy(&p->prepared);
 }
@@ -68,18 +69,19 @@ static int stage_levels(const ht_human_grids *g, ht_source img)
     return g->stages & HT_HUMAN_ACUITY ? pyramid_levels(root, img.width, img.height) : 0;
 }
 
-/* Makes the pyramid buffer for LEVELS levels of a W x H picture unless it is one. */
-static void pyramid_buffer(pass_human *p, int levels, int w, int h)
+/* Makes the pyramid texture for LEVELS levels of a W x H picture unless it is one. */
+static void pyramid_texture(pass_human *p, int levels, int w, int h)
 {
-    if (p->pyramid.id && p->levels == levels && p->pyr_w == w && p->pyr_h == h)
+    if (p->pyramid && p->levels == levels && p->pyr_w == w && p->pyr_h == h)
         return;
-    size_t n = 0;
-    p->off[0] = 0;
-    for (int k = 1; k <= levels; k++) {
-        p->off[k] = (int)n;
-        n += (size_t)(w >> k) * (size_t)(h >> k);
-    }
-    gpu_buf_recreate(&p->pyramid, n * 4 * sizeof(float));
+    if (p->pyramid)
+        glDeleteTextures(1, &p->pyramid);
+    glGenTextures(1, &p->pyramid);
+    glBindTexture(GL_TEXTURE_2D, p->pyramid);
+    glTexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA32F, w >> 1, h >> 1);
+    /* texelFetch only: a mipmap filter, so that every level counts as part of the texture. */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     p->levels = levels;
     p->pyr_w = w;
     p->pyr_h = h;
@@ -92,26 +94,26 @@ bool pass_human_pyramid(pass_human *p, ht_source img, unsigned long generation,
     int levels = stage_levels(g, img);
     if (levels < 1)
         return true;
-    if (p->pyramid.id && p->levels >= levels && p->pyr_src == img.texture &&
+    if (p->pyramid && p->levels >= levels && p->pyr_src == img.texture &&
         p->pyr_generation == generation && p->pyr_w == img.width && p->pyr_h == img.height)
         return true;   /* a deeper pyramid holds every level of a shallower one */
-    pyramid_buffer(p, levels, img.width, img.height);
+    pyramid_texture(p, levels, img.width, img.height);
     bind_source(img);
     unsigned prog = pass_use(&p->base, PROG_PYRAMID, 1, err, errlen);
     if (!prog)
         return false;
     /* One dispatch per level, each reading the one before: the CPU's order of summation. */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PYRAMID, p->pyramid.id);
     for (int k = 1; k <= levels; k++) {
         int w = img.width >> k, h = img.height >> k;
+        if (k > 1)
+            glBindImageTexture(1, p->pyramid, k - 2, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+        glBindImageTexture(2, p->pyramid, k - 1, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
         pass_set_int(prog, "u_level", k);
         pass_set_ivec2(prog, "u_size", w, h);
-        pass_set_int(prog, "u_off", p->off[k]);
-        pass_set_int(prog, "u_below", k > 1 ? p->off[k - 1] : 0);
-        pass_set_int(prog, "u_below_w", img.width >> (k - 1));
         glDispatchCompute((GLuint)((w + HT_GROUP_X - 1) / HT_GROUP_X),
                           (GLuint)((h + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                        GL_TEXTURE_UPDATE_BARRIER_BIT);
     }
     p->pyr_src = img.texture;
     p->pyr_generation = generation;
@@ -123,11 +125,10 @@ void pass_human_pyramid_stale(pass_human *p)
     p->pyr_src = 0;
 }
 
-unsigned pass_human_pyramid_buffer(const pass_human *p, int *levels, const int **offsets)
+unsigned pass_human_pyramid_texture(const pass_human *p, int *levels)
 {
-    *levels = p->pyramid.id ? p->levels : 0;
-    *offsets = p->off;
-    return p->pyramid.id;
+    *levels = p->pyramid ? p->levels : 0;
+    return p->pyramid;
 }
 
 void pass_human_bind(const pass_human *p, unsigned prog, const ht_human_grids *g, ht_source img)
@@ -136,10 +137,9 @@ void pass_human_bind(const pass_human *p, unsigned prog, const ht_human_grids *g
     unsigned stages = g->stages;
     if (levels < 1)   /* no level to blur from: the CPU reference builds none either */
         stages &= ~(unsigned)HT_HUMAN_ACUITY;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_PYRAMID, levels > 0 ? p->pyramid.id : 0);
-    if (levels > 0)
-        glProgramUniform1iv(prog, glGetUniformLocation(prog, "u_human_level_off"), levels + 1,
-                            p->off);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, levels > 0 ? p->pyramid : 0);
+    glActiveTexture(GL_TEXTURE0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_VEIL, g->veil);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, g->sample_radii);
     pass_set_int(prog, "u_human_stages", (int)stages);

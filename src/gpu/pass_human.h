@@ -35,12 +35,11 @@ bool pass_human_pyramid(pass_human *p, ht_source img, unsigned long generation,
                         const ht_human_grids *g, char *err, size_t errlen);
 /* The next pass_human_pyramid builds the pyramid again (pipeline_human_pyramid_stale). */
 void pass_human_pyramid_stale(pass_human *p);
-/* The pyramid buffer (human_gpu.h's pipeline_human_pyramid), its levels (0: none) and their
- * offsets. */
-unsigned pass_human_pyramid_buffer(const pass_human *p, int *levels, const int **offsets);
+/* The pyramid texture and its levels (0: none). */
+unsigned pass_human_pyramid_texture(const pass_human *p, int *levels);
 
-/* Binds what ht_human_pixel reads for program PROG (current) on picture IMG: the pyramid's and
- * G's buffers and the u_human_* uniforms. The pyramid must be built. */
+/* Binds what ht_human_pixel reads for program PROG (current) on picture IMG: the pyramid on
+ * texture unit 1, G's buffers and the u_human_* uniforms. The pyramid must be built. */
 void pass_human_bind(const pass_human *p, unsigned prog, const ht_human_grids *g, ht_source img);
 
 /* The prepare pass over IMG (pyramid built) into the pass's RGBA32F texture, returned in

@@ -133,18 +133,16 @@ bool pipeline_human_prepare(pipeline *p, const ht_human_grids *g, const tonemap_
            pass_human_prepare(p->human.pass, img, g, params, out, err, errlen);
 }
 
-bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *buffer,
-                            int *levels, const int **offsets, char *err, size_t errlen)
+bool pipeline_human_pyramid(pipeline *p, const ht_human_grids *g, unsigned *texture,
+                            int *levels, char *err, size_t errlen)
 {
     ht_source img;
-    static const int none[1] = {0};
-    *buffer = 0;
+    *texture = 0;
     *levels = 0;
-    *offsets = none;
     if (!ready(p, g, &img, err, errlen))
         return false;
     if (g->stages & HT_HUMAN_ACUITY)
-        *buffer = pass_human_pyramid_buffer(p->human.pass, levels, offsets);
+        *texture = pass_human_pyramid_texture(p->human.pass, levels);
     return true;
 }
 

@@ -233,8 +233,7 @@ HT_STATS_BINDINGS(HT_ENUM_)
 #define HT_HUMAN_BINDINGS(X)       \
     X(HT_BIND_VEIL, 12)            \
     X(HT_BIND_SAMPLE_RADII, 13)    \
-    X(HT_BIND_RAY_DIRS, 15)        \
-    X(HT_BIND_PYRAMID, 16)
+    X(HT_BIND_RAY_DIRS, 15)
 /* Which stages of the human-vision per-pixel stage apply (bits of ht_human_grids.stages and
  * of the shaders' u_human_stages). */
 #define HT_HUMAN_STAGES(X)         \
