@@ -172,7 +172,7 @@ layout(std430, binding = HT_BIND_SAMPLE_RADII) readonly buffer HtRadii { float h
 // Mip level k - 1 is pyramid level k (human_pyramid.comp).
 layout(binding = 1) uniform sampler2D u_human_pyramid;
 uniform int u_human_stages;   // HT_HUMAN_* bits
-uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built (at least the root)
+uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built
 uniform ivec2 u_human_grid;   // fw, fh
 uniform ivec2 u_human_pic;    // the picture's size
 
@@ -204,9 +204,7 @@ vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
     float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
                            vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
     if (!(sr >= 1.0)) return c;
-    // The root level follows the radii and their largest (human_gpu.h).
-    int root = int(ht_sr_grid[u_human_grid.x * u_human_grid.y + 1]);
-    int s = min(min(u_human_levels, root), findMSB(int(min(sr, 1073741824.0))) + 1);
+    int s = min(u_human_levels, findMSB(int(min(sr, 1073741824.0))) + 1);
     precise float d = clamp(ldexp(float(1 << s) - sr, 1 - s), 0.0, 1.0);
     vec3 coarse = ht_pyramid_sample(s, p), fine = s > 1 ? ht_pyramid_sample(s - 1, p) : c;
     precise vec3 blend = coarse * (1.0 - d) + fine * d;

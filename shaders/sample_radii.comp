@@ -2,11 +2,7 @@
 // pixel, the solid angle omega of a picture pixel there (from the differences of the
 // neighbouring view rays) against the visible frequency at the foveal luminance,
 // sr = (pi / 180) / sqrt(omega) / hacuity(La); the border copies its inner neighbour. The
-// grid (fw * fh floats) is followed by the largest radius (at least 1) and the root level of
-// the acuity pyramid for it (human_root_level; the apply pass reads it, the CPU only when it
-// reports: the frame does not wait for it). findMSB is the CPU's truncated log2 of the radius
-// but where the double quotient of logs rounds an exact power of two down: there the levels
-// differ by one, and so does nothing else (the radius is at most 2^(root level - 1) either way).
+// grid (fw * fh floats) is followed by the largest radius (at least 1), which the CPU reads.
 layout(local_size_x = HT_RADII_GROUP) in;
 layout(rgba32f, binding = 0) readonly uniform image2D u_fov;   // the current foveal image
 layout(std430, binding = HT_BIND_RAY_DIRS) readonly buffer Dirs { vec4 dirs[]; };
@@ -61,9 +57,5 @@ void main()
         if (t < s) s_max[t] = max(s_max[t], s_max[t + s]);
         barrier();
     }
-    if (t != 0u) return;
-    int r = findMSB(int(min(s_max[0], 1073741824.0))) + 1;
-    while (r > 1 && ((u_pic.x >> r) < 1 || (u_pic.y >> r) < 1)) r--;
-    sr[n] = s_max[0];
-    sr[n + 1] = float(clamp(r, 1, HT_PYRAMID_MAX_LEVELS));
+    if (t == 0u) sr[n] = s_max[0];
 }

@@ -17,22 +17,18 @@
 /* The stage's inputs. The buffers are the caller's (human_grids_upload makes its own). */
 typedef struct ht_human_grids {
     unsigned veil;           /* SSBO, fw * fh vec4 (rgb; a unused), top row first, image units */
-    unsigned sample_radii;   /* SSBO, fw * fh float, input pixels, top row first, then the
-                                largest and the root level (HT_RADII_TAIL floats) */
+    unsigned sample_radii;   /* SSBO, fw * fh float, input pixels, top row first */
     int fw, fh;              /* the foveal grid */
-    int root_level;          /* the pyramid's coarsest level (human_report.root_level); 0:
-                                the buffer's only (the GPU analysis's, not read back) */
+    int root_level;          /* the pyramid's coarsest level (human_report.root_level) */
     unsigned stages;         /* HT_HUMAN_* bits (gpu_shared.h); 0: the stage changes nothing */
 } ht_human_grids;
 
 /* What the human-vision analysis of the last frame (pipeline_frame, pipeline_analyze_uploaded,
  * pipeline_tonemap_* with the options; pipeline.h) left: its human_report, as human_cpu_analyze
  * fills it, or NULL when that analysis had no human-vision option (an image in pieces refuses
- * the options: its frame fails with the reason); and its grids, the pipeline's own buffers,
- * all zero without the options. The report's acuity numbers (max_sr, root_level, and whether
- * acuity changes nothing) are read from the GPU on the first call after the analysis: the
- * analysis itself does not wait for them. */
-const human_report *pipeline_human_report(pipeline *p);
+ * the options: its frame fails with the reason); and its grids, the pipeline's own buffers
+ * (sample_radii holds fw * fh radii, then their largest), all zero without the options. */
+const human_report *pipeline_human_report(const pipeline *p);
 ht_human_grids pipeline_human_grids(const pipeline *p);
 /* Reads the grids back (tests): VEIL fw * fh * 3 floats (rgb), SR fw * fh floats; either may
  * be NULL. Valid where the stage applied. */

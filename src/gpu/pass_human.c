@@ -61,12 +61,11 @@ static int pyramid_levels(int root, int w, int h)
     return k;
 }
 
-/* The pyramid levels stage G reads over IMG: none without acuity; all the picture has where
- * G's root level is the GPU's (0). */
+/* The pyramid levels stage G reads over IMG: none without acuity. */
 static int stage_levels(const ht_human_grids *g, ht_source img)
 {
-    int root = g->root_level ? g->root_level : HT_PYRAMID_MAX_LEVELS;
-    return g->stages & HT_HUMAN_ACUITY ? pyramid_levels(root, img.width, img.height) : 0;
+    return g->stages & HT_HUMAN_ACUITY ? pyramid_levels(g->root_level, img.width, img.height)
+                                       : 0;
 }
 
 /* Makes the pyramid texture for LEVELS levels of a W x H picture unless it is one. */

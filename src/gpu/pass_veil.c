@@ -61,7 +61,7 @@ bool pass_veil_prepare(pass_veil *p, int w, int h, const tonemap_params *params,
         p->dirs_fov = params->fov;
     }
     gpu_buf_recreate(&b->veil, n * 4 * sizeof(float));
-    gpu_buf_recreate(&b->sample_radii, (n + HT_RADII_TAIL) * sizeof(float));
+    gpu_buf_recreate(&b->sample_radii, (n + 1) * sizeof(float));
     b->fov_w = fw;
     b->fov_h = fh;
     return true;
@@ -90,7 +90,7 @@ bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
 }
 
 bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
-                      const tonemap_params *params, char *err, size_t errlen)
+                      const tonemap_params *params, float *max_sr, char *err, size_t errlen)
 {
     unsigned prog = pass_use(&p->base, RADII, 1, err, errlen);
     if (!prog)
@@ -104,5 +104,9 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
     glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
+                       (GLintptr)((size_t)b->fov_w * b->fov_h * sizeof *max_sr),
+                       sizeof *max_sr, max_sr);
     return true;
 }

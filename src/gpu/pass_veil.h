@@ -27,10 +27,10 @@ bool pass_veil_prepare(pass_veil *p, int w, int h, const tonemap_params *params,
 bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
                      size_t errlen);
 
-/* The sample radii of a W x H picture from the foveal image FOV into b->sample_radii, then
- * their largest (at least 1) and the pyramid's root level for it (human_gpu.h's layout),
- * nothing read back. False (reason in err) when the program cannot be built. */
+/* The sample radii of a W x H picture from the foveal image FOV into b->sample_radii, and
+ * their largest into *MAX_SR (at least 1; read back: waits for the GPU). False (reason in
+ * err) when the program cannot be built. */
 bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
-                      const tonemap_params *params, char *err, size_t errlen);
+                      const tonemap_params *params, float *max_sr, char *err, size_t errlen);
 
 #endif

@@ -34,8 +34,8 @@ bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, siz
     unsigned stages = applied_stages(&hs->report) & ~(hs->veil ? 0u : HT_HUMAN_VEIL) &
                       ~(hs->sr ? 0u : HT_HUMAN_ACUITY);
     bool veil = stages & HT_HUMAN_VEIL, acuity = stages & HT_HUMAN_ACUITY;
-    /* At least one element of veil, so that its binding always has a buffer. */
-    float *v = calloc(n ? 4 * n : 4, sizeof *v), *sr = calloc(n + HT_RADII_TAIL, sizeof *sr);
+    /* At least one element each, so that both bindings always have a buffer. */
+    float *v = calloc(n ? 4 * n : 4, sizeof *v), *sr = calloc(n ? n : 1, sizeof *sr);
     if (!v || !sr) {
         free(v);
         free(sr);
@@ -47,10 +47,8 @@ bool human_grids_upload(ht_human_grids *g, const human_state *hs, char *err, siz
             v[4 * k + c] = hs->veil[3 * k + c];
         sr[k] = acuity ? hs->sr[k] : 0.0f;
     }
-    sr[n] = hs->report.max_sr;
-    sr[n + 1] = (float)hs->report.root_level;
     fill(&g->veil, (n ? n : 1) * 4 * sizeof *v, v);
-    fill(&g->sample_radii, (n + HT_RADII_TAIL) * sizeof *sr, sr);
+    fill(&g->sample_radii, (n ? n : 1) * sizeof *sr, sr);
     free(v);
     free(sr);
     g->fw = hs->fw;
@@ -157,7 +155,7 @@ void pipeline_human_pyramid_stale(pipeline *p)
 bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                          char *err, size_t errlen)
 {
-    p->human_on = p->radii_pending = false;
+    p->human_on = false;
     if (!human_requested(params))
         return true;
     if (img->count > 1) {
@@ -270,36 +268,26 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     return ok;
 }
 
-/* The sample_radii pass: the radii, their largest and the root level, left on the GPU for
- * the apply pass (the report reads them when asked for). */
+/* The sample_radii pass: the radii, their largest read back for the root level. */
 bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                           char *err, size_t errlen)
 {
     if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
         return true;
-    p->radii_pending = pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width,
-                                       img->height, &p->buf, params, err, errlen);
-    return p->radii_pending;
+    float max_sr;
+    if (!pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width, img->height,
+                          &p->buf, params, &max_sr, err, errlen))
+        return false;
+    p->report.max_sr = max_sr;
+    p->report.root_level = human_root_level(max_sr, img->width, img->height);
+    if (!(max_sr > 1.0f))   /* every radius <= 1: the stage changes nothing */
+        p->report.acuity = HUMAN_APPLIED_NOOP;
+    return true;
 }
 
-const human_report *pipeline_human_report(pipeline *p)
+const human_report *pipeline_human_report(const pipeline *p)
 {
-    if (!p->human_on)
-        return NULL;
-    if (p->radii_pending) {
-        float tail[HT_RADII_TAIL];
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.sample_radii.id);
-        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
-                           (GLintptr)((size_t)p->buf.fov_w * p->buf.fov_h * sizeof *tail),
-                           sizeof tail, tail);
-        p->report.max_sr = tail[0];
-        p->report.root_level = (int)tail[1];
-        if (!(tail[0] > 1.0f))   /* every radius <= 1: the stage changes nothing */
-            p->report.acuity = HUMAN_APPLIED_NOOP;
-        p->radii_pending = false;
-    }
-    return &p->report;
+    return p->human_on ? &p->report : NULL;
 }
 
 ht_human_grids pipeline_human_grids(const pipeline *p)
@@ -311,7 +299,7 @@ ht_human_grids pipeline_human_grids(const pipeline *p)
     g.sample_radii = p->buf.sample_radii.id;
     g.fw = p->buf.fov_w;
     g.fh = p->buf.fov_h;
-    g.root_level = p->radii_pending ? 0 : p->report.root_level;
+    g.root_level = p->report.root_level;
     g.stages = applied_stages(&p->report);
     return g;
 }

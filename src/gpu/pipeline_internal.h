@@ -47,7 +47,6 @@ struct pipeline {
     bool pass_timing;                  /* pipeline_set_pass_timing */
     bool human_on;                     /* the last analysis had human-vision options: */
     human_report report;               /* what it decided */
-    bool radii_pending;                /* its acuity numbers are still on the GPU only */
     tonemap_result *first;             /* its first analysis, read back (NULL until needed) */
     bool human_own;                    /* the stage is the analysis's own (not set by
                                           pipeline_set_human) */

@@ -57,7 +57,6 @@
     X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
     X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
-    X(HT_RADII_TAIL, 2)          /* floats after the sample radii: the largest, the root level */ \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_PLOT_MODES(X)
 
