@@ -22,6 +22,9 @@ struct pass_foveal {
     float dark_lw;
     unsigned char uploaded[64]; /* the foveal_config last written to the frame, when no */
     bool have_uploaded;         /* point gather has changed it since */
+    gpu_buf config;             /* the foveal_config the frame is reset to (copied on the GPU) */
+    unsigned char staged[64];   /* what config holds */
+    bool have_staged;
 };
 
 enum { FOVEAL, GATHER, BIN, RGB };
@@ -46,6 +49,7 @@ void pass_foveal_destroy(pass_foveal **pp)
     gpu_buf_destroy(&(*pp)->pos[1]);
     gpu_buf_destroy(&(*pp)->lum);
     gpu_buf_destroy(&(*pp)->rgb);
+    gpu_buf_destroy(&(*pp)->config);
     pass_destroy((pass_base **)pp);
 }
 
@@ -85,6 +89,26 @@ static bool walk_points(pass_foveal *p, int k, int w, int h)
     return ok;
 }
 
+/* The frame's n_points .. pt_weight set to C by a copy on the GPU, in order with the passes:
+ * a CPU write into the frame while the GPU still uses it (the last frame's apply reads it)
+ * serialises the frame; it cost 40 us at 4K on an H100, and on an H200 the foveal row of
+ * --preset pcond measured 71 us with point samples (reset every frame) against 29 without.
+ * Only CONFIG, a buffer of its own, is written from the CPU, and only when C changes. */
+static void reset_frame(pass_foveal *p, const ht_buffers *b, const foveal_config *c)
+{
+    if (!p->have_staged || memcmp(p->staged, c, sizeof *c) != 0) {
+        gpu_buf_recreate(&p->config, sizeof *c);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *c, c);
+        memcpy(p->staged, c, sizeof *c);
+        p->have_staged = true;
+    }
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the last gather's atomics */
+    glBindBuffer(GL_COPY_READ_BUFFER, p->config.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, b->frame.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+                        offsetof(ht_frame, n_points), sizeof *c);
+}
+
 void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                          const tonemap_params *params, int walk)
 {
@@ -103,24 +127,20 @@ void pass_foveal_prepare(pass_foveal *p, const ht_pieces *img, const ht_buffers 
         if (params->point_samples)
             p->n_points = c.n_points = tonemap_point_count(src.width, src.height, p->fw, p->fh);
     }
-    /* Writing the frame while the GPU still uses it serialises the frame (it cost the
-     * histogram pass 40 us at 4K on an H100): without point samples nothing changes these
-     * fields afterwards, so they are written only when they change. With point samples the
-     * gather accumulates into them and they must be reset every time. */
+    /* Without point samples nothing changes these fields afterwards, so they are written only
+     * when they change. With point samples the gather accumulates into them and they must be
+     * reset every time. */
     _Static_assert(sizeof c <= sizeof p->uploaded, "foveal_config fits the cache");
     bool same = p->have_uploaded && memcmp(p->uploaded, &c, sizeof c) == 0;
-    if (!same) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame.id);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
-    }
+    if (!same)
+        reset_frame(p, b, &c);
     memcpy(p->uploaded, &c, sizeof c);
     p->have_uploaded = !p->n_points;
     if (!p->n_points)
         return;
     if (!walk_points(p, walk, src.width, src.height)) {
         p->n_points = c.n_points = 0;   /* out of memory: no point samples */
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->frame.id);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, n_points), sizeof c, &c);
+        reset_frame(p, b, &c);
     }
 }
 
