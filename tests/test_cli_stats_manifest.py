@@ -42,7 +42,8 @@ for row in rows:
     name = row["file"]
     path = os.path.join(samples, name)
     # What only the OpenEXR library decodes: codecs tinyexr lacks, subsampled chroma.
-    needs_lib = bool(re.search(r"PXR24|B44|DWA", row["compression"])) or "@" in row["channels_pixel_types"]
+    needs_lib = (bool(re.search(r"PXR24|B44|DWA", row["compression"]))
+                 or "@" in row["channels_pixel_types"])
     lossy = bool(re.search(r"B44|DWA", row["compression"])) or "@" in row["channels_pixel_types"]
     tol = 1e-3 if lossy else 1e-5
     cpu = run(["stats", path, "--json", "--backend", "cpu"])
@@ -63,9 +64,11 @@ for row in rows:
           f"{name}: display window {s['display_window']}")
     for key, col in (("total", "pixels"), ("finite", "finite_pixels"),
                      ("positive_luminance", "Y_pos_pixels")):
-        check(s["pixels"][key] == int(row[col]), f"{name}: pixels.{key} {s['pixels'][key]} != {row[col]}")
+        check(s["pixels"][key] == int(row[col]),
+              f"{name}: pixels.{key} {s['pixels'][key]} != {row[col]}")
     for key, col in (("nan", "nan_values"), ("inf", "inf_values"), ("negative", "neg_values")):
-        check(s["values"][key] == int(row[col]), f"{name}: values.{key} {s['values'][key]} != {row[col]}")
+        check(s["values"][key] == int(row[col]),
+              f"{name}: values.{key} {s['values'][key]} != {row[col]}")
     for key, col in (("min", "Y_min"), ("max", "Y_max"), ("mean", "Y_mean")):
         check(rel(s["luminance"][key], float(row[col])) <= tol,
               f"{name}: luminance.{key} {s['luminance'][key]} != {row[col]}")
@@ -85,10 +88,12 @@ for row in rows:
         # The default, auto: the CPU on Mesa's software rasterisers, else the GPU.
         a = run(["stats", path, "--json"])
         software = any(k in g["renderer"] for k in ("llvmpipe", "softpipe", "swrast"))
-        check(a.returncode == 0 and json.loads(a.stdout)["backend"] == ("cpu" if software else "gpu"),
+        auto = "cpu" if software else "gpu"
+        check(a.returncode == 0 and json.loads(a.stdout)["backend"] == auto,
               f"{name}: --backend auto on {g['renderer']}: {a.stdout[-80:]!r} {a.stderr!r}")
         check(g["tonemap"]["mapping"] == s["tonemap"]["mapping"], f"{name}: mapping differs")
-        worst = max(abs(math.log10(a[1]) - math.log10(b[1])) for a, b in zip(g["curve"], s["curve"]))
+        worst = max(abs(math.log10(a[1]) - math.log10(b[1]))
+                    for a, b in zip(g["curve"], s["curve"]))
         check(worst <= 2e-3, f"{name}: GPU and CPU curves differ by {worst:.3g} log10")
 
 # Parts, layers and the pixel limit reach the loader from the command line.
@@ -102,8 +107,10 @@ if r.returncode == 0:
     check(len(s["parts"]) == 10 and s["parts"][7]["layers"] == ["disparityL"],
           f"parts listing: {s['parts'][:2]}")
 r = run(["stats", mp, "--backend", "cpu", "--part", "99"])
-check(r.returncode != 0 and "no part '99'" in r.stderr and r.stdout == "", f"--part 99: {r.stderr!r}")
-r = run(["export", mp, "-o", os.path.join(__import__("tempfile").gettempdir(), "ht_maxpx.png"), "--backend", "cpu", "--max-pixels", "1000"])
+check(r.returncode != 0 and "no part '99'" in r.stderr and r.stdout == "",
+      f"--part 99: {r.stderr!r}")
+r = run(["export", mp, "-o", os.path.join(__import__("tempfile").gettempdir(), "ht_maxpx.png"),
+         "--backend", "cpu", "--max-pixels", "1000"])
 check(r.returncode != 0 and "limit of 1000 pixels" in r.stderr, f"--max-pixels: {r.stderr!r}")
 
 if gpu_ok is False:
