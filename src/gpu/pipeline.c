@@ -80,7 +80,8 @@ void pipeline_destroy(pipeline **pp)
     pipeline_human_release(&p->human, true);
     pass_veil_destroy(&p->veil);
     gpu_buf *bufs[] = {&p->buf.frame, &p->buf.partials, &p->buf.tile_hist, &p->buf.tile_sums,
-                       &p->buf.dispatch, &p->buf.veil, &p->buf.sample_radii};
+                       &p->buf.dispatch, &p->buf.veil, &p->buf.sample_radii,
+                       &p->binnings};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         gpu_buf_destroy(bufs[i]);
     free(p->rebin_groups);
@@ -383,6 +384,7 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     case HT_PASS_points_gather:
         return pass_foveal_gather(p->foveal, &img, &p->buf, params, err, errlen);
     case HT_PASS_histogram:
+        pipeline_human_binning(p);
         ensure_tiles(p, a->width, a->height, params->bins);
         return ensure_dispatch(p, a, err, errlen) &&
                pass_histogram_run(p->histogram, a, &p->buf, params, err, errlen);

@@ -245,6 +245,48 @@ static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *pa
     return ok;
 }
 
+/* The frame's binning fields: two runs of them, kept one after the other in a binning slot. */
+static const struct { size_t at, bytes; } binning_runs[2] = {
+    {offsetof(ht_frame, bins), offsetof(ht_frame, widened) + sizeof(uint32_t) -
+                                   offsetof(ht_frame, bins)},
+    {offsetof(ht_frame, bw_min), offsetof(ht_frame, hi_thresh) + sizeof(float) -
+                                     offsetof(ht_frame, bw_min)},
+};
+_Static_assert(offsetof(ht_frame, widened) == offsetof(ht_frame, bins) + 4 &&
+                   offsetof(ht_frame, hi_thresh) == offsetof(ht_frame, bw_min) + 12,
+               "the binning fields lie in two runs");
+enum { BINNING_SLOT = 24 };   /* bytes: bins, widened, bw_min, bw_max, lo_thresh, hi_thresh */
+
+/* Copies analysis K's binning into the frame (TO_FRAME) or the frame's into K's slot, on the
+ * GPU in order with the passes. */
+static void binning_copy(pipeline *p, int k, bool to_frame)
+{
+    if (!to_frame && !p->binnings.id)
+        gpu_buf_recreate(&p->binnings, 2 * BINNING_SLOT);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
+    glBindBuffer(GL_COPY_READ_BUFFER, to_frame ? p->binnings.id : p->buf.frame.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, to_frame ? p->buf.frame.id : p->binnings.id);
+    size_t slot = (size_t)k * BINNING_SLOT;
+    for (int i = 0; i < 2; i++) {
+        size_t in_slot = slot + (i ? binning_runs[0].bytes : 0);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                            (GLintptr)(to_frame ? in_slot : binning_runs[i].at),
+                            (GLintptr)(to_frame ? binning_runs[i].at : in_slot),
+                            (GLsizeiptr)binning_runs[i].bytes);
+    }
+    if (!to_frame)
+        p->binning_kept[k] = true;
+}
+
+void pipeline_human_binning(pipeline *p)
+{
+    if (p->veiled_analysis || p->binning_held == 0)
+        return;
+    if (p->binning_kept[0])
+        binning_copy(p, 0, true);
+    p->binning_held = 0;
+}
+
 /* The veil_histogram pass: the analysis passes after the veil (foveal sampling: the veiled
  * foveal image, the second walk's point samples; pixel sampling: the veiled pixels), with the
  * first histogram's "range fits the display". */
@@ -256,6 +298,11 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
     p->buf.range_fits = p->report.range_fits;
     p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
+    binning_copy(p, 0, false);
+    if (p->binning_kept[1])
+        binning_copy(p, 1, true);
+    p->binning_held = 1;
+    p->veiled_analysis = true;
     bool ok = true;
     for (int pass = HT_PASS_points_gather; ok && pass <= HT_PASS_curve; pass++) {
         if (pass == HT_PASS_points_bin)
@@ -265,6 +312,9 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     pass_foveal_set_dark(p->foveal, -1, 0.0f);
     p->buf.range_fits = -1;
     p->buf.veiled = false;
+    p->veiled_analysis = false;
+    if (ok)
+        binning_copy(p, 1, false);
     return ok;
 }
 

@@ -55,6 +55,13 @@ struct pipeline {
     gpu_timer *frame_timer;
     pipeline_timings timings;
     pipeline_human human;              /* the human-vision stage (pipeline_human.c) */
+    /* The binning (the frame's bins .. hi_thresh fields the tiles are binned with) of each
+     * analysis of a frame with the veil, so that each bins with its own of the last frame
+     * (pipeline_human_binning): [0] the first analysis's, [1] the one after the veil. */
+    gpu_buf binnings;
+    bool binning_kept[2];              /* binnings holds one */
+    int binning_held;                  /* whose the frame holds now */
+    bool veiled_analysis;              /* the analysis after the veil is running */
 };
 
 /* The human-vision analysis's passes (pipeline.h, HT_PASSES; pipeline_human.c), each doing
@@ -71,5 +78,11 @@ bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_param
 /* After an analysis: the stage its human-vision options leave for the apply pass on, or off
  * when it had none and the stage was an analysis's own. */
 void pipeline_human_after_analysis(pipeline *p);
+/* Before the histogram pass bins the image: the frame's binning made the first analysis's of
+ * the last frame with the veil, where it holds the other one's. In a frame with the veil
+ * the two analyses' ranges differ, and each found the other's binning stale: a re-binning
+ * read of the image each, every frame, for the same image. A binning held is only a guess:
+ * the range pass still finds it stale when it is, so any binning gives the same result. */
+void pipeline_human_binning(pipeline *p);
 
 #endif
