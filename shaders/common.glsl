@@ -55,9 +55,14 @@ float ht_tvi(float la)
     return exp2(y * 3.32192809489);
 }
 
-// RGB as a Radiance picture stores it, in UNITs (tonemap_rgbe_round).
+// RGB as a Radiance picture stores it, in UNITs (tonemap_rgbe_round, encode_rgbe): nothing
+// for a non-finite colour, the largest RGBE value beyond it.
 vec3 ht_rgbe_round(vec3 rgb, float unit)
 {
+    if (!ht_finite(rgb.r) || !ht_finite(rgb.g) || !ht_finite(rgb.b)) return vec3(0.0);
+    vec3 big = vec3(255.5 * exp2(119.0) * unit);   // 2^127 UNITs or more: (255.5, e 255)
+    if (max(rgb.r, max(rgb.g, rgb.b)) >= exp2(127.0) * unit)   // (before rgb / unit overflows)
+        return mix(vec3(0.0), big, greaterThan(rgb, vec3(0.0)));
     vec3 v = rgb / unit;
     float d = max(v.r, max(v.g, v.b));
     if (!(d > 1e-32)) return vec3(0.0);

@@ -2,7 +2,8 @@
  * reference tonemap_cpu_foveal_image, box by box, on pictures whose boxes are smaller than,
  * as large as, and larger than one step of a foveal group (HT_FOVEAL_GROUP_X columns by
  * HT_FOVEAL_GROUP_Y * HT_FOVEAL_ROWS rows), with non-finite pixels (test_scene_random),
- * in one texture and in pieces, without and with pcond's RGBE rounding.
+ * in one texture and in pieces, without and with pcond's RGBE rounding (also of boxes beyond
+ * what RGBE holds, which both sides store as its largest value).
  *  - Without rounding each channel lies within AVG_TOL of the CPU's, relative to the box's
  *    largest channel (float sums on the GPU, double on the CPU): a pixel counted twice or
  *    left out moves a box of random pixels by far more.
@@ -40,16 +41,20 @@ static double deviation(const float *gpu, const float *cpu, int n, int *steps)
     return d;
 }
 
+/* GAIN: the pixels' factor; SCALE: --scale (0: the preset's). */
 static void check_case(pipeline *pl, const char *label, int w, int h, double fov, int piece,
-                       bool pcond)
+                       bool pcond, float gain, double scale)
 {
     char err[HT_ERR_MAX];
     hdr_image img;
     test_make_image(&img, w, h, test_scene_random);
+    for (size_t k = 0; k < (size_t)w * h * 4; k++)
+        img.rgba[k] *= (k % 4) < 3 ? gain : 1.0f;
     tonemap_params p;
     tonemap_params_default(&p);
     if (pcond)
         tonemap_apply_preset(&p, HT_PRESET_PCOND);
+    p.scale = scale > 0 ? scale : p.scale;
     p.sampling = HT_SAMPLING_FOVEAL;
     p.fov = fov;
     p.point_samples = 0;
@@ -99,17 +104,19 @@ int main(void)
         return test_finish("test_foveal_gpu");
     }
     /* Boxes of a few pixels (the default field). */
-    check_case(pl, "small boxes", 131, 77, 40, 0, false);
-    check_case(pl, "smaller than the grid", 3, 2, 40, 0, false);
+    check_case(pl, "small boxes", 131, 77, 40, 0, false, 1.0f, 0);
+    check_case(pl, "smaller than the grid", 3, 2, 40, 0, false, 1.0f, 0);
     /* 96 x 94: the boxes of a 3840x2160 picture at 40 degrees. */
-    check_case(pl, "4K's boxes", 1920, 1080, 20, 0, false);
+    check_case(pl, "4K's boxes", 1920, 1080, 20, 0, false, 1.0f, 0);
     /* Boxes wider and taller than a group's step, neither a multiple of it. */
-    check_case(pl, "large boxes", 1000, 700, 9, 0, false);
-    check_case(pl, "wide flat boxes", 1500, 45, 3, 0, false);
-    check_case(pl, "large boxes, pieces", 1000, 700, 9, 192, false);
-    check_case(pl, "small boxes, pieces", 300, 200, 40, 64, false);
-    check_case(pl, "4K's boxes, pcond rounding", 1920, 1080, 20, 0, true);
-    check_case(pl, "large boxes, pieces, pcond", 1000, 700, 9, 192, true);
+    check_case(pl, "large boxes", 1000, 700, 9, 0, false, 1.0f, 0);
+    check_case(pl, "wide flat boxes", 1500, 45, 3, 0, false, 1.0f, 0);
+    check_case(pl, "large boxes, pieces", 1000, 700, 9, 192, false, 1.0f, 0);
+    check_case(pl, "small boxes, pieces", 300, 200, 40, 64, false, 1.0f, 0);
+    check_case(pl, "4K's boxes, pcond rounding", 1920, 1080, 20, 0, true, 1.0f, 0);
+    check_case(pl, "large boxes, pieces, pcond", 1000, 700, 9, 192, true, 1.0f, 0);
+    /* Stored values of up to 1e40 in small boxes (9 pixels: no float sum overflows). */
+    check_case(pl, "small boxes, pcond, beyond RGBE", 131, 77, 40, 0, true, 1e33f, 179e3);
     printf("worst without rounding %.2e (tolerance %g)\n", worst, AVG_TOL);
     pipeline_destroy(&pl);
     return test_finish("test_foveal_gpu");
