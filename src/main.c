@@ -73,7 +73,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for the README */
-        options_print_markdown(stdout);
+        options_print_markdown(stdout, false);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-test-hooks") == 0) {   /* tests/README.md */
+        options_print_markdown(stdout, true);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */

@@ -149,9 +149,10 @@ static const struct {
      "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
      "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
      "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
-     "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
-     "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
-     "hdr or pfm for one input, rgb24 or y4m frames for video tools). A sequence\n"
+     "(Radiance) and .pfm; another extension is an error), a folder (IN's name with\n"
+     "the format's extension; made when missing) for one or more, or - for standard\n"
+     "output (PNG; --format jpeg, hdr or pfm for one input, rgb24 or y4m frames for\n"
+     "video tools). The folders an output needs are made. A sequence\n"
      "(SEQ a pattern: shot.%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
      "adapted in time (--adapt), into OUT_SEQ (out/%04d.png) or a stream (-o -).\n"},
     {HT_CMD_STATS,

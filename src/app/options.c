@@ -54,6 +54,7 @@ const ht_enum options_formats[] = {
 static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, NULL}};
 
 #define OFF(field) offsetof(ht_options, field)
+#define TEST_HOOK "test hook: "   /* the help of an option for the tests (is_test_hook) */
 #define TM HT_CMD_ALL
 #define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)   /* human.h's options */
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
@@ -109,12 +110,13 @@ static const opt_def OPTIONS[] = {
      "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
      "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
-     "or - for standard output (with --format); a sequence: a pattern (out/%04d.png) or -; "
-     "analyze: the folder of the analyses"},
+     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm; its folders are made), folder "
+     "(a name ending in /, or several inputs; made when missing), or - for standard output "
+     "(PNG unless --format); a sequence: a pattern (out/%04d.png) or -; analyze: the folder "
+     "of the analyses"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
      "FMT",
-     "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
+     "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
@@ -161,11 +163,11 @@ static const opt_def OPTIONS[] = {
          "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"),
     FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
     STRING("keys", HT_CMD_VIEW, keys, "KEYS",
-           "test hook: key names, space-separated, replayed after the first frame"),
+           TEST_HOOK "key names, space-separated, replayed after the first frame"),
     STRING("screenshot", HT_CMD_VIEW, screenshot, "FILE",
-           "test hook: save the window's pixels as PNG after --frames frames, then exit"),
+           TEST_HOOK "save the window's pixels as PNG after --frames frames, then exit"),
     {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
-     "frames to draw before --screenshot; A-B: the frames of a sequence to play"},
+     "A-B: the frames of a sequence to play (N: the frames a test draws before its screenshot)"},
     STRING("part", HT_CMD_ALL, part, "N|NAME",
            "part of a multi-part OpenEXR file, by index or name (default: the first)"),
     STRING("layer", HT_CMD_ALL, layer, "NAME",
@@ -198,6 +200,13 @@ static const opt_def OPTIONS[] = {
 #undef TM
 #undef OFF
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+/* ht_options.given has a bit per row. */
+_Static_assert(N_OPTIONS <= 64, "ht_options.given holds 64 options");
+
+static bool is_test_hook(const opt_def *d)
+{
+    return strncmp(d->help, TEST_HOOK, strlen(TEST_HOOK)) == 0;
+}
 
 void options_default(ht_options *o)
 {
@@ -343,6 +352,16 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
             snprintf(err, errlen, "%s: unknown option (see --help)", arg);
             return false;
         }
+        /* A second value would silently replace the first: say so instead. Not yet in the
+         * viewer, whose tests' helper (tests/viewer_common.sh) appends options after its own
+         * --frames, until those tests are rewritten. */
+        uint64_t bit = (uint64_t)1 << (d - OPTIONS);
+        if ((o->given & bit) && command != HT_CMD_VIEW) {
+            snprintf(err, errlen, "%s%.*s%s--%s: given twice", d->short_name ? "-" : "",
+                     d->short_name ? 1 : 0, &d->short_name, d->short_name ? "/" : "", d->name);
+            return false;
+        }
+        o->given |= bit;
         if (d->kind == OPT_FLAG) {
             if (value) {
                 snprintf(err, errlen, "--%s takes no value", d->name);
@@ -382,6 +401,14 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         return false;
     }
     return true;
+}
+
+bool options_given(const ht_options *o, const char *name)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strcmp(OPTIONS[i].name, name) == 0 && (o->given & ((uint64_t)1 << i)))
+            return true;
+    return false;
 }
 
 image_load_options options_load(const ht_options *o)
@@ -437,7 +464,7 @@ void options_print_help(FILE *f, unsigned command)
     options_default(&def);
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
-        if (!(d->commands & command))
+        if (!(d->commands & command) || is_test_hook(d))
             continue;
         char left[64], dflt[32];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", d->short_name ? "-" : "",
@@ -470,6 +497,8 @@ void options_print_completion(FILE *f)
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
         const char *sep = "";
+        if (is_test_hook(d))
+            continue;
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
             if (d->commands & cmds[c].bit) {
                 fprintf(f, "%s%s", sep, cmds[c].name);
@@ -485,13 +514,15 @@ void options_print_completion(FILE *f)
     }
 }
 
-void options_print_markdown(FILE *f)
+void options_print_markdown(FILE *f, bool test_hooks)
 {
     ht_options def;
     options_default(&def);
     fprintf(f, "| option | commands | default | meaning |\n|---|---|---|---|\n");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
+        if (is_test_hook(d) != test_hooks)
+            continue;
         char dflt[32], used[64] = "";
         default_text(d, &def, dflt, sizeof dflt);
         if (d->commands == HT_CMD_ALL)

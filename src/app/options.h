@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "adapt.h"
@@ -64,6 +65,7 @@ typedef struct ht_options {
     double cut_threshold;     /* --cut-threshold: stops of a scene cut (0: none) */
     const char *analysis;     /* export --analysis DIR: the analyses of hdrtone analyze */
     bool help;
+    uint64_t given;           /* the options on the command line (options_given) */
 } ht_options;
 
 /* The tables of the enumerations of the options (ht_enum.h); tonemap.h has those of
@@ -78,9 +80,13 @@ void options_default(ht_options *o);
 
 /* Parses ARGV[0..ARGC) (no program or command name) for COMMAND into *o; positional
  * arguments are collected, in order, into POS (room for ARGC entries), their count in *npos.
- * Returns false with "option: reason" in err. */
+ * Returns false with "option: reason" in err, also for an option given twice (except in the
+ * viewer, where the last value counts). */
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen);
+
+/* Whether the option --NAME (a name of the table) was on O's command line. */
+bool options_given(const ht_options *o, const char *name);
 
 /* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's), and
  * under --preset pcond Radiance's own decoding of .hdr pictures (image_load_options.rgbe_mid). */
@@ -92,14 +98,17 @@ image_load_options options_load(const ht_options *o);
  * for an adaptation with the human-vision options. */
 bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errlen);
 
-/* Prints the options of COMMAND as --help lines. */
+/* Prints the options of COMMAND as --help lines. The test hooks (options whose help starts
+ * "test hook:", for the tests to drive the program) are left out here, in the completion and
+ * in the README table; options_print_markdown(f, true) lists them. */
 void options_print_help(FILE *f, unsigned command);
 
 /* Prints one line per option for shell completion: the commands that take it (comma list),
  * --NAME, then its choices when it has a fixed set. */
 void options_print_completion(FILE *f);
 
-/* Prints every option as a Markdown table (the README section). */
-void options_print_markdown(FILE *f);
+/* Prints every option as a Markdown table (the README section), or with TEST_HOOKS only the
+ * test hooks (hdrtone --help-test-hooks). */
+void options_print_markdown(FILE *f, bool test_hooks);
 
 #endif

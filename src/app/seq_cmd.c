@@ -15,6 +15,7 @@
 #include "imgstats.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
+#include "png_export.h"
 #include "sequence.h"
 
 /* The tone mapping of a sequence's frames, in order. */
@@ -256,6 +257,9 @@ int seq_export(const ht_options *o, const char *in, const char *out)
     char **ins = NULL, **outs = NULL;
     int *frames = NULL, n = 0;
     if (o->analysis && !replay("export", m, &s, o->analysis)) {
+        status = 1;
+    } else if (!stream && !file_make_parent_dirs(out, err, sizeof err)) {
+        fprintf(stderr, "hdrtone export: %s\n", err);   /* the pattern's folder */
         status = 1;
     } else if (!seq_files(&s, &outp, stream, &ins, &outs, &frames, &n)) {
         fprintf(stderr, "hdrtone export: out of memory or a file name too long\n");
