@@ -353,7 +353,7 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
             return false;
         }
         /* A second value would silently replace the first: say so instead. Not yet in the
-         * viewer, whose tests' helper (tests/viewer_common.sh) appends options after its own
+         * viewer, whose tests' helper (tests/viewer/viewer_common.sh) appends options after its own
          * --frames, until those tests are rewritten. */
         uint64_t bit = (uint64_t)1 << (d - OPTIONS);
         if ((o->given & bit) && command != HT_CMD_VIEW) {
@@ -487,7 +487,7 @@ static void md_escape(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
+/* The README's options section, from the same table (tests/cli/test_readme.sh keeps them equal). */
 static const struct { unsigned bit; const char *name; } cmds[] = {
     {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
     {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}};

@@ -286,7 +286,7 @@ void image_compute_stats(const hdr_image *img, image_stats *st)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
 /* The CPU's own conversion (F16C), 8 values an instruction, rounding to nearest even with the
- * same results as image_float_to_half (NaN payloads and signs included; tests/test_half.c). */
+ * same results as image_float_to_half (NaN payloads and signs included; tests/unit/test_half.c). */
 __attribute__((target("avx,f16c"))) static void to_half_f16c(const float *v, size_t n,
                                                               uint16_t *out)
 {

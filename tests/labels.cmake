@@ -1,0 +1,37 @@
+# The tests' labels beyond their folder's (CMakeLists.txt includes this file once):
+#   HT_DATA_TESTS  need ../shared (exr-samples, pcond-reference): label `data`
+#   HT_SLOW_TESTS  over ~10 s on the 2-core build machine: label `slow`
+#   HT_TEST_LINK_<name>  the libraries of a test whose layer is not its folder's
+# One line per test.
+list(APPEND HT_DATA_TESTS test_display_window)
+list(APPEND HT_DATA_TESTS test_gpu_vs_cpu)
+list(APPEND HT_DATA_TESTS test_human_cli)
+list(APPEND HT_DATA_TESTS test_human_gpu)
+list(APPEND HT_DATA_TESTS test_human_stage)
+list(APPEND HT_DATA_TESTS test_imgstats_cli)
+list(APPEND HT_DATA_TESTS test_imgstats_samples)
+list(APPEND HT_DATA_TESTS test_load_bad)
+list(APPEND HT_DATA_TESTS test_load_formats)
+list(APPEND HT_DATA_TESTS test_load_manifest)
+list(APPEND HT_DATA_TESTS test_load_threads)
+list(APPEND HT_DATA_TESTS test_pcond_gpu)
+list(APPEND HT_DATA_TESTS test_pcond_human)
+list(APPEND HT_DATA_TESTS test_pcond_reference)
+list(APPEND HT_DATA_TESTS test_tonemap_fast)
+list(APPEND HT_DATA_TESTS test_cli_bad_input)
+list(APPEND HT_DATA_TESTS test_cli_export)
+list(APPEND HT_DATA_TESTS test_cli_stats_manifest)
+list(APPEND HT_DATA_TESTS test_library)
+list(APPEND HT_DATA_TESTS test_viewer_human)
+list(APPEND HT_DATA_TESTS test_viewer_parts)
+list(APPEND HT_SLOW_TESTS test_human_cli)
+list(APPEND HT_SLOW_TESTS test_tonemap_fast)
+list(APPEND HT_SLOW_TESTS test_large_image)
+list(APPEND HT_SLOW_TESTS test_human_stage)
+list(APPEND HT_SLOW_TESTS test_package)
+list(APPEND HT_SLOW_TESTS test_viewer_pcond_keys)
+list(APPEND HT_SLOW_TESTS test_viewer_listen)
+# Unit tests of the app layer's GL-free parts (view maths, option tables, the CPU batch).
+set(HT_TEST_LINK_test_view hdrtone_app ht_testutil)
+set(HT_TEST_LINK_test_enums hdrtone_app ht_testutil)
+set(HT_TEST_LINK_test_display_window hdrtone_app ht_testutil)
