@@ -4,6 +4,14 @@
 
 #include "image.h"
 
+/* image_rgba_to_half has the CPU's F16C conversion where GCC builds for x86-64 (clang 14's
+ * __builtin_cpu_supports does not know "f16c"). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HT_HAVE_F16C 1
+#endif
+/* Whether image_rgba_to_half uses F16C here: built with it, and the CPU has it. */
+bool image_half_f16c(void);
+
 /* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
 float image_half_to_float(uint16_t h);
 uint16_t image_float_to_half(float f);

@@ -151,23 +151,11 @@ HT_FCONSTANTS(HT_FDEF_)
     X(float, pt_weight, )    /* weight of a point sample: counted foveal samples / n_points */ \
     X(uint, pt_hist, [HT_MAX_BINS])     /* point-sample counts; the curve adds pt_weight * these */
 
-/* The fused finishing of the analysis (finish.glsl): the completion counters of its
- * multi-group dispatches and the counts its groups add up, all zero between frames (the last
- * group resets them). In the same buffer, after the struct: 3 uints per piece of the analysed
- * image, the re-binning's indirect dispatch (its groups when the binning is stale, else 0),
- * then 3 per piece again, the groups of a whole re-binning (pipeline.c writes them). */
-#define HT_DISPATCH_FIELDS(X)                    \
-    X(uint, merged_groups, ) /* groups of the finish pass done */ \
-    X(uint, binned_groups, ) /* groups of the re-binning done */ \
-    X(uint, n_counted, )     /* the finish pass's groups: samples in their histograms */ \
-    X(uint, hist, [HT_MAX_BINS]) /* and their counts */
-
 #define HT_C_FIELD_(type, name, dims) ht_##type##_t name dims;
 typedef uint32_t ht_uint_t;
 typedef float ht_float_t;
 typedef struct ht_tilesum { HT_TILESUM_FIELDS(HT_C_FIELD_) } ht_tilesum;
 typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
-typedef struct ht_dispatch { HT_DISPATCH_FIELDS(HT_C_FIELD_) } ht_dispatch;
 
 /* SSBO binding points, one per buffer kind, each its own number (checked below, with the
  * statistics' HT_STATS_BINDINGS): a buffer left bound by one pass never stands in for another
