@@ -531,13 +531,18 @@ int cmd_bench(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.bench_playback) {
-        int status = bench_playback(&o, pos, npos);
-        free(pos);
-        return status;
-    }
-    if (o.bench_export) {
-        int status = bench_export(&o, pos, npos);
+    if (o.bench_playback || o.bench_export) {
+        /* The command's backend: --export's as export decides it, the GPU for --playback
+         * (the viewer's). */
+        if (o.bench_playback)
+            o.backend = HT_BACKEND_GPU;
+        cmd_backend *be = backend_create(&o, err, sizeof err);
+        int status = !be                ? 1
+                     : o.bench_playback ? bench_playback(be, &o, pos, npos)
+                                        : bench_export(be, &o, pos, npos);
+        if (!be)
+            fprintf(stderr, "hdrtone bench: %s\n", err);
+        backend_destroy(&be);
         free(pos);
         return status;
     }

@@ -4,134 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_context.h"
+#include "human.h"
+#include "human_gpu.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
-#include "human.h"
 #include "seq_cmd.h"
-#include "tonemap_fast.h"
 #include "viewer.h"
 
-/* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
-static gl_context *g_ctx;
-static pipeline *g_pipe;
-
-static void release_gpu(void)
+const human_report *commands_gpu_human(cmd_backend *b, const ht_options *o)
 {
-    pipeline_destroy(&g_pipe);
-    gl_context_destroy(&g_ctx);
-}
-
-/* The context, made on first use (WHY: why there is none). */
-static bool ensure_context(char *why, size_t len)
-{
-    static bool registered;
-    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, len)))
-        return false;
-    if (!registered)
-        registered = atexit(release_gpu) == 0;
-    return true;
-}
-
-/* The GPU state, made on first use. */
-static bool ensure_gpu(char *err, size_t errlen)
-{
-    if (!g_pipe) {
-        char why[HT_ERR_MAX];
-        if (!ensure_context(why, sizeof why)) {
-            snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
-            return false;
-        }
-        if (!(g_pipe = pipeline_create(why, sizeof why))) {
-            snprintf(err, errlen, "GPU pipeline: %s", why);
-            gl_context_destroy(&g_ctx);
-            return false;
-        }
-        /* Test knob: pieces of at most HT_MAX_PIECE pixels a side, so that the tests reach
-         * the paths of an image larger than a texture with ordinary images. */
-        const char *piece = getenv("HT_MAX_PIECE");
-        if (piece)
-            pipeline_set_max_piece(g_pipe, atoi(piece));
-    }
-    return true;
-}
-
-pipeline *commands_pipeline(char *err, size_t errlen)
-{
-    return ensure_gpu(err, errlen) ? g_pipe : NULL;
-}
-
-/* --backend auto: the GPU when there is a context whose renderer is not one of Mesa's
- * software rasterisers (the fast CPU path beats them: BENCHMARKS.md), else the CPU. The
- * context stays for the GPU backend. */
-static int resolve_backend(void)
-{
-    char why[HT_ERR_MAX];
-    if (!ensure_context(why, sizeof why))
-        return HT_BACKEND_CPU;
-    const char *renderer = gl_renderer();
-    if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-        strstr(renderer, "swrast")) {
-        gl_context_destroy(&g_ctx);
-        return HT_BACKEND_CPU;
-    }
-    return HT_BACKEND_GPU;
-}
-
-bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
-                      uint8_t *rgb, char *err, size_t errlen)
-{
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_result local;
-        tonemap_result *res = r ? r : &local;
-        tonemap_fast_analyze(img, &o->tm, res, o->jobs);
-        if (rgb)
-            tonemap_fast_apply(img, &o->tm, res, rgb, o->jobs);
-        return true;
-    }
-    return ensure_gpu(err, errlen) &&
-           pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
-}
-
-bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
-                              uint16_t *rgb16, char *err, size_t errlen)
-{
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_result r;
-        tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
-        if (rgb)
-            tonemap_fast_apply(img, &o->tm, &r, rgb, o->jobs);
-        else
-            tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
-        image_free(img);
-        return true;
-    }
-    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen)) {
-        image_free(img);
-        return false;
-    }
-    /* The texture has the pixels now: the CPU copy goes before the GPU allocates the rest
-     * (with a CPU rasteriser all of it is system memory). */
-    image_free(img);
-    bool ok = rgb ? pipeline_tonemap_uploaded(g_pipe, &o->tm, NULL, rgb, err, errlen)
-                  : pipeline_tonemap_uploaded16(g_pipe, &o->tm, NULL, rgb16, err, errlen);
-    pipeline_release_textures(g_pipe);
-    return ok;
-}
-
-bool commands_gpu_upload(const ht_options *o, const hdr_image *img, char *note, size_t len,
-                         char *err, size_t errlen)
-{
-    note[0] = '\0';
-    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen))
-        return false;
-    int pieces = pipeline_image_pieces(g_pipe);
-    if (!human_requested(&o->tm) || pieces <= 1)
-        return true;
-    snprintf(note, len, "larger than a texture (in %d pieces), which the GPU's human-vision "
-             "stage cannot take: the CPU reference runs the options on it", pieces);
-    pipeline_release_textures(g_pipe);
-    return true;
+    char err[HT_ERR_MAX];
+    pipeline *p = o->backend == HT_BACKEND_GPU && human_requested(&o->tm)
+                      ? backend_pipeline(b, err, sizeof err)
+                      : NULL;
+    return p ? pipeline_human_report(p) : NULL;
 }
 
 /* Each command's --help text before its options (commands_start). */
@@ -215,12 +101,6 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
         *pos = NULL;
         return commands_usage_error(name, err);
     }
-    /* The commands that tone-map with a backend (bench without --export times the GPU's
-     * passes; the viewer draws with its own context). */
-    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS ||
-                    command == HT_CMD_ANALYZE || (command == HT_CMD_BENCH && o->bench_export);
-    if (o->backend == HT_BACKEND_AUTO && tonemaps && !o->help)
-        o->backend = resolve_backend();
     return -1;
 }
 
@@ -229,27 +109,64 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
  * a read-back (*rgb NULL), except for an image in several textures, whose output is read back
  * into *rgb. The human-vision options on an image the GPU cannot take them on turn O to the
  * CPU backend, with a note. False, reason in err. */
-static bool stats_tonemap(ht_options *o, const char *path, const hdr_image *img,
-                          tonemap_result *r, uint8_t **rgb, char *err, size_t errlen)
+static bool stats_tonemap(cmd_backend *be, ht_options *o, const char *path,
+                          const hdr_image *img, tonemap_result *r, uint8_t **rgb, char *err,
+                          size_t errlen)
 {
     char note[HT_ERR_MAX];
     *rgb = NULL;
     if (o->backend == HT_BACKEND_GPU) {
-        if (!commands_gpu_upload(o, img, note, sizeof note, err, errlen))
+        if (!backend_gpu_upload(be, o, img, note, sizeof note, err, errlen))
             return false;
         if (note[0]) {
             fprintf(stderr, "hdrtone stats: %s: %s\n", path, note);
             o->backend = HT_BACKEND_CPU;
         }
     }
-    bool gpu = o->backend == HT_BACKEND_GPU;
-    if ((!gpu || pipeline_image_pieces(g_pipe) > 1) &&
+    pipeline *p = o->backend == HT_BACKEND_GPU ? backend_pipeline(be, err, errlen) : NULL;
+    if ((!p || pipeline_image_pieces(p) > 1) &&
         !(*rgb = malloc((size_t)img->width * img->height * 3))) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    return gpu ? pipeline_tonemap_uploaded(g_pipe, &o->tm, r, *rgb, err, errlen)
-               : commands_tonemap(o, img, r, *rgb, err, errlen);
+    return p ? pipeline_tonemap_uploaded(p, &o->tm, r, *rgb, err, errlen)
+             : backend_tonemap(be, o, img, r, *rgb, err, errlen);
+}
+
+/* stats of the still PATH with the backend BE; the exit status. */
+static int stats_file(cmd_backend *be, ht_options *o, const char *path)
+{
+    char err[HT_ERR_MAX];
+    hdr_image img = {0};
+    image_load_options lo = options_load(o);
+    if (!image_load(path, &lo, &img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone stats: %s\n", err);
+        return 1;
+    }
+    image_stats st;
+    image_compute_stats(&img, &st);
+    tonemap_result *r = malloc(sizeof *r);
+    uint8_t *rgb = NULL;
+    imgstats s = {0};
+    int status = 1;
+    if (!r)
+        fprintf(stderr, "hdrtone stats: out of memory\n");
+    else if (!stats_tonemap(be, o, path, &img, r, &rgb, err, sizeof err))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+    else if (rgb ? !imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
+                 : !imgstats_gpu(backend_pipeline(be, err, sizeof err), &img,
+                                 o->histogram_kernel, o->peaks, o->min_distance, &s, err,
+                                 sizeof err))
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
+    else {
+        commands_print_stats(stdout, path, &img, &st, o, r, &s, commands_gpu_human(be, o));
+        status = 0;
+    }
+    imgstats_free(&s);
+    free(rgb);
+    free(r);
+    image_free(&img);
+    return status;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -265,35 +182,12 @@ int cmd_stats(int argc, char **argv)
     }
     const char *path = pos[0];
     free(pos);
-    if (seq_cmd_is_sequence(path))
-        return seq_stats(&o, path);
-    hdr_image img = {0};
-    image_load_options lo = options_load(&o);
-    if (!image_load(path, &lo, &img, err, sizeof err)) {
+    cmd_backend *be = backend_create(&o, err, sizeof err);
+    if (!be) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
         return 1;
     }
-    image_stats st;
-    image_compute_stats(&img, &st);
-    tonemap_result *r = malloc(sizeof *r);
-    uint8_t *rgb = NULL;
-    imgstats s = {0};
-    int status = 1;
-    if (!r)
-        fprintf(stderr, "hdrtone stats: out of memory\n");
-    else if (!stats_tonemap(&o, path, &img, r, &rgb, err, sizeof err))
-        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
-    else if (rgb ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
-                 : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks, o.min_distance, &s,
-                                 err, sizeof err))
-        fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
-    else {
-        commands_print_stats(stdout, path, &img, &st, &o, r, &s);
-        status = 0;
-    }
-    imgstats_free(&s);
-    free(rgb);
-    free(r);
-    image_free(&img);
+    int status = seq_cmd_is_sequence(path) ? seq_stats(be, &o, path) : stats_file(be, &o, path);
+    backend_destroy(&be);
     return status;
 }

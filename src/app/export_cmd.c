@@ -214,9 +214,10 @@ static bool make_output_dirs(const char *const *out, int n)
     return true;
 }
 
-/* The batch of NPOS stills POS into -o (of KIND): each input's output, the checks of them,
- * the folders, the export. Returns the exit status. */
-static int export_stills(const ht_options *o, char **pos, int npos, out_kind kind)
+/* The batch of NPOS stills POS into -o (of KIND) with BE: each input's output, the checks of
+ * them, the folders, the export. Returns the exit status. */
+static int export_stills(cmd_backend *be, const ht_options *o, char **pos, int npos,
+                         out_kind kind)
 {
     char(*outs)[4096] = calloc((size_t)npos, sizeof *outs);
     const char **outp = calloc((size_t)npos, sizeof *outp);
@@ -235,7 +236,7 @@ static int export_stills(const ht_options *o, char **pos, int npos, out_kind kin
         status = check_outputs((const char **)pos, outp, npos);
         if (status == 0)
             status = make_output_dirs(outp, npos)
-                         ? batch_export(o, (const char **)pos, outp, npos, NULL) : 1;
+                         ? batch_export(be, o, (const char **)pos, outp, npos, NULL) : 1;
     }
     free(outs);
     free(outp);
@@ -256,12 +257,20 @@ int cmd_export(int argc, char **argv)
         bool seq_in = npos == 1 && seq_cmd_is_sequence(pos[0]);
         out_kind kind = output_kind(o.output, npos, seq_in);
         status = resolve_format(&o, kind, npos);
+        char err[HT_ERR_MAX];
+        cmd_backend *be = NULL;
         if (status == 0) {
             warn_ignored(&o, seq_in);
             cpu_fallback(&o, "export");
-            status = seq_in ? seq_export(&o, pos[0], o.output)
-                            : export_stills(&o, pos, npos, kind);
+            if (!(be = backend_create(&o, err, sizeof err))) {
+                fprintf(stderr, "hdrtone export: %s\n", err);
+                status = 1;
+            }
         }
+        if (be)
+            status = seq_in ? seq_export(be, &o, pos[0], o.output)
+                            : export_stills(be, &o, pos, npos, kind);
+        backend_destroy(&be);
     }
     free(pos);
     return status;

@@ -213,16 +213,12 @@ static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
 }
 
 /* What became of the human-vision options of O on IMG into *REP (all not requested without
- * them, or out of memory): on the GPU backend what its analysis of IMG reported, on the CPU
- * the reference's analysis. */
-static void human_outcome(const hdr_image *img, const ht_options *o, human_report *rep)
+ * them, or out of memory): GPU, what the GPU's analysis of IMG reported, else the CPU
+ * reference's analysis. */
+static void human_outcome(const hdr_image *img, const ht_options *o, const human_report *gpu,
+                          human_report *rep)
 {
     const tonemap_params *tm = &o->tm;
-    char err[HT_ERR_MAX];
-    pipeline *p = o->backend == HT_BACKEND_GPU && human_requested(tm)
-                      ? commands_pipeline(err, sizeof err)
-                      : NULL;
-    const human_report *gpu = p ? pipeline_human_report(p) : NULL;
     memset(rep, 0, sizeof *rep);
     if (gpu) {
         *rep = *gpu;
@@ -378,10 +374,10 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
 
 void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
                           const image_stats *st, const ht_options *o, const tonemap_result *r,
-                          const imgstats *s)
+                          const imgstats *s, const human_report *gpu_human)
 {
     human_report hr;
-    human_outcome(img, o, &hr);
+    human_outcome(img, o, gpu_human, &hr);
     (o->json && o->curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
         f, path, img, st, o, r, s, &hr);
 }
