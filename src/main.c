@@ -33,8 +33,13 @@ int cmd_view(int argc, char **argv)
     ht_options o;
     char **pos;
     int npos, early = commands_start(argc, argv, HT_CMD_VIEW, "view", &o, &pos, &npos);
-    if (early >= 0)
+    if (early >= 0) {
+        if (early == 0 && o.help) {   /* the viewer's keys after its options */
+            fputs("\nkeys:\n", stdout);
+            viewer_print_keys(stdout);
+        }
         return early;
+    }
     /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
         !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */
