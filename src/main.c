@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "commands.h"
 #include "seq_cmd.h"
 #include "viewer.h"
@@ -36,7 +37,7 @@ int cmd_view(int argc, char **argv)
     if (early >= 0) {
         if (early == 0 && o.help) {   /* the viewer's keys after its options */
             fputs("\nkeys:\n", stdout);
-            viewer_print_keys(stdout);
+            actions_print(stdout);
         }
         return early;
     }
@@ -82,7 +83,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
-        viewer_print_keys_markdown(stdout);
+        actions_print_markdown(stdout);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */
