@@ -4,11 +4,14 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "actions.h"
 #include "panels_internal.h"
 #include "viewer_internal.h"
+
+void panels_draw_canvas(viewer *v) { panels_canvas(v, ui_ctx(v->gui)); }
 
 /* Points of the layout (times the GUI's scale). */
 enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
@@ -20,6 +23,8 @@ void panels_layout(viewer *v)
     float s = ui_scale(v->gui), row = panels_row(v);
     int top = (int)(row + 4 * s), bottom = (int)(row + 4 * s);
     int dock = 0;
+    if (!v->show_panels)
+        top = bottom = 0;   /* the picture alone fills the window */
     if (v->show_panels) {
         dock = (int)fminf(DOCK_PT * s, v->fb_w / 2.0f);
         if (dock < DOCK_MIN_PT * s)
@@ -107,23 +112,35 @@ static void section_images(viewer *v, struct nk_context *ctx)
     }
 }
 
-/* A value on a log10 slider with a typed property beside it; the chosen value, or NAN when
- * neither moved. */
+/* The typed-value fields' text while they are edited (immediate mode keeps no state). */
+typedef struct typed_field {
+    char text[32];
+    int len;
+    bool editing;   /* the field held the keyboard last frame */
+} typed_field;
+
+/* A value on a log10 slider with a typed field beside it (Enter applies); the chosen
+ * value, or NAN when neither changed it. */
 static double log_slider(viewer *v, struct nk_context *ctx, const char *name, double value,
-                         double lo, double hi)
+                         double lo, double hi, typed_field *f)
 {
-    nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 3, (float[]){0.2f, 0.4f, 0.4f});
+    nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 3, (float[]){0.2f, 0.45f, 0.35f});
     nk_label(ctx, name, NK_TEXT_LEFT);
-    float l = (float)log10(fmax(value, lo));
-    float nl = l;
+    float l = (float)log10(fmax(value, lo)), nl = l;
     nk_slider_float(ctx, (float)log10(lo), &nl, (float)log10(hi), 0.01f);
-    char id[32];
-    snprintf(id, sizeof id, "#%s", name);
-    double typed = nk_propertyd(ctx, id, lo, value, hi, value * 0.05, (float)(value * 0.01));
+    if (!f->editing)   /* shows the value, unless the user is typing one */
+        f->len = snprintf(f->text, sizeof f->text, "%.4g", value);
+    nk_flags e = nk_edit_string(ctx, NK_EDIT_FIELD | NK_EDIT_SIG_ENTER, f->text, &f->len,
+                                (int)sizeof f->text - 1, nk_filter_float);
+    f->editing = (e & NK_EDIT_ACTIVE) && !(e & NK_EDIT_COMMITED);
     if (nl != l)
         return pow(10.0, nl);
-    if (typed != value)
-        return typed;
+    if (e & NK_EDIT_COMMITED) {
+        f->text[f->len] = '\0';
+        double typed = atof(f->text);
+        if (typed >= lo && typed <= hi)
+            return typed;
+    }
     return NAN;
 }
 
@@ -154,6 +171,8 @@ static void toggle(viewer *v, struct nk_context *ctx, action_id id, const char *
         action_run(v, id);
 }
 
+static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
+
 static void section_range(viewer *v, struct nk_context *ctx)
 {
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
@@ -165,12 +184,12 @@ static void section_range(viewer *v, struct nk_context *ctx)
     nk_checkbox_label(ctx, "automatic luminance range (A)", &autom);
     if (autom != was)
         action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
-    double x = log_slider(v, ctx, "Lmin", lo, 1e-6, 1e8);
+    double x = log_slider(v, ctx, "Lmin", lo, 1e-6, 1e8, &g_fields[0]);
     if (!isnan(x)) {
         action_set(v, ACT_SET_LMAX, hi);
         action_set(v, ACT_SET_LMIN, x);
     }
-    x = log_slider(v, ctx, "Lmax", hi, 1e-6, 1e8);
+    x = log_slider(v, ctx, "Lmax", hi, 1e-6, 1e8, &g_fields[1]);
     if (!isnan(x)) {
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
@@ -180,10 +199,10 @@ static void section_range(viewer *v, struct nk_context *ctx)
 static void section_settings(viewer *v, struct nk_context *ctx)
 {
     section_range(v, ctx);
-    double x = log_slider(v, ctx, "Ldmax", v->tm.ldmax, 1, 1e4);
+    double x = log_slider(v, ctx, "Ldmax", v->tm.ldmax, 1, 1e4, &g_fields[2]);
     if (!isnan(x))
         action_set(v, ACT_SET_LDMAX, x);
-    x = log_slider(v, ctx, "Dr", v->tm.drange, 2, 1e5);
+    x = log_slider(v, ctx, "Dr", v->tm.drange, 2, 1e5, &g_fields[3]);
     if (!isnan(x))
         action_set(v, ACT_SET_DRANGE, x);
     enum_combo(v, ctx, "ceiling", tonemap_ceilings, v->tm.ceiling, ACT_SET_CEILING);
@@ -322,10 +341,11 @@ static void open_box(viewer *v, struct nk_context *ctx)
 void panels_build(viewer *v)
 {
     struct nk_context *ctx = ui_ctx(v->gui);
-    panels_canvas(v, ctx);
-    menu_bar(v, ctx);
-    dock(v, ctx);
-    status_bar(v, ctx);
+    if (v->show_panels) {
+        menu_bar(v, ctx);
+        dock(v, ctx);
+        status_bar(v, ctx);
+    }
     open_box(v, ctx);
     if (v->show_help)
         panels_help(v, ctx);

@@ -17,6 +17,9 @@ void panels_layout(struct viewer *v);
 
 /* Builds this frame's panels (ui_render draws them). */
 void panels_build(struct viewer *v);
+/* What goes over the picture (the display window's frame, the marks of X, a failed load's
+ * message), after the frame's statistics are known. */
+void panels_draw_canvas(struct viewer *v);
 
 /* Whether framebuffer point (X, Y) is over a panel, a menu or a window of the GUI (not the
  * picture): the picture's mouse controls then stay off. */

@@ -131,6 +131,7 @@ void panels_histogram(viewer *v, struct nk_context *ctx)
     if (!nk_widget(&p.b, ctx))
         return;
     p.cb = nk_window_get_canvas(ctx);
+    memcpy(v->hist_rect, (float[]){p.b.x, p.b.y, p.b.w, p.b.h}, sizeof v->hist_rect);
     nk_fill_rect(p.cb, p.b, 0, nk_rgb(24, 24, 27));
     plot_axis(v, &p.lo, &p.hi);
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
@@ -224,8 +225,9 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
         view_point c = view_to_window(place, (view_point){p->x + 0.5, p->y + 0.5});
         float cx = v->vp.x + (float)c.x, cy = v->vp.y + (float)c.y;
         float h = fmaxf(7 * u, (float)place.zoom * 0.5f + 3 * u);
-        nk_stroke_rect(cb, nk_rect(cx - h, cy - h, 2 * h, 2 * h), 0, 3 * u, nk_rgba(0, 0, 0, 200));
-        nk_stroke_rect(cb, nk_rect(cx - h, cy - h, 2 * h, 2 * h), 0, u, cyan);
+        nk_stroke_rect(cb, nk_rect(cx - h, cy - h, 2 * h, 2 * h), 0, 4 * u, nk_rgba(0, 0, 0, 200));
+        /* 2 wide: an antialiased line of 1 is two half-bright pixels off the pixel grid */
+        nk_stroke_rect(cb, nk_rect(cx - h, cy - h, 2 * h, 2 * h), 0, 2 * u, cyan);
         char num[16];
         snprintf(num, sizeof num, "%d", i + 1);
         nk_draw_text(cb, nk_rect(cx + h + 2 * u, cy - h - ui_text_px(v->gui), 40 * u,

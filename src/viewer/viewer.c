@@ -321,6 +321,8 @@ static int draw_frame(viewer *v)
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
+    /* The statistics the panels show, before them (they overwrite the output: render). */
+    bool stats_ran = stats_update(v);
     panels_build(v);   /* a click may run an action (another image, other settings) */
     panels_layout(v);  /* ... such as showing or hiding the panels */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -331,7 +333,7 @@ static int draw_frame(viewer *v)
     int samples = 1;
     if (v->have_image) {
         update_view(v);
-        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
+        stats_ran |= stats_update(v);   /* settings a panel changed */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
         samples = pass_scene_samples(v->scene, v->msaa, f32);
@@ -349,6 +351,7 @@ static int draw_frame(viewer *v)
         present(v);
     }
     v->samples = samples;
+    panels_draw_canvas(v);
     ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;
 }
@@ -384,6 +387,8 @@ static bool screenshot(viewer *v, const char *path)
                v->img.width, v->img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y, sv.zoom);
         printf("viewport %d,%d %dx%d text %.1f\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h,
                v->gui ? ui_text_px(v->gui) : 0.0);
+        const float *hr = v->hist_rect;
+        printf("histogram %d,%d %dx%d\n", (int)hr[0], (int)hr[1], (int)hr[2], (int)hr[3]);
         printf("frames %ld rendered %ld\n", v->frames, v->renders);
         /* And the status text, shown or not, line by line: tests check what it says. */
         if (v->have_image) {

@@ -113,6 +113,7 @@ typedef struct viewer {
     int fb_w, fb_h;
     viewport vp;               /* where the picture goes (panels_layout) */
     int dock_w;                /* the dock's width, 0 when folded away */
+    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
 
     /* Settings the keys change. */
     tonemap_params tm;
