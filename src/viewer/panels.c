@@ -316,7 +316,7 @@ static void dock(viewer *v, struct nk_context *ctx)
         return;
     struct nk_rect r = nk_rect((float)(v->fb_w - v->dock_w), (float)v->vp.y, (float)v->dock_w,
                                (float)v->vp.h);
-    if (nk_begin(ctx, "dock", r, NK_WINDOW_BORDER)) {
+    if (nk_begin(ctx, "dock", r, 0)) {   /* no border: it would cover the picture's edge */
         if (nk_tree_push(ctx, NK_TREE_TAB, "Images", NK_MAXIMIZED)) {
             section_images(v, ctx);
             nk_tree_pop(ctx);
