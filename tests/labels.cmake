@@ -31,7 +31,7 @@ list(APPEND HT_SLOW_TESTS test_human_stage)
 list(APPEND HT_SLOW_TESTS test_package)
 list(APPEND HT_SLOW_TESTS test_viewer_pcond_keys)
 list(APPEND HT_SLOW_TESTS test_viewer_listen)
-# Unit tests of the app layer's GL-free parts (view maths, option tables, the CPU batch).
-set(HT_TEST_LINK_test_view hdrtone_app ht_testutil)
+# Unit tests of the GL-free parts of app and viewer (view maths, option tables, CPU batch).
+set(HT_TEST_LINK_test_view hdrtone_viewer ht_testutil)
 set(HT_TEST_LINK_test_enums hdrtone_app ht_testutil)
 set(HT_TEST_LINK_test_display_window hdrtone_app ht_testutil)

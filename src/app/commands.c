@@ -9,7 +9,6 @@
 #include "imgstats_gpu.h"
 #include "pipeline.h"
 #include "seq_cmd.h"
-#include "viewer.h"
 
 const human_report *commands_gpu_human(cmd_backend *b, const ht_options *o)
 {
@@ -71,10 +70,6 @@ int commands_start(int argc, char **argv, unsigned command, const char *name, ht
             fputs(USAGES[i].text, stdout);
     fputs("\noptions:\n", stdout);
     options_print_help(stdout, command);
-    if (command == HT_CMD_VIEW) {
-        fputs("\nkeys:\n", stdout);
-        viewer_print_keys(stdout);
-    }
     free(*pos);
     *pos = NULL;
     return 0;
