@@ -18,12 +18,14 @@ void panels_draw_canvas(viewer *v) { panels_canvas(v, ui_ctx(v->gui)); }
  * half a frame. The window tests click on them with xdotool. */
 static FILE *g_layout;
 
-static void layout_begin(void)
+static void layout_begin(const viewer *v)
 {
     const char *path = getenv("HT_TEST_LAYOUT");
     char tmp[4096];
     if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
         g_layout = fopen(tmp, "w");
+    if (g_layout)
+        fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
 }
 
 static void layout_end(void)
@@ -392,7 +394,7 @@ static void open_box(viewer *v, struct nk_context *ctx)
 void panels_build(viewer *v)
 {
     struct nk_context *ctx = ui_ctx(v->gui);
-    layout_begin();
+    layout_begin(v);
     if (v->show_panels) {
         menu_bar(v, ctx);
         dock(v, ctx);

@@ -7,7 +7,7 @@ clicks and keys (xdotool), the window's pixels (xwd, or the --screenshot hook):
      opens a file, Ctrl+W closes it;
   3. dragging the Dr slider changes the picture the way the key D does, and typing D D's
      value into its field gives D D's picture;
-  4. --ui-scale 2 doubles the text's height;
+  4. a fitted image refits when the window changes; --ui-scale 2 doubles the text's height;
   5. the action table is the only place that binds keys (no GLFW key code elsewhere in the
      viewer but the key names and the GUI's text editing)."""
 import glob
@@ -149,6 +149,35 @@ def mouse_cases(tmp):
           "Dr typed as 200 (100 * 2: two D presses of half a stop) shows D D's picture")
 
 
+def picture_box(px, vp):
+    """The box (x0, y0, x1, y1) of the pixels inside VP coloured as VP's centre."""
+    x, y, w, h = vp
+    region = px[y:y + h, x:x + w].astype(int)
+    centre = region[h // 2, w // 2]
+    same = np.abs(region - centre).max(axis=2) <= 2
+    ys, xs = np.nonzero(same)
+    return xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+
+
+def refit_case(tmp):
+    d = os.path.join(tmp, "d.pfm")
+    write_pfm(d, np.full((300, 500, 3), 0.5, np.float32))
+    v = xwin.Viewer(d, "--window", "960x600", "--msaa", "1")
+    try:
+        v.key("f")
+        for size in ((1400, 900), (700, 500)):
+            xwin.xdo("windowsize", v.wid, *size)
+            v.settle(1.5)
+            vp = v.layout()["viewport"]
+            x0, y0, x1, y1 = picture_box(v.pixels(), vp)
+            w, h = x1 - x0, y1 - y0
+            check(abs(w - vp[2]) <= 2 or abs(h - vp[3]) <= 2,
+                  "fitted at %dx%d: the picture (%dx%d) fills the viewport (%dx%d)"
+                  % (size + (w, h, vp[2], vp[3])))
+    finally:
+        v.close()
+
+
 def text_height(px, rows):
     """Height of the ink of the status bar's text (bright pixels) in rows ROWS."""
     band = px[rows[0]:rows[1], :400].max(axis=2) > 170
@@ -193,6 +222,7 @@ def main():
     for size in ("640x400", "960x600", "1920x1080"):
         layout_case(tmp, img, size)
     mouse_cases(tmp)
+    refit_case(tmp)
     scale_case(tmp)
     source_case()
     sys.exit(1 if fails else 0)
