@@ -158,6 +158,8 @@ static const opt_def OPTIONS[] = {
     {"ui-scale", 0, OPT_DOUBLE, HT_CMD_VIEW, OFF(ui_scale), 0.5, 4, NULL, "F",
      "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"},
     STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
+    STRING("reference", HT_CMD_VIEW, reference, "FILE",
+           "open FILE too, as the reference to compare with (wipe; Z shows it; T the mode)"),
     STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",
            "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' "
            "or a port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""),

@@ -40,6 +40,7 @@ typedef struct ht_options {
     bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
     double ui_scale;          /* viewer: the GUI's scale on top of the monitor's */
     const char *window;       /* viewer: the window's size, "WxH" (NULL: 960x600) */
+    const char *reference;    /* viewer: the image to compare with (NULL: none) */
     const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */

@@ -644,12 +644,18 @@ bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonema
     return true;
 }
 
-bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
-                           void *rgb, int bits, char *err, size_t errlen)
+void pipeline_set_result(pipeline *p, const tonemap_result *r)
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the passes' writes */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
+    p->analysed = true;
+}
+
+bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
+                           void *rgb, int bits, char *err, size_t errlen)
+{
+    pipeline_set_result(p, r);
     p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
     bool ok = apply_pieces(p, params, rgb, err, errlen);
     p->want_format = GL_RGBA8;

@@ -193,6 +193,11 @@ bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tone
 bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                char *err, size_t errlen);
 
+/* R as the frame's analysis (written into the frame buffer) for the next apply pass run
+ * with pipeline_run_pass: another image's curve on this one (a reference shown with the
+ * current image's tone mapping). */
+void pipeline_set_result(pipeline *p, const tonemap_result *r);
+
 /* The apply pass alone with R as the frame (written into the frame buffer) over every piece
  * of the uploaded image, read back into RGB (width*height*3 samples of BITS 8 or 16, as
  * pipeline_tonemap_uploaded and pipeline_tonemap_uploaded16 write them). */

@@ -146,11 +146,22 @@ static void section_images(viewer *v, struct nk_context *ctx)
                      v->img.height);
         else
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
+        if (i == v->ref)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "  (reference)");
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.86f, 0.14f});
         nk_bool sel = i == v->cur;
         note(ctx, "image%d", i);
-        if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel) && i != v->cur)
-            action_set(v, ACT_SELECT_IMAGE, i);
+        if (i == v->ref)   /* the reference: marked, as tev does */
+            nk_style_push_color(ctx, &ctx->style.selectable.text_normal, PANELS_GREEN);
+        bool shift = nk_input_is_key_down(&ctx->input, NK_KEY_SHIFT);
+        if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel)) {
+            if (shift)   /* Shift+click: the reference (tev) */
+                action_set(v, ACT_SET_REFERENCE, i);
+            else if (i != v->cur)
+                action_set(v, ACT_SELECT_IMAGE, i);
+        }
+        if (i == v->ref)
+            nk_style_pop_color(ctx);
         note(ctx, "close%d", i);
         if (nk_button_label(ctx, "x"))
             action_set(v, ACT_CLOSE_IMAGE, i);
@@ -311,6 +322,25 @@ static void section_parts(viewer *v, struct nk_context *ctx)
         panels_text(v, ctx, "one part", false);
 }
 
+static void section_compare(viewer *v, struct nk_context *ctx)
+{
+    if (v->ref < 0) {
+        panels_text(v, ctx, "no reference: Shift+R marks the shown image,\nShift+click one in the list",
+                    false);
+        return;
+    }
+    char text[512];
+    snprintf(text, sizeof text, "reference: %d  %s", v->ref + 1, viewer_base_name(v->files[v->ref]));
+    panels_text(v, ctx, text, false);
+    enum_combo(v, ctx, "mode", compare_modes, v->compare, ACT_SET_COMPARE);
+    nk_layout_row_dynamic(ctx, panels_row(v), 2);
+    toggle(v, ctx, ACT_WIPE_AXIS, "horizontal divider");
+    if (nk_button_label(ctx, "no reference"))
+        action_set(v, ACT_SET_REFERENCE, -1);
+    if (v->ref_err[0])
+        panels_text(v, ctx, v->ref_err, true);
+}
+
 static void section_pixel(viewer *v, struct nk_context *ctx)
 {
     char text[512];
@@ -327,6 +357,10 @@ static void dock(viewer *v, struct nk_context *ctx)
     if (nk_begin(ctx, "dock", r, 0)) {   /* no border: it would cover the picture's edge */
         if (nk_tree_push(ctx, NK_TREE_TAB, "Images", NK_MAXIMIZED)) {
             section_images(v, ctx);
+            nk_tree_pop(ctx);
+        }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare", v->ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
+            section_compare(v, ctx);
             nk_tree_pop(ctx);
         }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Histogram and curve", NK_MAXIMIZED)) {

@@ -254,6 +254,40 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
                  3, ctx->style.font, nk_rgba(0, 0, 0, 0), mag);
 }
 
+/* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
+static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
+{
+    if (v->ref < 0 || v->ref_err[0] || (v->compare == COMPARE_OFF && !v->flip_held))
+        return;
+    float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
+    const struct nk_user_font *f = ctx->style.font;
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
+    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->ref]));
+    float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
+    float bw = f->width(f->userdata, f->height, b, (int)strlen(b)) + 12 * s;
+    float aw = f->width(f->userdata, f->height, a, (int)strlen(a)) + 12 * s;
+    struct nk_color bg = nk_rgba(0, 0, 0, 170), fg = nk_rgb(240, 240, 240);
+    if (v->flip_held) {
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+        return;
+    }
+    if (v->compare != COMPARE_WIPE)
+        return;
+    float at = (float)viewer_wipe_pos(v);
+    if (v->wipe_horizontal) {
+        nk_fill_rect(cb, nk_rect(x, y + at - 1, w, 2), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at - th - 4 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at + 4 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    } else {
+        nk_fill_rect(cb, nk_rect(x + at - 1, y, 2, h), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + at - aw - 4 * s, y + 6 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + at + 4 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    }
+}
+
 void panels_canvas(viewer *v, struct nk_context *ctx)
 {
     nk_style_push_style_item(ctx, &ctx->style.window.fixed_background,
@@ -266,6 +300,7 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
         if (v->have_image) {
             draw_display_frame(v, cb);
             draw_marks(v, ctx, cb);
+            draw_compare(v, ctx, cb);
         } else {
             const char *t = v->load_err[0] ? v->load_err
                             : v->net     ? "waiting for images (tev protocol, --listen)"

@@ -413,3 +413,42 @@ void act_set_layer(viewer *v, double index)
                                               names[i]) != 0; guard++)
         viewer_layer_step(v, +1);
 }
+
+/* ---------------------------------------------------------------------------------------
+ * The reference (compare_view.c) */
+
+void act_set_reference(viewer *v, double index)
+{
+    int i = (int)index;
+    v->ref = i >= 0 && i < v->nfiles && i != v->ref ? i : -1;
+    if (v->ref >= 0 && v->compare == COMPARE_OFF)
+        v->compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
+    v->ref_err[0] = '\0';
+}
+
+void act_reference(viewer *v, double arg)
+{
+    (void)arg;
+    act_set_reference(v, v->cur);
+}
+
+void act_set_compare(viewer *v, double mode)
+{
+    int m = (int)mode;
+    v->compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
+}
+
+void act_compare(viewer *v, double arg)
+{
+    (void)arg;
+    v->compare = ht_enum_next(compare_modes, v->compare);
+}
+
+void act_wipe_axis(viewer *v, double arg)
+{
+    (void)arg;
+    v->wipe_horizontal = !v->wipe_horizontal;
+}
+
+void act_set_wipe(viewer *v, double at) { v->wipe = clampd(at, 0, 1); }
+void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
