@@ -61,7 +61,14 @@ bool legend_draw(const display_params *d, const tonemap_params *tm, const font_f
         return false;
     }
     draw_strip(d, tm, l, out);
-    int tx = LEGEND_STRIP + 4;
+    int tx = LEGEND_STRIP + 4, room = l->width - tx - 2, widest = 0;
+    /* Labels too wide for the legend get smaller type (falsecolor scales its text into -lw). */
+    for (int i = 0; i < l->nlabels; i++) {
+        int tw = font_draw_text(font, l->labels[i].text, l->text_px, NULL, 0, 0, 0, 0);
+        widest = tw > widest ? tw : widest;
+    }
+    if (widest > room)
+        l->text_px = l->text_px * room / widest;
     font_draw_text(font, unit, l->text_px, grey, l->width, l->height, 2, 0);
     for (int i = 0; i < l->nlabels; i++)
         /* The text's middle at the row it names. */
