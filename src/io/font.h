@@ -1,5 +1,6 @@
 /* Fonts: a font file found through fontconfig by pattern, read into memory and drawn with
- * stb_truetype (libstb's, precompiled). No GL; the legend of export --view falsecolor and the viewer's text use it. */
+ * stb_truetype (libstb's, precompiled). No GL; the legend of export --view falsecolor and the
+ * viewer's text use it. */
 #ifndef HT_FONT_H
 #define HT_FONT_H
 
