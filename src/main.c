@@ -86,6 +86,10 @@ int main(int argc, char **argv)
         actions_print_markdown(stdout);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--help-tev-markdown") == 0) {   /* for the README */
+        actions_print_tev_markdown(stdout);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */
         options_print_completion(stdout);
         return 0;

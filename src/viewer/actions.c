@@ -47,16 +47,16 @@ static bool on_help(const viewer *v) { return v->show_help; }
 
 static const action ACTIONS[ACT_COUNT] = {
     [ACT_OPEN] = {"file.open", "Open a file or folder (type its path; or drop files)",
-                  GROUP_FILE, {KC(O)}, act_open, 0, false, NULL, NULL},
+                  GROUP_FILE, {KC(O)}, act_open, 0, false, NULL, NULL, "Ctrl+O"},
     [ACT_CLOSE] = {"file.close", "Close the image", GROUP_FILE, {KC(W)}, act_close, 0, false,
-                   has_files, NULL},
+                   has_files, NULL, "Ctrl+W"},
     [ACT_NEXT_IMAGE] = {"file.next", "Next image", GROUP_FILE, {K(DOWN), K(PAGE_DOWN), K(N)},
-                        act_file, +1, false, has_several, NULL},
+                        act_file, +1, false, has_several, NULL, "Down, S"},
     [ACT_PREV_IMAGE] = {"file.previous", "Previous image", GROUP_FILE,
-                        {K(UP), K(PAGE_UP), K(P)}, act_file, -1, false, has_several, NULL},
+                        {K(UP), K(PAGE_UP), K(P)}, act_file, -1, false, has_several, NULL, "Up, W"},
     [ACT_SELECT_NTH] = {"file.select", "Image 1-9 of the list", GROUP_FILE,
                         {K(1), K(2), K(3), K(4), K(5), K(6), K(7), K(8), K(9)}, act_select_nth,
-                        0, true, has_files, NULL},
+                        0, true, has_files, NULL, "1-9"},
     [ACT_NEXT_PART] = {"file.next_part", "Next part of a multi-part EXR", GROUP_FILE, {K(E)},
                        act_part, +1, false, has_parts, NULL},
     [ACT_PREV_PART] = {"file.previous_part", "Previous part", GROUP_FILE, {KS(E)}, act_part,
@@ -66,25 +66,25 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_PREV_LAYER] = {"file.previous_layer", "Previous layer", GROUP_FILE, {KS(Y)},
                         act_layer, -1, false, has_layers, NULL},
     [ACT_RELOAD] = {"file.reload", "Reload the file", GROUP_FILE, {K(R), KC(R)}, act_reload, 0,
-                    false, has_files, NULL},
+                    false, has_files, NULL, "Ctrl+R"},
     [ACT_WATCH] = {"file.watch", "Watch the file: reload it when it changes (--watch)",
                    GROUP_FILE, {K(U)}, act_watch, 0, false, has_files, on_watch},
     [ACT_EXPORT] = {"file.export", "Export PNG (as `hdrtone export`) to ./NAME_tonemapped.png",
-                    GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL},
+                    GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL, "Ctrl+S"},
     [ACT_COPY_PATH] = {"file.copy_path", "Copy the image's path", GROUP_FILE, {KC(C)},
-                       act_copy_path, 0, false, has_files, NULL},
+                       act_copy_path, 0, false, has_files, NULL, "Ctrl+C (copies the image)"},
     [ACT_QUIT] = {"file.quit", "Quit (Esc first closes the help or the open box)", GROUP_FILE,
-                  {K(ESCAPE), K(Q), KC(Q)}, act_quit, 1, false, NULL, NULL},
+                  {K(ESCAPE), K(Q), KC(Q)}, act_quit, 1, false, NULL, NULL, "Ctrl+Q"},
 
     [ACT_FIT] = {"view.fit", "Fit the image to the viewport", GROUP_VIEW, {K(F)}, act_fit, 0,
-                 false, has_image, NULL},
+                 false, has_image, NULL, "F"},
     [ACT_ONE_TO_ONE] = {"view.one_to_one", "Zoom 1:1 (one image pixel per screen pixel)",
                         GROUP_VIEW, {KC(0), K(0)}, act_one, 0, false, has_image, NULL},
     [ACT_ZOOM_IN] = {"view.zoom_in", "Zoom in (also the mouse wheel, at the cursor)",
                      GROUP_VIEW, {K(EQUAL), KS(EQUAL), K(KP_ADD)}, act_zoom, +1, false,
-                     has_image, NULL},
+                     has_image, NULL, "+"},
     [ACT_ZOOM_OUT] = {"view.zoom_out", "Zoom out", GROUP_VIEW, {K(MINUS), K(KP_SUBTRACT)},
-                      act_zoom, -1, false, has_image, NULL},
+                      act_zoom, -1, false, has_image, NULL, "-"},
     [ACT_PAN_LEFT] = {"view.pan_left", "Pan left (also: drag with the left button)",
                       GROUP_VIEW, {K(LEFT), KS(LEFT)}, act_pan, 2, false, has_image, NULL},
     [ACT_PAN_RIGHT] = {"view.pan_right", "Pan right", GROUP_VIEW, {K(RIGHT), KS(RIGHT)},
@@ -168,7 +168,7 @@ static const action ACTIONS[ACT_COUNT] = {
                         false, has_seq, NULL},
 
     [ACT_HELP] = {"help.keys", "Help: every action and its keys (searchable)", GROUP_HELP,
-                  {K(F1), K(H), KS(SLASH)}, act_help, 0, false, NULL, on_help},
+                  {K(F1), K(H), KS(SLASH)}, act_help, 0, false, NULL, on_help, "H"},
 
     [ACT_SELECT_IMAGE] = {"set.image", NULL, GROUP_HIDDEN, {{0}}, act_select_image, 0},
     [ACT_CLOSE_IMAGE] = {"set.close", NULL, GROUP_HIDDEN, {{0}}, act_close_image, 0},
@@ -259,6 +259,18 @@ void actions_print(FILE *f)
             action_keys_text((action_id)i, keys, sizeof keys);
             fprintf(f, "    %-24s %s\n", keys, ACTIONS[i].label);
         }
+    }
+}
+
+void actions_print_tev_markdown(FILE *f)
+{
+    fprintf(f, "| action | tev | hdrtone |\n|---|---|---|\n");
+    for (int i = 0; i < ACT_COUNT; i++) {
+        if (!ACTIONS[i].tev)
+            continue;
+        char keys[160];
+        action_keys_text((action_id)i, keys, sizeof keys);
+        fprintf(f, "| %s | %s | %s |\n", ACTIONS[i].label, ACTIONS[i].tev, keys);
     }
 }
 

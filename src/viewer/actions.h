@@ -61,6 +61,7 @@ typedef struct action {
     bool key_index;        /* keys pass the index of the pressed shortcut instead (1..9) */
     bool (*enabled)(const struct viewer *v);   /* NULL: always */
     bool (*checked)(const struct viewer *v);   /* a switch: whether it is on (NULL: none) */
+    const char *tev;       /* tev's key for the same action, for its users (NULL: none) */
 } action;
 
 /* The table entry of ID. */
@@ -83,5 +84,8 @@ void action_keys_text(action_id id, char *buf, size_t len);
  * hdrtone --help-keys-markdown). */
 void actions_print(FILE *f);
 void actions_print_markdown(FILE *f);
+/* tev's keys beside hdrtone's for the actions both have, as Markdown (the README; hdrtone
+ * --help-tev-markdown). */
+void actions_print_tev_markdown(FILE *f);
 
 #endif

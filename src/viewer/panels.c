@@ -13,6 +13,41 @@
 
 void panels_draw_canvas(viewer *v) { panels_canvas(v, ui_ctx(v->gui)); }
 
+/* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
+ * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
+ * half a frame. The window tests click on them with xdotool. */
+static FILE *g_layout;
+
+static void layout_begin(void)
+{
+    const char *path = getenv("HT_TEST_LAYOUT");
+    char tmp[4096];
+    if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
+        g_layout = fopen(tmp, "w");
+}
+
+static void layout_end(void)
+{
+    const char *path = getenv("HT_TEST_LAYOUT");
+    char tmp[4096];
+    if (!g_layout)
+        return;
+    fclose(g_layout);
+    g_layout = NULL;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    rename(tmp, path);
+}
+
+/* Notes the next widget's place under NAME (HT_TEST_LAYOUT). */
+static void note(struct nk_context *ctx, const char *fmt, int i)
+{
+    if (!g_layout)
+        return;
+    struct nk_rect r = nk_widget_bounds(ctx);
+    fprintf(g_layout, fmt, i);
+    fprintf(g_layout, " %d %d %d %d\n", (int)r.x, (int)r.y, (int)r.w, (int)r.h);
+}
+
 /* Points of the layout (times the GUI's scale). */
 enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
 
@@ -105,8 +140,10 @@ static void section_images(viewer *v, struct nk_context *ctx)
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.86f, 0.14f});
         nk_bool sel = i == v->cur;
+        note(ctx, "image%d", i);
         if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel) && i != v->cur)
             action_set(v, ACT_SELECT_IMAGE, i);
+        note(ctx, "close%d", i);
         if (nk_button_label(ctx, "x"))
             action_set(v, ACT_CLOSE_IMAGE, i);
     }
@@ -127,6 +164,11 @@ static double log_slider(viewer *v, struct nk_context *ctx, const char *name, do
     nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 3, (float[]){0.2f, 0.45f, 0.35f});
     nk_label(ctx, name, NK_TEXT_LEFT);
     float l = (float)log10(fmax(value, lo)), nl = l;
+    if (g_layout) {
+        struct nk_rect b = nk_widget_bounds(ctx);
+        fprintf(g_layout, "slider_%s %d %d %d %d\n", name, (int)b.x, (int)b.y, (int)b.w,
+                (int)b.h);
+    }
     nk_slider_float(ctx, (float)log10(lo), &nl, (float)log10(hi), 0.01f);
     if (!f->editing)   /* shows the value, unless the user is typing one */
         f->len = snprintf(f->text, sizeof f->text, "%.4g", value);
@@ -274,7 +316,7 @@ static void dock(viewer *v, struct nk_context *ctx)
         return;
     struct nk_rect r = nk_rect((float)(v->fb_w - v->dock_w), (float)v->vp.y, (float)v->dock_w,
                                (float)v->vp.h);
-    if (nk_begin(ctx, "dock", r, NK_WINDOW_BORDER)) {
+    if (nk_begin(ctx, "dock", r, 0)) {   /* no border: it would cover the picture's edge */
         if (nk_tree_push(ctx, NK_TREE_TAB, "Images", NK_MAXIMIZED)) {
             section_images(v, ctx);
             nk_tree_pop(ctx);
@@ -341,6 +383,7 @@ static void open_box(viewer *v, struct nk_context *ctx)
 void panels_build(viewer *v)
 {
     struct nk_context *ctx = ui_ctx(v->gui);
+    layout_begin();
     if (v->show_panels) {
         menu_bar(v, ctx);
         dock(v, ctx);
@@ -349,6 +392,7 @@ void panels_build(viewer *v)
     open_box(v, ctx);
     if (v->show_help)
         panels_help(v, ctx);
+    layout_end();
 }
 
 bool panels_hovered(const viewer *v, double x, double y)
