@@ -85,6 +85,10 @@ void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
 /* An IEEE half float as a float (exact). */
 float image_half_to_float(uint16_t h);
 
+/* Pixel K (row-major index) of IMG as R, G, B, A: its floats, or its half floats when the
+ * floats were dropped (image_add_half); zeros when it holds neither. */
+void image_get_pixel(const hdr_image *img, size_t k, float rgba[4]);
+
 /* Gives a half_exact IMG its pixels as half floats too (img->half: what the GPU stores, made
  * here on the caller's thread, not by the driver on the GL thread); with DROP_FLOATS frees
  * img->rgba then. False (nothing changed) when IMG is not half_exact, has no floats or has

@@ -64,17 +64,6 @@ void display_set_units(display_params *d, const image_units *u)
     memcpy(d->weights, u->weights, sizeof d->weights);
 }
 
-/* Pixel K of IMG as four floats (its floats, or its half floats decoded). */
-static void pixel(const hdr_image *img, size_t k, float c[4])
-{
-    if (img->rgba) {
-        memcpy(c, img->rgba + 4 * k, 4 * sizeof *c);
-        return;
-    }
-    for (int i = 0; i < 4; i++)
-        c[i] = image_half_to_float(img->half[4 * k + i]);
-}
-
 /* The value of CHANNEL in colour C (Y: weighted with W). */
 static double channel_value(const float c[4], int channel, const double w[3])
 {
@@ -90,7 +79,7 @@ bool display_channel_range(const hdr_image *img, int channel, const double weigh
     size_t n = (size_t)img->width * img->height;
     for (size_t k = 0; (img->rgba || img->half) && k < n; k++) {
         float c[4];
-        pixel(img, k, c);
+        image_get_pixel(img, k, c);
         double v = channel_value(c, channel, weights);
         if (isfinite(v)) {
             a = fmin(a, v);
@@ -146,7 +135,7 @@ static double *scale_positions(const hdr_image *img, const display_params *d)
     double *v = malloc(n * sizeof *v);
     for (size_t k = 0; v && k < n; k++) {
         float c[4];
-        pixel(img, k, c);
+        image_get_pixel(img, k, c);
         double lum = d->units_scale * channel_value(c, HT_CHANNEL_Y, d->weights);
         v[k] = falsecolor_map(d, isfinite(lum) ? lum : 0.0);
     }
@@ -160,7 +149,7 @@ static void pixel_rgb(const hdr_image *img, const display_params *d, const doubl
     int w = img->width, h = img->height;
     size_t k = (size_t)y * w + x;
     float c[4];
-    pixel(img, k, c);
+    image_get_pixel(img, k, c);
     if (d->mode == HT_VIEW_EXPOSURE) {
         double m = exp2(d->exposure);
         for (int i = 0; i < 3; i++)

@@ -92,7 +92,8 @@ static double box_luminance(const hdr_image *img, const display_params *d, int x
     long n = 0;
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
-            const float *p = img->rgba + 4 * ((size_t)y * img->width + x);
+            float p[4];
+            image_get_pixel(img, (size_t)y * img->width + x, p);
             if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
                 continue;
             for (int c = 0; c < 3; c++)
@@ -112,7 +113,7 @@ static double box_luminance(const hdr_image *img, const display_params *d, int x
 double falsecolor_auto_max(const hdr_image *img, const display_params *d)
 {
     int w = img->width, h = img->height;
-    if (!img->rgba || w <= 0 || h <= 0)
+    if ((!img->rgba && !img->half) || w <= 0 || h <= 0)
         return 1000.0;
     int fw = w >= h ? 128 : (int)fmax(1, floor(128.0 * w / h + 0.5));
     int fh = h >= w ? 128 : (int)fmax(1, floor(128.0 * h / w + 0.5));

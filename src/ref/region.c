@@ -90,10 +90,6 @@ bool region_compute(const hdr_image *img, const int rect[4], const double weight
     memset(st, 0, sizeof *st);
     if (!region_check(img, rect, err, errlen))
         return false;
-    if (!img->rgba) {
-        snprintf(err, errlen, "--region: the image's float pixels are not held");
-        return false;
-    }
     memcpy(st->rect, rect, sizeof st->rect);
     size_t w = (size_t)(rect[2] - rect[0] + 1), h = (size_t)(rect[3] - rect[1] + 1);
     st->pixels = (uint64_t)w * h;
@@ -107,7 +103,8 @@ bool region_compute(const hdr_image *img, const int rect[4], const double weight
     size_t nf = 0, nc = 0;
     for (int y = rect[1]; y <= rect[3]; y++)
         for (int x = rect[0]; x <= rect[2]; x++) {
-            const float *p = img->rgba + 4 * ((size_t)y * img->width + x);
+            float p[4];
+            image_get_pixel(img, (size_t)y * img->width + x, p);
             if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
                 continue;
             double f = rec709[0] * p[0] + rec709[1] * p[1] + rec709[2] * p[2];
