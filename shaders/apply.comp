@@ -32,7 +32,8 @@ void apply_pixel(ivec2 p)
 #if defined(HT_DISPLAY) && defined(HT_SRC_MS)
     // Every sample in the mode, then the resolve, as the tone mapping does.
     vec3 acc = vec3(0.0);
-    for (int s = 0; s < u_samples; s++) acc += clamp(display_sample(p, ht_load_sample(p, s)), 0.0, 1.0);
+    for (int s = 0; s < u_samples; s++)
+        acc += clamp(display_sample(p, ht_load_sample(p, s)), 0.0, 1.0);
     vec3 v = acc / float(u_samples);
 #elif defined(HT_DISPLAY)
     vec3 v = display_sample(p, ht_load(p));

@@ -34,8 +34,9 @@ bool region_parse(const char *s, int rect[4], char *err, size_t errlen);
  * with the reason (the rectangle and the size) in err. */
 bool region_check(const hdr_image *img, const int rect[4], char *err, size_t errlen);
 
-/* The statistics of RECT (region_check'ed) of IMG (its floats, or its half floats), the cd/m^2 figures with
- * WEIGHTS and SCALE (units.h). False (err) when out of memory or RECT is bad. */
+/* The statistics of RECT (region_check'ed) of IMG (its floats, or its half floats), the
+ * cd/m^2 figures with WEIGHTS and SCALE (units.h). False (err) when out of memory or RECT is
+ * bad. */
 bool region_compute(const hdr_image *img, const int rect[4], const double weights[3],
                     double scale, region_stats *st, char *err, size_t errlen);
 

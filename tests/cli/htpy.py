@@ -88,7 +88,8 @@ def write_exr(path, rgb, white_luminance=None):
     attribute when given."""
     import numpy as np
     h, w, _ = rgb.shape
-    chans = b"".join(c + b"\0" + struct.pack("<iBBBBii", 2, 0, 0, 0, 0, 1, 1) for c in (b"B", b"G", b"R"))
+    chans = b"".join(c + b"\0" + struct.pack("<iBBBBii", 2, 0, 0, 0, 0, 1, 1)
+                     for c in (b"B", b"G", b"R"))
     box = struct.pack("<iiii", 0, 0, w - 1, h - 1)
     head = (_attr("channels", "chlist", chans + b"\0") + _attr("compression", "compression", b"\0")
             + _attr("dataWindow", "box2i", box) + _attr("displayWindow", "box2i", box)

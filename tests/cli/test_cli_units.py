@@ -46,12 +46,14 @@ for exposures in ((), (2.0,), (2.0, 0.125)):
     if not j:
         continue
     values = stored.astype(np.float64) / product   # what the loader gives: EXPOSURE divided out
-    check(j["units"] == {"rule": "radiance", "scale": 179, "exposure": product}, f"{path}: {j['units']}")
+    check(j["units"] == {"rule": "radiance", "scale": 179, "exposure": product},
+          f"{path}: {j['units']}")
     check(close(j["luminance"]["max"], (values @ rec709).max()), f"{path}: luminance.max")
     cd = 179 * (values @ radiance)
     for k, v in (("min", cd.min()), ("max", cd.max()), ("mean", cd.mean()),
                  ("median", np.median(cd)), ("log_average", np.exp(np.log(cd).mean()))):
-        check(close(j["luminance_cd_m2"][k], v), f"{path}: cd/m^2 {k} {j['luminance_cd_m2'][k]} != {v}")
+        check(close(j["luminance_cd_m2"][k], v),
+              f"{path}: cd/m^2 {k} {j['luminance_cd_m2'][k]} != {v}")
     j = stats(path, "--scale", "3")
     check(j and j["units"]["rule"] == "user" and j["units"]["scale"] == 3 and
           close(j["luminance_cd_m2"]["max"], 3 * (values @ radiance).max()), f"{path}: --scale 3")

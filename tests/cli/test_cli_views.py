@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """export --view (issues 22 and 23) on both backends: the channel view of multipart.0001.exr's
 motion vectors (part forward_left, forward.u and forward.v as R and G) is not black and reports
-its range (u 0..43, v -42..0); false colour of venice_sunset_1k.hdr has its legend left of the picture
-(--legend off: none), the same picture from both backends; the exposure view is the picture
-of its formula; --view needs 8-bit PNG or JPEG."""
+its range (u 0..43, v -42..0); false colour of venice_sunset_1k.hdr has its legend left of the
+picture (--legend off: none), the same picture from both backends; the exposure view is the
+picture of its formula; --view needs 8-bit PNG or JPEG."""
 import os, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import htpy
