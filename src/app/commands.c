@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "region.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,25 +247,23 @@ static bool stats_tonemap(ht_options *o, const char *path, const hdr_image *img,
                : commands_tonemap(o, img, r, *rgb, err, errlen);
 }
 
-int cmd_stats(int argc, char **argv)
+/* stats of the one still PATH as O asks (its report after a blank line when FIRST is not
+ * set: one block per file); 0, or 1 after an error (printed). */
+static int stats_file(const ht_options *opts, const char *path, bool first)
 {
-    ht_options o;
-    char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
-    if (early >= 0)
-        return early;
-    if (npos != 1) {
-        free(pos);
-        return commands_usage_error("stats", "needs exactly one input (see --help)");
-    }
-    const char *path = pos[0];
-    free(pos);
-    if (seq_cmd_is_sequence(path))
-        return seq_stats(&o, path);
+    ht_options own = *opts, *o = &own;   /* stats_tonemap may turn this file to the CPU */
+    char err[HT_ERR_MAX + 64];
     hdr_image img = {0};
-    image_load_options lo = options_load(&o);
+    image_load_options lo = options_load(o);
     if (!image_load(path, &lo, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
+        return 1;
+    }
+    int rect[4];
+    if (o->region && (!region_parse(o->region, rect, err, sizeof err) ||
+                      !region_check(&img, rect, err, sizeof err))) {
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+        image_free(&img);
         return 1;
     }
     image_stats st;
@@ -275,19 +274,43 @@ int cmd_stats(int argc, char **argv)
     int status = 1;
     if (!r)
         fprintf(stderr, "hdrtone stats: out of memory\n");
-    else if (!stats_tonemap(&o, path, &img, r, &rgb, err, sizeof err))
+    else if (!stats_tonemap(o, path, &img, r, &rgb, err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
-    else if (rgb ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
-                 : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks, o.min_distance, &s,
+    else if (rgb ? !imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
+                 : !imgstats_gpu(g_pipe, &img, o->histogram_kernel, o->peaks, o->min_distance, &s,
                                  err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
-        commands_print_stats(stdout, path, &img, &st, &o, r, &s);
+        if (!first && !o->json && o->curve_format != HT_CURVE_PCOND)
+            fputc('\n', stdout);
+        commands_print_stats(stdout, path, &img, &st, o, r, &s);
         status = 0;
     }
     imgstats_free(&s);
     free(rgb);
     free(r);
     image_free(&img);
+    return status;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    ht_options o;
+    char **pos, err[HT_ERR_MAX];
+    int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
+    int rect[4], status = 0;
+    if (npos == 0)
+        status = commands_usage_error("stats", "needs at least one input (see --help)");
+    else if (o.region && !region_parse(o.region, rect, err, sizeof err))
+        status = commands_usage_error("stats", err);
+    else if (npos == 1 && seq_cmd_is_sequence(pos[0]))
+        status = seq_stats(&o, pos[0]);
+    else
+        /* One bad input does not stop the others; any makes the exit status 1. */
+        for (int i = 0; i < npos; i++)
+            status |= stats_file(&o, pos[i], i == 0);
+    free(pos);
     return status;
 }

@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "encode.h"
+#include "export_view.h"
 #include "seq_cmd.h"
 
 /* Float output is the CPU reference's (batch.c map_linear says why): the backend becomes the
@@ -131,6 +132,8 @@ int cmd_export(int argc, char **argv)
     else
         status = resolve_format(&o, npos);
     if (status != 2)
+        status = export_view_check(&o, pos[0]);
+    if (status != 2)
         cpu_fallback(&o, "export");
     if (status != 2) {
         char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
@@ -149,7 +152,9 @@ int cmd_export(int argc, char **argv)
                 outp[i] = outs[i];
             }
             status = check_outputs((const char **)pos, outp, npos);
-            if (status == 0 && npos == 1 && seq_cmd_is_sequence(pos[0]))
+            if (status == 0 && o.display.mode != HT_VIEW_TONEMAP)
+                status = export_view_run(&o, (const char **)pos, outp, npos);
+            else if (status == 0 && npos == 1 && seq_cmd_is_sequence(pos[0]))
                 status = seq_export(&o, pos[0], outp[0]);
             else if (status == 0)
                 status = batch_export(&o, (const char **)pos, outp, npos, NULL);

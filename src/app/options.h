@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "adapt.h"
+#include "display.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -26,6 +27,12 @@ enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 
 typedef struct ht_options {
     tonemap_params tm;
+    bool scale_given;         /* --scale given: it overrides the units of the file (units.h) */
+    display_params display;   /* --view and its options (display.h); automatic parts resolved
+                                 per image (display_resolve) */
+    bool legend;              /* export --view falsecolor: the legend beside the picture */
+    const char *region;       /* stats --region X0,Y0,X1,Y1 (NULL: none) */
+    bool curve;               /* stats: print the response curve in the text too */
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */

@@ -40,6 +40,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
             return NULL;
         }
     p->finish_form = PIPELINE_FINISH_SEPARATE;   /* the fastest on the H100: BENCHMARKS.md */
+    display_params_default(&p->display);
     const char *form = getenv("HT_FINISH");
     for (int i = 0; form && i < (int)(sizeof finish_names / sizeof *finish_names); i++)
         if (strcmp(form, finish_names[i]) == 0)
@@ -416,7 +417,8 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))
             return false;
         unsigned format, out = output_for(p, src, &format);
-        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, err, errlen);
+        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, &p->display,
+                              err, errlen);
     }
     default:
         snprintf(err, errlen, "no pass %d", pass);
@@ -479,6 +481,19 @@ void pipeline_set_latency(pipeline *p, int frames)
         p->latency = frames;
 }
 
+void pipeline_set_display(pipeline *p, const display_params *d)
+{
+    if (d)
+        p->display = *d;
+    else
+        display_params_default(&p->display);
+}
+
+const display_params *pipeline_display(const pipeline *p)
+{
+    return &p->display;
+}
+
 /* Whether a frame takes the one-frame-latency form: asked for, with a curve to apply, pixel
  * sampling, no human-vision option (their analysis is not a histogram of the picture), and
  * one texture of one sample both analysed and applied. */
@@ -486,7 +501,8 @@ static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
                    const tonemap_params *params)
 {
     ht_piece one;
-    return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
+    return p->latency == 1 && p->analysed && p->display.mode == HT_VIEW_TONEMAP &&
+           params->sampling == HT_SAMPLING_PIXELS &&
            !human_requested(params) && !p->human.grids.stages &&
            analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
            analysis.width == apply.width && analysis.height == apply.height &&

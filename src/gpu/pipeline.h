@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "display.h"
 #include "human.h"
 #include "image.h"
 #include "tonemap.h"
@@ -128,6 +129,15 @@ bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *param
  * latency) and with pixel sampling when ANALYSIS and APPLY are the same texture of one sample
  * in one piece; any other frame runs as without latency. */
 void pipeline_set_latency(pipeline *p, int frames);
+
+/* The display mode of the apply pass from the next frame on (display.h; resolved: its
+ * automatic parts made concrete for the image, display_resolve), copied; NULL: tone mapping,
+ * the default. Only the apply pass reads it: switching needs no upload and no analysis, and
+ * the analysis (histogram, curve) still runs as in tone mapping. A mode other than tone
+ * mapping runs without the one-frame latency (pipeline_set_latency) and without the
+ * human-vision stage. */
+void pipeline_set_display(pipeline *p, const display_params *d);
+const display_params *pipeline_display(const pipeline *p);
 
 /* Per-pass timing: with ON, pipeline_frame and the analyses time every pass with its own
  * timer (pipeline_last_timings' ms[] and their sum); off (the default), one timer spans the

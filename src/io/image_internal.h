@@ -4,8 +4,8 @@
 
 #include "image.h"
 
-/* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
-float image_half_to_float(uint16_t h);
+/* IEEE float -> half, rounding to nearest even like Imath's half (and GPUs); the other way
+ * is image.h's image_half_to_float. */
 uint16_t image_float_to_half(float f);
 static inline float image_round_half(float f)
 {
