@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "region.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,14 +129,23 @@ static bool stats_tonemap(cmd_backend *be, ht_options *o, const char *path,
              : backend_tonemap(be, o, img, r, *rgb, err, errlen);
 }
 
-/* stats of the still PATH with the backend BE; the exit status. */
-static int stats_file(cmd_backend *be, ht_options *o, const char *path)
+/* stats of the one still PATH as O asks, with the backend BE (its report after a blank line
+ * when FIRST is not set: one block per file); 0, or 1 after an error (printed). */
+static int stats_file(cmd_backend *be, const ht_options *opts, const char *path, bool first)
 {
-    char err[HT_ERR_MAX];
+    ht_options own = *opts, *o = &own;   /* stats_tonemap may turn this file to the CPU */
+    char err[HT_ERR_MAX + 64];
     hdr_image img = {0};
     image_load_options lo = options_load(o);
     if (!image_load(path, &lo, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
+        return 1;
+    }
+    int rect[4];
+    if (o->region && (!region_parse(o->region, rect, err, sizeof err) ||
+                      !region_check(&img, rect, err, sizeof err))) {
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+        image_free(&img);
         return 1;
     }
     image_stats st;
@@ -154,6 +164,8 @@ static int stats_file(cmd_backend *be, ht_options *o, const char *path)
                                  sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
+        if (!first && !o->json && o->curve_format != HT_CURVE_PCOND)
+            fputc('\n', stdout);
         commands_print_stats(stdout, path, &img, &st, o, r, &s, commands_gpu_human(be, o));
         status = 0;
     }
@@ -171,18 +183,23 @@ int cmd_stats(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (npos != 1) {
-        free(pos);
-        return commands_usage_error("stats", "needs exactly one input (see --help)");
-    }
-    const char *path = pos[0];
-    free(pos);
-    cmd_backend *be = backend_create(&o, err, sizeof err);
-    if (!be) {
+    int rect[4], status = 0;
+    cmd_backend *be = NULL;
+    if (npos == 0) {
+        status = commands_usage_error("stats", "needs at least one input (see --help)");
+    } else if (o.region && !region_parse(o.region, rect, err, sizeof err)) {
+        status = commands_usage_error("stats", err);
+    } else if (!(be = backend_create(&o, err, sizeof err))) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
-        return 1;
+        status = 1;
+    } else if (npos == 1 && seq_cmd_is_sequence(pos[0])) {
+        status = seq_stats(be, &o, pos[0]);
+    } else {
+        /* One bad input does not stop the others; any makes the exit status 1. */
+        for (int i = 0; i < npos; i++)
+            status |= stats_file(be, &o, pos[i], i == 0);
     }
-    int status = seq_cmd_is_sequence(path) ? seq_stats(be, &o, path) : stats_file(be, &o, path);
     backend_destroy(&be);
+    free(pos);
     return status;
 }

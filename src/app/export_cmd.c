@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "encode.h"
+#include "export_view.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 
@@ -234,9 +235,12 @@ static int export_stills(cmd_backend *be, const ht_options *o, char **pos, int n
             outp[i] = outs[i];
         }
         status = check_outputs((const char **)pos, outp, npos);
-        if (status == 0)
-            status = make_output_dirs(outp, npos)
-                         ? batch_export(be, o, (const char **)pos, outp, npos, NULL) : 1;
+        if (status == 0 && !make_output_dirs(outp, npos))
+            status = 1;
+        else if (status == 0 && o->display.mode != HT_VIEW_TONEMAP)
+            status = export_view_run(be, o, (const char **)pos, outp, npos);
+        else if (status == 0)
+            status = batch_export(be, o, (const char **)pos, outp, npos, NULL);
     }
     free(outs);
     free(outp);
@@ -257,6 +261,8 @@ int cmd_export(int argc, char **argv)
         bool seq_in = npos == 1 && seq_cmd_is_sequence(pos[0]);
         out_kind kind = output_kind(o.output, npos, seq_in);
         status = resolve_format(&o, kind, npos);
+        if (status == 0)
+            status = export_view_check(&o, pos[0]);
         char err[HT_ERR_MAX];
         cmd_backend *be = NULL;
         if (status == 0) {

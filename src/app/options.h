@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "adapt.h"
+#include "display.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -25,8 +26,17 @@ enum {
 enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1, HT_BACKEND_AUTO = 2 };
 enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 
+/* Rows of the options table that ht_options.given has room for. */
+#define HT_OPTIONS_MAX 128
+
 typedef struct ht_options {
     tonemap_params tm;
+    bool scale_given;         /* --scale given: it overrides the units of the file (units.h) */
+    display_params display;   /* --view and its options (display.h); automatic parts resolved
+                                 per image (display_resolve) */
+    bool legend;              /* export --view falsecolor: the legend beside the picture */
+    const char *region;       /* stats --region X0,Y0,X1,Y1 (NULL: none) */
+    bool curve;               /* stats: print the response curve in the text too */
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
@@ -41,6 +51,7 @@ typedef struct ht_options {
     bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
     double ui_scale;          /* viewer: the GUI's scale on top of the monitor's */
     const char *window;       /* viewer: the window's size, "WxH" (NULL: 960x600) */
+    const char *reference;    /* viewer: the image to compare with (NULL: none) */
     const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */
@@ -67,7 +78,8 @@ typedef struct ht_options {
     double cut_threshold;     /* --cut-threshold: stops of a scene cut (0: none) */
     const char *analysis;     /* export --analysis DIR: the analyses of hdrtone analyze */
     bool help;
-    uint64_t given;           /* the options on the command line (options_given) */
+    uint64_t given[HT_OPTIONS_MAX / 64];   /* the options on the command line, a bit per row
+                                              of the table (options_given) */
 } ht_options;
 
 /* The tables of the enumerations of the options (ht_enum.h); tonemap.h has those of

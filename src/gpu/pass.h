@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "gpu_resource.h"
+#include "display.h"
 #include "pipeline.h"
 
 /* Owned by the pipeline; the passes only bind them. */
@@ -142,10 +143,12 @@ typedef struct pipeline_human pipeline_human;
 pass_apply *pass_apply_create(char *err, size_t errlen);
 /* Writes the texture OUT of format OUT_FORMAT, GL_RGBA8 or GL_RGBA16 (SRC's size; for an image
  * in pieces, run once per piece). HUMAN (pass_human.h; NULL: none): the human-vision stage
- * first, SRC the picture it was made for. */
+ * first, SRC the picture it was made for. DISP (display.h; NULL: tone mapping): another
+ * display mode instead of the tone mapping (resolved; then HUMAN is not applied). */
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
                     const pipeline_human *human, unsigned out, unsigned out_format,
-                    const tonemap_params *params, char *err, size_t errlen);
+                    const tonemap_params *params, const display_params *disp, char *err,
+                    size_t errlen);
 /* The same for a one-texture SRC of one sample, in the histogram pass's groups, each tile
  * also binned as pass_histogram_run bins it (b's tile grid must be SRC's). */
 bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,

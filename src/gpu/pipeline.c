@@ -36,6 +36,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
             pipeline_destroy(&p);
             return NULL;
         }
+    display_params_default(&p->display);
     /* The frame starts as zeros uploaded by glBufferSubData, not cleared: NVIDIA's driver (580,
      * H100) carried out a glClearBufferData of a buffer fresh from glBufferData after the next
      * glBufferSubData into it, so the clear wiped what pass_foveal_prepare wrote next (the
@@ -375,7 +376,8 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))
             return false;
         unsigned format, out = output_for(p, src, &format);
-        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, err, errlen);
+        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, &p->display,
+                              err, errlen);
     }
     default:
         snprintf(err, errlen, "no pass %d", pass);
@@ -438,6 +440,19 @@ void pipeline_set_latency(pipeline *p, int frames)
         p->latency = frames;
 }
 
+void pipeline_set_display(pipeline *p, const display_params *d)
+{
+    if (d)
+        p->display = *d;
+    else
+        display_params_default(&p->display);
+}
+
+const display_params *pipeline_display(const pipeline *p)
+{
+    return &p->display;
+}
+
 /* Whether a frame takes the one-frame-latency form: asked for, with a curve to apply, pixel
  * sampling, no human-vision option (their analysis is not a histogram of the picture), and
  * one texture of one sample both analysed and applied. */
@@ -445,7 +460,8 @@ static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
                    const tonemap_params *params)
 {
     ht_piece one;
-    return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
+    return p->latency == 1 && p->analysed && p->display.mode == HT_VIEW_TONEMAP &&
+           params->sampling == HT_SAMPLING_PIXELS &&
            !human_requested(params) && !p->human.grids.stages &&
            analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
            analysis.width == apply.width && analysis.height == apply.height &&
@@ -603,12 +619,18 @@ bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonema
     return true;
 }
 
-bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
-                           void *rgb, int bits, char *err, size_t errlen)
+void pipeline_set_result(pipeline *p, const tonemap_result *r)
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the passes' writes */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
+    p->analysed = true;
+}
+
+bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
+                           void *rgb, int bits, char *err, size_t errlen)
+{
+    pipeline_set_result(p, r);
     p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
     bool ok = apply_pieces(p, params, rgb, err, errlen);
     p->want_format = GL_RGBA8;

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "display.h"
 #include "human.h"
 #include "image.h"
 #include "tonemap.h"
@@ -110,6 +111,15 @@ bool pipeline_pass_used(int pass, const tonemap_params *params);
  * in one piece; any other frame runs as without latency. */
 void pipeline_set_latency(pipeline *p, int frames);
 
+/* The display mode of the apply pass from the next frame on (display.h; resolved: its
+ * automatic parts made concrete for the image, display_resolve), copied; NULL: tone mapping,
+ * the default. Only the apply pass reads it: switching needs no upload and no analysis, and
+ * the analysis (histogram, curve) still runs as in tone mapping. A mode other than tone
+ * mapping runs without the one-frame latency (pipeline_set_latency) and without the
+ * human-vision stage. */
+void pipeline_set_display(pipeline *p, const display_params *d);
+const display_params *pipeline_display(const pipeline *p);
+
 /* Per-pass timing: with ON, pipeline_frame and the analyses time every pass with its own
  * timer (pipeline_last_timings' ms[] and their sum); off (the default), one timer spans the
  * whole frame (total_ms only, ms[] zero): the queries between passes cost time. */
@@ -173,6 +183,11 @@ bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tone
  * before pipeline_apply_result. */
 bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                char *err, size_t errlen);
+
+/* R as the frame's analysis (written into the frame buffer) for the next apply pass run
+ * with pipeline_run_pass: another image's curve on this one (a reference shown with the
+ * current image's tone mapping). */
+void pipeline_set_result(pipeline *p, const tonemap_result *r);
 
 /* The apply pass alone with R as the frame (written into the frame buffer) over every piece
  * of the uploaded image, read back into RGB (width*height*3 samples of BITS 8 or 16, as

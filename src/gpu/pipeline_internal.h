@@ -41,6 +41,7 @@ struct pipeline {
     int rebin_pieces;                  /* dispatch buffer holds them */
 
     int latency;                       /* pipeline_set_latency */
+    display_params display;            /* pipeline_set_display */
     bool analysed;                     /* the frame holds an analysis: a curve to apply */
     bool pass_timing;                  /* pipeline_set_pass_timing */
     bool human_on;                     /* the last analysis had human-vision options: */

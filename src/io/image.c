@@ -109,6 +109,14 @@ bool image_check_pixels(const char *path, uint64_t w, uint64_t h, const image_lo
     return true;
 }
 
+void image_get_pixel(const hdr_image *img, size_t k, float rgba[4])
+{
+    for (int c = 0; c < 4; c++)
+        rgba[c] = img->rgba   ? img->rgba[4 * k + c]
+                  : img->half ? image_half_to_float(img->half[4 * k + c])
+                              : 0.0f;
+}
+
 float image_half_to_float(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;

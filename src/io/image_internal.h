@@ -12,8 +12,8 @@
 /* Whether image_rgba_to_half uses F16C here: built with it, and the CPU has it. */
 bool image_half_f16c(void);
 
-/* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
-float image_half_to_float(uint16_t h);
+/* IEEE float -> half, rounding to nearest even like Imath's half (and GPUs); the other way
+ * is image.h's image_half_to_float. */
 uint16_t image_float_to_half(float f);
 static inline float image_round_half(float f)
 {

@@ -40,6 +40,10 @@ static bool on_marks(const viewer *v) { return v->show_marks; }
 static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->show_panels; }
 static bool on_help(const viewer *v) { return v->show_help; }
+static bool has_ref(const viewer *v) { return v->ref >= 0; }
+static bool on_ref(const viewer *v) { return v->ref >= 0 && v->ref == v->cur; }
+static bool on_wipe_h(const viewer *v) { return v->wipe_horizontal; }
+static bool on_flip(const viewer *v) { return v->flip_held; }
 
 #define K(k) {GLFW_KEY_##k, 0}
 #define KS(k) {GLFW_KEY_##k, SHIFT}
@@ -73,7 +77,7 @@ static const action ACTIONS[ACT_COUNT] = {
                     GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL, "Ctrl+S"},
     [ACT_COPY_PATH] = {"file.copy_path", "Copy the image's path", GROUP_FILE, {KC(C)},
                        act_copy_path, 0, false, has_files, NULL, "Ctrl+C (copies the image)"},
-    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes the help or the open box)", GROUP_FILE,
+    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes a menu, the help or the open box)", GROUP_FILE,
                   {K(ESCAPE), K(Q), KC(Q)}, act_quit, 1, false, NULL, NULL, "Ctrl+Q"},
 
     [ACT_FIT] = {"view.fit", "Fit the image to the viewport", GROUP_VIEW, {K(F)}, act_fit, 0,
@@ -99,6 +103,16 @@ static const action ACTIONS[ACT_COUNT] = {
                   {K(M)}, act_msaa, 0, false, has_image, NULL},
     [ACT_PANELS] = {"view.panels", "Show / hide the panels", GROUP_VIEW, {KC(H), K(F2)},
                     act_panels, 0, false, NULL, on_panels},
+
+    [ACT_REFERENCE] = {"compare.reference",
+                       "Make the shown image the reference (again: none; Shift+click in the list)",
+                       GROUP_COMPARE, {KS(R)}, act_reference, 0, false, has_files, on_ref},
+    [ACT_COMPARE] = {"compare.mode", "Comparison with the reference: off / wipe", GROUP_COMPARE,
+                     {K(T)}, act_compare, 0, false, has_ref, NULL},
+    [ACT_WIPE_AXIS] = {"compare.wipe_axis", "Wipe divider: vertical / horizontal",
+                       GROUP_COMPARE, {KS(T)}, act_wipe_axis, 0, false, has_ref, on_wipe_h},
+    [ACT_FLIP] = {"compare.flip", "Show the reference while the key is held", GROUP_COMPARE,
+                  {K(Z)}, act_flip, 1, false, has_ref, on_flip, NULL, true},
 
     [ACT_RANGE_DOWN] = {"tone.range_down", "Luminance range down (1/4 decade)", GROUP_TONE,
                         {K(COMMA)}, act_range, -1, false, has_image, NULL},
@@ -186,6 +200,9 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_HIST_MODE] = {"set.hist_mode", NULL, GROUP_HIDDEN, {{0}}, act_set_hist_mode, 0},
     [ACT_SET_BINS] = {"set.bins", NULL, GROUP_HIDDEN, {{0}}, act_set_bins, 0},
     [ACT_OPEN_TYPED] = {"set.open", NULL, GROUP_HIDDEN, {{0}}, act_open_typed, 0},
+    [ACT_SET_REFERENCE] = {"set.reference", NULL, GROUP_HIDDEN, {{0}}, act_set_reference, 0},
+    [ACT_SET_COMPARE] = {"set.compare", NULL, GROUP_HIDDEN, {{0}}, act_set_compare, 0},
+    [ACT_SET_WIPE] = {"set.wipe", NULL, GROUP_HIDDEN, {{0}}, act_set_wipe, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */
@@ -201,8 +218,9 @@ const action *action_get(action_id id) { return &ACTIONS[id]; }
 
 const char *action_group_name(action_group g)
 {
-    static const char *const names[GROUP_COUNT] = {"File", "View", "Tone", "Human vision",
-                                                   "Analysis", "Sequence", "Help"};
+    static const char *const names[GROUP_COUNT] = {"File", "View", "Compare", "Tone",
+                                                   "Human vision", "Analysis", "Sequence",
+                                                   "Help"};
     return g < GROUP_COUNT ? names[g] : "";
 }
 
@@ -232,6 +250,14 @@ bool action_key(viewer *v, int key, int mods)
                 return true;
             }
     return false;
+}
+
+void action_key_up(viewer *v, int key)
+{
+    for (int i = 0; i < ACT_COUNT; i++)
+        for (int k = 0; ACTIONS[i].hold && k < ACTION_MAX_KEYS && ACTIONS[i].keys[k].key; k++)
+            if (ACTIONS[i].keys[k].key == key)
+                run_with(v, (action_id)i, 0);
 }
 
 void action_keys_text(action_id id, char *buf, size_t len)

@@ -163,12 +163,14 @@ void panels_help(viewer *v, struct nk_context *ctx)
     float s = ui_scale(v->gui), row = panels_row(v);
     float w = fminf(720 * s, (float)v->fb_w - 16), h = fmaxf(6 * row, (float)v->fb_h * 0.85f);
     struct nk_rect r = nk_rect((v->fb_w - w) / 2, (v->fb_h - h) / 2, w, h);
-    if (nk_begin(ctx, "Help: actions and keys (F1, H or Esc closes)", r,
+    static const char title[] = "Help: actions and keys (F1 or Esc closes)";
+    if (nk_begin(ctx, title, r,
                  NK_WINDOW_BORDER | NK_WINDOW_TITLE)) {
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.2f, 0.8f});
-        nk_label(ctx, "search", NK_TEXT_LEFT);
-        nk_edit_string_zero_terminated(ctx, NK_EDIT_FIELD, v->help_filter,
-                                       sizeof v->help_filter, NULL);
+        nk_label(ctx, "search (type)", NK_TEXT_LEFT);
+        char shown[80];
+        snprintf(shown, sizeof shown, "%s_", v->help_filter);   /* platform.c types it */
+        nk_label_colored(ctx, shown, NK_TEXT_LEFT, PANELS_GREEN);
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool header = false;
             for (int i = 0; i < ACT_COUNT; i++) {
@@ -252,6 +254,40 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
                  3, ctx->style.font, nk_rgba(0, 0, 0, 0), mag);
 }
 
+/* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
+static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
+{
+    if (v->ref < 0 || v->ref_err[0] || (v->compare == COMPARE_OFF && !v->flip_held))
+        return;
+    float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
+    const struct nk_user_font *f = ctx->style.font;
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
+    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->ref]));
+    float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
+    float bw = f->width(f->userdata, f->height, b, (int)strlen(b)) + 12 * s;
+    float aw = f->width(f->userdata, f->height, a, (int)strlen(a)) + 12 * s;
+    struct nk_color bg = nk_rgba(0, 0, 0, 170), fg = nk_rgb(240, 240, 240);
+    if (v->flip_held) {
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+        return;
+    }
+    if (v->compare != COMPARE_WIPE)
+        return;
+    float at = (float)viewer_wipe_pos(v);
+    if (v->wipe_horizontal) {
+        nk_fill_rect(cb, nk_rect(x, y + at - 1, w, 2), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at - th - 4 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at + 4 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    } else {
+        nk_fill_rect(cb, nk_rect(x + at - 1, y, 2, h), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + at - aw - 4 * s, y + 6 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + at + 4 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    }
+}
+
 void panels_canvas(viewer *v, struct nk_context *ctx)
 {
     nk_style_push_style_item(ctx, &ctx->style.window.fixed_background,
@@ -264,6 +300,7 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
         if (v->have_image) {
             draw_display_frame(v, cb);
             draw_marks(v, ctx, cb);
+            draw_compare(v, ctx, cb);
         } else {
             const char *t = v->load_err[0] ? v->load_err
                             : v->net     ? "waiting for images (tev protocol, --listen)"

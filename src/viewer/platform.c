@@ -15,8 +15,21 @@
 
 static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
 
+/* While the help shows, letters type its search: only Esc, F1 and Backspace act. */
+static bool help_key(viewer *v, int key)
+{
+    if (!v->show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
+        return false;
+    size_t n = strlen(v->help_filter);
+    if (key == GLFW_KEY_BACKSPACE && n > 0)
+        v->help_filter[n - 1] = '\0';
+    return true;
+}
+
 void viewer_key(viewer *v, int key, int mods)
 {
+    if (help_key(v, key))
+        return;
     if (v->gui && ui_wants_keyboard(v->gui)) {
         if (key == GLFW_KEY_ESCAPE)   /* Esc leaves a text field (and closes its box) */
             action_run(v, ACT_QUIT);
@@ -33,6 +46,8 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     ui_input_key(v->gui, key, down, mods);
     if (down)
         viewer_key(v, key, mods);
+    else if (action == GLFW_RELEASE)
+        action_key_up(v, key);
     v->dirty = true;
     v->ui_frames = 2;
 }
@@ -40,8 +55,13 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 static void on_char(GLFWwindow *w, unsigned codepoint)
 {
     viewer *v = from(w);
-    if (ui_wants_keyboard(v->gui))
+    size_t n = strlen(v->help_filter);
+    if (v->show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
+        v->help_filter[n] = (char)codepoint;
+        v->help_filter[n + 1] = '\0';
+    } else if (ui_wants_keyboard(v->gui)) {
         ui_input_char(v->gui, codepoint);
+    }
     v->dirty = true;
 }
 
@@ -64,13 +84,24 @@ static bool on_picture(const viewer *v, double x, double y)
            !panels_hovered(v, x, y);
 }
 
+/* Framebuffer point (X, Y) within grabbing distance of the wipe's divider? */
+static bool near_divider(const viewer *v, double x, double y)
+{
+    if (v->compare != COMPARE_WIPE || v->ref < 0)
+        return false;
+    double at = viewer_wipe_pos(v), d = v->wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
+    return fabs(d) <= 8 * ui_scale(v->gui);
+}
+
 static void on_cursor(GLFWwindow *w, double x, double y)
 {
     viewer *v = from(w);
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
     double lx = x - v->vp.x, ly = y - v->vp.y;
-    if (v->dragging) {
+    if (v->wipe_drag)
+        action_set(v, ACT_SET_WIPE, v->wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
+    else if (v->dragging) {
         v->view = view_pan(v->view, lx - v->mouse_x, ly - v->mouse_y);
         v->fitted = false;
     }
@@ -96,8 +127,11 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
     ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
-    if (button == GLFW_MOUSE_BUTTON_LEFT)
-        v->dragging = action == GLFW_PRESS && on_picture(v, x, y);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        bool press = action == GLFW_PRESS && on_picture(v, x, y);
+        v->wipe_drag = press && near_divider(v, x, y);
+        v->dragging = press && !v->wipe_drag;
+    }
     v->dirty = true;
     v->ui_frames = 2;
 }

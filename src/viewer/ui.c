@@ -195,10 +195,12 @@ void ui_input_key(ui *u, int key, bool down, int mods)
 
 bool ui_wants_keyboard(const ui *u)
 {
-    /* An active edit field holds the keyboard (nk_item_is_any_active is true for any
-     * widget the mouse holds as well, which must not block the shortcuts). */
-    const struct nk_window *w = u->ctx.active;
-    return w && w->edit.active;
+    /* An edit field that has the focus holds the keyboard (nk_item_is_any_active is true for
+     * any widget the mouse holds as well, which must not block the shortcuts). */
+    for (const struct nk_window *w = u->ctx.begin; w; w = w->next)
+        if (w->edit.active && !(w->flags & (NK_WINDOW_ROM | NK_WINDOW_HIDDEN)))
+            return true;
+    return false;
 }
 
 void ui_render(ui *u, int fb_w, int fb_h)

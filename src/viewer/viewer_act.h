@@ -58,5 +58,12 @@ void act_set_hist_mode(struct viewer *v, double x);
 void act_set_bins(struct viewer *v, double x);
 void act_set_part(struct viewer *v, double index);
 void act_set_layer(struct viewer *v, double index);
+void act_set_reference(struct viewer *v, double index);
+void act_reference(struct viewer *v, double arg);
+void act_set_compare(struct viewer *v, double mode);
+void act_compare(struct viewer *v, double arg);
+void act_wipe_axis(struct viewer *v, double arg);
+void act_set_wipe(struct viewer *v, double at);
+void act_flip(struct viewer *v, double down);
 
 #endif

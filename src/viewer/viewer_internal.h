@@ -42,6 +42,10 @@ typedef struct readback {
     bool valid;
 } readback;
 
+/* How the reference is shown (compare_view.c; compare_modes names them). */
+enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
+extern const ht_enum compare_modes[];
+
 /* What the histogram panel shows (Tab cycles). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
 
@@ -53,6 +57,8 @@ typedef struct viewer_frame_key {
     int samples;
     bool adapt_view;
     int w, h;
+    bool ref;                  /* the reference is drawn too */
+    unsigned long ref_image;   /* its pipeline_image_generation */
 } viewer_frame_key;
 
 /* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
@@ -120,8 +126,9 @@ typedef struct viewer {
     int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
     bool show_panels, show_help, show_open, adapt_view;
+    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
     char open_path[1024];      /* the open box's text */
-    char help_filter[64];      /* the help's search text */
+    char help_filter[64];      /* the help's search text: typed while the help shows */
     bool export_due;           /* S: the export runs in the loop, after the frame */
     int ui_frames;             /* frames to draw again for the GUI to settle after input */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
@@ -144,6 +151,20 @@ typedef struct viewer {
     char watch_dir[4096];      /* the folder watched */
     double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
+
+    /* The reference (compare_view.c): another entry of the list, drawn with the current
+     * image's view and curve in its own pipeline. */
+    int ref;                   /* its entry, -1: none */
+    int compare;               /* COMPARE_* */
+    bool flip_held;            /* Z held: the reference is shown instead */
+    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
+    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
+    bool wipe_drag;            /* the mouse drags the divider */
+    pipeline *ref_pipe;
+    hdr_image ref_img;
+    bool ref_loaded;
+    char ref_path[4096];       /* what ref_img holds */
+    char ref_err[256];         /* why the reference is not shown, or "" */
 
     /* An image sequence being played (hdrtone SEQ; NULL: files). */
     struct viewer_seq *seq;
@@ -248,6 +269,9 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
+/* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
+ * the next load asks for. False with the reason in ERR. */
+bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
 /* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
  * the reason in ERR and no image shown when the upload fails. */
 bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
@@ -273,6 +297,20 @@ void viewer_watch_key(viewer *v, int arg);
 /* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
 void viewer_watch_poll(viewer *v);
 void viewer_watch_stop(viewer *v);
+
+/* compare_view.c */
+
+/* Whether the frame shows the reference (a mode or Z, a reference of the image's size),
+ * loading it when its entry changed; the reason in v->ref_err when not. */
+bool viewer_ref_shown(viewer *v);
+/* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
+ * current image's settings and curve (its latest read-back) into its pipeline's output. */
+void viewer_ref_render(viewer *v, const scene_view *view, int samples);
+/* The picture into the viewport: the current image's output, then (REF) the reference's
+ * over all of it (Z) or over the far side of the divider. */
+void viewer_present(viewer *v, bool ref);
+/* The divider's place in viewport pixels (x, or y when horizontal). */
+int viewer_wipe_pos(const viewer *v);
 
 /* viewer_seq.c */
 

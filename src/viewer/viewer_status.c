@@ -288,6 +288,9 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_display(&t, v);
     status_human(&t, v);
     status_marks(&t, v);
+    if (v->ref >= 0)
+        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->ref]),
+            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->compare));
     status_pixel(&t, v, r);
 }
 
@@ -343,6 +346,9 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
         *error = v->message_error;
     } else if (v->net_warn[0]) {
         snprintf(buf, len, "%s", v->net_warn);
+        *error = true;
+    } else if (v->ref_err[0] && v->ref >= 0 && v->compare != COMPARE_OFF) {
+        snprintf(buf, len, "%s", v->ref_err);
         *error = true;
     } else if (v->load_err[0]) {
         snprintf(buf, len, "%s", v->load_err);

@@ -3,10 +3,11 @@ clicks and keys (xdotool), the window's pixels (xwd, or the --screenshot hook):
   1. at 640x400, 960x600 and 1920x1080 with every docked panel open, the picture region
      equals the export of the image at that zoom (fitted: within resampling error; 1:1: within
      1 level), the dock never covers it and it keeps at least half the window's width;
-  2. clicking the image list selects an image;
+  2. clicking the image list selects an image; Up steps back; Ctrl+O with a typed path
+     opens a file, Ctrl+W closes it;
   3. dragging the Dr slider changes the picture the way the key D does, and typing D D's
      value into its field gives D D's picture;
-  4. --ui-scale 2 doubles the text's height;
+  4. a fitted image refits when the window changes; --ui-scale 2 doubles the text's height;
   5. the action table is the only place that binds keys (no GLFW key code elsewhere in the
      viewer but the key names and the GUI's text editing)."""
 import glob
@@ -112,6 +113,15 @@ def mouse_cases(tmp):
         knob = x + w * (2 - lo) / (hi - lo)
         v.drag(knob, y + h // 2, knob + w * 0.2, y + h // 2)
         p_drag = picture_mean(v.pixels(), vp)
+        c = os.path.join(tmp, "c.pfm")
+        write_pfm(c, np.ones((40, 60, 3), np.float32))
+        v.key("ctrl+o")
+        xwin.xdo("type", "--window", v.wid, c)
+        v.key("Return")
+        check(v.title().endswith("c.pfm"), "Ctrl+O, a typed path and Enter open it: '%s'"
+              % v.title())
+        v.key("ctrl+w")
+        check(not v.title().endswith("c.pfm"), "Ctrl+W closes it: '%s'" % v.title())
     finally:
         v.close()
     v = xwin.Viewer(a, "--window", "960x600", "--msaa", "1")
@@ -137,6 +147,35 @@ def mouse_cases(tmp):
     region = (slice(30, 500), slice(0, 600))
     check(np.abs(typed[region].astype(int) - keyed[region].astype(int)).max() <= 1,
           "Dr typed as 200 (100 * 2: two D presses of half a stop) shows D D's picture")
+
+
+def picture_box(px, vp):
+    """The box (x0, y0, x1, y1) of the pixels inside VP coloured as VP's centre."""
+    x, y, w, h = vp
+    region = px[y:y + h, x:x + w].astype(int)
+    centre = region[h // 2, w // 2]
+    same = np.abs(region - centre).max(axis=2) <= 2
+    ys, xs = np.nonzero(same)
+    return xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+
+
+def refit_case(tmp):
+    d = os.path.join(tmp, "d.pfm")
+    write_pfm(d, np.full((300, 500, 3), 0.5, np.float32))
+    v = xwin.Viewer(d, "--window", "960x600", "--msaa", "1")
+    try:
+        v.key("f")
+        for size in ((1400, 900), (700, 500)):
+            xwin.xdo("windowsize", v.wid, *size)
+            v.settle(1.5)
+            vp = v.layout()["viewport"]
+            x0, y0, x1, y1 = picture_box(v.pixels(), vp)
+            w, h = x1 - x0, y1 - y0
+            check(abs(w - vp[2]) <= 2 or abs(h - vp[3]) <= 2,
+                  "fitted at %dx%d: the picture (%dx%d) fills the viewport (%dx%d)"
+                  % (size + (w, h, vp[2], vp[3])))
+    finally:
+        v.close()
 
 
 def text_height(px, rows):
@@ -166,8 +205,11 @@ def source_case():
         if name not in allowed:
             check(not re.search(r"GLFW_KEY_", text), "%s binds no key itself" % name)
     plat = open(os.path.join(SRC, "src", "viewer", "platform.c")).read()
-    check(len(re.findall(r"GLFW_KEY_", plat)) <= 1 and "action_key(" in plat,
-          "platform.c dispatches keys through the action table")
+    keys = set(re.findall(r"GLFW_KEY_\w+", plat))
+    check(keys <= {"GLFW_KEY_ESCAPE", "GLFW_KEY_F1", "GLFW_KEY_BACKSPACE"} and
+          "action_key(" in plat,
+          "platform.c dispatches keys through the action table (text editing aside: %s)"
+          % sorted(keys))
 
 
 def main():
@@ -180,6 +222,7 @@ def main():
     for size in ("640x400", "960x600", "1920x1080"):
         layout_case(tmp, img, size)
     mouse_cases(tmp)
+    refit_case(tmp)
     scale_case(tmp)
     source_case()
     sys.exit(1 if fails else 0)

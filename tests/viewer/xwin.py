@@ -40,8 +40,23 @@ class Viewer:
         env = dict(os.environ, HT_TEST_LAYOUT=self.layout_path,
                    XDG_RUNTIME_DIR=self.tmp)  # its own hand-off socket
         os.chmod(self.tmp, 0o700)
-        self.proc = subprocess.Popen([os.environ["HT_BIN"], "view", *map(str, args)], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for attempt in range(3):   # Xvfb can refuse a first client while it starts
+            self.proc = subprocess.Popen([os.environ["HT_BIN"], "view", *map(str, args)],
+                                         env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE)
+            if self._wait_window():
+                break
+            err = self.stderr()
+            if "open display" not in err:
+                self.close()
+                raise RuntimeError("no hdrtone window: " + err)
+            time.sleep(1)
+        if not self.wid:
+            self.close()
+            raise RuntimeError("no hdrtone window (the display refused it three times)")
+        self.settle()
+
+    def _wait_window(self):
         self.wid = None
         for _ in range(300):
             r = subprocess.run(["xdotool", "search", "--pid", str(self.proc.pid)],
@@ -52,10 +67,7 @@ class Viewer:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.1)
-        if not self.wid:
-            self.close()
-            raise RuntimeError("no hdrtone window: " + self.stderr())
-        self.settle()
+        return self.wid is not None
 
     def stderr(self):
         try:
@@ -84,6 +96,7 @@ class Viewer:
 
     def drag(self, x0, y0, x1, y1):
         xdo("mousemove", "--window", self.wid, int(x0), int(y0))
+        time.sleep(0.3)   # the press must find the pointer there
         xdo("mousedown", "--window", self.wid, 1)
         for t in (0.25, 0.5, 0.75, 1.0):
             xdo("mousemove", "--window", self.wid, int(x0 + (x1 - x0) * t),
