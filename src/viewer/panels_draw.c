@@ -254,6 +254,26 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
                  3, ctx->style.font, nk_rgba(0, 0, 0, 0), mag);
 }
 
+/* Outside the image the scene is zero, which the display modes other than tone mapping
+ * colour (falsecolor's bottom colour, a diverging palette's middle): covered with the
+ * window's background, as tone mapping shows it black. */
+static void cover_outside(viewer *v, struct nk_command_buffer *cb)
+{
+    if (v->disp.mode == HT_VIEW_TONEMAP)
+        return;
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){0, 0});
+    view_point b = view_to_window(p, (view_point){v->img.width, v->img.height});
+    float x0 = (float)v->vp.x, y0 = (float)v->vp.y, x1 = x0 + v->vp.w, y1 = y0 + v->vp.h;
+    float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
+    float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
+    struct nk_color bg = nk_rgb(0, 0, 0);
+    nk_fill_rect(cb, nk_rect(x0, y0, x1 - x0, fmaxf(0, ay - y0)), 0, bg);
+    nk_fill_rect(cb, nk_rect(x0, by, x1 - x0, fmaxf(0, y1 - by)), 0, bg);
+    nk_fill_rect(cb, nk_rect(x0, ay, fmaxf(0, ax - x0), fmaxf(0, by - ay)), 0, bg);
+    nk_fill_rect(cb, nk_rect(bx, ay, fmaxf(0, x1 - bx), fmaxf(0, by - ay)), 0, bg);
+}
+
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
 {
@@ -293,14 +313,18 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
     nk_style_push_style_item(ctx, &ctx->style.window.fixed_background,
                              nk_style_item_color(nk_rgba(0, 0, 0, 0)));
     nk_style_push_color(ctx, &ctx->style.window.border_color, nk_rgba(0, 0, 0, 0));
-    struct nk_rect r = nk_rect((float)v->vp.x, (float)v->vp.y, (float)v->vp.w, (float)v->vp.h);
+    nk_style_push_vec2(ctx, &ctx->style.window.padding, nk_vec2(0, 0));   /* to the edges */
+    /* The viewport and, left of it, the legend's room. */
+    struct nk_rect r = nk_rect(0, (float)v->vp.y, (float)(v->vp.x + v->vp.w), (float)v->vp.h);
     if (nk_begin(ctx, "canvas", r,
                  NK_WINDOW_NO_INPUT | NK_WINDOW_BACKGROUND | NK_WINDOW_NO_SCROLLBAR)) {
         struct nk_command_buffer *cb = nk_window_get_canvas(ctx);
         if (v->have_image) {
+            cover_outside(v, cb);
             draw_display_frame(v, cb);
             draw_marks(v, ctx, cb);
             draw_compare(v, ctx, cb);
+            panels_legend(v, ctx, cb);
         } else {
             const char *t = v->load_err[0] ? v->load_err
                             : v->net     ? "waiting for images (tev protocol, --listen)"
@@ -310,6 +334,7 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
         }
     }
     nk_end(ctx);
+    nk_style_pop_vec2(ctx);
     nk_style_pop_color(ctx);
     nk_style_pop_style_item(ctx);
 }

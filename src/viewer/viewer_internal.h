@@ -24,6 +24,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "display.h"
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
@@ -57,6 +58,7 @@ typedef struct viewer_frame_key {
     int samples;
     bool adapt_view;
     int w, h;
+    display_params disp;       /* resolved */
     bool ref;                  /* the reference is drawn too */
     unsigned long ref_image;   /* its pipeline_image_generation */
 } viewer_frame_key;
@@ -151,6 +153,13 @@ typedef struct viewer {
     char watch_dir[4096];      /* the folder watched */
     double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
+
+    /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
+     * for the image, and the image's units. */
+    display_params disp, disp_asked, disp_res;
+    unsigned long disp_gen;    /* image_gen of disp_res and units */
+    image_units units;
+    double user_scale;         /* --scale, or 0: the file's units */
 
     /* The reference (compare_view.c): another entry of the list, drawn with the current
      * image's view and curve in its own pipeline. */
@@ -297,6 +306,14 @@ void viewer_watch_key(viewer *v, int arg);
 /* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
 void viewer_watch_poll(viewer *v);
 void viewer_watch_stop(viewer *v);
+
+/* display_view.c */
+
+/* The image's units and the display mode resolved for it (when either changed), set on the
+ * pipelines for the next frame. */
+void viewer_display_update(viewer *v);
+/* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
+double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* compare_view.c */
 
