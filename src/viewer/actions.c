@@ -41,6 +41,7 @@ static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->show_panels; }
 static bool on_help(const viewer *v) { return v->show_help; }
 static bool has_ref(const viewer *v) { return v->ref >= 0; }
+static bool has_region(const viewer *v) { return v->region_valid; }
 static bool on_tonemap(const viewer *v) { return v->disp.mode == HT_VIEW_TONEMAP; }
 static bool on_exposure(const viewer *v) { return v->disp.mode == HT_VIEW_EXPOSURE; }
 static bool on_falsecolor(const viewer *v) { return v->disp.mode == HT_VIEW_FALSECOLOR; }
@@ -195,6 +196,11 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_MARKS] = {"analysis.marks", "Mark the brightest pixel and peaks (--peaks)",
                    GROUP_ANALYSIS, {K(X)}, act_marks, 0, false, has_image, on_marks},
 
+    [ACT_REGION_CLEAR] = {"analysis.region_clear",
+                          "Clear the region (Shift+drag on the picture selects one)",
+                          GROUP_ANALYSIS, {K(BACKSPACE)}, act_region_clear, 0, false, has_region,
+                          NULL},
+
     [ACT_PLAY] = {"sequence.play", "Play / pause (hdrtone shot.%04d.exr)", GROUP_SEQUENCE,
                   {K(SPACE)}, act_seq, 0, false, has_seq, NULL},
     [ACT_FRAME_PREV] = {"sequence.previous", "Previous frame", GROUP_SEQUENCE, {KC(LEFT)},
@@ -237,6 +243,7 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_FC_STYLE] = {"set.fc_style", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_style, 0},
     [ACT_SET_CHANNEL] = {"set.channel", NULL, GROUP_HIDDEN, {{0}}, act_set_channel, 0},
     [ACT_SET_CH_PALETTE] = {"set.ch_palette", NULL, GROUP_HIDDEN, {{0}}, act_set_ch_palette, 0},
+    [ACT_REGION_DONE] = {"set.region", NULL, GROUP_HIDDEN, {{0}}, act_region_done, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */

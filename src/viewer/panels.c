@@ -40,6 +40,16 @@ static void layout_end(void)
     rename(tmp, path);
 }
 
+void panels_note_text(const char *name, const char *text)
+{
+    for (const char *l = text; g_layout && l && *l;) {
+        const char *end = strchr(l, '\n');
+        int n = end ? (int)(end - l) : (int)strlen(l);
+        fprintf(g_layout, "%s: %.*s\n", name, n, l);
+        l = end ? end + 1 : NULL;
+    }
+}
+
 /* Notes the next widget's place under NAME (HT_TEST_LAYOUT). */
 static void note(struct nk_context *ctx, const char *fmt, int i)
 {
@@ -361,6 +371,10 @@ static void dock(viewer *v, struct nk_context *ctx)
         }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Histogram and curve", NK_MAXIMIZED)) {
             panels_histogram(v, ctx);
+            nk_tree_pop(ctx);
+        }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Region", NK_MAXIMIZED)) {
+            panels_region(v, ctx);
             nk_tree_pop(ctx);
         }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Pixel", NK_MAXIMIZED)) {

@@ -109,3 +109,41 @@ void panels_display(viewer *v, struct nk_context *ctx)
     units_describe(&v->units, text, sizeof text);
     panels_text(v, ctx, text, v->units.rule == HT_UNITS_RELATIVE);
 }
+
+/* The region's statistics as lines (the Region section; tests read them from the layout
+ * hook). "" when there is no region. */
+void panels_region_text(const viewer *v, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!v->region_valid)
+        return;
+    const region_stats *r = &v->region;
+    const region_lum *f = &r->file, *c = &r->cd_m2;
+    snprintf(buf, len,
+             "rectangle %d,%d - %d,%d\n"
+             "pixels %llu (%llu counted)\n"
+             "file  min %.4g  max %.4g\n"
+             "      mean %.4g  median %.4g\n"
+             "      log-average %.4g\n"
+             "cd/m2 min %.4g  max %.4g\n"
+             "      mean %.4g  median %.4g\n"
+             "      log-average %.4g",
+             r->rect[0], r->rect[1], r->rect[2], r->rect[3], (unsigned long long)r->pixels,
+             (unsigned long long)r->counted, f->min, f->max, f->mean, f->median, f->log_average,
+             c->min, c->max, c->mean, c->median, c->log_average);
+}
+
+void panels_region(viewer *v, struct nk_context *ctx)
+{
+    char text[1024];
+    panels_region_text(v, text, sizeof text);
+    if (!text[0]) {
+        panels_text(v, ctx, "Shift+drag on the picture selects a region", false);
+        return;
+    }
+    panels_text(v, ctx, text, false);
+    panels_note_text("region", text);
+    nk_layout_row_dynamic(ctx, panels_row(v), 1);
+    if (nk_button_label(ctx, "clear (Backspace)"))
+        action_run(v, ACT_REGION_CLEAR);
+}

@@ -86,6 +86,21 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         pts[2 * i] = plot_x(p, x);
         pts[2 * i + 1] = p->b.y + p->b.h - (float)fmin(1, fmax(0, t)) * (p->b.h - 2) - 1;
     }
+    if (v->region_valid && v->region.counted > 0) {   /* the region's, over the image's */
+        const region_stats *rs = &v->region;
+        uint32_t rmax = 1;
+        for (int i = 0; i < REGION_BINS; i++)
+            rmax = rs->hist[i] > rmax ? rs->hist[i] : rmax;
+        /* Its bins are in cd/m^2 by the file's units; the axis is the operator's. */
+        double rw = (rs->ln_max - rs->ln_min) / REGION_BINS;
+        double lo = rs->ln_min + log(v->tm.scale / v->units.scale);
+        for (int i = 0; i < REGION_BINS; i++) {
+            float x0 = plot_x(p, lo + i * rw), x1 = plot_x(p, lo + (i + 1) * rw);
+            float h = (float)rs->hist[i] / rmax * (p->b.h - 4);
+            nk_fill_rect(p->cb, nk_rect(x0, p->b.y + p->b.h - h, fmaxf(1, x1 - x0), h), 0,
+                         nk_rgba(120, 255, 120, 110));
+        }
+    }
     nk_stroke_polyline(p->cb, pts, 128, 2, nk_rgb(255, 200, 60));
     float l = plot_x(p, r->bw_min), h = plot_x(p, r->bw_max);
     nk_stroke_line(p->cb, l, p->b.y, l, p->b.y + p->b.h, 1, PANELS_DIM);
@@ -274,6 +289,22 @@ static void cover_outside(viewer *v, struct nk_command_buffer *cb)
     nk_fill_rect(cb, nk_rect(bx, ay, fmaxf(0, x1 - bx), fmaxf(0, by - ay)), 0, bg);
 }
 
+/* The region's rectangle, while dragged and after: a line just outside its pixels. */
+static void draw_region(viewer *v, struct nk_command_buffer *cb)
+{
+    if (!v->region_drag && !v->region_valid)
+        return;
+    int r[4];
+    viewer_region_rect(v, r);
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){r[0], r[1]});
+    view_point b = view_to_window(p, (view_point){r[2] + 1, r[3] + 1});
+    struct nk_rect box = nk_rect(v->vp.x + (float)a.x - 1, v->vp.y + (float)a.y - 1,
+                                 (float)(b.x - a.x) + 2, (float)(b.y - a.y) + 2);
+    nk_stroke_rect(cb, box, 0, 3, nk_rgba(0, 0, 0, 200));
+    nk_stroke_rect(cb, box, 0, 1.5f, nk_rgb(120, 255, 120));
+}
+
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
 {
@@ -323,6 +354,7 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
             cover_outside(v, cb);
             draw_display_frame(v, cb);
             draw_marks(v, ctx, cb);
+            draw_region(v, cb);
             draw_compare(v, ctx, cb);
             panels_legend(v, ctx, cb);
         } else {

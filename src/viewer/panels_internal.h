@@ -49,5 +49,10 @@ void panels_canvas(struct viewer *v, struct nk_context *ctx);
 void panels_display(struct viewer *v, struct nk_context *ctx);
 void panels_legend(struct viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb);
 int panels_legend_width(const struct viewer *v);
+/* The Region section: the dragged rectangle's statistics, or how to drag one. */
+void panels_region(struct viewer *v, struct nk_context *ctx);
+void panels_region_text(const struct viewer *v, char *buf, size_t len);
+/* HT_TEST_LAYOUT: TEXT's lines under NAME ("NAME: line"), for the window tests. */
+void panels_note_text(const char *name, const char *text);
 
 #endif

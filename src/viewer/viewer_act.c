@@ -498,3 +498,27 @@ void act_set_ch_palette(viewer *v, double p)
     if (ht_enum_has(display_channel_palettes, (int)p))
         v->disp.ch_palette = (int)p;
 }
+
+/* ---------------------------------------------------------------------------------------
+ * The region (region_view.c) */
+
+/* The button let go: the statistics of the dragged rectangle. */
+void act_region_done(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_drag = false;
+    int rect[4];
+    viewer_region_rect(v, rect);
+    char err[HT_ERR_MAX];
+    v->region_valid = v->have_image &&
+                      region_compute(&v->img, rect, v->units.weights, v->units.scale, &v->region,
+                                     err, sizeof err);
+    if (v->have_image && !v->region_valid)
+        viewer_set_message(v, true, "region: %s", err);
+}
+
+void act_region_clear(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_valid = v->region_drag = false;
+}

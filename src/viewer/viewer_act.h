@@ -76,5 +76,7 @@ void act_set_fc_steps(struct viewer *v, double n);
 void act_set_fc_style(struct viewer *v, double s);
 void act_set_channel(struct viewer *v, double c);
 void act_set_ch_palette(struct viewer *v, double p);
+void act_region_done(struct viewer *v, double arg);
+void act_region_clear(struct viewer *v, double arg);
 
 #endif

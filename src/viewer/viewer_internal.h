@@ -29,6 +29,7 @@
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
+#include "region.h"
 #include "ui.h"
 #include "pipeline.h"
 #include "view.h"
@@ -160,6 +161,13 @@ typedef struct viewer {
     unsigned long disp_gen;    /* image_gen of disp_res and units */
     image_units units;
     double user_scale;         /* --scale, or 0: the file's units */
+
+    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
+     * data window), and its statistics once the button is let go (region_view.c). */
+    bool region_drag;          /* Shift+drag in progress */
+    int region_a[2], region_b[2];
+    bool region_valid;
+    region_stats region;
 
     /* The reference (compare_view.c): another entry of the list, drawn with the current
      * image's view and curve in its own pipeline. */
@@ -314,6 +322,13 @@ void viewer_watch_stop(viewer *v);
 void viewer_display_update(viewer *v);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* region_view.c */
+
+/* The data-window pixel under viewport point (X, Y), clamped to the image. */
+void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
+/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
+void viewer_region_rect(const viewer *v, int rect[4]);
 
 /* compare_view.c */
 
