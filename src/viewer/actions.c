@@ -41,6 +41,11 @@ static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->show_panels; }
 static bool on_help(const viewer *v) { return v->show_help; }
 static bool has_ref(const viewer *v) { return v->ref >= 0; }
+static bool has_region(const viewer *v) { return v->region_valid; }
+static bool on_tonemap(const viewer *v) { return v->disp.mode == HT_VIEW_TONEMAP; }
+static bool on_exposure(const viewer *v) { return v->disp.mode == HT_VIEW_EXPOSURE; }
+static bool on_falsecolor(const viewer *v) { return v->disp.mode == HT_VIEW_FALSECOLOR; }
+static bool on_channel(const viewer *v) { return v->disp.mode == HT_VIEW_CHANNEL; }
 static bool on_ref(const viewer *v) { return v->ref >= 0 && v->ref == v->cur; }
 static bool on_wipe_h(const viewer *v) { return v->wipe_horizontal; }
 static bool on_flip(const viewer *v) { return v->flip_held; }
@@ -114,6 +119,27 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_FLIP] = {"compare.flip", "Show the reference while the key is held", GROUP_COMPARE,
                   {K(Z)}, act_flip, 1, false, has_ref, on_flip, NULL, true},
 
+    [ACT_VIEW_TONEMAP] = {"view.tonemap", "Show the tone-mapped image (the operator)",
+                          GROUP_VIEW, {KC(1)}, act_set_view, HT_VIEW_TONEMAP, false, NULL,
+                          on_tonemap},
+    [ACT_VIEW_EXPOSURE] = {"view.exposure",
+                           "Show the plain exposure (stops, offset, sRGB; no tone mapping)",
+                           GROUP_VIEW, {KC(2)}, act_set_view, HT_VIEW_EXPOSURE, false, NULL,
+                           on_exposure},
+    [ACT_VIEW_FALSECOLOR] = {"view.falsecolor",
+                             "Show false colour of luminance in cd/m2 (Radiance falsecolor)",
+                             GROUP_VIEW, {KC(3)}, act_set_view, HT_VIEW_FALSECOLOR, false, NULL,
+                             on_falsecolor},
+    [ACT_VIEW_CHANNEL] = {"view.channel",
+                          "Show one channel alone (again: the next channel: R G B A Y)",
+                          GROUP_VIEW, {KC(4)}, act_view_channel, 0, false, NULL, on_channel},
+    [ACT_EXPOSURE_UP] = {"view.exposure_up", "Exposure up (half a stop; the exposure view)",
+                         GROUP_VIEW, {KC(E)}, act_exposure, +0.5, false, on_exposure, NULL,
+                         "E"},
+    [ACT_EXPOSURE_DOWN] = {"view.exposure_down", "Exposure down", GROUP_VIEW,
+                           {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -0.5, false,
+                           on_exposure, NULL, "Shift+E"},
+
     [ACT_RANGE_DOWN] = {"tone.range_down", "Luminance range down (1/4 decade)", GROUP_TONE,
                         {K(COMMA)}, act_range, -1, false, has_image, NULL},
     [ACT_RANGE_UP] = {"tone.range_up", "Luminance range up (1/4 decade)", GROUP_TONE,
@@ -170,6 +196,11 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_MARKS] = {"analysis.marks", "Mark the brightest pixel and peaks (--peaks)",
                    GROUP_ANALYSIS, {K(X)}, act_marks, 0, false, has_image, on_marks},
 
+    [ACT_REGION_CLEAR] = {"analysis.region_clear",
+                          "Clear the region (Shift+drag on the picture selects one)",
+                          GROUP_ANALYSIS, {K(BACKSPACE)}, act_region_clear, 0, false, has_region,
+                          NULL},
+
     [ACT_PLAY] = {"sequence.play", "Play / pause (hdrtone shot.%04d.exr)", GROUP_SEQUENCE,
                   {K(SPACE)}, act_seq, 0, false, has_seq, NULL},
     [ACT_FRAME_PREV] = {"sequence.previous", "Previous frame", GROUP_SEQUENCE, {KC(LEFT)},
@@ -203,6 +234,16 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_REFERENCE] = {"set.reference", NULL, GROUP_HIDDEN, {{0}}, act_set_reference, 0},
     [ACT_SET_COMPARE] = {"set.compare", NULL, GROUP_HIDDEN, {{0}}, act_set_compare, 0},
     [ACT_SET_WIPE] = {"set.wipe", NULL, GROUP_HIDDEN, {{0}}, act_set_wipe, 0},
+    [ACT_SET_VIEW] = {"set.view", NULL, GROUP_HIDDEN, {{0}}, act_set_view, 0},
+    [ACT_SET_EXPOSURE] = {"set.exposure", NULL, GROUP_HIDDEN, {{0}}, act_set_exposure, 0},
+    [ACT_SET_OFFSET] = {"set.offset", NULL, GROUP_HIDDEN, {{0}}, act_set_offset, 0},
+    [ACT_SET_FC_MAX] = {"set.fc_max", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_max, 0},
+    [ACT_SET_FC_DECADES] = {"set.fc_decades", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_decades, 0},
+    [ACT_SET_FC_STEPS] = {"set.fc_steps", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_steps, 0},
+    [ACT_SET_FC_STYLE] = {"set.fc_style", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_style, 0},
+    [ACT_SET_CHANNEL] = {"set.channel", NULL, GROUP_HIDDEN, {{0}}, act_set_channel, 0},
+    [ACT_SET_CH_PALETTE] = {"set.ch_palette", NULL, GROUP_HIDDEN, {{0}}, act_set_ch_palette, 0},
+    [ACT_REGION_DONE] = {"set.region", NULL, GROUP_HIDDEN, {{0}}, act_region_done, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */

@@ -99,7 +99,9 @@ static void on_cursor(GLFWwindow *w, double x, double y)
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
     double lx = x - v->vp.x, ly = y - v->vp.y;
-    if (v->wipe_drag)
+    if (v->region_drag)
+        viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
+    else if (v->wipe_drag)
         action_set(v, ACT_SET_WIPE, v->wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
     else if (v->dragging) {
         v->view = view_pan(v->view, lx - v->mouse_x, ly - v->mouse_y);
@@ -121,16 +123,23 @@ static void on_enter(GLFWwindow *w, int entered)
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
-    (void)mods;
     viewer *v = from(w);
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
     ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
-        bool press = action == GLFW_PRESS && on_picture(v, x, y);
-        v->wipe_drag = press && near_divider(v, x, y);
-        v->dragging = press && !v->wipe_drag;
+        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
+        if (v->region_drag && action == GLFW_RELEASE)
+            action_run(v, ACT_REGION_DONE);
+        v->region_drag = press && (mods & GLFW_MOD_SHIFT);
+        if (v->region_drag) {   /* Shift+drag: a region, from the pixel under the press */
+            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->region_a[0], &v->region_a[1]);
+            v->region_b[0] = v->region_a[0];
+            v->region_b[1] = v->region_a[1];
+        }
+        v->wipe_drag = press && !v->region_drag && near_divider(v, x, y);
+        v->dragging = press && !v->region_drag && !v->wipe_drag;
     }
     v->dirty = true;
     v->ui_frames = 2;

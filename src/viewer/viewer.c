@@ -200,7 +200,7 @@ static bool stats_update(viewer *v)
 static viewer_frame_key frame_key(viewer *v, int samples)
 {
     viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
-                          v->adapt_view, v->vp.w, v->vp.h, viewer_ref_shown(v),
+                          v->adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
                           v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0};
     return k;
 }
@@ -210,7 +210,8 @@ static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b
     return a->image == b->image && a->view.cx == b->view.cx && a->view.cy == b->view.cy &&
            a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
            a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
-           a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image;
+           a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image &&
+           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0;
 }
 
 /* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
@@ -319,6 +320,7 @@ static int draw_frame(viewer *v)
     int samples = 1;
     if (v->have_image) {
         update_view(v);
+        viewer_display_update(v);
         stats_ran |= stats_update(v);   /* settings a panel changed */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
@@ -449,6 +451,8 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->watch_fd = v->watch_wd = -1;
     v->ref = -1;
     v->wipe = 0.5;
+    v->disp = o->display;
+    v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
 /* Draws frames until the user quits, or until o->screenshot is written (its exit status). */

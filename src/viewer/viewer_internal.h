@@ -24,10 +24,12 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "display.h"
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
+#include "region.h"
 #include "ui.h"
 #include "pipeline.h"
 #include "view.h"
@@ -57,6 +59,7 @@ typedef struct viewer_frame_key {
     int samples;
     bool adapt_view;
     int w, h;
+    display_params disp;       /* resolved */
     bool ref;                  /* the reference is drawn too */
     unsigned long ref_image;   /* its pipeline_image_generation */
 } viewer_frame_key;
@@ -151,6 +154,20 @@ typedef struct viewer {
     char watch_dir[4096];      /* the folder watched */
     double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
+
+    /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
+     * for the image, and the image's units. */
+    display_params disp, disp_asked, disp_res;
+    unsigned long disp_gen;    /* image_gen of disp_res and units */
+    image_units units;
+    double user_scale;         /* --scale, or 0: the file's units */
+
+    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
+     * data window), and its statistics once the button is let go (region_view.c). */
+    bool region_drag;          /* Shift+drag in progress */
+    int region_a[2], region_b[2];
+    bool region_valid;
+    region_stats region;
 
     /* The reference (compare_view.c): another entry of the list, drawn with the current
      * image's view and curve in its own pipeline. */
@@ -297,6 +314,21 @@ void viewer_watch_key(viewer *v, int arg);
 /* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
 void viewer_watch_poll(viewer *v);
 void viewer_watch_stop(viewer *v);
+
+/* display_view.c */
+
+/* The image's units and the display mode resolved for it (when either changed), set on the
+ * pipelines for the next frame. */
+void viewer_display_update(viewer *v);
+/* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
+double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* region_view.c */
+
+/* The data-window pixel under viewport point (X, Y), clamped to the image. */
+void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
+/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
+void viewer_region_rect(const viewer *v, int rect[4]);
 
 /* compare_view.c */
 

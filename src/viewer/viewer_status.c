@@ -327,8 +327,9 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     }
     const tonemap_params *tm = &v->tm;
     double lw = pixel_lw(v, p);
-    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2",
-        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3], lw);
+    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
+        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
+        viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
     if (r && isfinite(lw) && lw > 0) {
         double f = tonemap_pixel_factor(r, tm, lw);
