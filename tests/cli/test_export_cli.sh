@@ -78,9 +78,15 @@ echo junk >"$tmp/shot.0002.pfm"
 rm "$tmp/shot.0003.pfm"
 "${H[@]}" "$tmp/shot.%04d.pfm" -o "$tmp/broken/%04d.png" 2>"$tmp/broken.err"
 [[ $? == 1 ]] || err "a broken sequence exits 0"
-[[ $(grep -c "shot.0002.pfm" "$tmp/broken.err") == 1 ]] || err "broken frame: $(cat "$tmp/broken.err")"
-[[ $(grep -c "shot.0003.pfm" "$tmp/broken.err") == 1 ]] || err "missing frame: $(cat "$tmp/broken.err")"
+"$HT_BIN" stats --backend cpu --json "$tmp/shot.%04d.pfm" >"$tmp/broken.json" 2>"$tmp/stats.err"
+# Each frame named once in each command's messages.
+once() { [[ $(grep -c "$1" "$2") == 1 ]] || err "$1 not reported once: $(cat "$2")"; }
+for log in "$tmp/broken.err" "$tmp/stats.err"; do
+  once shot.0002.pfm "$log"
+  once shot.0003.pfm "$log"
+done
 [[ $(ls "$tmp/broken") == $'0000.png\n0001.png\n0004.png' ]] || err "broken: $(ls "$tmp/broken")"
+[[ $(wc -l <"$tmp/broken.json") == 3 ]] || err "stats: $(wc -l <"$tmp/broken.json") frames, not 3"
 
 # The test hooks leave the user's help, the README table and the completion.
 for hook in --keys --screenshot; do
