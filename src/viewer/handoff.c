@@ -384,12 +384,12 @@ static void client_read(handoff *h, client *c)
     if (!list_complete(c->buf, c->len, &n))
         return;
     const char *reply = queue_paths(h, c->buf, n);
+    if (!reply && n > 0 && h->wake)   /* before the reply: the paths are there when it comes */
+        h->wake();
     char ok[32];
     snprintf(ok, sizeof ok, "ok %d\n", n);
     send_all(c->fd, reply ? reply : ok, strlen(reply ? reply : ok));
     client_close(c);
-    if (!reply && n > 0 && h->wake)
-        h->wake();
 }
 
 /* How long poll may wait: until the nearest client's deadline (-1: none). */
