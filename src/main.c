@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "commands.h"
 #include "handoff.h"
 #include "seq_cmd.h"
@@ -37,7 +38,7 @@ int cmd_view(int argc, char **argv)
     if (early >= 0) {
         if (early == 0 && o.help) {   /* the viewer's keys after its options */
             fputs("\nkeys:\n", stdout);
-            viewer_print_keys(stdout);
+            actions_print(stdout);
         }
         return early;
     }
@@ -90,7 +91,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
-        viewer_print_keys_markdown(stdout);
+        actions_print_markdown(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-tev-markdown") == 0) {   /* for the README */
+        actions_print_tev_markdown(stdout);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */

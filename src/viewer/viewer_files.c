@@ -293,15 +293,7 @@ void viewer_layer_step(viewer *v, int dir)
                            names[i][0] ? names[i] : "(none)", v->img.rgb_source);
 }
 
-void viewer_files_close(viewer *v, int i)
-{
-    if (i < 0 || i >= v->nfiles)
-        return;
-    bool shown = i == v->cur;
-    file_list_remove(&v->list, i);
-    if (shown)
-        load_other_file(v);   /* with none left: no image, the title "hdrtone" */
-}
+void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->list, i); }
 
 void viewer_files_drop(viewer *v, char **paths, int n)
 {

@@ -8,7 +8,8 @@
 #     handed over adds its images, the first shown; no second window opens;
 #  3. a stale socket (its hdrtone killed) is not handed to: the window opens, and the new
 #     viewer takes the socket over and accepts the next hand-off;
-#  4. a fake listener on tev's port 127.0.0.1:14158 never receives a connection meanwhile.
+#  4. a fake listener on tev's port 127.0.0.1:14158 never receives a connection from them
+#     (one naming this test's files: other programs on the machine may connect).
 here=$(dirname "$0")
 common=$here/viewer_common.sh
 [[ -f $common ]] || common=$here/../viewer_common.sh
@@ -28,7 +29,9 @@ for name in ('pics/a.pfm', 'pics/b.pfm', 'pics/c.pfm', 'other/x.pfm', 'more/p.pf
         f.write(b'PF\n8 6\n-1.0\n' + struct.pack('<144f', *([1.0] * 144)))
 PY
 
-# The fake tev: accepts on 127.0.0.1:14158 and counts connections in fake.count.
+# The fake tev: accepts on 127.0.0.1:14158 and keeps what each connection sends in fake.N
+# (a tev client sends the file's path: another program on this machine may connect too, so
+# only a connection that names this test's files counts).
 python3 - <<'PY' &
 import socket
 s = socket.socket()
@@ -44,7 +47,17 @@ n = 0
 while True:
     c, _ = s.accept()
     n += 1
-    open('fake.count', 'w').write(str(n))
+    c.settimeout(2)
+    data = b''
+    try:
+        while len(data) < 1 << 16:
+            chunk = c.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    open('fake.%d' % n, 'wb').write(data)
     c.close()
 PY
 fake=$!
@@ -132,7 +145,11 @@ kill -0 "$pid" 2>/dev/null && err "Q did not quit"
 
 # 4. tev's port never saw a connection.
 if [[ $(cat fake.status) == listening ]]; then
-  [[ -s fake.count ]] && err "the fake tev on 127.0.0.1:14158 got $(cat fake.count) connection(s)"
+  sleep 2   # a connection still being read
+  ours=$(grep -l -F "$tmp" fake.[0-9]* 2>/dev/null)
+  [[ -n $ours ]] && err "the fake tev on 127.0.0.1:14158 got this test's files: $ours"
+  others=$(ls fake.[0-9]* 2>/dev/null | wc -l)
+  ((others == 0)) || echo "note: $others connection(s) to 127.0.0.1:14158, none naming our files"
 elif ((fail == 0)); then
   echo "skipped: port 14158 is in use here, so the fake tev could not listen"
   exit 77
