@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tev_server.h"
+
 /* How long the client waits for the greeting (a running hdrtone answers from its own thread
  * at once; one that does not is stopped or not hdrtone) and then for the reply. */
 static const int GREETING_TIMEOUT_MS = 2000;
@@ -146,19 +148,11 @@ static bool read_line(int fd, char *buf, size_t cap, int timeout_ms)
     return false;
 }
 
+/* All of the SIZE bytes, without SIGPIPE (tev_send_all; the reason is not needed here). */
 static bool send_all(int fd, const void *bytes, size_t size)
 {
-    const char *p = bytes;
-    while (size > 0) {
-        ssize_t w = send(fd, p, size, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        size -= (size_t)w;
-    }
-    return true;
+    char err[128];
+    return tev_send_all(fd, bytes, size, err, sizeof err);
 }
 
 /* ---------------------------------------------------------------------------------------
