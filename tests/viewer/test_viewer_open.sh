@@ -55,6 +55,23 @@ echo "one file: $(size_of "$out") $(list_of "$out")"
 [[ $(size_of "$out") == 31x17 && $(list_of "$out") == "[1/1]" ]] ||
   err "one file opens $(size_of "$out") $(list_of "$out"), not b.pfm alone"
 
+# 2b. Its folder's neighbours, one key away (once the action table binds Ctrl+PageDown /
+# Ctrl+PageUp to viewer_neighbour_step): shown in the entry's place, the list stays [1/1].
+if "$HT_BIN" view --help | grep -q 'Ctrl+PageDown'; then
+  steps=("ctrl+Page_Down" "ctrl+Page_Up" "ctrl+Page_Down ctrl+Page_Down")
+  want_size=(37x19 29x13 23x11)
+  for i in "${!steps[@]}"; do
+    out=$(view_shot n$i.png pics/b.pfm --keys "${steps[$i]}") || { err "neighbours"; continue; }
+    echo "b.pfm, keys '${steps[$i]}': $(size_of "$out") $(list_of "$out")" \
+         "$(grep '^message' <<<"$out")"
+    [[ $(size_of "$out") == "${want_size[$i]}" && $(list_of "$out") == "[1/1]" ]] ||
+      err "b.pfm, keys '${steps[$i]}': $(size_of "$out") $(list_of "$out"), want" \
+          "${want_size[$i]} [1/1]"
+  done
+else
+  echo "no key for the neighbours in the action table yet: not tested in the window"
+fi
+
 # 3. A folder without images: refused, naming it, exit status 1.
 : >viewer.err
 view_shot e.png empty && err "a folder without images opened"
