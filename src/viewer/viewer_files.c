@@ -248,9 +248,9 @@ void viewer_part_step(viewer *v, int dir)
     v->layer_set = false;
     v->part_idx = k;
     if (reload_keep_view(v))
-        viewer_set_message(v, false, "part %d%s%s%s of 0..%d, layer %s", k,
+        viewer_set_message(v, false, "part %d of %d (from 0, as --part)%s%s%s, layer %s", k, n,
                            v->img.part_name[0] ? " '" : "", v->img.part_name,
-                           v->img.part_name[0] ? "'" : "", n - 1,
+                           v->img.part_name[0] ? "'" : "",
                            v->img.layer[0] ? v->img.layer : "(none)");
 }
 

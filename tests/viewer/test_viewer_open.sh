@@ -83,13 +83,23 @@ if [[ -f $mp ]]; then
   for keys in e E; do
     out=$(view_shot p.png "$mp" --keys "$keys") || { err "multipart $keys"; continue; }
     msg=$(grep '^message: part ' <<<"$out")
-    read -r k name <<<"$(sed -E "s/^message: part ([0-9]+) ('[^']*').*/\1 \2/" <<<"$msg")"
+    read -r k name <<<"$(sed -E "s/^message: part ([0-9]+) of 10 \(from 0, as --part\) ('[^']*').*/\1 \2/" <<<"$msg")"
     shown=$("$HT_BIN" stats "$mp" --part "$k" | grep '^shown')
     echo "key $keys: '$msg'; stats --part $k: '$shown'"
+    status=$(status_of "$out" '^status: part ')
+    [[ -n $k && $status == "status: part $k of 10 (from 0, as --part) $name"* ]] ||
+      err "key $keys: the status says '$status', the message part $k $name"
     [[ -n $k ]] && grep -q "part $k $name," <<<"$shown" ||
       err "key $keys: the viewer's part $k $name is not stats --part $k ($shown)"
   done
   [[ $k == 9 ]] || err "Shift+E from part 0 of 10 is part $k, not 9"
+  # --part 3 in the viewer opens the part that stats --part 3 shows, and calls it part 3.
+  out=$(view_shot p3.png "$mp" --part 3) || err "multipart --part 3"
+  name=$("$HT_BIN" stats "$mp" --part 3 | grep '^shown' | grep -o "'[^']*'" | head -1)
+  status=$(status_of "$out" '^status: part ')
+  echo "--part 3: '$status'; stats --part 3: $name"
+  [[ -n $name && $status == "status: part 3 of 10 (from 0, as --part) $name"* ]] ||
+    err "--part 3: the viewer says '$status', stats --part 3 shows $name"
 else
   echo "multipart.0001.exr not found: part numbering not tested"
 fi
