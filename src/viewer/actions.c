@@ -73,7 +73,7 @@ static const action ACTIONS[ACT_COUNT] = {
                     GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL, "Ctrl+S"},
     [ACT_COPY_PATH] = {"file.copy_path", "Copy the image's path", GROUP_FILE, {KC(C)},
                        act_copy_path, 0, false, has_files, NULL, "Ctrl+C (copies the image)"},
-    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes the help or the open box)", GROUP_FILE,
+    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes a menu, the help or the open box)", GROUP_FILE,
                   {K(ESCAPE), K(Q), KC(Q)}, act_quit, 1, false, NULL, NULL, "Ctrl+Q"},
 
     [ACT_FIT] = {"view.fit", "Fit the image to the viewport", GROUP_VIEW, {K(F)}, act_fit, 0,

@@ -18,12 +18,14 @@ void panels_draw_canvas(viewer *v) { panels_canvas(v, ui_ctx(v->gui)); }
  * half a frame. The window tests click on them with xdotool. */
 static FILE *g_layout;
 
-static void layout_begin(void)
+static void layout_begin(const viewer *v)
 {
     const char *path = getenv("HT_TEST_LAYOUT");
     char tmp[4096];
     if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
         g_layout = fopen(tmp, "w");
+    if (g_layout)
+        fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
 }
 
 static void layout_end(void)
@@ -100,6 +102,7 @@ static void menu_bar(viewer *v, struct nk_context *ctx)
     if (!nk_begin(ctx, "menu", nk_rect(0, 0, (float)v->fb_w, (float)v->vp.y),
                   NK_WINDOW_NO_SCROLLBAR))
         goto done;
+    bool open = false;
     nk_menubar_begin(ctx);
     nk_layout_row_begin(ctx, NK_STATIC, row, GROUP_COUNT);
     for (int g = 0; g < GROUP_COUNT; g++) {
@@ -109,14 +112,19 @@ static void menu_bar(viewer *v, struct nk_context *ctx)
         nk_layout_row_push(ctx, w);
         float mw = fminf(560 * s, (float)v->fb_w - 8);
         if (nk_menu_begin_label(ctx, name, NK_TEXT_CENTERED, nk_vec2(mw, 0.8f * v->fb_h))) {
+            open = true;
             for (int i = 0; i < ACT_COUNT; i++)
                 if (action_get((action_id)i)->group == (action_group)g)
                     menu_item(v, ctx, (action_id)i);
+            if (v->menu_close)   /* Esc */
+                nk_menu_close(ctx);
             nk_menu_end(ctx);
         }
     }
     nk_layout_row_end(ctx);
     nk_menubar_end(ctx);
+    v->menu_open = open && !v->menu_close;
+    v->menu_close = false;
 done:
     nk_end(ctx);
 }
@@ -316,7 +324,7 @@ static void dock(viewer *v, struct nk_context *ctx)
         return;
     struct nk_rect r = nk_rect((float)(v->fb_w - v->dock_w), (float)v->vp.y, (float)v->dock_w,
                                (float)v->vp.h);
-    if (nk_begin(ctx, "dock", r, NK_WINDOW_BORDER)) {
+    if (nk_begin(ctx, "dock", r, 0)) {   /* no border: it would cover the picture's edge */
         if (nk_tree_push(ctx, NK_TREE_TAB, "Images", NK_MAXIMIZED)) {
             section_images(v, ctx);
             nk_tree_pop(ctx);
@@ -365,8 +373,11 @@ static void open_box(viewer *v, struct nk_context *ctx)
     float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->vp.w - 16);
     struct nk_rect r = nk_rect(v->vp.x + (v->vp.w - w) / 2, (float)v->vp.y + 16 * s, w,
                                4 * panels_row(v) + 24 * s);
-    if (nk_begin(ctx, "Open a file or folder", r,
-                 NK_WINDOW_BORDER | NK_WINDOW_TITLE | NK_WINDOW_NO_SCROLLBAR)) {
+    static const char title[] = "Open a file or folder";
+    /* On top each frame: the toolkit activates a window the mouse merely hovers, and only the
+     * top one takes keys (the box's first frame creates it on top). */
+    nk_window_set_focus(ctx, title);
+    if (nk_begin(ctx, title, r, NK_WINDOW_BORDER | NK_WINDOW_TITLE | NK_WINDOW_NO_SCROLLBAR)) {
         nk_layout_row_dynamic(ctx, panels_row(v), 1);
         nk_edit_focus(ctx, NK_EDIT_DEFAULT);
         nk_flags f = nk_edit_string_zero_terminated(
@@ -383,7 +394,7 @@ static void open_box(viewer *v, struct nk_context *ctx)
 void panels_build(viewer *v)
 {
     struct nk_context *ctx = ui_ctx(v->gui);
-    layout_begin();
+    layout_begin(v);
     if (v->show_panels) {
         menu_bar(v, ctx);
         dock(v, ctx);

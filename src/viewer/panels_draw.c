@@ -163,12 +163,14 @@ void panels_help(viewer *v, struct nk_context *ctx)
     float s = ui_scale(v->gui), row = panels_row(v);
     float w = fminf(720 * s, (float)v->fb_w - 16), h = fmaxf(6 * row, (float)v->fb_h * 0.85f);
     struct nk_rect r = nk_rect((v->fb_w - w) / 2, (v->fb_h - h) / 2, w, h);
-    if (nk_begin(ctx, "Help: actions and keys (F1, H or Esc closes)", r,
+    static const char title[] = "Help: actions and keys (F1 or Esc closes)";
+    if (nk_begin(ctx, title, r,
                  NK_WINDOW_BORDER | NK_WINDOW_TITLE)) {
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.2f, 0.8f});
-        nk_label(ctx, "search", NK_TEXT_LEFT);
-        nk_edit_string_zero_terminated(ctx, NK_EDIT_FIELD, v->help_filter,
-                                       sizeof v->help_filter, NULL);
+        nk_label(ctx, "search (type)", NK_TEXT_LEFT);
+        char shown[80];
+        snprintf(shown, sizeof shown, "%s_", v->help_filter);   /* platform.c types it */
+        nk_label_colored(ctx, shown, NK_TEXT_LEFT, PANELS_GREEN);
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool header = false;
             for (int i = 0; i < ACT_COUNT; i++) {

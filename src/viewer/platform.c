@@ -15,8 +15,21 @@
 
 static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
 
+/* While the help shows, letters type its search: only Esc, F1 and Backspace act. */
+static bool help_key(viewer *v, int key)
+{
+    if (!v->show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
+        return false;
+    size_t n = strlen(v->help_filter);
+    if (key == GLFW_KEY_BACKSPACE && n > 0)
+        v->help_filter[n - 1] = '\0';
+    return true;
+}
+
 void viewer_key(viewer *v, int key, int mods)
 {
+    if (help_key(v, key))
+        return;
     if (v->gui && ui_wants_keyboard(v->gui)) {
         if (key == GLFW_KEY_ESCAPE)   /* Esc leaves a text field (and closes its box) */
             action_run(v, ACT_QUIT);
@@ -40,8 +53,13 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 static void on_char(GLFWwindow *w, unsigned codepoint)
 {
     viewer *v = from(w);
-    if (ui_wants_keyboard(v->gui))
+    size_t n = strlen(v->help_filter);
+    if (v->show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
+        v->help_filter[n] = (char)codepoint;
+        v->help_filter[n + 1] = '\0';
+    } else if (ui_wants_keyboard(v->gui)) {
         ui_input_char(v->gui, codepoint);
+    }
     v->dirty = true;
 }
 

@@ -23,6 +23,11 @@ struct ui {
     ui_vertex *vtx;
     uint16_t *idx;
     ui_cmd *dcmds;
+    /* A press and its release within one frame (a fast click) would leave the toolkit no
+     * frame with the button down, in which it activates the window under it: the release
+     * waits for the next frame. */
+    bool pressed[3], release_due[3];
+    int release_x[3], release_y[3];
 };
 
 /* Text and panel colours: light text on dark grey, every text at 4.5:1 contrast or more
@@ -134,7 +139,16 @@ struct nk_context *ui_ctx(ui *u) { return &u->ctx; }
 float ui_text_px(const ui *u) { return u->text_px; }
 float ui_scale(const ui *u) { return u->scale; }
 
-void ui_input_begin(ui *u) { nk_input_begin(&u->ctx); }
+void ui_input_begin(ui *u)
+{
+    nk_input_begin(&u->ctx);
+    for (int b = 0; b < 3; b++) {
+        u->pressed[b] = false;
+        if (u->release_due[b])
+            nk_input_button(&u->ctx, (enum nk_buttons)b, u->release_x[b], u->release_y[b], 0);
+        u->release_due[b] = false;
+    }
+}
 void ui_input_end(ui *u) { nk_input_end(&u->ctx); }
 
 void ui_input_motion(ui *u, double x, double y) { nk_input_motion(&u->ctx, (int)x, (int)y); }
@@ -144,6 +158,13 @@ void ui_input_button(ui *u, int glfw_button, bool down, double x, double y)
     enum nk_buttons b = glfw_button == GLFW_MOUSE_BUTTON_RIGHT    ? NK_BUTTON_RIGHT
                         : glfw_button == GLFW_MOUSE_BUTTON_MIDDLE ? NK_BUTTON_MIDDLE
                                                                   : NK_BUTTON_LEFT;
+    if (!down && u->pressed[b]) {
+        u->release_due[b] = true;
+        u->release_x[b] = (int)x;
+        u->release_y[b] = (int)y;
+        return;
+    }
+    u->pressed[b] = down;
     nk_input_button(&u->ctx, b, (int)x, (int)y, down);
 }
 
@@ -174,10 +195,12 @@ void ui_input_key(ui *u, int key, bool down, int mods)
 
 bool ui_wants_keyboard(const ui *u)
 {
-    /* An active edit field holds the keyboard (nk_item_is_any_active is true for any
-     * widget the mouse holds as well, which must not block the shortcuts). */
-    const struct nk_window *w = u->ctx.active;
-    return w && w->edit.active;
+    /* An edit field that has the focus holds the keyboard (nk_item_is_any_active is true for
+     * any widget the mouse holds as well, which must not block the shortcuts). */
+    for (const struct nk_window *w = u->ctx.begin; w; w = w->next)
+        if (w->edit.active && !(w->flags & (NK_WINDOW_ROM | NK_WINDOW_HIDDEN)))
+            return true;
+    return false;
 }
 
 void ui_render(ui *u, int fb_w, int fb_h)

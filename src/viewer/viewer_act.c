@@ -216,7 +216,12 @@ void act_msaa(viewer *v, double arg)
 }
 
 void act_panels(viewer *v, double arg) { (void)arg; v->show_panels = !v->show_panels; }
-void act_help(viewer *v, double arg) { (void)arg; v->show_help = !v->show_help; }
+void act_help(viewer *v, double arg)
+{
+    (void)arg;
+    v->show_help = !v->show_help;
+    v->help_filter[0] = '\0';
+}
 void act_adapt(viewer *v, double arg) { (void)arg; v->adapt_view = !v->adapt_view; }
 
 /* Zoom keys zoom at the window's centre (the wheel at the cursor). */
@@ -259,6 +264,10 @@ void act_export(viewer *v, double arg)
 void act_quit(viewer *v, double arg)
 {
     /* Esc first closes the help, as dialogs do. */
+    if (arg == 1 && v->menu_open) {
+        v->menu_close = true;
+        return;
+    }
     if (arg == 1 && (v->show_help || v->show_open)) {
         v->show_help = v->show_open = false;
         return;
@@ -295,13 +304,8 @@ void act_close_image(viewer *v, double index)
         return;
     bool shown = i == v->cur;
     viewer_files_remove(v, i);
-    if (v->nfiles == 0) {
-        image_free(&v->img);
-        v->have_image = false;
-        v->have_last = false;
-    } else if (shown) {
-        viewer_load_current(v);
-    }
+    if (shown || v->nfiles == 0)
+        viewer_load_current(v);   /* with none left: no image, the title says so */
 }
 
 void act_close(viewer *v, double arg)

@@ -132,8 +132,9 @@ typedef struct viewer {
     int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
     bool show_panels, show_help, show_open, adapt_view;
+    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
     char open_path[1024];      /* the open box's text */
-    char help_filter[64];      /* the help's search text */
+    char help_filter[64];      /* the help's search text: typed while the help shows */
     bool export_due;           /* S: the export runs in the loop, after the frame */
     int ui_frames;             /* frames to draw again for the GUI to settle after input */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
