@@ -203,6 +203,8 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     err[0] = '\0';
+    if (!handoff_enabled())   /* asked for: nothing to say */
+        return -1;
     if (!handoff_socket_path(path, sizeof path, err, errlen))
         return -1;
     int fd = connect_unix(path);

@@ -56,6 +56,8 @@ static void test_where(void)
     setenv("XDG_RUNTIME_DIR", run, 1);
     setenv("HT_HANDOFF", "off", 1);
     CHECK(!handoff_socket_path(path, sizeof path, err, sizeof err), "HT_HANDOFF=off");
+    char *paths[] = {"/x.exr"};
+    CHECK(handoff_send(paths, 1, err, sizeof err) == -1 && err[0] == '\0', "off: quiet, %s", err);
     bool quiet = false;
     CHECK(handoff_listen(NULL, &quiet, err, sizeof err) == NULL && quiet, "off: no listener");
     unsetenv("HT_HANDOFF");

@@ -83,7 +83,8 @@ if [[ -f $mp ]]; then
   for keys in e E; do
     out=$(view_shot p.png "$mp" --keys "$keys") || { err "multipart $keys"; continue; }
     msg=$(grep '^message: part ' <<<"$out")
-    read -r k name <<<"$(sed -E "s/^message: part ([0-9]+) of 10 \(from 0, as --part\) ('[^']*').*/\1 \2/" <<<"$msg")"
+    pattern="s/^message: part ([0-9]+) of 10 \(from 0, as --part\) ('[^']*').*/\1 \2/"
+    read -r k name <<<"$(sed -E "$pattern" <<<"$msg")"
     shown=$("$HT_BIN" stats "$mp" --part "$k" | grep '^shown')
     echo "key $keys: '$msg'; stats --part $k: '$shown'"
     status=$(status_of "$out" '^status: part ')
