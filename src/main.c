@@ -45,7 +45,7 @@ int cmd_view(int argc, char **argv)
     /* Files given to a plain `hdrtone FILE...` go to the hdrtone running for this user, if
      * one does (handoff.h), and never to another program. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
-        !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */
+        !o.reference && !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays */
         char err[HT_ERR_MAX];
         int handed = handoff_send(pos, npos, err, sizeof err);
         if (err[0])
@@ -87,7 +87,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for the README */
-        options_print_markdown(stdout);
+        options_print_markdown(stdout, false);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-test-hooks") == 0) {   /* tests/README.md */
+        options_print_markdown(stdout, true);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */

@@ -22,9 +22,7 @@ bool viewer_files_set(viewer *v, char **paths, int n)
     return v->nfiles > 0;
 }
 
-/* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
- * the next load asks for. */
-static bool load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
+bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
     const char *net = viewer_net_name(v, path);
     if (net)
@@ -90,7 +88,7 @@ bool viewer_load_current(viewer *v)
     else if (!file_list_update_neighbours(&v->list, false, err, sizeof err))
         fprintf(stderr, "hdrtone: neighbours: %s\n", err);   /* the file may still load */
     hdr_image img = {0};
-    if (!load_source(v, path, &img, err, sizeof err)) {
+    if (!viewer_load_source(v, path, &img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%s", err);
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
@@ -112,7 +110,7 @@ bool viewer_replace_current(viewer *v, char *err, size_t errlen)
     }
     const char *path = v->files[v->cur];
     hdr_image img = {0};
-    if (!load_source(v, path, &img, err, errlen))
+    if (!viewer_load_source(v, path, &img, err, errlen))
         return false;
     bool same = v->have_image &&
                 memcmp(img.data_window, v->img.data_window, sizeof img.data_window) == 0 &&
@@ -293,6 +291,7 @@ void viewer_layer_step(viewer *v, int dir)
                            names[i][0] ? names[i] : "(none)", v->img.rgb_source);
 }
 
+int viewer_files_add(viewer *v, const char *path) { return file_list_add(&v->list, path); }
 void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->list, i); }
 
 void viewer_files_drop(viewer *v, char **paths, int n)

@@ -26,11 +26,13 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "display.h"
 #include "file_list.h"
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
+#include "region.h"
 #include "ui.h"
 #include "pipeline.h"
 #include "view.h"
@@ -45,6 +47,10 @@ typedef struct readback {
     bool valid;
 } readback;
 
+/* How the reference is shown (compare_view.c; compare_modes names them). */
+enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
+extern const ht_enum compare_modes[];
+
 /* What the histogram panel shows (Tab cycles). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
 
@@ -56,6 +62,9 @@ typedef struct viewer_frame_key {
     int samples;
     bool adapt_view;
     int w, h;
+    display_params disp;       /* resolved */
+    bool ref;                  /* the reference is drawn too */
+    unsigned long ref_image;   /* its pipeline_image_generation */
 } viewer_frame_key;
 
 /* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
@@ -157,6 +166,34 @@ typedef struct viewer {
     char watch_dir[4096];      /* the folder watched */
     double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
+
+    /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
+     * for the image, and the image's units. */
+    display_params disp, disp_asked, disp_res;
+    unsigned long disp_gen;    /* image_gen of disp_res and units */
+    image_units units;
+    double user_scale;         /* --scale, or 0: the file's units */
+
+    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
+     * data window), and its statistics once the button is let go (region_view.c). */
+    bool region_drag;          /* Shift+drag in progress */
+    int region_a[2], region_b[2];
+    bool region_valid;
+    region_stats region;
+
+    /* The reference (compare_view.c): another entry of the list, drawn with the current
+     * image's view and curve in its own pipeline. */
+    int ref;                   /* its entry, -1: none */
+    int compare;               /* COMPARE_* */
+    bool flip_held;            /* Z held: the reference is shown instead */
+    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
+    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
+    bool wipe_drag;            /* the mouse drags the divider */
+    pipeline *ref_pipe;
+    hdr_image ref_img;
+    bool ref_loaded;
+    char ref_path[4096];       /* what ref_img holds */
+    char ref_err[256];         /* why the reference is not shown, or "" */
 
     /* An image sequence being played (hdrtone SEQ; NULL: files). */
     struct viewer_seq *seq;
@@ -260,6 +297,9 @@ void viewer_neighbour_step(viewer *v, int dir);
 void viewer_part_step(viewer *v, int dir);
 void viewer_layer_step(viewer *v, int dir);
 void viewer_reload(viewer *v, int arg);
+/* Adds PATH to the list unless it is there (file_list_add); returns its index (-1: no
+ * memory). */
+int viewer_files_add(viewer *v, const char *path);
 /* Removes entry I (file_list_remove); the shown entry stays shown (another one when I was
  * it: the caller loads). */
 void viewer_files_remove(viewer *v, int i);
@@ -268,6 +308,9 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
+/* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
+ * the next load asks for. False with the reason in ERR. */
+bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
 /* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
  * the reason in ERR and no image shown when the upload fails. */
 bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
@@ -296,6 +339,35 @@ void viewer_watch_key(viewer *v, int arg);
 /* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
 void viewer_watch_poll(viewer *v);
 void viewer_watch_stop(viewer *v);
+
+/* display_view.c */
+
+/* The image's units and the display mode resolved for it (when either changed), set on the
+ * pipelines for the next frame. */
+void viewer_display_update(viewer *v);
+/* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
+double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* region_view.c */
+
+/* The data-window pixel under viewport point (X, Y), clamped to the image. */
+void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
+/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
+void viewer_region_rect(const viewer *v, int rect[4]);
+
+/* compare_view.c */
+
+/* Whether the frame shows the reference (a mode or Z, a reference of the image's size),
+ * loading it when its entry changed; the reason in v->ref_err when not. */
+bool viewer_ref_shown(viewer *v);
+/* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
+ * current image's settings and curve (its latest read-back) into its pipeline's output. */
+void viewer_ref_render(viewer *v, const scene_view *view, int samples);
+/* The picture into the viewport: the current image's output, then (REF) the reference's
+ * over all of it (Z) or over the far side of the divider. */
+void viewer_present(viewer *v, bool ref);
+/* The divider's place in viewport pixels (x, or y when horizontal). */
+int viewer_wipe_pos(const viewer *v);
 
 /* viewer_seq.c */
 

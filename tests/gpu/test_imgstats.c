@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "imgstats_gpu.h"
-#include "options.h"
 #include "pipeline.h"
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-/* The one-frame-latency form (pipeline_set_latency 1), in every form of the finishing:
+/* The one-frame-latency form (pipeline_set_latency 1):
  *  - a static image gives the bytes (pixels and frame) of latency 0 on every frame (the first
  *    runs without latency: there is no curve yet);
  *  - in a stream A, B, C (C of another size), frame N is applied with frame N-1's analysis
@@ -90,15 +90,8 @@ int main(void)
     test_make_image(&imgs[2], 260, 190, test_scene_random);
     tonemap_params p;
     tonemap_params_default(&p);
-    static const char *const forms[] = {"separate", "one group", "last group"};
-    for (int form = PIPELINE_FINISH_SEPARATE; form <= PIPELINE_FINISH_LAST_GROUP; form++) {
-        char label[64];
-        pipeline_set_finish(lat, form);
-        snprintf(label, sizeof label, "%s: static", forms[form]);
-        static_image(label, &imgs[1], &p);
-        snprintf(label, sizeof label, "%s: stream", forms[form]);
-        stream(label, imgs, 3, &p);
-    }
+    static_image("static", &imgs[1], &p);
+    stream("stream", imgs, 3, &p);
     p.bins = 1024;
     p.ceiling = HT_CEILING_HUMAN;
     static_image("1024 bins, human ceiling: static", &imgs[0], &p);

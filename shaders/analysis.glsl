@@ -1,27 +1,19 @@
 // The analysis after the histogram pass, as functions: the range, the merge of the per-tile
 // histograms and the curve (WARD97.md; tonemap_cpu.c compute_range and compute_curve),
-// included (#include "finish.glsl", shaders.c) by the programs that run them one per dispatch
-// (range.comp, merge.comp, curve.comp) and by those that run them fused (finish.comp, and the
-// re-binning program of histogram.comp, whose last group finishes a stale frame). Every function is
-// called by all T invocations of the group (they hold barriers); t = gl_LocalInvocationIndex.
-// The fused forms add up in the order of the separate passes, so that the results stay the
-// same to the bit: each merge group's sum of ln Lw is the tree over its HT_MERGE_TILES tiles,
-// and the curve adds those partial sums with a stride of the curve pass's group size S.
-#ifdef HT_LAST_GROUP
-#define HT_TILES_ACCESS coherent   // the group that finishes last reads what the others wrote
-#else
-#define HT_TILES_ACCESS
-#endif
-layout(std430, binding = HT_BIND_TILE_HIST) HT_TILES_ACCESS buffer TileHist { uint tile_hist[]; };
-layout(std430, binding = HT_BIND_TILE_SUMS) HT_TILES_ACCESS buffer TileSums {
+// included (#include "analysis.glsl", shaders.c) by the programs that run them, one per
+// dispatch (range.comp, merge.comp, curve.comp). Every function is called by all T invocations
+// of the group (they hold barriers); t = gl_LocalInvocationIndex. (Fused forms, range, merge
+// and curve in one or two dispatches, were measured slower on the H100 and the H200 and left
+// the code: BENCHMARKS.md, "The forms of the finishing".)
+layout(std430, binding = HT_BIND_TILE_HIST) buffer TileHist { uint tile_hist[]; };
+layout(std430, binding = HT_BIND_TILE_SUMS) buffer TileSums {
     ht_tilesum tile_sums[];
 };
-layout(std430, binding = HT_BIND_PARTIALS) HT_TILES_ACCESS buffer Partials { float partials[]; };
-// The counters and dispatch arguments of the fused forms (ht_dispatch in gpu_shared.h).
-layout(std430, binding = HT_BIND_DISPATCH) coherent buffer HtDispatch {
-    ht_dispatch disp;
-    uint disp_args[];
-};
+layout(std430, binding = HT_BIND_PARTIALS) buffer Partials { float partials[]; };
+// The re-binning's indirect dispatch: 3 uints per piece of the analysed image (its groups
+// when the binning is stale, else 0), then 3 per piece again, the groups of a whole
+// re-binning (pipeline.c writes them).
+layout(std430, binding = HT_BIND_DISPATCH) buffer HtDispatch { uint disp_args[]; };
 
 uniform uint u_tile_count;   // tiles of the whole image
 // Range.
@@ -35,9 +27,6 @@ uniform int u_ceiling;
 uniform bool u_force_linear;
 uniform int u_range_fits;    // ht_buffers.range_fits (pass.h): -1 the range decides
 uniform uint u_width;        // reductions span the bins rounded up to a power of two
-// Fused forms.
-uniform bool u_curve;        // false: the curve pass runs later (after the point samples)
-uniform uint u_stride;       // S: the curve pass's group size for these bins
 uniform uint u_pieces;       // pieces of the analysed image (re-binning dispatches)
 
 shared uint s_hist[HT_MAX_BINS];
@@ -172,18 +161,6 @@ float ht_merge_group(uint t, uint T, uint g, uint bins)
     return ht_chunk_tree(t, g);   // its barriers end the adding into s_hist and s_count
 }
 
-// The same tree in one thread's registers.
-float ht_chunk_sum(uint g)
-{
-    float v[HT_MERGE_TILES];
-    uint first = g * uint(HT_MERGE_TILES);
-    for (uint i = 0u; i < uint(HT_MERGE_TILES); i++)
-        v[i] = first + i < u_tile_count ? tile_sums[first + i].sum_ln : 0.0;
-    for (uint s = uint(HT_MERGE_TILES) / 2u; s > 0u; s >>= 1)
-        for (uint i = 0u; i < s; i++) v[i] += v[i + s];
-    return v[0];
-}
-
 // The bottom-bin rule, the ceiling iteration as pcond does it, cumf at the bin edges and the
 // linear-mapping scale, one thread per bin (S threads, S >= the bins; threads beyond S, if
 // any, take part in the barriers only). COUNT: the merged count of bin t (0 for t >= the
@@ -316,50 +293,4 @@ void ht_curve(uint t, uint S, uint count, uint n_counted, float ln_part)
             ? (u_ceiling == HT_CEILING_HUMAN ? ht_tvi(ldmid) / ht_tvi(lwa) : ldmid / lwa) : 0.0;
         frame.pt_weight = w;
     }
-}
-
-// One group merges every tile (binned with the frame's binning) into the frame's histogram
-// and count, leaves the merge groups' partial sums in partials[] (for a curve pass after it)
-// and, with u_curve, makes the curve.
-void ht_finish_one_group(uint t, uint T)
-{
-    uint bins = frame.bins;
-    for (uint i = t; i < bins; i += T) s_hist[i] = 0u;
-    if (t == 0u) s_count = 0u;
-    barrier();
-    ht_hist_add(t, T, 0u, u_tile_count, bins);
-    uint count = 0u;
-    for (uint k = t; k < u_tile_count; k += T) count += tile_sums[k].n_counted;
-    if (count > 0u) atomicAdd(s_count, count);
-    float ln = 0.0;
-    uint groups = (u_tile_count + uint(HT_MERGE_TILES) - 1u) / uint(HT_MERGE_TILES);
-    if (t < u_stride)
-        for (uint g = t; g < groups; g += u_stride) {
-            float c = ht_chunk_sum(g);
-            partials[g] = c;
-            ln += c;
-        }
-    barrier();
-    for (uint i = t; i < uint(HT_MAX_BINS); i += T) frame.hist[i] = i < bins ? s_hist[i] : 0u;
-    if (t == 0u) frame.n_counted = s_count;
-    if (u_curve) ht_curve(t, u_stride, t < bins ? s_hist[t] : 0u, s_count, ln);
-}
-
-// Whether this group is the last of the GROUPS of its dispatch to get here (counted in
-// disp.binned_groups for the re-binning, REBIN, else in disp.merged_groups; that last group
-// resets the count); the others may leave. What every group wrote before is visible to it.
-bool ht_last_group(uint t, uint groups, bool rebin)
-{
-    memoryBarrierBuffer();
-    barrier();
-    if (t == 0u) {
-        uint done = rebin ? atomicAdd(disp.binned_groups, 1u) : atomicAdd(disp.merged_groups, 1u);
-        s_flag = done == groups - 1u;
-        if (s_flag && rebin) disp.binned_groups = 0u;
-        if (s_flag && !rebin) disp.merged_groups = 0u;
-    }
-    barrier();
-    bool last = s_flag;
-    memoryBarrierBuffer();
-    return last;
 }

@@ -25,9 +25,14 @@ int main(void)
     ht_options o;
     options_default(&o);
     o.backend = HT_BACKEND_CPU;
-    CHECK(batch_export(&o, &in, (const char *[]){plain}, 1, NULL) == 0, "plain export");
+    char err[HT_ERR_MAX];
+    cmd_backend *be = backend_create(&o, err, sizeof err);
+    CHECK(be != NULL, "backend: %s", err);
+    CHECK(batch_export(be, &o, &in, (const char *[]){plain}, 1, NULL) == 0, "plain export");
     o.display_window = true;
-    CHECK(batch_export(&o, &in, (const char *[]){framed}, 1, NULL) == 0, "display-window export");
+    CHECK(batch_export(be, &o, &in, (const char *[]){framed}, 1, NULL) == 0,
+          "display-window export");
+    backend_destroy(&be);
     int pw, ph, fw, fh, n;
     unsigned char *p = stbi_load(plain, &pw, &ph, &n, 4);
     unsigned char *f = stbi_load(framed, &fw, &fh, &n, 0);

@@ -16,14 +16,13 @@ samples = [r["samples"] for r in d["results"]]
 assert samples[0] == 1 and len(samples) == 2 and samples[1] > 1, samples
 for r in d["results"]:
     names = {p["name"] for p in r["passes"]}
-    # range, merge and curve: passes of their own in the default form of the finishing
-    # (separate); every form's merge+curve and pipeline in rows of their own.
+    # range, merge and curve: passes of their own, and merge+curve and the pipeline rows.
     for want in ("histogram", "range", "merge", "curve", "merge+curve", "rebin", "apply",
-                 "pipeline", "finish separate: merge+curve", "finish one group: pipeline",
-                 "finish last group: new image", "frame, one timer", "frame, a timer per pass",
+                 "pipeline", "pipeline, new image", "frame, one timer", "frame, a timer per pass",
                  "pipeline, one-frame latency", "viewer frame", "viewer frame, present by copy",
                  "viewer frame, present by apply", "viewer frame, present by triangle"):
         assert want in names, (want, names)
+    assert not any(n.startswith("finish") for n in names), names   # the fused forms are gone
     assert all(p["median_us"] > 0 for p in r["passes"] if p["name"] != "stats: hist_clear"), r
 print("bench:", samples, "sample counts,", len(d["results"][0]["passes"]), "rows")
 PY

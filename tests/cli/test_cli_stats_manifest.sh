@@ -1,10 +1,11 @@
-#!/usr/bin/env python3
-"""`hdrtone stats --json` against exr-samples/MANIFEST.tsv, for both backends.
-
-Counts exact; luminance min/max/mean to 1e-5 relative (1e-3 for lossy B44/DWA and
-luminance/chroma files); sizes and windows exact. The GPU and CPU curves agree to 2e-3 in log10.
-Every file must load; only a build without the OpenEXR library (HT_HAVE_OPENEXR unset) may
-refuse the ones that need it, cleanly and saying so."""
+#!/usr/bin/env bash
+# `hdrtone stats --json` against exr-samples/MANIFEST.tsv, for both backends.
+#
+# Counts exact; luminance min/max/mean to 1e-5 relative (1e-3 for lossy B44/DWA and
+# luminance/chroma files); sizes and windows exact. The GPU and CPU curves agree to 2e-3 in log10.
+# Every file must load; only a build without the OpenEXR library (HT_HAVE_OPENEXR unset) may
+# refuse the ones that need it, cleanly and saying so.
+exec python3 - <<'PY'
 import json, math, os, re, subprocess, sys
 
 binary = os.environ["HT_BIN"]
@@ -117,3 +118,4 @@ if gpu_ok is False:
     print("note: no headless GPU here, CPU backend only")
 print(f"{len(rows)} files, {len(failures)} failures")
 sys.exit(1 if failures else 0)
+PY

@@ -148,7 +148,6 @@ usage() {
   [[ $rc == 2 && -z $out ]] || err "usage error expected (rc $rc) for: $*"
 }
 usage "$tmp/f1.exr" "$tmp/f2.exr" -o - --format png
-usage "$tmp/f1.exr" -o -
 usage "$tmp/f1.exr" -o "$tmp/x.png" --format jpeg
 usage "$tmp/f1.exr" -o "$tmp/x.y4m"
 usage "$tmp/f1.exr" -o "$tmp/x.png" --depth 12
