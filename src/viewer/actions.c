@@ -250,6 +250,7 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_CHANNEL] = {"set.channel", NULL, GROUP_HIDDEN, {{0}}, act_set_channel, 0},
     [ACT_SET_CH_PALETTE] = {"set.ch_palette", NULL, GROUP_HIDDEN, {{0}}, act_set_ch_palette, 0},
     [ACT_REGION_DONE] = {"set.region", NULL, GROUP_HIDDEN, {{0}}, act_region_done, 0},
+    [ACT_SET_NEIGHBOUR] = {"set.neighbour", NULL, GROUP_HIDDEN, {{0}}, act_neighbour, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */

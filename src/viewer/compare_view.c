@@ -63,14 +63,14 @@ bool viewer_ref_shown(viewer *v)
 
 void viewer_ref_render(viewer *v, const scene_view *view, int samples)
 {
-    if (!v->rb.valid)
+    if (!v->frame.valid)
         return;   /* the curve comes with the current image's first read-back */
     tonemap_params tm = v->tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     ht_source scene = pass_scene_run_image(v->scene, v->ref_pipe, !v->ref_img.half_exact,
                                            v->vp.w, v->vp.h, samples, *view);
     char err[HT_ERR_MAX];
-    pipeline_set_result(v->ref_pipe, &v->rb.r);
+    pipeline_set_result(v->ref_pipe, &v->frame.r);
     if (!pipeline_run_pass(v->ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
 }

@@ -179,6 +179,25 @@ static void section_images(viewer *v, struct nk_context *ctx)
     }
 }
 
+/* The shown file's folder, its images listed (one key away: Ctrl+PageDown / PageUp). */
+static void section_folder(viewer *v, struct nk_context *ctx)
+{
+    const file_list *l = &v->list;
+    int at = file_list_neighbour_index(l);
+    if (l->nneighbours == 0 || at < 0) {
+        panels_text(v, ctx, "Ctrl+PageDown / PageUp: the files beside it", false);
+        return;
+    }
+    for (int i = 0; i < l->nneighbours; i++) {
+        nk_layout_row_dynamic(ctx, panels_row(v), 1);
+        nk_bool sel = i == at;
+        note(ctx, "neighbour%d", i);
+        if (nk_selectable_label(ctx, file_list_name(l->neighbours[i]), NK_TEXT_LEFT, &sel) &&
+            i != at)
+            action_set(v, ACT_SET_NEIGHBOUR, i - at);
+    }
+}
+
 double panels_log_slider(viewer *v, struct nk_context *ctx, const char *name, double value,
                          double lo, double hi, typed_field *f)
 {
@@ -238,7 +257,7 @@ static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 
 static void section_range(viewer *v, struct nk_context *ctx)
 {
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     bool manual = v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin;
     double lo = manual ? v->tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
     double hi = manual ? v->tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
@@ -359,6 +378,10 @@ static void dock(viewer *v, struct nk_context *ctx)
     if (nk_begin(ctx, "dock", r, 0)) {   /* no border: it would cover the picture's edge */
         if (nk_tree_push(ctx, NK_TREE_TAB, "Images", NK_MAXIMIZED)) {
             section_images(v, ctx);
+            nk_tree_pop(ctx);
+        }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Folder", NK_MINIMIZED)) {
+            section_folder(v, ctx);
             nk_tree_pop(ctx);
         }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Display", NK_MAXIMIZED)) {

@@ -31,7 +31,7 @@ void panels_text(const viewer *v, struct nk_context *ctx, const char *text, bool
 static void plot_axis(const viewer *v, double *lo, double *hi)
 {
     double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     if (r && r->mapping != HT_MAP_NONE) {
         a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
@@ -149,7 +149,7 @@ void panels_histogram(viewer *v, struct nk_context *ctx)
     memcpy(v->hist_rect, (float[]){p.b.x, p.b.y, p.b.w, p.b.h}, sizeof v->hist_rect);
     nk_fill_rect(p.cb, p.b, 0, nk_rgb(24, 24, 27));
     plot_axis(v, &p.lo, &p.hi);
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     if (v->hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
     else if (v->hist_mode != HIST_LOG && v->stats_ok && v->stats.have_hist)

@@ -17,7 +17,7 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > 
  * for here: nothing in an input handler waits on the GPU). */
 static const tonemap_result *current_result(const viewer *v)
 {
-    return v->have_image && v->rb.valid ? &v->rb.r : NULL;
+    return v->have_image && v->frame.valid ? &v->frame.r : NULL;
 }
 
 /* A user range to adjust: the current one, or when automatic, the automatic range the last

@@ -32,20 +32,19 @@
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
+#include "readback.h"
 #include "region.h"
 #include "ui.h"
 #include "pipeline.h"
 #include "view.h"
 
-/* A copy of the frame buffer read back without stalling: copied into rb_buf after the
- * analysis, fenced, and fetched once the fence has passed (a frame or so later). The text
- * lines and the range keys use it; the overlay's plots read the GPU buffer directly. */
-typedef struct readback {
-    unsigned buf;
-    GLsync fence;
-    tonemap_result r;
-    bool valid;
-} readback;
+/* The frame record the renderer publishes (renderer.c): the analysis of the last frame
+ * whose read-back has come back, a frame or so after it was drawn. Panels, the text and the
+ * actions read it; nothing waits for it. */
+typedef struct frame_record {
+    bool valid;                /* there is one for the shown image */
+    tonemap_result r;          /* its analysis: counts, range, histogram, curve */
+} frame_record;
 
 /* How the reference is shown (compare_view.c; compare_modes names them). */
 enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
@@ -79,7 +78,9 @@ typedef struct viewer {
     ui *gui;
     float ui_scale;            /* --ui-scale (times the monitor's content scale) */
     unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
-    readback rb;
+    frame_record frame;
+    struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
+    int rb_slot;               /* its read in flight, -1: none */
 
     /* The open images and the shown one's neighbours (file_list.h). files, nfiles and cur
      * are the first fields of list under their old names, for the code that reads them
@@ -212,7 +213,23 @@ _Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
                    offsetof(viewer, cur) == offsetof(viewer, list.cur),
                "the old names of the file list's fields alias v->list's");
 
+/* renderer.c */
+
+/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting. */
+void renderer_poll(viewer *v);
+/* The statistics for the histogram panel's output modes and the marks, when wanted and out
+ * of date; true when it ran passes (the frame must be rendered again). */
+bool renderer_stats_update(viewer *v);
+/* What a frame's picture depends on, and whether two are the same (re-present, no passes). */
+viewer_frame_key renderer_frame_key(viewer *v, int samples);
+bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b);
+/* The frame's passes into the pipeline's output and the read-back of its analysis. */
+void renderer_render(viewer *v, bool f32, int samples);
+
 /* viewer.c */
+
+/* The scene pass's view of the image (from the view and the viewport). */
+scene_view viewer_scene_view(const viewer *v);
 
 /* Where the current view puts the image in the window. */
 view_place viewer_place(const viewer *v);

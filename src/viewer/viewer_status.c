@@ -275,7 +275,7 @@ static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
 {
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     text_buf t = {buf, len, 0};
     status_view(&t, v, samples);
     char seq[256];
@@ -330,7 +330,7 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
         ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
         viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     if (r && isfinite(lw) && lw > 0) {
         double f = tonemap_pixel_factor(r, tm, lw);
         add(&t, "\ndisplay %.4g cd/m2\nsRGB %d %d %d", tonemap_curve_ld(r, tm, lw),
