@@ -1,1 +1,2 @@
 list(APPEND HT_DATA_TESTS test_flip_reference)
+list(APPEND HT_DATA_TESTS test_compare_flip)

@@ -85,3 +85,21 @@ void flip_input_free(flip_input *in)
     free(in->rgb);
     memset(in, 0, sizeof *in);
 }
+
+bool flip_report_cpu(const flip_input *ref, const flip_input *test, const flip_params *p,
+                     const flip_rect *rect, float *map, flip_report *r, char *err,
+                     size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->hdr = ref->hdr;
+    r->ppd = p->ppd > 0 ? p->ppd : flip_default_ppd();
+    int w = ref->width, h = ref->height;
+    bool ok;
+    if (ref->hdr)
+        ok = flip_exposures_for(ref->rgb, w, h, 3, p, &r->exposures, err, errlen) &&
+             flip_hdr(ref->rgb, test->rgb, w, h, 3, p, &r->exposures, map, err, errlen);
+    else
+        ok = flip_ldr(ref->rgb, test->rgb, w, h, 3, p, map, err, errlen);
+    return ok && flip_pool(map, w, h, rect, &r->flip, err, errlen) &&
+           metrics_compute(ref->rgb, test->rgb, w, h, 3, rect, &r->metrics, err, errlen);
+}

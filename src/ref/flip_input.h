@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "flip.h"
 #include "image.h"
+#include "metrics.h"
 
 typedef struct flip_input {
     int width, height;
@@ -29,5 +31,22 @@ bool flip_input_check_pair(const flip_input *ref, const char *ref_path, const fl
 
 /* Frees the pixels and zeroes *in; accepts an empty one. */
 void flip_input_free(flip_input *in);
+
+/* Everything a comparison reports: FLIP's mode, viewing conditions, exposures (HDR) and
+ * pooled values, and the plain metrics (metrics.h), over the whole image or a rectangle. */
+typedef struct flip_report {
+    bool hdr;
+    float ppd;
+    flip_exposures exposures;   /* HDR-FLIP's; zero for LDR */
+    flip_pooled flip;
+    metrics_values metrics;
+} flip_report;
+
+/* The CPU reference of a comparison of TEST against REF (a pair flip_input_check_pair
+ * accepted) with P: FLIP's map into MAP (W*H floats, the caller's) and *R over RECT (NULL =
+ * whole). False with the reason in err. */
+bool flip_report_cpu(const flip_input *ref, const flip_input *test, const flip_params *p,
+                     const flip_rect *rect, float *map, flip_report *r, char *err,
+                     size_t errlen);
 
 #endif
