@@ -1,2 +1,3 @@
 list(APPEND HT_DATA_TESTS test_flip_reference)
 list(APPEND HT_DATA_TESTS test_compare_flip)
+list(APPEND HT_DATA_TESTS test_compare_flip_gpu)

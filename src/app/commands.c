@@ -33,6 +33,15 @@ static bool ensure_context(char *why, size_t len)
     return true;
 }
 
+bool commands_gl_context(char *err, size_t errlen)
+{
+    char why[HT_ERR_MAX];
+    if (ensure_context(why, sizeof why))
+        return true;
+    snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
+    return false;
+}
+
 /* The GPU state, made on first use. */
 static bool ensure_gpu(char *err, size_t errlen)
 {

@@ -45,6 +45,10 @@ int commands_usage_error(const char *cmd, const char *msg);
  * err, when there is no GPU). */
 pipeline *commands_pipeline(char *err, size_t errlen);
 
+/* The process's headless GL context, made current on first use (no pipeline). False with the
+ * reason in err when there is no GPU. */
+bool commands_gl_context(char *err, size_t errlen);
+
 /* The GPU backend's start on IMG: uploads it (pipeline_upload) to the process's pipeline
  * (commands_pipeline) for tone mapping with O. The GPU cannot take the human-vision options
  * on an image in pieces (larger than a texture: its human-vision stage needs it in one); then

@@ -2,10 +2,17 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare_gpu.h"
 
 struct compare_run {
     int backend;
     flip_params params;
+    compare_gpu *gpu;
+    const flip_input *uploaded_ref;   /* the reference in ref_img (uploaded once) */
+    compare_gpu_image ref_img, test_img;
 };
 
 compare_run *compare_run_create(const ht_options *o, char *err, size_t errlen)
@@ -18,12 +25,51 @@ compare_run *compare_run_create(const ht_options *o, char *err, size_t errlen)
     run->backend = o->backend;
     run->params.ppd = (float)o->ppd;
     run->params.tonemapper = (flip_tonemapper)o->flip_tonemapper;
+    if (run->backend == HT_BACKEND_GPU &&
+        (!commands_gl_context(err, errlen) || !(run->gpu = compare_gpu_create(err, errlen)))) {
+        free(run);
+        return NULL;
+    }
     return run;
+}
+
+static bool gpu_pair(compare_run *run, const flip_input *ref, const flip_input *test,
+                     float *map, flip_report *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->hdr = ref->hdr;
+    r->ppd = run->params.ppd > 0 ? run->params.ppd : flip_default_ppd();
+    if (run->uploaded_ref != ref &&
+        !compare_gpu_image_upload(&run->ref_img, ref->rgb, ref->width, ref->height, err, errlen))
+        return false;
+    run->uploaded_ref = ref;
+    if (!compare_gpu_image_upload(&run->test_img, test->rgb, test->width, test->height, err,
+                                  errlen))
+        return false;
+    compare_gpu_desc d = {.ref = run->ref_img, .test = run->test_img,
+                          .source = ref->hdr ? FLIP_SRC_HDR : FLIP_SRC_LINEAR,
+                          .mode = METRICS_MAP_FLIP, .flip = run->params};
+    if (ref->hdr && !flip_exposures_for(ref->rgb, ref->width, ref->height, 3, &run->params,
+                                        &d.exposures, err, errlen))
+        return false;
+    r->exposures = ref->hdr ? d.exposures : (flip_exposures){0};
+    compare_gpu_numbers n;
+    if (!compare_gpu_run(run->gpu, &d, err, errlen))
+        return false;
+    if (!compare_gpu_wait(run->gpu, &n) || !compare_gpu_read_map(run->gpu, map)) {
+        snprintf(err, errlen, "compare: the GPU's results could not be read");
+        return false;
+    }
+    r->flip = n.flip;
+    r->metrics = n.metrics;
+    return true;
 }
 
 bool compare_run_pair(compare_run *run, const flip_input *ref, const flip_input *test,
                       float *map, flip_report *r, char *err, size_t errlen)
 {
+    if (run->gpu)
+        return gpu_pair(run, ref, test, map, r, err, errlen);
     return flip_report_cpu(ref, test, &run->params, NULL, map, r, err, errlen);
 }
 
@@ -31,6 +77,9 @@ void compare_run_destroy(compare_run **run)
 {
     if (!run || !*run)
         return;
+    compare_gpu_image_free(&(*run)->ref_img);
+    compare_gpu_image_free(&(*run)->test_img);
+    compare_gpu_destroy(&(*run)->gpu);
     free(*run);
     *run = NULL;
 }

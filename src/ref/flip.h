@@ -36,6 +36,10 @@
 #define FLIP_GQF 0.5f
 /* Buckets of the tool's histogram of the error over [0, 1]. */
 #define FLIP_HIST_BINS 100
+/* Bins over [0, 1] of the histogram that finds the weighted percentiles (value v in bin
+ * (int)(v FLIP_FINE_BINS)): the CPU sorts only the crossing bin's values (exact); the GPU
+ * interpolates inside it (within 1 / FLIP_FINE_BINS). */
+#define FLIP_FINE_BINS 65536
 
 /* Pixels per degree of a display MONITOR_WIDTH metres wide with RESOLUTION_X pixels seen from
  * DISTANCE metres (float, as the tool computes it). */
@@ -138,6 +142,13 @@ typedef struct flip_pooled {
  * rectangle holds no pixel or out of memory. */
 bool flip_pool(const float *map, int w, int h, const flip_rect *rect, flip_pooled *out,
                char *err, size_t errlen);
+
+/* The pooled values from counts made elsewhere (the GPU): FINE (FLIP_FINE_BINS counts), HIST
+ * (the tool's FLIP_HIST_BINS), the sum, extremes and count. The weighted percentiles are
+ * interpolated inside the crossing fine bin (each bin's weight its count times its centre):
+ * within 1 / FLIP_FINE_BINS of flip_pool's. */
+void flip_pool_from_counts(const uint32_t *fine, const uint32_t *hist, double sum, double min,
+                           double max, uint64_t count, flip_pooled *out);
 
 /* The bucket of the tool's histogram that VALUE falls in, or -1 outside [0, 1]. */
 int flip_hist_bucket(float value);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FINE_BINS = 65536 };
+enum { FINE_BINS = FLIP_FINE_BINS };
 
 int flip_hist_bucket(float value)
 {
@@ -19,6 +19,8 @@ int flip_hist_bucket(float value)
     int b = (int)((double)value / (double)width);
     return b >= FLIP_HIST_BINS ? FLIP_HIST_BINS - 1 : b;
 }
+
+static void weighted_hist(flip_pooled *out);
 
 static int fine_bin(float v)
 {
@@ -128,12 +130,50 @@ bool flip_pool(const float *map, int w, int h, const flip_rect *rect, flip_poole
     out->q1 = weighted_percentile(&s, 0.25, total, &oom);
     out->weighted_median = weighted_percentile(&s, 0.5, total, &oom);
     out->q3 = weighted_percentile(&s, 0.75, total, &oom);
-    double mpix = (double)out->count / (1024.0 * 1024.0);
-    for (int i = 0; i < FLIP_HIST_BINS; i++)
-        out->weighted_hist[i] = (double)out->hist[i] * ((i + 0.5) / FLIP_HIST_BINS) / mpix;
+    weighted_hist(out);
     free(s.count);
     free(s.sum);
     if (oom)
         snprintf(err, errlen, "out of memory pooling the FLIP map");
     return !oom;
+}
+
+/* The value at which the running weight of FINE crosses FRAC of TOTAL. */
+static double interpolated_percentile(const uint32_t *fine, double frac, double total)
+{
+    double target = frac * total, cum = 0;
+    for (int b = 0; b < FINE_BINS; b++) {
+        double wb = fine[b] * ((b + 0.5) / FINE_BINS);
+        if (wb > 0 && cum + wb > target)
+            return (b + (target - cum) / wb) / FINE_BINS;
+        cum += wb;
+    }
+    return 0.0;
+}
+
+static void weighted_hist(flip_pooled *out)
+{
+    double mpix = (double)out->count / (1024.0 * 1024.0);
+    for (int i = 0; i < FLIP_HIST_BINS; i++)
+        out->weighted_hist[i] = (double)out->hist[i] * ((i + 0.5) / FLIP_HIST_BINS) / mpix;
+}
+
+void flip_pool_from_counts(const uint32_t *fine, const uint32_t *hist, double sum, double min,
+                           double max, uint64_t count, flip_pooled *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = count;
+    out->mean = count ? sum / (double)count : 0.0;
+    out->min = min;
+    out->max = max;
+    double total = 0;
+    for (int b = 0; b < FINE_BINS; b++)
+        total += fine[b] * ((b + 0.5) / FINE_BINS);
+    out->q1 = interpolated_percentile(fine, 0.25, total);
+    out->weighted_median = interpolated_percentile(fine, 0.5, total);
+    out->q3 = interpolated_percentile(fine, 0.75, total);
+    for (int i = 0; i < FLIP_HIST_BINS; i++)
+        out->hist[i] = hist[i];
+    if (count)
+        weighted_hist(out);
 }

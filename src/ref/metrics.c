@@ -31,6 +31,24 @@ float metrics_pixel(metrics_map kind, const float *ref, const float *test, int c
     return s / 3.0f;
 }
 
+void metrics_finish(const double sums[METRICS_MAP_COUNT], const double maxes[METRICS_MAP_COUNT],
+                    uint64_t count, metrics_values *out)
+{
+    *out = (metrics_values){0};
+    out->count = count;
+    double n = count ? (double)count : 1.0;
+    out->mean_diff = sums[METRICS_MAP_DIFF] / n;
+    out->mae = sums[METRICS_MAP_ABS] / n;
+    out->mse = sums[METRICS_MAP_SQUARED] / n;
+    out->relmse = sums[METRICS_MAP_RELATIVE] / n;
+    out->rmse = sqrt(out->mse);
+    out->psnr = out->mse > 0 ? 10.0 * log10(1.0 / out->mse) : INFINITY;
+    out->max_abs_diff = maxes[METRICS_MAP_DIFF];
+    out->max_abs = maxes[METRICS_MAP_ABS];
+    out->max_squared = maxes[METRICS_MAP_SQUARED];
+    out->max_relative = maxes[METRICS_MAP_RELATIVE];
+}
+
 bool metrics_compute(const float *ref, const float *test, int w, int h, int channels,
                      const flip_rect *rect, metrics_values *out, char *err, size_t errlen)
 {
@@ -50,18 +68,7 @@ bool metrics_compute(const float *ref, const float *test, int w, int h, int chan
                 sum[k] += v;
                 mx[k] = fabs(v) > mx[k] ? fabs(v) : mx[k];
             }
-    out->count = (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
-    double n = (double)out->count;
-    out->mean_diff = sum[METRICS_MAP_DIFF] / n;
-    out->mae = sum[METRICS_MAP_ABS] / n;
-    out->mse = sum[METRICS_MAP_SQUARED] / n;
-    out->relmse = sum[METRICS_MAP_RELATIVE] / n;
-    out->rmse = sqrt(out->mse);
-    out->psnr = out->mse > 0 ? 10.0 * log10(1.0 / out->mse) : INFINITY;
-    out->max_abs_diff = mx[METRICS_MAP_DIFF];
-    out->max_abs = mx[METRICS_MAP_ABS];
-    out->max_squared = mx[METRICS_MAP_SQUARED];
-    out->max_relative = mx[METRICS_MAP_RELATIVE];
+    metrics_finish(sum, mx, (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0), out);
     return true;
 }
 

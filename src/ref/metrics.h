@@ -45,6 +45,11 @@ typedef struct metrics_values {
 bool metrics_compute(const float *ref, const float *test, int w, int h, int channels,
                      const flip_rect *rect, metrics_values *out, char *err, size_t errlen);
 
+/* *OUT from the sums and largest |values| of the maps over COUNT pixels (indexed by
+ * metrics_map; [METRICS_MAP_FLIP] unused): the means, RMSE, PSNR, the maxima. */
+void metrics_finish(const double sums[METRICS_MAP_COUNT], const double maxes[METRICS_MAP_COUNT],
+                    uint64_t count, metrics_values *out);
+
 /* Map KIND's value of pixel I (not METRICS_MAP_FLIP, which flip.h computes). */
 float metrics_pixel(metrics_map kind, const float *ref, const float *test, int channels,
                     size_t i);
