@@ -30,7 +30,10 @@ _Static_assert(sizeof(flip_gpu_totals) % 8 == 0, "std430 struct size");
 
 enum { RING = 3, GROUP = 16, REGIONS = 2 };   /* regions: the whole image, the rectangle */
 #define FINE_BYTES ((size_t)FLIP_FINE_BINS * 4)
-#define REGION_BYTES (sizeof(flip_gpu_totals) + FINE_BYTES)
+/* The regions' totals one after the other at this stride: a multiple of every GL's
+ * GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (at most 256), for glBindBufferRange. */
+#define TOTALS_STRIDE ((sizeof(flip_gpu_totals) + 255) / 256 * 256)
+#define REGION_BYTES (TOTALS_STRIDE + FINE_BYTES)
 
 /* One run's read-back: its totals and fine histograms, and what is needed to read them. */
 typedef struct slot {
@@ -77,7 +80,7 @@ compare_gpu *compare_gpu_create(char *err, size_t errlen)
                                          (uint32_t)maps[m][i][2] << 16 | 0xFF000000u;
     gpu_buf_recreate(&c->lut, sizeof lut);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof lut, lut);
-    gpu_buf_recreate(&c->totals, REGIONS * sizeof(flip_gpu_totals));
+    gpu_buf_recreate(&c->totals, REGIONS * TOTALS_STRIDE);
     gpu_buf_recreate(&c->fine, REGIONS * FINE_BYTES);
     return c;
 }
@@ -129,6 +132,14 @@ static void bind_tex(int unit, unsigned tex)
     glBindTexture(GL_TEXTURE_2D, tex);
 }
 
+/* The inputs of the stats and colorize programs: FLIP's map, the reference, the test. */
+static void bind_inputs(compare_gpu *c, const compare_gpu_desc *d)
+{
+    bind_tex(0, d->skip_flip ? 0 : flip_gpu_map(c->flip));
+    bind_tex(1, d->ref.texture);
+    bind_tex(2, d->test.texture);
+}
+
 /* The numbers of region I (R) into its totals: flip_stats, then flip_finish. */
 static void stats_region(compare_gpu *c, const compare_gpu_desc *d, int i, flip_rect r)
 {
@@ -136,9 +147,10 @@ static void stats_region(compare_gpu *c, const compare_gpu_desc *d, int i, flip_
     gpu_buf_recreate(&c->partials, (size_t)gx * gy * METRICS_MAP_COUNT * sizeof(float));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, FLIP_BIND_PARTIALS, c->partials.id);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, FLIP_BIND_TOTALS, c->totals.id,
-                      (GLintptr)(i * sizeof(flip_gpu_totals)), sizeof(flip_gpu_totals));
+                      (GLintptr)(i * TOTALS_STRIDE), sizeof(flip_gpu_totals));
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, FLIP_BIND_FINE, c->fine.id,
                       (GLintptr)(i * FINE_BYTES), FINE_BYTES);
+    bind_inputs(c, d);
     glUseProgram(c->prog_stats);
     glUniform4i(glGetUniformLocation(c->prog_stats, "u_rect"), r.x, r.y, r.w, r.h);
     glUniform1i(glGetUniformLocation(c->prog_stats, "u_mode"), d->source);
@@ -153,12 +165,12 @@ static void stats_region(compare_gpu *c, const compare_gpu_desc *d, int i, flip_
 
 static void clear_totals(compare_gpu *c)
 {
-    flip_gpu_totals t[REGIONS];
-    memset(t, 0, sizeof t);
-    for (int i = 0; i < REGIONS; i++)
-        t[i].flip_min = 0x7f800000u;   /* +inf: atomicMin lowers it */
+    flip_gpu_totals t;
+    memset(&t, 0, sizeof t);
+    t.flip_min = 0x7f800000u;   /* +inf: atomicMin lowers it */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->totals.id);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof t, t);
+    for (int i = 0; i < REGIONS; i++)
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(i * TOTALS_STRIDE), sizeof t, &t);
     uint32_t zero = 0;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->fine.id);
     glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
@@ -169,7 +181,8 @@ static void clear_totals(compare_gpu *c)
 static void colorize(compare_gpu *c, const compare_gpu_desc *d)
 {
     int w = d->ref.width, h = d->ref.height;
-    gpu_tex_recreate(&c->out, w, h, GL_RGBA8, 1);
+    gpu_tex_recreate(&c->out, w, h, GL_RGBA8, 1);   /* binds it to the active unit: */
+    bind_inputs(c, d);                               /* the inputs after it */
     metrics_values none = {0};
     metrics_colorbar cb = metrics_colorbar_for(d->mode, &none);
     glUseProgram(c->prog_colorize);
@@ -196,10 +209,10 @@ static void read_back(compare_gpu *c, const compare_gpu_desc *d, const flip_rect
     gpu_buf_recreate_as(&s->buf, GL_COPY_WRITE_BUFFER, REGIONS * REGION_BYTES, GL_STREAM_READ);
     glBindBuffer(GL_COPY_READ_BUFFER, c->totals.id);
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
-                        REGIONS * sizeof(flip_gpu_totals));
+                        REGIONS * TOTALS_STRIDE);
     glBindBuffer(GL_COPY_READ_BUFFER, c->fine.id);
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
-                        REGIONS * sizeof(flip_gpu_totals), REGIONS * FINE_BYTES);
+                        REGIONS * TOTALS_STRIDE, REGIONS * FINE_BYTES);
     s->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     s->run = ++c->runs;
     s->has_flip = !d->skip_flip;
@@ -225,9 +238,6 @@ bool compare_gpu_run(compare_gpu *c, const compare_gpu_desc *d, char *err, size_
                       d->source, &d->flip, &d->exposures, err, errlen))
         return false;
     clear_totals(c);
-    bind_tex(0, d->skip_flip ? 0 : flip_gpu_map(c->flip));
-    bind_tex(1, d->ref.texture);
-    bind_tex(2, d->test.texture);
     stats_region(c, d, 0, whole);
     if (has_rect)
         stats_region(c, d, 1, rect);
@@ -245,8 +255,8 @@ static void region_numbers(const slot *s, const uint8_t *base, int i, flip_poole
                            metrics_values *m)
 {
     flip_gpu_totals t;
-    memcpy(&t, base + i * sizeof t, sizeof t);
-    const uint32_t *fine = (const uint32_t *)(base + REGIONS * sizeof t + i * FINE_BYTES);
+    memcpy(&t, base + i * TOTALS_STRIDE, sizeof t);
+    const uint32_t *fine = (const uint32_t *)(base + REGIONS * TOTALS_STRIDE + i * FINE_BYTES);
     double maxes[METRICS_MAP_COUNT];
     for (int k = 0; k < METRICS_MAP_COUNT; k++) {
         float f;
