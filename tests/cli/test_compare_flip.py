@@ -9,14 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-    from PIL import Image
-except ImportError:   # CMake's Python may lack them; Debian's has them (scripts/setup)
-    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    print("skipped: no numpy or PIL")
-    sys.exit(77)
+from compare_testlib import Image, np
 
 shared = os.environ.get("HT_SHARED", "")
 ref_dir = os.path.join(shared, "flip-reference")
