@@ -142,6 +142,10 @@ static int time_rows(flip_bench *b, int runs, bool *wc, flip_row *r)
                                  .rect = {b->w / 4, b->h / 4, b->w / 2, b->h / 2}};
     r[n++] = (flip_row){"compare frame: LDR-FLIP map + numbers",
                         gpu_timer_measure(run_frame, b, runs, wc), 1};
+    b->desc.flip_unchanged = true;
+    r[n++] = (flip_row){"compare frame: FLIP map reused + numbers",
+                        gpu_timer_measure(run_frame, b, runs, wc), 1};
+    b->desc.flip_unchanged = false;
     b->desc.mode = METRICS_MAP_DIFF;
     b->desc.skip_flip = true;
     r[n++] = (flip_row){"compare frame: difference map + numbers",

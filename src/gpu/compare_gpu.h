@@ -40,6 +40,11 @@ typedef struct compare_gpu_desc {
                                       cost the GPU a sort) */
     bool skip_flip;                /* FLIP not computed (a metrics-only map; FLIP's numbers
                                       then are zero and has_flip false) */
+    bool flip_unchanged;           /* the caller's promise that the images' pixels, source,
+                                      flip and exposures are those of the last run that
+                                      computed FLIP: its map is reused (HDR-FLIP costs an
+                                      LDR-FLIP per exposure; a new mode or rectangle needs
+                                      none). Ignored when there is no such map of this size. */
 } compare_gpu_desc;
 
 /* The numbers of one compare_gpu_run. */

@@ -156,6 +156,17 @@ static void check_contract(compare_gpu *c)
     CHECK(!compare_gpu_poll(c, &n), "a run handed out twice");
     CHECK(compare_gpu_run(c, &d, err, sizeof err), "%s", err);
     CHECK(compare_gpu_wait(c, &n) && n.run == last + 1, "wait: run %llu", (unsigned long long)n.run);
+    /* flip_unchanged reuses the map: the test changed, FLIP's numbers stay, the metrics move. */
+    px[0] = 0.9f;
+    compare_gpu_image_upload(&b, px, 2, 2, err, sizeof err);
+    d.test = b;
+    d.flip_unchanged = true;
+    CHECK(compare_gpu_run(c, &d, err, sizeof err) && compare_gpu_wait(c, &n), "%s", err);
+    CHECK(n.flip.max == 0 && n.metrics.mse > 0, "reused map: FLIP max %g, MSE %g", n.flip.max,
+          n.metrics.mse);
+    d.flip_unchanged = false;
+    CHECK(compare_gpu_run(c, &d, err, sizeof err) && compare_gpu_wait(c, &n), "%s", err);
+    CHECK(n.flip.max > 0, "recomputed map: FLIP max %g", n.flip.max);
     compare_gpu_image_free(&a);
     compare_gpu_image_free(&b);
 }
