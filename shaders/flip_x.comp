@@ -8,10 +8,12 @@ layout(local_size_x = FLIP_X_GROUP) in;
 
 layout(binding = 0) uniform sampler2D u_ref;
 layout(binding = 1) uniform sampler2D u_test;
-layout(rgba32f, binding = 0) writeonly uniform image2D u_col_ref;
-layout(rgba32f, binding = 1) writeonly uniform image2D u_col_test;
-layout(rgba32f, binding = 2) writeonly uniform image2D u_feat_ref;
-layout(rgba32f, binding = 3) writeonly uniform image2D u_feat_test;
+// The intermediates, row-major W x H vec4 buffers (flip_y reads them through L1, not the
+// texture units, whose RGBA32F rate is a quarter of their 32-bit one).
+layout(std430, binding = FLIP_BIND_COL_REF) writeonly buffer ColRef { vec4 col_ref[]; };
+layout(std430, binding = FLIP_BIND_COL_TEST) writeonly buffer ColTest { vec4 col_test[]; };
+layout(std430, binding = FLIP_BIND_FEAT_REF) writeonly buffer FeatRef { vec4 feat_ref[]; };
+layout(std430, binding = FLIP_BIND_FEAT_TEST) writeonly buffer FeatTest { vec4 feat_test[]; };
 uniform ivec2 u_size;
 uniform int u_mode;          // FLIP_SRC_*
 uniform float u_scale;       // HDR: 2^exposure
@@ -64,8 +66,9 @@ void main()
         fr += w * (s_ref[j].x * (1.0 / 116.0) + 16.0 / 116.0);
         ft += w * (s_test[j].x * (1.0 / 116.0) + 16.0 / 116.0);
     }
-    imageStore(u_col_ref, ivec2(x, y), cr);
-    imageStore(u_col_test, ivec2(x, y), ct);
-    imageStore(u_feat_ref, ivec2(x, y), vec4(fr, 0.0));
-    imageStore(u_feat_test, ivec2(x, y), vec4(ft, 0.0));
+    int i = y * u_size.x + x;
+    col_ref[i] = cr;
+    col_test[i] = ct;
+    feat_ref[i] = vec4(fr, 0.0);
+    feat_test[i] = vec4(ft, 0.0);
 }

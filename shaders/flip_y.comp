@@ -6,10 +6,10 @@
 #include "flip_common.glsl"
 layout(local_size_x = FLIP_Y_GROUP_X, local_size_y = FLIP_Y_GROUP_Y) in;
 
-layout(binding = 0) uniform sampler2D u_col_ref;
-layout(binding = 1) uniform sampler2D u_col_test;
-layout(binding = 2) uniform sampler2D u_feat_ref;
-layout(binding = 3) uniform sampler2D u_feat_test;
+layout(std430, binding = FLIP_BIND_COL_REF) readonly buffer ColRef { vec4 col_ref[]; };
+layout(std430, binding = FLIP_BIND_COL_TEST) readonly buffer ColTest { vec4 col_test[]; };
+layout(std430, binding = FLIP_BIND_FEAT_REF) readonly buffer FeatRef { vec4 feat_ref[]; };
+layout(std430, binding = FLIP_BIND_FEAT_TEST) readonly buffer FeatTest { vec4 feat_test[]; };
 layout(r32f, binding = 0) uniform image2D u_map;
 uniform ivec2 u_size;
 uniform int u_first;         // 1: store; 0: keep the larger
@@ -34,16 +34,16 @@ void main()
     int rs = spatial_radius, rf = feature_radius;
     vec4 cr = vec4(0.0), ct = vec4(0.0);
     for (int i = 0; i <= 2 * rs; i++) {
-        ivec2 q = ivec2(p.x, clamp(p.y - rs + i, 0, u_size.y - 1));
+        int q = clamp(p.y - rs + i, 0, u_size.y - 1) * u_size.x + p.x;
         vec4 w = vec4(f_y[i], f_cx[i], f_cz1[i], f_cz2[i]);
-        cr += w * texelFetch(u_col_ref, q, 0);
-        ct += w * texelFetch(u_col_test, q, 0);
+        cr += w * col_ref[q];
+        ct += w * col_test[q];
     }
     // dx, ddx (Gaussian in y), dy, ddy (derivatives in y of the x-Gaussian-filtered Y).
     vec4 er = vec4(0.0), et = vec4(0.0);
     for (int i = 0; i <= 2 * rf; i++) {
-        ivec2 q = ivec2(p.x, clamp(p.y - rf + i, 0, u_size.y - 1));
-        vec3 a = texelFetch(u_feat_ref, q, 0).xyz, b = texelFetch(u_feat_test, q, 0).xyz;
+        int q = clamp(p.y - rf + i, 0, u_size.y - 1) * u_size.x + p.x;
+        vec3 a = feat_ref[q].xyz, b = feat_test[q].xyz;
         vec4 w = vec4(f_g[i], f_g[i], f_dg[i], f_ddg[i]);
         er += w * a.xyzz;
         et += w * b.xyzz;

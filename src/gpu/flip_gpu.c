@@ -1,5 +1,5 @@
 /* FLIP's GPU passes: per exposure, flip_x (inputs to YCxCz in shared memory, the filters' x
- * halves into four RGBA32F intermediates) and flip_y (the y halves, colour and feature errors,
+ * halves into four vec4 buffers) and flip_y (the y halves, colour and feature errors,
  * the map). */
 #include "flip_gpu.h"
 
@@ -17,7 +17,8 @@ enum { X_GROUP = 128, Y_GROUP_X = 16, Y_GROUP_Y = 16 };
 
 struct flip_gpu {
     unsigned prog_x, prog_y;
-    gpu_tex col_ref, col_test, feat_ref, feat_test, map;
+    gpu_buf inter[4];           /* col_ref, col_test, feat_ref, feat_test: W x H vec4 each */
+    gpu_tex map;
     gpu_buf filters;
     float filters_ppd;          /* the ppd the filter buffer holds (0: none) */
     flip_filters f;
@@ -34,6 +35,8 @@ const char *flip_gpu_defines(void)
                  "#define FLIP_SRC_HDR %d\n#define FLIP_TM_REINHARD %d\n"
                  "#define FLIP_BIND_FILTERS %d\n#define FLIP_BIND_PARTIALS %d\n"
                  "#define FLIP_BIND_TOTALS %d\n#define FLIP_BIND_FINE %d\n#define FLIP_BIND_LUT %d\n"
+                 "#define FLIP_BIND_COL_REF %d\n#define FLIP_BIND_COL_TEST %d\n"
+                 "#define FLIP_BIND_FEAT_REF %d\n#define FLIP_BIND_FEAT_TEST %d\n"
                  "#define FLIP_X_GROUP %d\n#define FLIP_Y_GROUP_X %d\n#define FLIP_Y_GROUP_Y %d\n"
                  "#define METRICS_MAP_FLIP %d\n#define METRICS_MAP_DIFF %d\n"
                  "#define METRICS_MAP_ABS %d\n#define METRICS_MAP_SQUARED %d\n"
@@ -41,7 +44,8 @@ const char *flip_gpu_defines(void)
                  FLIP_MAX_RADIUS, FLIP_MAX_TAPS, FLIP_HIST_BINS, FLIP_FINE_BINS,
                  (double)FLIP_GQC, (double)FLIP_GPT, (double)FLIP_GQF, FLIP_SRC_LINEAR,
                  FLIP_SRC_SRGB, FLIP_SRC_HDR, FLIP_TM_REINHARD, FLIP_BIND_FILTERS,
-                 FLIP_BIND_PARTIALS, FLIP_BIND_TOTALS, FLIP_BIND_FINE, FLIP_BIND_LUT, X_GROUP,
+                 FLIP_BIND_PARTIALS, FLIP_BIND_TOTALS, FLIP_BIND_FINE, FLIP_BIND_LUT,
+                 FLIP_BIND_COL_REF, FLIP_BIND_COL_TEST, FLIP_BIND_FEAT_REF, FLIP_BIND_FEAT_TEST, X_GROUP,
                  Y_GROUP_X, Y_GROUP_Y, METRICS_MAP_FLIP, METRICS_MAP_DIFF, METRICS_MAP_ABS,
                  METRICS_MAP_SQUARED, METRICS_MAP_RELATIVE, (double)METRICS_REL_EPS);
     return buf;
@@ -80,9 +84,11 @@ static void bind_tex(int unit, unsigned tex)
 /* The intermediates and the map at W x H; the filter weights at PPD. */
 static void prepare(flip_gpu *f, int w, int h, float ppd)
 {
-    gpu_tex *t[] = {&f->col_ref, &f->col_test, &f->feat_ref, &f->feat_test};
-    for (int i = 0; i < 4; i++)
-        gpu_tex_recreate(t[i], w, h, GL_RGBA32F, 1);
+    for (int i = 0; i < 4; i++) {
+        gpu_buf_recreate(&f->inter[i], (size_t)w * h * 16);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, FLIP_BIND_COL_REF + (unsigned)i,
+                         f->inter[i].id);
+    }
     gpu_tex_recreate(&f->map, w, h, GL_R32F, 1);
     if (f->filters_ppd != ppd) {
         flip_filters_make(ppd, &f->f);
@@ -100,9 +106,6 @@ static void run_once(flip_gpu *f, unsigned ref, unsigned test, int w, int h, fli
     glUseProgram(f->prog_x);
     bind_tex(0, ref);
     bind_tex(1, test);
-    gpu_tex *t[] = {&f->col_ref, &f->col_test, &f->feat_ref, &f->feat_test};
-    for (int i = 0; i < 4; i++)
-        glBindImageTexture((unsigned)i, t[i]->id, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
     glUniform2i(glGetUniformLocation(f->prog_x, "u_size"), w, h);
     set_i(f->prog_x, "u_mode", kind);
     set_f(f->prog_x, "u_scale", scale);
@@ -113,11 +116,9 @@ static void run_once(flip_gpu *f, unsigned ref, unsigned test, int w, int h, fli
                                                          : f->f.feature_radius;
     set_i(f->prog_x, "u_halo", halo);
     glDispatchCompute((GLuint)((w + X_GROUP - 1) / X_GROUP), (GLuint)h, 1);
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 
     glUseProgram(f->prog_y);
-    for (int i = 0; i < 4; i++)
-        bind_tex(i, t[i]->id);
     glBindImageTexture(0, f->map.id, 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32F);
     glUniform2i(glGetUniformLocation(f->prog_y, "u_size"), w, h);
     set_i(f->prog_y, "u_first", first);
@@ -128,7 +129,8 @@ static void run_once(flip_gpu *f, unsigned ref, unsigned test, int w, int h, fli
                       (GLuint)((h + Y_GROUP_Y - 1) / Y_GROUP_Y), 1);
     /* The next exposure's x pass rewrites the intermediates the y pass read; the map is read
      * next by image loads and texture fetches. */
-    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                    GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 bool flip_gpu_run(flip_gpu *f, unsigned ref, unsigned test, int w, int h, flip_source_kind kind,
@@ -142,6 +144,14 @@ bool flip_gpu_run(flip_gpu *f, unsigned ref, unsigned test, int w, int h, flip_s
     }
     if (kind == FLIP_SRC_HDR && (!ex || ex->count < 2)) {
         snprintf(err, errlen, "HDR-FLIP needs its exposures (flip_exposures_for)");
+        return false;
+    }
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    if ((double)w * h * 16 > (double)max_block) {
+        snprintf(err, errlen, "FLIP: a %dx%d image needs %.0f MiB storage blocks; this GPU "
+                 "offers %.0f MiB (--backend cpu has no such limit)", w, h,
+                 (double)w * h * 16 / 1048576, (double)max_block / 1048576);
         return false;
     }
     prepare(f, w, h, ppd);
@@ -168,9 +178,9 @@ void flip_gpu_destroy(flip_gpu **f)
         glDeleteProgram(g->prog_x);
     if (g->prog_y)
         glDeleteProgram(g->prog_y);
-    gpu_tex *t[] = {&g->col_ref, &g->col_test, &g->feat_ref, &g->feat_test, &g->map};
-    for (int i = 0; i < 5; i++)
-        gpu_tex_destroy(t[i]);
+    for (int i = 0; i < 4; i++)
+        gpu_buf_destroy(&g->inter[i]);
+    gpu_tex_destroy(&g->map);
     gpu_buf_destroy(&g->filters);
     free(g);
     *f = NULL;

@@ -25,6 +25,10 @@ enum {
     FLIP_BIND_TOTALS = 6,
     FLIP_BIND_FINE = 7,
     FLIP_BIND_LUT = 8,
+    FLIP_BIND_COL_REF = 9,     /* flip_x's intermediates, read by flip_y */
+    FLIP_BIND_COL_TEST = 10,
+    FLIP_BIND_FEAT_REF = 11,
+    FLIP_BIND_FEAT_TEST = 12,
 };
 
 /* The #define lines of FLIP's constants for the shaders, from flip.h, metrics.h and the
