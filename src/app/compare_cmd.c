@@ -195,7 +195,7 @@ static int compare_one(const ht_options *o, compare_run *run, const char *ref_pa
     }
     int status = 0;
     if (!ok) {
-        fprintf(stderr, "hdrtone compare: %s\n", err);
+        fprintf(stderr, "hdrtone compare: %s against %s: %s\n", test_path, ref_path, err);
         status = 1;
     } else {
         if (o->json)

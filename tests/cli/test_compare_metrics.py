@@ -117,6 +117,15 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(p("r.pfm"))
     if r.returncode != 2:
         fail("one file: exit %d" % r.returncode)
+    with open(p("bad.png"), "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    r = run(p("a.png"), p("bad.png"))
+    if r.returncode != 1 or "bad.png" not in r.stderr:
+        fail("corrupt PNG: exit %d, %r" % (r.returncode, r.stderr))
+    write_pfm(p("black.pfm"), np.zeros_like(ref))
+    r = run(p("black.pfm"), p("r.pfm"))
+    if r.returncode != 1 or "r.pfm" not in r.stderr or "luminance" not in r.stderr:
+        fail("black HDR reference: exit %d, %r" % (r.returncode, r.stderr))
     r = run(p("r.pfm"), p("missing.exr"))
     if r.returncode != 1 or "missing.exr" not in r.stderr:
         fail("missing test: exit %d, %r" % (r.returncode, r.stderr))
