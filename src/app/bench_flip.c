@@ -143,7 +143,7 @@ static int time_rows(flip_bench *b, int runs, bool *wc, flip_row *r)
     r[n++] = (flip_row){"compare frame: LDR-FLIP map + numbers",
                         gpu_timer_measure(run_frame, b, runs, wc), 1};
     b->desc.flip_unchanged = true;
-    r[n++] = (flip_row){"compare frame: FLIP map reused + numbers",
+    r[n++] = (flip_row){"compare frame: FLIP reused, new rectangle",
                         gpu_timer_measure(run_frame, b, runs, wc), 1};
     b->desc.flip_unchanged = false;
     b->desc.mode = METRICS_MAP_DIFF;

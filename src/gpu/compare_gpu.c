@@ -53,6 +53,7 @@ struct compare_gpu {
     slot ring[RING];
     uint64_t runs, delivered;
     int map_w, map_h;                /* the size of FLIP's map of the last run with FLIP */
+    bool whole_has_flip;             /* the whole image's totals hold FLIP's numbers */
 };
 
 compare_gpu *compare_gpu_create(char *err, size_t errlen)
@@ -164,17 +165,20 @@ static void stats_region(compare_gpu *c, const compare_gpu_desc *d, int i, flip_
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-static void clear_totals(compare_gpu *c)
+/* Clears the totals of the regions from FIRST on (the fine histograms too). */
+static void clear_totals(compare_gpu *c, int first)
 {
     flip_gpu_totals t;
     memset(&t, 0, sizeof t);
     t.flip_min = 0x7f800000u;   /* +inf: atomicMin lowers it */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->totals.id);
-    for (int i = 0; i < REGIONS; i++)
+    for (int i = first; i < REGIONS; i++)
         glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(i * TOTALS_STRIDE), sizeof t, &t);
     uint32_t zero = 0;
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->fine.id);
-    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, (GLintptr)(first * FINE_BYTES),
+                         (GLsizeiptr)((REGIONS - first) * FINE_BYTES), GL_RED_INTEGER,
+                         GL_UNSIGNED_INT, &zero);
 }
 
 /* The whole image's colour bar from its totals is what flip_colorize computes on the GPU; the
@@ -234,7 +238,9 @@ bool compare_gpu_run(compare_gpu *c, const compare_gpu_desc *d, char *err, size_
                  d->ref.width, d->ref.height);
         return false;
     }
-    bool reuse = d->flip_unchanged && c->map_w == d->ref.width && c->map_h == d->ref.height;
+    bool reuse = d->flip_unchanged && c->map_w == d->ref.width && c->map_h == d->ref.height &&
+                 !d->skip_flip;
+    bool reuse_whole = reuse && c->whole_has_flip;
     if (!d->skip_flip && !reuse) {
         c->map_w = c->map_h = 0;
         if (!flip_gpu_run(c->flip, d->ref.texture, d->test.texture, d->ref.width,
@@ -243,8 +249,12 @@ bool compare_gpu_run(compare_gpu *c, const compare_gpu_desc *d, char *err, size_
         c->map_w = d->ref.width;
         c->map_h = d->ref.height;
     }
-    clear_totals(c);
-    stats_region(c, d, 0, whole);
+    /* Unchanged pixels: the whole image's totals of the last run stand (a new rectangle or
+     * map mode needs only its own). */
+    clear_totals(c, reuse_whole ? 1 : 0);
+    if (!reuse_whole)
+        stats_region(c, d, 0, whole);
+    c->whole_has_flip = !d->skip_flip;
     if (has_rect)
         stats_region(c, d, 1, rect);
     colorize(c, d);

@@ -44,7 +44,8 @@ typedef struct compare_gpu_desc {
                                       flip and exposures are those of the last run that
                                       computed FLIP: its map is reused (HDR-FLIP costs an
                                       LDR-FLIP per exposure; a new mode or rectangle needs
-                                      none). Ignored when there is no such map of this size. */
+                                      none), and so are the whole image's numbers. Ignored
+                                      when there is no such map of this size. */
 } compare_gpu_desc;
 
 /* The numbers of one compare_gpu_run. */

@@ -13,7 +13,7 @@ names = [p["name"] for p in f["passes"]]
 assert names[0] == "FLIP: LDR-FLIP" and names[1].startswith("FLIP: HDR-FLIP, "), names
 assert "compare frame: LDR-FLIP map + numbers" in names, names
 assert "compare frame: difference map + numbers" in names, names
-assert "compare frame: FLIP map reused + numbers" in names, names
+assert "compare frame: FLIP reused, new rectangle" in names, names
 assert f["flip_exposures"] >= 2, f
 assert all(p["median_us"] > 0 and p["ratio"] > 0 for p in f["passes"]), f
 print("bench FLIP rows:", names)

@@ -156,17 +156,20 @@ static void check_contract(compare_gpu *c)
     CHECK(!compare_gpu_poll(c, &n), "a run handed out twice");
     CHECK(compare_gpu_run(c, &d, err, sizeof err), "%s", err);
     CHECK(compare_gpu_wait(c, &n) && n.run == last + 1, "wait: run %llu", (unsigned long long)n.run);
-    /* flip_unchanged reuses the map: the test changed, FLIP's numbers stay, the metrics move. */
+    /* flip_unchanged reuses the map and the whole image's numbers (the test is changed here,
+     * against the promise, to see it): the rectangle's metrics move, its FLIP stays 0. */
     px[0] = 0.9f;
     compare_gpu_image_upload(&b, px, 2, 2, err, sizeof err);
     d.test = b;
     d.flip_unchanged = true;
+    d.rect = (flip_rect){0, 0, 2, 2};
     CHECK(compare_gpu_run(c, &d, err, sizeof err) && compare_gpu_wait(c, &n), "%s", err);
-    CHECK(n.flip.max == 0 && n.metrics.mse > 0, "reused map: FLIP max %g, MSE %g", n.flip.max,
-          n.metrics.mse);
+    CHECK(n.flip.max == 0 && n.metrics.mse == 0 && n.flip_rect.max == 0 &&
+          n.metrics_rect.mse > 0, "reused: FLIP max %g, MSE %g, rectangle's FLIP max %g, MSE %g",
+          n.flip.max, n.metrics.mse, n.flip_rect.max, n.metrics_rect.mse);
     d.flip_unchanged = false;
     CHECK(compare_gpu_run(c, &d, err, sizeof err) && compare_gpu_wait(c, &n), "%s", err);
-    CHECK(n.flip.max > 0, "recomputed map: FLIP max %g", n.flip.max);
+    CHECK(n.flip.max > 0 && n.metrics.mse > 0, "recomputed: FLIP max %g", n.flip.max);
     compare_gpu_image_free(&a);
     compare_gpu_image_free(&b);
 }
