@@ -52,7 +52,7 @@ while read -r opt; do
 done < <("$HT_BIN" --help-markdown | grep -o '^| `[^`]*`' | grep -o -- '--[a-z0-9-]*')
 while read -r key; do
   grep -qF -- "$key" <<<"$man" || no "man page lacks the key '$key'"
-done < <("$HT_BIN" --help-keys-markdown | sed -n '3,$p' | cut -d'|' -f2 |
+done < <("$HT_BIN" --help-keys-markdown | sed -n '3,$p' | cut -d'|' -f3 |
          sed 's/^ *//; s/ *$//; s/`//g')
 
 # Completion: commands at the first word, an option's choices after it.

@@ -23,6 +23,7 @@ check_section() {
 }
 check_section options --help-markdown
 check_section keys --help-keys-markdown
+check_section tev --help-tev-markdown
 first=$(grep -m2 -E '^scripts/(run|test)' "$readme" | awk '{print $1}' |
   tr '\n' ' ')
 [[ $first == "scripts/run scripts/test " ]] ||

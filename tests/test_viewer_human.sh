@@ -22,7 +22,7 @@ same() {
   while [[ $1 != -- ]]; do view+=("$1"); shift; done; shift
   "$HT_BIN" export "$image" --backend gpu -o "$tmp/$name.export.png" "$@" 2>>"$tmp/export.err" ||
     { err "export $*: $(cat "$tmp/export.err")"; return; }
-  out=$(shot "$tmp/$name.png" --msaa "$msaa" --no-overlay --keys "1 $keys" "${view[@]}") ||
+  out=$(shot "$tmp/$name.png" --msaa "$msaa" --no-panels --keys "ctrl+0 $keys" "${view[@]}") ||
     { err "viewer $keys ${view[*]}: $(cat "$tmp/viewer.err")"; return; }
   printf '%s\n' "$out" >"$tmp/$name.out"
   read -r _ _ _ _ _ _ at _ _ <<<"$(head -1 <<<"$out")"
@@ -96,8 +96,8 @@ fi
 # 4. --latency 1 on a still image: zoomed in, adapting to the view (V), MSAA 1, pixel sampling.
 image=$desk
 for lat in 0 1; do
-  out=$(shot "$tmp/lat$lat.png" --msaa 1 --no-overlay --latency $lat --frames 8 \
-        --keys "1 equal equal v") ||
+  out=$(shot "$tmp/lat$lat.png" --msaa 1 --no-panels --latency $lat --frames 8 \
+        --keys "ctrl+0 equal equal v") ||
     err "viewer --latency $lat: $(cat "$tmp/viewer.err")"
   printf '%s\n' "$out" >"$tmp/lat$lat.out"
 done
@@ -107,7 +107,7 @@ done
 grep -q '^status: .*  latency 1 frame' "$tmp/lat1.out" || err "--latency 1: not in the status"
 grep -q 'latency' "$tmp/lat0.out" && err "--latency 0: the status mentions latency"
 # The frame right after V shows the image's curve (one frame late): the latency form engaged.
-out=$(shot "$tmp/late.png" --msaa 1 --no-overlay --latency 1 --keys "1 equal equal v") ||
+out=$(shot "$tmp/late.png" --msaa 1 --no-panels --latency 1 --keys "ctrl+0 equal equal v") ||
   err "viewer late"
 "$HT_PNGDIFF" "$tmp/late.png" "$tmp/lat0.png" --max-off1 0.1 >/dev/null &&
   err "--latency 1: the frame after V already shows the view's curve (the form did not engage?)"

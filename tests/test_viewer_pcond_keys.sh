@@ -14,7 +14,7 @@ same() {
   local keys=$1 name=$2 out at; shift 2
   "$HT_BIN" export "$image" -o "$tmp/$name.export.png" "$@" 2>>"$tmp/export.err" ||
     { err "export $*"; return; }
-  out=$(shot "$tmp/$name.png" --msaa 1 --no-overlay --keys "1 $keys") ||
+  out=$(shot "$tmp/$name.png" --msaa 1 --no-panels --keys "ctrl+0 $keys") ||
     { err "viewer $keys: $(cat "$tmp/viewer.err")"; return; }
   read -r _ _ _ _ _ _ at _ _ <<<"$(head -1 <<<"$out")"
   "$HT_PNGDIFF" "$tmp/$name.png" "$tmp/$name.export.png" --crop "$at" --max-diff 1 \
@@ -65,7 +65,7 @@ grep -F "${want%|*}" "$tmp/pcond.out" >/dev/null || err "Shift+P: no '${want%|*}
 grep -F "${want#*|}" "$tmp/pcond.out" >/dev/null || err "Shift+P: no '${want#*|}' in the status"
 grep '^status: ' "$tmp/pcond.out"
 # Shift+P twice: the defaults again.
-out=$(shot "$tmp/pp.png" --msaa 1 --no-overlay --keys "1 P P") || err "viewer P P"
+out=$(shot "$tmp/pp.png" --msaa 1 --no-panels --keys "ctrl+0 P P") || err "viewer P P"
 read -r _ _ _ _ _ _ at _ _ <<<"$(head -1 <<<"$out")"
 "$HT_PNGDIFF" "$tmp/pp.png" "$tmp/default.png" --crop "$at" --max-diff 1 --max-off1 0 >/dev/null ||
   err "Shift+P twice is not the default picture"

@@ -13,7 +13,7 @@ source "$(dirname "$0")/viewer_common.sh"
   { echo "skipped: export failed (no GPU?)"; exit 77; }
 
 for msaa in 1 4; do
-  line=$(shot "$tmp/one_$msaa.png" --msaa $msaa --no-overlay --keys "f 1") ||
+  line=$(shot "$tmp/one_$msaa.png" --msaa $msaa --no-panels --keys "f ctrl+0") ||
     { err "viewer (msaa $msaa): $(cat "$tmp/viewer.err")"; continue; }
   # "screenshot FILE WxH image WxH at X,Y zoom Z"
   read -r _ _ _ _ _ _ at _ zoom <<<"$line"
@@ -22,11 +22,11 @@ for msaa in 1 4; do
     err "msaa $msaa: window pixels differ from export (image at $at)"
 done
 
-shot "$tmp/default.png" --msaa 1 --no-overlay >/dev/null || err "viewer default"
-shot "$tmp/down.png" --msaa 1 --no-overlay --keys "comma comma comma comma" >/dev/null ||
+shot "$tmp/default.png" --msaa 1 --no-panels >/dev/null || err "viewer default"
+shot "$tmp/down.png" --msaa 1 --no-panels --keys "comma comma comma comma" >/dev/null ||
   err "viewer ,"
-shot "$tmp/narrow.png" --msaa 1 --no-overlay --keys "[ [ [ [" >/dev/null || err "viewer ["
-shot "$tmp/rewiden.png" --msaa 1 --no-overlay --keys "[ [ [ [ ] ] ] ]" >/dev/null ||
+shot "$tmp/narrow.png" --msaa 1 --no-panels --keys "[ [ [ [" >/dev/null || err "viewer ["
+shot "$tmp/rewiden.png" --msaa 1 --no-panels --keys "[ [ [ [ ] ] ] ]" >/dev/null ||
   err "viewer [ ]"
 m0=$(mean "$tmp/default.png"); md=$(mean "$tmp/down.png")
 mn=$(mean "$tmp/narrow.png"); mw=$(mean "$tmp/rewiden.png")
@@ -57,7 +57,7 @@ out=$(shot "$tmp/changed.png" --msaa 1 --frames 6 --keys "h comma") || err "view
 # cycle comes back to where it started within four presses.
 keys="" prev="" first=""
 for i in 0 1 2 3 4; do
-  out=$(shot "$tmp/m$i.png" --no-overlay --keys "$keys") || err "viewer M x$i"
+  out=$(shot "$tmp/m$i.png" --no-panels --keys "$keys") || err "viewer M x$i"
   cur=$(status_of "$out" 'MSAA' | grep -o 'MSAA [0-9]*')
   [[ -n $first ]] || first=$cur
   [[ $i == 0 || $cur != "$prev" ]] || err "M press $i left $cur unchanged"

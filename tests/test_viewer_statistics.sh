@@ -18,9 +18,9 @@ for i, p in enumerate(json.load(open(sys.argv[1]))["peaks"]):
 echo "stats: brightest $bx,$by (abs $bax,$bay) Y $bY, $(wc -l <"$tmp/peaks.want") peaks"
 
 # X with the overlay hidden: the marks are drawn all the same.
-out=$(shot "$tmp/plain.png" --msaa 1 --no-overlay --keys "1") ||
+out=$(shot "$tmp/plain.png" --msaa 1 --no-panels --keys "ctrl+0") ||
   err "viewer: $(cat "$tmp/viewer.err")"
-out=$(shot "$tmp/marks.png" --msaa 1 --no-overlay --keys "1 x") ||
+out=$(shot "$tmp/marks.png" --msaa 1 --no-panels --keys "ctrl+0 x") ||
   err "viewer x: $(cat "$tmp/viewer.err")"
 line=$(status_of "$out" '^status: brightest ')
 echo "$line"
@@ -36,7 +36,7 @@ diff <(grep '^peak: ' <<<"$out") "$tmp/peaks.want" >&2 ||
 import json, sys
 for i, p in enumerate(json.load(sys.stdin)["peaks"]):
     print("peak: %d %d,%d" % (i + 1, p["x"], p["y"]))' >"$tmp/peaks3.want"
-out3=$(shot "$tmp/marks3.png" --msaa 1 --no-overlay --peaks 3 --min-distance 40 --keys "1 x") ||
+out3=$(shot "$tmp/marks3.png" --msaa 1 --no-panels --peaks 3 --min-distance 40 --keys "ctrl+0 x") ||
   err "viewer --peaks 3: $(cat "$tmp/viewer.err")"
 [[ $(wc -l <"$tmp/peaks3.want") == 3 ]] ||
   err "stats --peaks 3 gave $(wc -l <"$tmp/peaks3.want") peaks"
@@ -65,18 +65,19 @@ echo "cyan squares found at $n of ${#pts[@]} peaks"
 "$HT_PNGDIFF" "$tmp/marks.png" "$tmp/plain.png" --max-diff 255 --max-off1 0.05 >/dev/null ||
   err "X: more than 5% of the picture changed"
 
-# Tab: the panel (bottom-left, 520 x 220 at the default scale) in its three modes.
+# Tab: the dock's histogram plot (where the screenshot's "histogram X,Y WxH" line says) in
+# its three modes.
 shot "$tmp/log.png" --msaa 1 >/dev/null || err "viewer overlay"
 shot "$tmp/rgba.png" --msaa 1 --keys "Tab" >/dev/null || err "viewer Tab"
 shot "$tmp/grey.png" --msaa 1 --keys "Tab Tab" >/dev/null || err "viewer Tab Tab"
 out=$(shot "$tmp/back.png" --msaa 1 --keys "Tab Tab Tab") || err "viewer Tab x3"
-read -r _ _ size _ <<<"$(head -1 <<<"$out")"
-h=${size#*x}
-py0=$((h - 8 - 220 + 22)) py1=$((h - 8 - 32))
+read -r _ pos size <<<"$(grep '^histogram ' <<<"$out")"
+px0=${pos%,*} py0=${pos#*,} px1=$((${pos%,*} + ${size%x*} - 1)) py1=$((${pos#*,} + ${size#*x} - 1))
+((${size%x*} > 100 && ${size#*x} > 40)) || err "no histogram plot in the dock ($pos $size)"
 red='r > g + 90 and r > b + 90'
-nl=$(count_colour "$tmp/log.png" 16 $py0 510 $py1 "$red")
-nr=$(count_colour "$tmp/rgba.png" 16 $py0 510 $py1 "$red")
-ng=$(count_colour "$tmp/grey.png" 16 $py0 510 $py1 "$red")
+nl=$(count_colour "$tmp/log.png" $px0 $py0 $px1 $py1 "$red")
+nr=$(count_colour "$tmp/rgba.png" $px0 $py0 $px1 $py1 "$red")
+ng=$(count_colour "$tmp/grey.png" $px0 $py0 $px1 $py1 "$red")
 echo "red pixels in the panel (every 2nd): log $nl, RGBA $nr, grey $ng"
 ((nr > 100)) || err "Tab: the RGBA panel shows no red bars ($nr)"
 ((ng == 0)) || err "Tab Tab: the grey panel has red pixels ($ng)"

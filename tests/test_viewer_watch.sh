@@ -32,7 +32,7 @@ done
 mkdir watched
 cp v0.pfm watched/shown.pfm
 
-"$HT_BIN" view --watch --no-overlay --msaa 1 watched/shown.pfm 2>viewer.err & pid=$!
+"$HT_BIN" view --watch --no-panels --msaa 1 watched/shown.pfm 2>viewer.err & pid=$!
 win=$(timeout 60 xdotool search --sync --onlyvisible --name "^hdrtone - shown" | head -1)
 [[ -n $win ]] || { err "no viewer window: $(cat viewer.err)"; kill "$pid"; exit 1; }
 

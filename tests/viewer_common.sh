@@ -19,7 +19,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # "screenshot ... at X,Y ..." line.
 shot() {
   local out=$1; shift
-  timeout 120 "$HT_BIN" view "$image" --screenshot "$out" --frames 2 "$@" 2>>"$tmp/viewer.err"
+  timeout 120 "$HT_BIN" view "$image" --window 1240x1000 --screenshot "$out" --frames 2 "$@" \
+    2>>"$tmp/viewer.err"
 }
 
 # mean A.png: mean 8-bit value over the whole picture.

@@ -10,7 +10,6 @@
 #include "human.h"
 #include "seq_cmd.h"
 #include "tonemap_fast.h"
-#include "viewer.h"
 
 /* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
 static gl_context *g_ctx;
@@ -201,10 +200,6 @@ int commands_start(int argc, char **argv, unsigned command, const char *name, ht
             fputs(USAGES[i].text, stdout);
     fputs("\noptions:\n", stdout);
     options_print_help(stdout, command);
-    if (command == HT_CMD_VIEW) {
-        fputs("\nkeys:\n", stdout);
-        viewer_print_keys(stdout);
-    }
     free(*pos);
     *pos = NULL;
     return 0;

@@ -156,7 +156,11 @@ static const opt_def OPTIONS[] = {
      "only when the analysis reads the picture shown (see \"One frame late\")"},
     FLAG("continuous", HT_CMD_VIEW, continuous,
          "redraw every vsync instead of on events (for measuring)"),
-    FLAG("no-overlay", HT_CMD_VIEW, no_overlay, "start with the histogram overlay hidden"),
+    FLAG("no-panels", HT_CMD_VIEW, no_panels,
+         "start with the panels hidden: the picture fills the window (Ctrl+H shows them)"),
+    {"ui-scale", 0, OPT_DOUBLE, HT_CMD_VIEW, OFF(ui_scale), 0.5, 4, NULL, "F",
+     "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"},
+    STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
     STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",
            "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' "
            "or a port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""),
@@ -232,6 +236,7 @@ void options_default(ht_options *o)
     o->depth = 8;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;
+    o->ui_scale = 1;
     o->frames = 3;
     o->runs = 50;
     o->min_distance = 16;

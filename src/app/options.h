@@ -38,7 +38,9 @@ typedef struct ht_options {
     int msaa;                 /* viewer: samples per pixel */
     int latency;              /* viewer: frames of latency, 0 or 1 (pipeline_set_latency) */
     bool continuous;          /* viewer: redraw every vsync */
-    bool no_overlay;          /* viewer: start with the overlay hidden */
+    bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
+    double ui_scale;          /* viewer: the GUI's scale on top of the monitor's */
+    const char *window;       /* viewer: the window's size, "WxH" (NULL: 960x600) */
     const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */

@@ -1,7 +1,7 @@
-/* The interactive viewer's window, loop and frame: it opens the window, draws a frame (scene
- * pass -> analyse -> apply -> present -> overlay) when something changed, computes the
- * statistics on demand, and writes the --screenshot test hook. viewer_internal.h lists the
- * other files of the viewer. */
+/* The interactive viewer's loop and frame: it draws a frame (scene pass -> analyse -> apply
+ * -> present into the viewport -> panels) when something changed, computes the statistics
+ * on demand, and writes the --screenshot test hook. viewer_internal.h lists the other files
+ * of the viewer. */
 #include "viewer.h"
 
 #include <math.h>
@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_context.h"
+#include "actions.h"
+#include "panels.h"
 #include "human.h"
 #include "human_gpu.h"
 #include "png_export.h"
@@ -22,86 +23,12 @@ enum { VIEW_PEAKS = 8 };   /* peaks marked by X when --peaks does not say */
 static const double LIVE_POLL_S = 0.02;
 
 /* ---------------------------------------------------------------------------------------
- * GLFW callbacks: they only change state and mark the window dirty. */
-
-static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
-
-static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
-{
-    (void)scancode;
-    if (action == GLFW_PRESS || action == GLFW_REPEAT)
-        viewer_key(from(w), key, mods);
-}
-
-/* Window coordinates -> framebuffer pixels (they differ on HiDPI screens). */
-static void to_fb(GLFWwindow *w, double *x, double *y)
-{
-    int ww, wh, fw, fh;
-    glfwGetWindowSize(w, &ww, &wh);
-    glfwGetFramebufferSize(w, &fw, &fh);
-    if (ww > 0 && wh > 0) {
-        *x *= (double)fw / ww;
-        *y *= (double)fh / wh;
-    }
-}
-
-static void on_cursor(GLFWwindow *w, double x, double y)
-{
-    viewer *v = from(w);
-    to_fb(w, &x, &y);
-    if (v->dragging) {
-        v->view = view_pan(v->view, x - v->mouse_x, y - v->mouse_y);
-        v->dirty = true;
-    }
-    v->mouse_x = x;
-    v->mouse_y = y;
-    v->mouse_in = true;
-    if (v->show_overlay)
-        v->dirty = true;   /* the pixel readout follows the cursor */
-}
-
-static void on_enter(GLFWwindow *w, int entered)
-{
-    viewer *v = from(w);
-    v->mouse_in = entered;
-    v->dirty = true;
-}
-
-static void on_button(GLFWwindow *w, int button, int action, int mods)
-{
-    (void)mods;
-    if (button == GLFW_MOUSE_BUTTON_LEFT)
-        from(w)->dragging = action == GLFW_PRESS;
-}
-
-static void on_scroll(GLFWwindow *w, double dx, double dy)
-{
-    (void)dx;
-    viewer *v = from(w);
-    v->view = view_zoom_at(v->view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
-                           v->fb_w, v->fb_h);
-    v->dirty = true;
-}
-
-static void on_drop(GLFWwindow *w, int n, const char **paths)
-{
-    viewer_files_drop(from(w), (char **)paths, n);
-}
-
-static void on_refresh(GLFWwindow *w) { from(w)->dirty = true; }
-static void on_fb_size(GLFWwindow *w, int width, int height)
-{
-    (void)width, (void)height;
-    from(w)->dirty = true;
-}
-
-/* ---------------------------------------------------------------------------------------
  * The view */
 
 view_place viewer_place(const viewer *v)
 {
-    return view_placement(v->view, v->img.data_window[0], v->img.data_window[1], v->fb_w,
-                          v->fb_h);
+    return view_placement(v->view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
+                          v->vp.h);
 }
 
 static scene_view scene_view_of(const viewer *v)
@@ -124,9 +51,10 @@ static double frame_margin(const hdr_image *img)
 
 void viewer_fit(viewer *v)
 {
-    if (!v->have_image || v->fb_w <= 0 || v->fb_h <= 0)
+    if (!v->have_image || v->vp.w <= 0 || v->vp.h <= 0)
         return;
-    v->view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->fb_w, v->fb_h);
+    v->view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+    v->fitted = true;
 }
 
 bool viewer_human_shown(const viewer *v)
@@ -199,7 +127,7 @@ static void gpu_error(viewer *v, const char *err)
 
 static bool stats_wanted(const viewer *v)
 {
-    return v->have_image && (v->show_marks || (v->show_overlay && v->hist_mode != HIST_LOG));
+    return v->have_image && (v->show_marks || (v->show_panels && v->hist_mode != HIST_LOG));
 }
 
 /* stats_update's work: the statistics of the image with the current settings. */
@@ -272,7 +200,7 @@ static bool stats_update(viewer *v)
 static viewer_frame_key frame_key(const viewer *v, int samples)
 {
     viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
-                          v->adapt_view, v->fb_w, v->fb_h};
+                          v->adapt_view, v->vp.w, v->vp.h};
     return k;
 }
 
@@ -332,9 +260,9 @@ static void render(viewer *v, bool f32, int samples)
         tm.veil = tm.acuity = tm.color_loss = false;
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
      * GPU when zoomed out. */
-    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->fb_w, v->fb_h, samples,
+    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,
                                               scene_view_of(v))
-                             : pass_scene_run_image(v->scene, v->pipe, f32, v->fb_w, v->fb_h,
+                             : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
                                                     samples, scene_view_of(v));
     if (pass_scene_error(v->scene)[0])
         gpu_error(v, pass_scene_error(v->scene));
@@ -357,20 +285,55 @@ static void render(viewer *v, bool f32, int samples)
     }
 }
 
-/* One frame: scene pass, analysis, apply (unless nothing they depend on changed), present,
- * overlay. */
+/* The picture into the viewport: the pipeline's output is display-encoded RGBA8 of the
+ * viewport's size, copied 1:1 (the default framebuffer is not sRGB, so nothing re-encodes
+ * it); GL's rows go bottom-up. */
+static void present(viewer *v)
+{
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->present_fbo);
+    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                         pipeline_output_texture(v->pipe), 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    int y0 = v->fb_h - (v->vp.y + v->vp.h);
+    glBlitFramebuffer(0, 0, v->vp.w, v->vp.h, v->vp.x, y0, v->vp.x + v->vp.w, y0 + v->vp.h,
+                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+/* The view when the viewport is known: a new image's first view, a fitted view refitted
+ * when the viewport changed (a resize, a panel shown or hidden). */
+static void update_view(viewer *v)
+{
+    if (v->view_fresh) {
+        v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+        v->fitted = v->view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
+        v->view_fresh = false;
+    } else if (v->fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
+        viewer_fit(v);
+    }
+}
+
+/* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
+ * nothing they depend on changed), present, and the panels over it. */
 static int draw_frame(viewer *v)
 {
     glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
+    panels_layout(v);
+    /* The statistics the panels show, before them (they overwrite the output: render). */
+    bool stats_ran = stats_update(v);
+    panels_build(v);   /* a click may run an action (another image, other settings) */
+    panels_layout(v);  /* ... such as showing or hiding the panels */
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, v->fb_w, v->fb_h);
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(0.12f, 0.12f, 0.13f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
     if (v->have_image) {
-        if (v->view_fresh) {   /* a new image: the window's size is known now */
-            v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->fb_w, v->fb_h);
-            v->view_fresh = false;
-        }
-        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
+        update_view(v);
+        stats_ran |= stats_update(v);   /* settings a panel changed */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
         samples = pass_scene_samples(v->scene, v->msaa, f32);
@@ -385,25 +348,11 @@ static int draw_frame(viewer *v)
             v->have_last = true;
             v->renders++;
         }
-        /* The output is display-encoded RGBA8 of the window's size: copy it 1:1 (the default
-         * framebuffer is not sRGB, so nothing re-encodes it). */
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, v->present_fbo);
-        glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                             pipeline_output_texture(v->pipe), 0);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-        glDisable(GL_SCISSOR_TEST);
-        glBlitFramebuffer(0, 0, v->fb_w, v->fb_h, 0, 0, v->fb_w, v->fb_h, GL_COLOR_BUFFER_BIT,
-                          GL_NEAREST);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    } else {
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glViewport(0, 0, v->fb_w, v->fb_h);
-        glDisable(GL_SCISSOR_TEST);
-        glClearColor(0.12f, 0.12f, 0.13f, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
+        present(v);
     }
     v->samples = samples;
-    viewer_draw_overlay(v, samples);
+    panels_draw_canvas(v);
+    ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;
 }
 
@@ -435,7 +384,11 @@ static bool screenshot(viewer *v, const char *path)
         /* Where the image is, for tests that compare its pixels. */
         view_place sv = viewer_place(v);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
-               v->img.width, v->img.height, (int)sv.x, (int)sv.y, sv.zoom);
+               v->img.width, v->img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y, sv.zoom);
+        printf("viewport %d,%d %dx%d text %.1f\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h,
+               v->gui ? ui_text_px(v->gui) : 0.0);
+        const float *hr = v->hist_rect;
+        printf("histogram %d,%d %dx%d\n", (int)hr[0], (int)hr[1], (int)hr[2], (int)hr[3]);
         printf("frames %ld rendered %ld\n", v->frames, v->renders);
         /* And the status text, shown or not, line by line: tests check what it says. */
         if (v->have_image) {
@@ -461,35 +414,6 @@ static bool screenshot(viewer *v, const char *path)
 /* ---------------------------------------------------------------------------------------
  * Setup */
 
-static char g_glfw_error[512];
-
-static void on_glfw_error(int code, const char *desc)
-{
-    (void)code;
-    snprintf(g_glfw_error, sizeof g_glfw_error, "%s", desc);
-}
-
-/* After a failed 4.3 core window: what does the machine offer? "GL_VERSION, GL_RENDERER" of
- * a default context, or the GLFW error. */
-static void describe_gl(char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", g_glfw_error[0] ? g_glfw_error : "unknown");
-    glfwDefaultWindowHints();
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    GLFWwindow *w = glfwCreateWindow(64, 64, "hdrtone", NULL, NULL);
-    if (!w)
-        return;
-    glfwMakeContextCurrent(w);
-    typedef const unsigned char *(*get_string_fn)(unsigned);
-    get_string_fn get = (get_string_fn)glfwGetProcAddress("glGetString");
-    if (get && get(GL_VERSION))
-        snprintf(buf, len, "found OpenGL %s (%s)", (const char *)get(GL_VERSION),
-                 get(GL_RENDERER) ? (const char *)get(GL_RENDERER) : "?");
-    glfwMakeContextCurrent(NULL);
-    glfwDestroyWindow(w);
-}
-
-
 static void viewer_cleanup(viewer *v)
 {
     if (v->win) {
@@ -498,7 +422,7 @@ static void viewer_cleanup(viewer *v)
             glDeleteSync(v->rb.fence);
         glDeleteBuffers(1, &v->rb.buf);
         glDeleteFramebuffers(1, &v->present_fbo);
-        overlay_destroy(&v->ovl);
+        ui_destroy(&v->gui);
         imgstats_gpu_destroy(&v->stats_ctx);
         pass_scene_destroy(&v->scene);
         pipeline_destroy(&v->pipe);
@@ -519,7 +443,8 @@ static void viewer_init(viewer *v, const ht_options *o)
 {
     v->tm = o->tm;
     v->msaa = o->msaa < 1 ? 1 : o->msaa;
-    v->show_overlay = !o->no_overlay;
+    v->show_panels = !o->no_panels;
+    v->ui_scale = o->ui_scale > 0 ? (float)o->ui_scale : 1;
     v->latency = o->latency;
     v->view.zoom = 1;
     v->dirty = true;
@@ -533,86 +458,6 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->watch_fd = v->watch_wd = -1;
 }
 
-/* The window's size: the first image's (read now, before the window exists, so it opens at
- * the right size), within 90% of the screen. */
-static void window_size(const viewer *v, const ht_options *o, int *ww, int *wh)
-{
-    *ww = 960;
-    *wh = 640;
-    hdr_image probe = {0};
-    char err[HT_ERR_MAX];
-    image_load_options lo = options_load(o);
-    if (v->nfiles > 0 && image_load(v->files[v->cur], &lo, &probe, err, sizeof err)) {
-        view_rect b = image_frame(&probe);
-        *ww = (int)fmin(b.x1 - b.x0, 1 << 16);
-        *wh = (int)fmin(b.y1 - b.y0, 1 << 16);
-    }
-    image_free(&probe);
-    const GLFWvidmode *mode = glfwGetVideoMode(glfwGetPrimaryMonitor());
-    int mw = mode ? mode->width * 9 / 10 : 1600, mh = mode ? mode->height * 9 / 10 : 900;
-    *ww = *ww < 800 ? 800 : *ww > mw ? mw : *ww;
-    *wh = *wh < 600 ? 600 : *wh > mh ? mh : *wh;
-}
-
-static void set_callbacks(viewer *v)
-{
-    glfwSetWindowUserPointer(v->win, v);
-    glfwSetKeyCallback(v->win, on_key);
-    glfwSetCursorPosCallback(v->win, on_cursor);
-    glfwSetCursorEnterCallback(v->win, on_enter);
-    glfwSetMouseButtonCallback(v->win, on_button);
-    glfwSetScrollCallback(v->win, on_scroll);
-    glfwSetDropCallback(v->win, on_drop);
-    glfwSetWindowRefreshCallback(v->win, on_refresh);
-    glfwSetFramebufferSizeCallback(v->win, on_fb_size);
-}
-
-/* The window with an OpenGL 4.3 core context, and the GPU objects. False with the reason on
- * stderr. */
-static bool open_window(viewer *v, const ht_options *o)
-{
-    int ww, wh;
-    window_size(v, o, &ww, &wh);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_FALSE);   /* the pipeline encodes; GL must not */
-    glfwWindowHint(GLFW_SAMPLES, 0);                 /* MSAA lives in the scene target */
-    glfwWindowHint(GLFW_DEPTH_BITS, 0);
-    glfwWindowHint(GLFW_STENCIL_BITS, 0);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    v->win = glfwCreateWindow(ww, wh, "hdrtone", NULL, NULL);
-    if (!v->win) {
-        char found[512];
-        describe_gl(found, sizeof found);
-        fprintf(stderr,
-                "hdrtone: cannot create an OpenGL 4.3 core window: %s\n"
-                "hdrtone: `hdrtone export FILE -o OUT.png` may still work (headless EGL).\n",
-                found);
-        return false;
-    }
-    glfwMakeContextCurrent(v->win);
-    char err[HT_ERR_MAX];
-    if (!gl_load((GLADloadfunc)glfwGetProcAddress, err, sizeof err)) {
-        fprintf(stderr, "hdrtone: OpenGL 4.3 core is needed: %s\n", err);
-        return false;
-    }
-    if (!(v->pipe = pipeline_create(err, sizeof err)) ||
-        !(v->scene = pass_scene_create(err, sizeof err)) ||
-        !(v->ovl = overlay_create(err, sizeof err))) {
-        fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
-        return false;
-    }
-    pipeline_set_latency(v->pipe, v->latency);
-    glGenFramebuffers(1, &v->present_fbo);
-    glGenBuffers(1, &v->rb.buf);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
-    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(ht_frame), NULL, GL_STREAM_READ);
-    glfwSwapInterval(1);
-    set_callbacks(v);
-    return true;
-}
-
 /* Draws frames until the user quits, or until o->screenshot is written (its exit status). */
 static int run_loop(viewer *v, const ht_options *o)
 {
@@ -620,7 +465,8 @@ static int run_loop(viewer *v, const ht_options *o)
      * frame drawn with its effect. */
     long shot_at = o->frames > v->nreplay + 1 ? o->frames : v->nreplay + 1;
     while (!v->quit && !glfwWindowShouldClose(v->win)) {
-        if (v->testing || o->continuous || v->dirty)
+        ui_input_begin(v->gui);
+        if (v->testing || o->continuous || v->dirty || v->ui_frames > 0)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
@@ -630,6 +476,11 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
+        ui_input_end(v->gui);
+        if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
+            v->ui_frames--;
+            v->dirty = true;
+        }
         readback_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
@@ -646,6 +497,11 @@ static int run_loop(viewer *v, const ht_options *o)
         if (o->screenshot && v->frames >= shot_at)
             return screenshot(v, o->screenshot) ? 0 : 1;
         glfwSwapBuffers(v->win);
+        if (v->export_due) {   /* S: after the frame, never inside the key's handler */
+            v->export_due = false;
+            viewer_export(v);
+            v->dirty = true;
+        }
         /* --keys: one key per frame, after the first, through the real dispatch. */
         if (v->replayed < v->nreplay) {
             viewer_key(v, v->replay[v->replayed][0], v->replay[v->replayed][1]);
@@ -665,12 +521,13 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         free(v->replay);
         return 2;
     }
-    glfwSetErrorCallback(on_glfw_error);
+    platform_set_error_callback();
     if (!glfwInit()) {
+        const char *why = platform_glfw_error();
         fprintf(stderr,
                 "hdrtone: cannot open a window: %s\n"
                 "hdrtone: no display? `hdrtone export FILE -o OUT.png` tone-maps without one.\n",
-                g_glfw_error[0] ? g_glfw_error : "GLFW cannot start");
+                why[0] ? why : "GLFW cannot start");
         free(v->replay);
         return 1;
     }
@@ -689,10 +546,14 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         viewer_cleanup(v);
         return 1;
     }
-    if (!open_window(v, o)) {
+    if (!platform_open_window(v, o)) {
         viewer_cleanup(v);
         return 1;
     }
+    glGenFramebuffers(1, &v->present_fbo);
+    glGenBuffers(1, &v->rb.buf);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
+    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(ht_frame), NULL, GL_STREAM_READ);
     if (seq)
         viewer_seq_start(v);
     else

@@ -1,8 +1,13 @@
 /* The viewer's state and what its files share (viewer.h is the public side):
- *   viewer.c         the window, the loop and the frame (scene pass -> analyse -> apply ->
- *                    present), the statistics on demand, the test hooks' screenshot
- *   viewer_keys.c    the key table and the actions; the --keys replay
- *   viewer_status.c  the overlay: status text, markers, panel, help, messages
+ *   viewer.c         the loop and the frame (scene pass -> analyse -> apply -> present into
+ *                    the viewport -> panels), the statistics on demand, the screenshot hook
+ *   platform.c       the platform: the GLFW window and its events, and the scripted event
+ *                    source of the tests (--keys, --clicks)
+ *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
+ *                    the actions do; keynames.c key names
+ *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
+ *                    the histogram plot, the help, the marks over the picture
+ *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list (folders, next/previous, dropped files), loading, parts
  *                    and layers
  *   viewer_net.c     tev's protocol: images sent by renderers (--listen), the hand-off
@@ -22,8 +27,8 @@
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
-#include "overlay.h"
 #include "pass_scene.h"
+#include "ui.h"
 #include "pipeline.h"
 #include "view.h"
 
@@ -50,11 +55,17 @@ typedef struct viewer_frame_key {
     int w, h;
 } viewer_frame_key;
 
+/* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
+typedef struct viewport {
+    int x, y, w, h;
+} viewport;
+
 typedef struct viewer {
     GLFWwindow *win;
     pipeline *pipe;
     pass_scene *scene;
-    overlay *ovl;
+    ui *gui;
+    float ui_scale;            /* --ui-scale (times the monitor's content scale) */
     unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
     readback rb;
 
@@ -98,19 +109,28 @@ typedef struct viewer {
 
     view_state view;
     bool view_fresh;           /* set the initial view on the next frame (size known then) */
+    bool fitted;               /* the view fits the image: it refits when the viewport changes */
     int fb_w, fb_h;
+    viewport vp;               /* where the picture goes (panels_layout) */
+    int dock_w;                /* the dock's width, 0 when folded away */
+    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
 
     /* Settings the keys change. */
     tonemap_params tm;
     int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
-    bool show_overlay, show_help, adapt_view;
+    bool show_panels, show_help, show_open, adapt_view;
+    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
+    char open_path[1024];      /* the open box's text */
+    char help_filter[64];      /* the help's search text: typed while the help shows */
+    bool export_due;           /* S: the export runs in the loop, after the frame */
+    int ui_frames;             /* frames to draw again for the GUI to settle after input */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
     bool latency_due;          /* the last render may show the frame before's curve: render
                                   the picture again once nothing else changes it */
 
     /* Input. */
-    double mouse_x, mouse_y;   /* framebuffer pixels, y down */
+    double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
     bool mouse_in, dragging;
 
     char message[HT_ERR_MAX + 64];
@@ -150,20 +170,25 @@ void viewer_fit(viewer *v);
  * frame is tone-mapped without the options. */
 bool viewer_human_shown(const viewer *v);
 
-/* viewer_keys.c */
+/* S: the export the action asked for (v->export_due), run by the loop after a frame: the
+ * full image as `hdrtone export` computes it, to ./NAME_tonemapped[-N].png (viewer_export.c). */
+void viewer_export(viewer *v);
+
+/* platform.c */
 
 /* The one entry point of every key press: the GLFW callback and the --keys replay. KEY is a
- * GLFW key, MODS GLFW modifier bits; a key the table does not have does nothing. */
+ * GLFW key, MODS GLFW modifier bits: the action table's dispatch (action_key), unless the
+ * GUI is editing text. */
 void viewer_key(viewer *v, int key, int mods);
 /* --keys: fills v->replay from KEYS (names as xdotool spells them, separated by blanks).
  * False, with the message on stderr, for an unknown key or no memory. */
 bool viewer_parse_replay(viewer *v, const char *keys);
-/* Room that viewer_keys_help_lines needs: one line per key at most. */
-enum { KEY_HELP_MAX = 64 };
-/* The help as lines (keys, text), one per run of key-table entries with the same text; a
- * run whose entries all share one modifier shows it once: "Shift+(Left Right Up Down)".
- * Returns the number of lines written (at most MAX). */
-int viewer_keys_help_lines(char (*lines)[2][96], int max);
+/* The window with an OpenGL 4.3 core context and its callbacks; false with the reason on
+ * stderr. */
+bool platform_open_window(viewer *v, const ht_options *o);
+/* GLFW's last error, for messages ("" when none). */
+const char *platform_glfw_error(void);
+void platform_set_error_callback(void);
 
 /* viewer_status.c */
 
@@ -174,9 +199,17 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
  * the GPU's numbers from the latest read-back (a frame late at most); SAMPLES is what the
  * frame got. Needs an image. */
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
-/* The overlay over the presented frame: display-window frame, markers, status text,
- * messages, histogram panel, help. */
-void viewer_draw_overlay(viewer *v, int samples);
+/* The human-vision line of the status (which options, what was skipped and why), "" when
+ * none is on. */
+void viewer_status_human(const viewer *v, char *buf, size_t len);
+/* The pixel inspector: the pixel under the cursor (RGBA to 4 significant digits), its
+ * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes). */
+void viewer_pixel_text(const viewer *v, char *buf, size_t len);
+/* The status bar's one line: the message (ERROR: a failure) or the view's status. */
+void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
+/* The luminance (cd/m^2, by the current weights and scale) under the cursor; false when the
+ * cursor is not over a valid pixel. */
+bool viewer_cursor_lw(const viewer *v, double *lw);
 
 /* viewer_files.c */
 

@@ -20,11 +20,4 @@ int viewer_main(const ht_options *o, char **files, int nfiles);
  * window), else the exit status: 0 handed over (said on stderr), 1 failed midway. */
 int viewer_handoff(char **files, int nfiles);
 
-/* Prints the key table (keys, action) as lines, for `view --help`. */
-void viewer_print_keys(FILE *f);
-
-/* Prints the key table as a Markdown table, for the README (hdrtone --help-keys-markdown;
- * tests/test_readme.sh keeps the two equal). */
-void viewer_print_keys_markdown(FILE *f);
-
 #endif

@@ -1,5 +1,5 @@
-/* The viewer's overlay: the status text, the messages, the markers (X) and the display
- * window's frame, the histogram panel, and the help (F1). */
+/* The viewer's text: the status lines, the messages, the pixel inspector's text (the panels
+ * show them, panels.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -102,7 +102,7 @@ static void status_part(text_buf *t, const viewer *v)
     if (!(v->part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0))
         return;
     if (v->part_count > 1)
-        add(t, "\npart %d/%d%s%s%s  ", im->part + 1, v->part_count, im->part_name[0] ? " '" : "",
+        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->part_count, im->part_name[0] ? " '" : "",
             im->part_name, im->part_name[0] ? "'" : "");
     else
         add(t, "\n");
@@ -259,7 +259,7 @@ static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
     int ix, iy;
     const float *p = cursor_pixel(v, &ix, &iy);
     if (!p) {
-        add(t, "\npixel -  (F1 or ? for keys)");
+        add(t, "\npixel -  (F1 for help)");
         return;
     }
     double lw = pixel_lw(v, p);
@@ -292,208 +292,72 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
 }
 
 /* ---------------------------------------------------------------------------------------
- * Drawing */
+ * What the panels show */
 
-static const float WHITE[4] = {0.95f, 0.95f, 0.95f, 1};
-static const float GREY[4] = {0.75f, 0.75f, 0.78f, 1};
-static const float RED[4] = {1.0f, 0.45f, 0.4f, 1};
-static const float GREEN[4] = {0.5f, 1.0f, 0.55f, 1};
-static const float BOX[4] = {0, 0, 0, 0.62f};
-
-/* Text in a dark box at (x, y); returns the box height. */
-static float text_box(viewer *v, float x, float y, float s, const char *text, const float *c)
+void viewer_status_human(const viewer *v, char *buf, size_t len)
 {
-    float w = overlay_text_width(text, s), h = overlay_text_height(text, s);
-    overlay_rect(v->ovl, x, y, w + 12 * s, h + 6 * s, BOX);
-    overlay_text(v->ovl, x + 6 * s, y + 4 * s, s, text, c);
-    return h + 6 * s;
+    text_buf t = {buf, len, 0};
+    buf[0] = '\0';
+    status_human(&t, v);
+    if (buf[0] == '\n')
+        memmove(buf, buf + 1, strlen(buf));
 }
 
-static void draw_help(viewer *v, float s)
+bool viewer_cursor_lw(const viewer *v, double *lw)
 {
-    char lines[KEY_HELP_MAX][2][96];
-    int n = viewer_keys_help_lines(lines, KEY_HELP_MAX);
-    /* Measured at scale 1, then as large as fits, up to the overlay's scale. */
-    float kw = 0, hw = 0;
-    for (int i = 0; i < n; i++) {
-        kw = fmaxf(kw, overlay_text_width(lines[i][0], 1));
-        hw = fmaxf(hw, overlay_text_width(lines[i][1], 1));
-    }
-    float w1 = kw + hw + 40, h1 = (float)(n + 2) * 13 + 16;
-    s = fminf(s, fminf(((float)v->fb_w - 8) / w1, ((float)v->fb_h - 8) / h1));
-    float w = w1 * s, h = h1 * s, lh = 13 * s;
-    float x = fmaxf(0, ((float)v->fb_w - w) / 2), y = fmaxf(0, ((float)v->fb_h - h) / 2);
-    const float bg[4] = {0.05f, 0.05f, 0.06f, 0.95f};
-    overlay_rect(v->ovl, x, y, w, h, bg);
-    overlay_text(v->ovl, x + 12 * s, y + 8 * s, s, "hdrtone keys (F1 or ? closes)", WHITE);
-    for (int i = 0; i < n; i++) {
-        float ly = y + 8 * s + (float)(i + 2) * lh;
-        overlay_text(v->ovl, x + 12 * s, ly, s, lines[i][0], GREEN);
-        overlay_text(v->ovl, x + 28 * s + kw * s, ly, s, lines[i][1], GREY);
-    }
-}
-
-/* The panel's x axis: the image's luminance and the histogram range, padded, so the range
- * limits show where they cut. */
-static void plot_axis(const viewer *v, double *lo, double *hi)
-{
-    double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
-    if (r && r->mapping != HT_MAP_NONE) {
-        a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
-        b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
-    }
-    if (v->y_max > 0) {
-        a = fmin(a, log(v->y_min * v->tm.scale));
-        b = fmax(b, log(v->y_max * v->tm.scale));
-    }
-    if (v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin) {
-        a = fmin(a, log(v->tm.lmin));
-        b = fmax(b, log(v->tm.lmax));
-    }
-    if (!(b > a)) {
-        a = 0;
-        b = log(100.0);
-    }
-    double pad = 0.05 * (b - a) + 0.1;
-    *lo = a - pad;
-    *hi = b + pad;
-}
-
-/* The display window's frame (when it differs from the data window): a line just outside
- * it, so it covers none of its pixels. */
-static void draw_display_frame(viewer *v, float s)
-{
-    const int *dw = v->img.data_window, *dp = v->img.display_window;
-    if (memcmp(dw, dp, sizeof v->img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
-        return;
-    view_place place = viewer_place(v);
-    view_point a = view_to_window(place, (view_point){dp[0] - dw[0], dp[1] - dw[1]});
-    view_point b = view_to_window(place, (view_point){dp[2] + 1 - dw[0], dp[3] + 1 - dw[1]});
-    float x0 = (float)a.x, y0 = (float)a.y, x1 = (float)b.x, y1 = (float)b.y;
-    float t = fmaxf(1, floorf(s / 1.5f + 0.5f));
-    const float c[4] = {1.0f, 0.78f, 0.25f, 0.9f};
-    overlay_outline(v->ovl, x0 - t, y0 - t, x1 - x0 + 2 * t, y1 - y0 + 2 * t, t, c);
-}
-
-/* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
-static void draw_marks(viewer *v, float s)
-{
-    if (!v->show_marks || !v->stats_ok)
-        return;
-    view_place place = viewer_place(v);
-    float u = s / 1.5f;
-    const float dark[4] = {0, 0, 0, 0.8f};
-    const float cyan[4] = {0.2f, 0.95f, 1.0f, 1};
-    const float mag[4] = {1.0f, 0.25f, 0.9f, 1};
-    for (int i = v->stats.n_peaks - 1; i >= 0; i--) {
-        const imgstats_pixel *p = &v->stats.peaks[i];
-        view_point c = view_to_window(place, (view_point){p->x + 0.5, p->y + 0.5});
-        float cx = (float)c.x, cy = (float)c.y;
-        float h = fmaxf(7 * u, (float)place.zoom * 0.5f + 3 * u);
-        overlay_outline(v->ovl, cx - h - u, cy - h - u, 2 * (h + u), 2 * (h + u), 3 * u, dark);
-        overlay_outline(v->ovl, cx - h, cy - h, 2 * h, 2 * h, u, cyan);
-        char num[16];
-        snprintf(num, sizeof num, "%d", i + 1);
-        overlay_text(v->ovl, cx + h + 2 * u, cy - h - 2 * u, u, num, cyan);
-    }
-    const imgstats_pixel *b = &v->stats.brightest;
-    if (!b->valid)
-        return;
-    view_point c = view_to_window(place, (view_point){b->x + 0.5, b->y + 0.5});
-    float cx = (float)c.x, cy = (float)c.y;
-    float gap = fmaxf(5 * u, (float)place.zoom * 0.5f + 2 * u), len = 18 * u, t = 2 * u;
-    const float arms[4][4] = {{cx - gap - len, cy - t / 2, len, t}, {cx + gap, cy - t / 2, len, t},
-                              {cx - t / 2, cy - gap - len, t, len}, {cx - t / 2, cy + gap, t, len}};
-    for (int k = 0; k < 4; k++)
-        overlay_rect(v->ovl, arms[k][0] - u, arms[k][1] - u, arms[k][2] + 2 * u,
-                     arms[k][3] + 2 * u, dark);
-    for (int k = 0; k < 4; k++)
-        overlay_rect(v->ovl, arms[k][0], arms[k][1], arms[k][2], arms[k][3], mag);
-    overlay_text(v->ovl, cx + gap + 2 * u, cy + gap, u, "max", mag);
-}
-
-/* The histogram panel at the bottom left, below nothing that reaches down to TOP: the
- * log-luminance histogram and curve from the frame's buffer, or (Tab) the output's RGBA or
- * grey histogram from the statistics. */
-static void draw_panel(viewer *v, float s, float top)
-{
-    float pw = fminf(520 * s / 1.5f, (float)v->fb_w - 16);
-    float ph = fminf(220 * s / 1.5f, (float)v->fb_h * 0.45f);
-    overlay_plot_info info = {0};
-    info.x = 8;
-    info.y = (float)v->fb_h - ph - 8;
-    info.w = pw;
-    info.h = ph;
-    info.scale = s / 1.5f;
-    plot_axis(v, &info.axis_lo, &info.axis_hi);
-    info.ldmax = v->tm.ldmax;
-    info.drange = v->tm.drange;
-    info.title = analyses_view(v) ? "histogram of the view" : "histogram of the image";
     int ix, iy;
-    const float *p = cursor_pixel(v, &ix, &iy);
-    if (p) {
-        double lw = pixel_lw(v, p);
-        info.cursor = isfinite(lw) && lw > 0;
-        info.cursor_ln_lw = info.cursor ? log(lw) : 0;
-    }
-    bool room = pw > 120 && ph > 80 && info.y > top;
-    if (v->hist_mode == HIST_LOG) {
-        if (room)
-            overlay_plot(v->ovl, pipeline_frame_buffer(v->pipe), &info);
-        return;
-    }
-    info.title = v->hist_mode == HIST_RGBA
-                     ? "RGBA histogram of the output (whole image, as export)"
-                     : "grey histogram of the output (whole image, as export)";
-    if (room && v->stats_ok && v->stats.have_hist)
-        overlay_plot_output(v->ovl, imgstats_gpu_hist_buffer(v->stats_ctx),
-                            v->hist_mode == HIST_RGBA ? OVERLAY_OUTPUT_RGBA : OVERLAY_OUTPUT_GREY,
-                            &info);
-    else if (v->stats_ok && info.y > top)
-        text_box(v, 8, info.y, s, "no output histograms: the image is larger than one "
-                                  "GPU texture (Tab for the log-luminance panel)", GREY);
+    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    if (!p)
+        return false;
+    *lw = pixel_lw(v, p);
+    return isfinite(*lw) && *lw > 0;
 }
 
-void viewer_draw_overlay(viewer *v, int samples)
+void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 {
-    float s = 1.0f;
-    float xs = 1, ys = 1;
-    glfwGetWindowContentScale(v->win, &xs, &ys);
-    /* stb_easy_font is a 6x12 pixel font: 1.5x reads well at 96 dpi. */
-    s = 1.5f * fmaxf(1.0f, xs);
-    overlay_begin(v->ovl, v->fb_w, v->fb_h);
-    if (v->have_image) {
-        draw_display_frame(v, s);
-        draw_marks(v, s);
+    text_buf t = {buf, len, 0};
+    int ix, iy;
+    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    if (!p) {
+        add(&t, "(move the cursor over the picture)");
+        return;
     }
-    float y = 8 * s / 1.5f;
-    if (v->show_overlay) {
-        if (v->have_image) {
-            char text[2048];
-            viewer_status_text(v, samples, text, sizeof text);
-            y += text_box(v, 8, y, s, text, WHITE) + 4;
-        } else if (v->nfiles > 0) {
-            char text[256];
-            snprintf(text, sizeof text, "[%d/%d]  PageUp/PageDown for other files, F1 for keys",
-                     v->cur + 1, v->nfiles);
-            y += text_box(v, 8, y, s, text, WHITE) + 4;
-        } else if (v->net) {
-            char text[128];
-            snprintf(text, sizeof text, "waiting for images: tev protocol on port %d, F1 for keys",
-                     tev_server_port(v->net));
-            y += text_box(v, 8, y, s, text, WHITE) + 4;
-        }
+    const tonemap_params *tm = &v->tm;
+    double lw = pixel_lw(v, p);
+    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2",
+        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3], lw);
+    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    if (r && isfinite(lw) && lw > 0) {
+        double f = tonemap_pixel_factor(r, tm, lw);
+        add(&t, "\ndisplay %.4g cd/m2\nsRGB %d %d %d", tonemap_curve_ld(r, tm, lw),
+            tonemap_encode(tm, tm->scale * p[0] * f), tonemap_encode(tm, tm->scale * p[1] * f),
+            tonemap_encode(tm, tm->scale * p[2] * f));
     }
-    if (v->net_warn[0])
-        y += text_box(v, 8, y, s, v->net_warn, RED) + 4;
-    if (v->load_err[0])
-        y += text_box(v, 8, y, s, v->load_err, RED) + 4;
-    if (v->message[0])
-        y += text_box(v, 8, y, s, v->message, v->message_error ? RED : GREEN) + 4;
-    if (v->show_overlay && v->have_image && !v->show_help)
-        draw_panel(v, s, y);
-    if (v->show_help)
-        draw_help(v, s);
-    overlay_end(v->ovl);
+}
+
+void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
+{
+    *error = false;
+    if (v->message[0]) {
+        snprintf(buf, len, "%s", v->message);
+        *error = v->message_error;
+    } else if (v->net_warn[0]) {
+        snprintf(buf, len, "%s", v->net_warn);
+        *error = true;
+    } else if (v->load_err[0]) {
+        snprintf(buf, len, "%s", v->load_err);
+        *error = true;
+    } else if (v->have_image) {
+        char text[2048];
+        viewer_status_text(v, v->samples, text, sizeof text);
+        char *nl = strchr(text, '\n');
+        if (nl)
+            *nl = '\0';
+        snprintf(buf, len, "%s   F1: help", text);
+    } else if (v->net) {
+        snprintf(buf, len, "waiting for images: tev protocol on port %d   F1: help",
+                 tev_server_port(v->net));
+    } else {
+        snprintf(buf, len, "no image   Ctrl+O: open   F1: help");
+    }
 }
