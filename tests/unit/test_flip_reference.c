@@ -117,10 +117,19 @@ int main(void)
         char *fld[COLS];
         if (split_tabs(line, fld) != COLS || strcmp(fld[0], "reference") == 0)
             continue;
+#ifdef __SANITIZE_ADDRESS__
+        /* The sanitizers' build (-O0) takes minutes for all 24: Cannon's pairs there. */
+        if (strncmp(fld[0], "Cannon.", 7) != 0)
+            continue;
+#endif
         check_row(dir, fld);
         rows++;
     }
     fclose(f);
+#ifdef __SANITIZE_ADDRESS__
+    CHECK(rows >= 8, "only %d Cannon pairs in %s", rows, tsv);
+#else
     CHECK(rows >= 24, "only %d pairs in %s", rows, tsv);
+#endif
     return test_finish("test_flip_reference");
 }
