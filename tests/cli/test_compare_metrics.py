@@ -106,29 +106,21 @@ with tempfile.TemporaryDirectory() as tmp:
         px = np.asarray(Image.open(p("same.png")).convert("RGB"))
         if not (px == [0, 0, 4]).all():
             fail("identical pair: magma map not magma[0] (0, 0, 4): %s" % px[0, 0])
-    # Refusals: different sizes, HDR against LDR, one file only.
+    # Refusals: exit 1 (2 for usage) with a message that says what and names the file.
     write_pfm(p("small.pfm"), ref[:20])
-    r = run(p("r.pfm"), p("small.pfm"))
-    if r.returncode != 1 or "different sizes" not in r.stderr or "small.pfm" not in r.stderr:
-        fail("size mismatch: exit %d, %r" % (r.returncode, r.stderr))
-    r = run(p("r.pfm"), p("a.png"))
-    if r.returncode != 1 or "HDR" not in r.stderr:
-        fail("HDR against LDR: exit %d, %r" % (r.returncode, r.stderr))
-    r = run(p("r.pfm"))
-    if r.returncode != 2:
-        fail("one file: exit %d" % r.returncode)
+    write_pfm(p("black.pfm"), np.zeros_like(ref))
     with open(p("bad.png"), "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
-    r = run(p("a.png"), p("bad.png"))
-    if r.returncode != 1 or "bad.png" not in r.stderr:
-        fail("corrupt PNG: exit %d, %r" % (r.returncode, r.stderr))
-    write_pfm(p("black.pfm"), np.zeros_like(ref))
-    r = run(p("black.pfm"), p("r.pfm"))
-    if r.returncode != 1 or "r.pfm" not in r.stderr or "luminance" not in r.stderr:
-        fail("black HDR reference: exit %d, %r" % (r.returncode, r.stderr))
-    r = run(p("r.pfm"), p("missing.exr"))
-    if r.returncode != 1 or "missing.exr" not in r.stderr:
-        fail("missing test: exit %d, %r" % (r.returncode, r.stderr))
+    for what, args, code, words in (
+            ("size mismatch", ("r.pfm", "small.pfm"), 1, ("different sizes", "small.pfm")),
+            ("HDR against LDR", ("r.pfm", "a.png"), 1, ("HDR", "a.png")),
+            ("one file", ("r.pfm",), 2, ("REF",)),
+            ("corrupt PNG", ("a.png", "bad.png"), 1, ("bad.png",)),
+            ("black HDR reference", ("black.pfm", "r.pfm"), 1, ("r.pfm", "luminance")),
+            ("missing test", ("r.pfm", "missing.exr"), 1, ("missing.exr",))):
+        r = run(*[p(a) for a in args])
+        if r.returncode != code or not all(w in r.stderr for w in words):
+            fail("%s: exit %d, %r" % (what, r.returncode, r.stderr))
 
 for f in failures:
     print("FAIL:", f)
