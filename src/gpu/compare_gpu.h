@@ -29,9 +29,11 @@ typedef struct compare_gpu_image {
  * viewing conditions, no rectangle). */
 typedef struct compare_gpu_desc {
     compare_gpu_image ref, test;   /* of one size, else compare_gpu_run refuses them */
-    flip_source_kind source;       /* what both hold: linear [0, 1] (LDR-FLIP), sRGB-encoded
-                                      display values (LDR-FLIP on the pictures as shown), or
-                                      scene-linear (HDR-FLIP) */
+    flip_source_kind source;       /* what both hold, as texelFetch returns it: linear [0, 1]
+                                      (LDR-FLIP), sRGB-encoded display values (LDR-FLIP on
+                                      the pictures as shown: the tone-mapped RGBA8 outputs;
+                                      a GL_SRGB8_ALPHA8 texture decodes on fetch, so it is
+                                      FLIP_SRC_LINEAR), or scene-linear (HDR-FLIP) */
     metrics_map mode;              /* the map drawn into the display texture */
     flip_rect rect;                /* numbers also for this rectangle; w or h 0: none */
     flip_params flip;              /* ppd (0: FLIP's 67.02), tone mapper; threads unused */
