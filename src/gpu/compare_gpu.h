@@ -82,7 +82,7 @@ unsigned compare_gpu_texture(const compare_gpu *c);
 bool compare_gpu_poll(compare_gpu *c, compare_gpu_numbers *out);
 
 /* The numbers of the last run, waiting for the GPU (the command line and tests). False when
- * there was no run. */
+ * there was no run, or poll already handed its numbers out. */
 bool compare_gpu_wait(compare_gpu *c, compare_gpu_numbers *out);
 
 /* FLIP's map of the last run (W*H floats, top row first), waiting for the GPU. False when the
