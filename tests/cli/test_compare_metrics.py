@@ -75,6 +75,13 @@ with tempfile.TemporaryDirectory() as tmp:
                 if rc != want:
                     fail("--metric %s --fail-above %g (value %g): exit %d" % (metric, x, value,
                                                                                rc))
+        # The tone mappers of HDR-FLIP: each its own exposures and mean.
+        means = {"aces": hdr_mean}
+        for tm in ("hable", "reinhard"):
+            r = run(p("r.pfm"), p("t.pfm"), "--json", "--tonemapper", tm)
+            means[tm] = json.loads(r.stdout)["mean"] if r.returncode == 0 else -1
+        if len(set(means.values())) != 3 or not all(0 < m < 1 for m in means.values()):
+            fail("--tonemapper: means %s" % means)
         psnr = got["psnr"]
         for x, want in ((psnr - 1, 0), (psnr + 1, 1)):   # PSNR: worse is lower
             rc = run(p("r.pfm"), p("t.pfm"), "--metric", "psnr", "--fail-above",

@@ -1,5 +1,5 @@
 /* compare_gpu.h against the CPU reference (flip.h, metrics.h) on synthetic pairs: LDR-FLIP of
- * linear and of sRGB-encoded pictures, HDR-FLIP; the map within 1 grey level on >= 99.5 % of
+ * linear and of sRGB-encoded pictures, HDR-FLIP with each tone mapper; the map within 1 grey level on >= 99.5 % of
  * the pixels, pooled mean within 0.001, weighted median and quartiles within 0.003 (whole
  * image and a rectangle); the metrics within 1e-5 relative; every mode's display texture
  * within one colour-bar entry of the CPU's on >= 99.5 % of the pixels; poll never waits and
@@ -79,7 +79,7 @@ static void check_texture(compare_gpu *c, metrics_map mode, const float *ref, co
     free(px);
 }
 
-static void run_case(compare_gpu *c, flip_source_kind kind, unsigned seed)
+static void run_case(compare_gpu *c, flip_source_kind kind, flip_tonemapper tm, unsigned seed)
 {
     float *ref = malloc(W * H * 3 * sizeof(float)), *test = malloc(W * H * 3 * sizeof(float));
     float *lin_ref = malloc(W * H * 3 * sizeof(float)), *lin_test = malloc(W * H * 3 * sizeof(float));
@@ -97,7 +97,7 @@ static void run_case(compare_gpu *c, flip_source_kind kind, unsigned seed)
     compare_gpu_image ri = {0}, ti = {0};
     CHECK(compare_gpu_image_upload(&ri, ref, W, H, err, sizeof err), "%s", err);
     CHECK(compare_gpu_image_upload(&ti, test, W, H, err, sizeof err), "%s", err);
-    flip_params p = {0};
+    flip_params p = {.tonemapper = tm};
     compare_gpu_desc d = {.ref = ri, .test = ti, .source = kind, .rect = {10, 7, 31, 22},
                           .flip = p};
     flip_exposures ex = {0};
@@ -129,7 +129,8 @@ static void run_case(compare_gpu *c, flip_source_kind kind, unsigned seed)
         check_metrics("rect", &n.metrics_rect, &mr);
         check_texture(c, d.mode, lin_ref, lin_test, cpu, &mw);
     }
-    printf("kind %d: CPU FLIP mean %.6f (rectangle %.6f)\n", kind, cw.mean, cr.mean);
+    printf("kind %d, tone mapper %s: CPU FLIP mean %.6f (rectangle %.6f)\n", kind,
+           ht_enum_name(flip_tonemappers, tm), cw.mean, cr.mean);
     compare_gpu_image_free(&ri);
     compare_gpu_image_free(&ti);
     free(ref), free(test), free(lin_ref), free(lin_test), free(cpu), free(gpu);
@@ -185,9 +186,11 @@ int main(void)
     }
     compare_gpu_numbers n;
     CHECK(!compare_gpu_poll(c, &n) && !compare_gpu_wait(c, &n), "numbers before any run");
-    run_case(c, FLIP_SRC_LINEAR, 1);
-    run_case(c, FLIP_SRC_SRGB, 2);
-    run_case(c, FLIP_SRC_HDR, 3);
+    run_case(c, FLIP_SRC_LINEAR, FLIP_TM_ACES, 1);
+    run_case(c, FLIP_SRC_SRGB, FLIP_TM_ACES, 2);
+    run_case(c, FLIP_SRC_HDR, FLIP_TM_ACES, 3);
+    run_case(c, FLIP_SRC_HDR, FLIP_TM_HABLE, 4);
+    run_case(c, FLIP_SRC_HDR, FLIP_TM_REINHARD, 5);
     check_contract(c);
     compare_gpu_destroy(&c);
     return test_finish("test_compare_gpu");
