@@ -4,30 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "backend.h"
 #include "compare_gpu.h"
 
 struct compare_run {
-    int backend;
+    cmd_backend *backend;       /* the GPU's context, for --backend gpu */
     flip_params params;
     compare_gpu *gpu;
     const flip_input *uploaded_ref;   /* the reference in ref_img (uploaded once) */
     compare_gpu_image ref_img, test_img;
 };
 
-compare_run *compare_run_create(const ht_options *o, char *err, size_t errlen)
+compare_run *compare_run_create(ht_options *o, char *err, size_t errlen)
 {
     compare_run *run = calloc(1, sizeof *run);
     if (!run) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    run->backend = o->backend;
     run->params.ppd = (float)o->ppd;
     run->params.tonemapper = (flip_tonemapper)o->flip_tonemapper;
-    if (run->backend == HT_BACKEND_GPU &&
-        (!commands_gl_context(err, errlen) || !(run->gpu = compare_gpu_create(err, errlen)))) {
-        free(run);
+    if (!(run->backend = backend_create(o, err, errlen)) ||
+        (o->backend == HT_BACKEND_GPU && (!backend_gl_context(run->backend, err, errlen) ||
+                                          !(run->gpu = compare_gpu_create(err, errlen))))) {
+        compare_run_destroy(&run);
         return NULL;
     }
     return run;
@@ -80,6 +80,7 @@ void compare_run_destroy(compare_run **run)
     compare_gpu_image_free(&(*run)->ref_img);
     compare_gpu_image_free(&(*run)->test_img);
     compare_gpu_destroy(&(*run)->gpu);
+    backend_destroy(&(*run)->backend);   /* the context last */
     free(*run);
     *run = NULL;
 }

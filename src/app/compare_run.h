@@ -11,8 +11,9 @@
 
 typedef struct compare_run compare_run;
 
-/* A runner for O's backend (the GPU's context made here). NULL with the reason in err. */
-compare_run *compare_run_create(const ht_options *o, char *err, size_t errlen);
+/* A runner for O's backend (o->backend auto decided here, backend.h; the GPU's context made
+ * here). NULL with the reason in err. */
+compare_run *compare_run_create(ht_options *o, char *err, size_t errlen);
 
 /* TEST against REF (a checked pair): FLIP's map into MAP (W*H floats) and the report *R of
  * the whole image. Waits for the GPU. False with the reason in err. */

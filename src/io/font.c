@@ -1,6 +1,8 @@
 #include "font.h"
 
 #include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stb_truetype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,4 +131,52 @@ void font_free(font_file *f)
 {
     free(f->data);
     memset(f, 0, sizeof *f);
+}
+
+/* One glyph's coverage (stb_truetype's bitmap, BW x BH at (GX, GY)) max'ed into GREY. */
+static void blit_max(const uint8_t *bm, int bw, int bh, uint8_t *grey, int w, int h, int gx,
+                     int gy)
+{
+    for (int j = 0; j < bh; j++)
+        for (int i = 0; i < bw; i++) {
+            int x = gx + i, y = gy + j;
+            if (x < 0 || y < 0 || x >= w || y >= h)
+                continue;
+            uint8_t a = bm[(size_t)j * bw + i];
+            uint8_t *d = grey + (size_t)y * w + x;
+            if (a > *d)
+                *d = a;
+        }
+}
+
+int font_draw_text(const font_file *f, const char *text, double px, uint8_t *grey, int w,
+                   int h, int x, int y)
+{
+    stbtt_fontinfo info;
+    if (!f->data || !stbtt_InitFont(&info, f->data, stbtt_GetFontOffsetForIndex(f->data, 0)))
+        return 0;
+    float scale = stbtt_ScaleForPixelHeight(&info, (float)px);
+    int ascent, descent, gap;
+    stbtt_GetFontVMetrics(&info, &ascent, &descent, &gap);
+    int baseline = y + (int)floorf(ascent * scale + 0.5f);
+    float pen = 0;
+    for (const char *s = text; *s; s++) {
+        int cp = (unsigned char)*s < 0x80 ? (unsigned char)*s : '?';
+        int adv, lsb, x0, y0, x1, y1;
+        stbtt_GetCodepointHMetrics(&info, cp, &adv, &lsb);
+        stbtt_GetCodepointBitmapBox(&info, cp, scale, scale, &x0, &y0, &x1, &y1);
+        int bw = x1 - x0, bh = y1 - y0;
+        if (grey && bw > 0 && bh > 0) {
+            uint8_t *bm = calloc((size_t)bw * bh, 1);
+            if (bm) {
+                stbtt_MakeCodepointBitmap(&info, bm, bw, bh, bw, scale, scale, cp);
+                blit_max(bm, bw, bh, grey, w, h, x + (int)floorf(pen + 0.5f) + x0, baseline + y0);
+                free(bm);
+            }
+        }
+        pen += adv * scale;
+        if (s[1])
+            pen += scale * stbtt_GetCodepointKernAdvance(&info, cp, (unsigned char)s[1]);
+    }
+    return (int)ceilf(pen);
 }

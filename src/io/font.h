@@ -1,5 +1,6 @@
-/* Fonts: a font file found through fontconfig by pattern, read into memory for stb_truetype.
- * No GL; the legend of export --view falsecolor and the viewer's text use it. */
+/* Fonts: a font file found through fontconfig by pattern, read into memory and drawn with
+ * stb_truetype (libstb's, precompiled). No GL; the legend of export --view falsecolor and the
+ * viewer's text use it. */
 #ifndef HT_FONT_H
 #define HT_FONT_H
 
@@ -30,5 +31,12 @@ bool font_load(const char *pattern, font_file *f, char *err, size_t errlen);
 
 /* Frees F's data and zeroes *f; accepts an empty one. */
 void font_free(font_file *f);
+
+/* Draws TEXT (ASCII; other bytes as '?') in F at PX pixels (ascender to descender) into
+ * GREY, a W x H coverage buffer (top row first), the text's top left at (X, Y), keeping the
+ * larger coverage where glyphs overlap; clipped to the buffer. GREY NULL: only measures.
+ * Returns the text's width in pixels; 0 when F is not a font stb_truetype reads. */
+int font_draw_text(const font_file *f, const char *text, double px, uint8_t *grey, int w,
+                   int h, int x, int y);
 
 #endif

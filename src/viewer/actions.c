@@ -40,6 +40,15 @@ static bool on_marks(const viewer *v) { return v->show_marks; }
 static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->show_panels; }
 static bool on_help(const viewer *v) { return v->show_help; }
+static bool has_ref(const viewer *v) { return v->ref >= 0; }
+static bool has_region(const viewer *v) { return v->region_valid; }
+static bool on_tonemap(const viewer *v) { return v->disp.mode == HT_VIEW_TONEMAP; }
+static bool on_exposure(const viewer *v) { return v->disp.mode == HT_VIEW_EXPOSURE; }
+static bool on_falsecolor(const viewer *v) { return v->disp.mode == HT_VIEW_FALSECOLOR; }
+static bool on_channel(const viewer *v) { return v->disp.mode == HT_VIEW_CHANNEL; }
+static bool on_ref(const viewer *v) { return v->ref >= 0 && v->ref == v->cur; }
+static bool on_wipe_h(const viewer *v) { return v->wipe_horizontal; }
+static bool on_flip(const viewer *v) { return v->flip_held; }
 
 #define K(k) {GLFW_KEY_##k, 0}
 #define KS(k) {GLFW_KEY_##k, SHIFT}
@@ -100,6 +109,37 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_PANELS] = {"view.panels", "Show / hide the panels", GROUP_VIEW, {KC(H), K(F2)},
                     act_panels, 0, false, NULL, on_panels},
 
+    [ACT_REFERENCE] = {"compare.reference",
+                       "Make the shown image the reference (again: none; Shift+click in the list)",
+                       GROUP_COMPARE, {KS(R)}, act_reference, 0, false, has_files, on_ref},
+    [ACT_COMPARE] = {"compare.mode", "Comparison with the reference: off / wipe", GROUP_COMPARE,
+                     {K(T)}, act_compare, 0, false, has_ref, NULL},
+    [ACT_WIPE_AXIS] = {"compare.wipe_axis", "Wipe divider: vertical / horizontal",
+                       GROUP_COMPARE, {KS(T)}, act_wipe_axis, 0, false, has_ref, on_wipe_h},
+    [ACT_FLIP] = {"compare.flip", "Show the reference while the key is held", GROUP_COMPARE,
+                  {K(Z)}, act_flip, 1, false, has_ref, on_flip, NULL, true},
+
+    [ACT_VIEW_TONEMAP] = {"view.tonemap", "Show the tone-mapped image (the operator)",
+                          GROUP_VIEW, {KC(1)}, act_set_view, HT_VIEW_TONEMAP, false, NULL,
+                          on_tonemap},
+    [ACT_VIEW_EXPOSURE] = {"view.exposure",
+                           "Show the plain exposure (stops, offset, sRGB; no tone mapping)",
+                           GROUP_VIEW, {KC(2)}, act_set_view, HT_VIEW_EXPOSURE, false, NULL,
+                           on_exposure},
+    [ACT_VIEW_FALSECOLOR] = {"view.falsecolor",
+                             "Show false colour of luminance in cd/m2 (Radiance falsecolor)",
+                             GROUP_VIEW, {KC(3)}, act_set_view, HT_VIEW_FALSECOLOR, false, NULL,
+                             on_falsecolor},
+    [ACT_VIEW_CHANNEL] = {"view.channel",
+                          "Show one channel alone (again: the next channel: R G B A Y)",
+                          GROUP_VIEW, {KC(4)}, act_view_channel, 0, false, NULL, on_channel},
+    [ACT_EXPOSURE_UP] = {"view.exposure_up", "Exposure up (half a stop; the exposure view)",
+                         GROUP_VIEW, {KC(E)}, act_exposure, +0.5, false, on_exposure, NULL,
+                         "E"},
+    [ACT_EXPOSURE_DOWN] = {"view.exposure_down", "Exposure down", GROUP_VIEW,
+                           {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -0.5, false,
+                           on_exposure, NULL, "Shift+E"},
+
     [ACT_RANGE_DOWN] = {"tone.range_down", "Luminance range down (1/4 decade)", GROUP_TONE,
                         {K(COMMA)}, act_range, -1, false, has_image, NULL},
     [ACT_RANGE_UP] = {"tone.range_up", "Luminance range up (1/4 decade)", GROUP_TONE,
@@ -156,6 +196,11 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_MARKS] = {"analysis.marks", "Mark the brightest pixel and peaks (--peaks)",
                    GROUP_ANALYSIS, {K(X)}, act_marks, 0, false, has_image, on_marks},
 
+    [ACT_REGION_CLEAR] = {"analysis.region_clear",
+                          "Clear the region (Shift+drag on the picture selects one)",
+                          GROUP_ANALYSIS, {K(BACKSPACE)}, act_region_clear, 0, false, has_region,
+                          NULL},
+
     [ACT_PLAY] = {"sequence.play", "Play / pause (hdrtone shot.%04d.exr)", GROUP_SEQUENCE,
                   {K(SPACE)}, act_seq, 0, false, has_seq, NULL},
     [ACT_FRAME_PREV] = {"sequence.previous", "Previous frame", GROUP_SEQUENCE, {KC(LEFT)},
@@ -186,6 +231,19 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_HIST_MODE] = {"set.hist_mode", NULL, GROUP_HIDDEN, {{0}}, act_set_hist_mode, 0},
     [ACT_SET_BINS] = {"set.bins", NULL, GROUP_HIDDEN, {{0}}, act_set_bins, 0},
     [ACT_OPEN_TYPED] = {"set.open", NULL, GROUP_HIDDEN, {{0}}, act_open_typed, 0},
+    [ACT_SET_REFERENCE] = {"set.reference", NULL, GROUP_HIDDEN, {{0}}, act_set_reference, 0},
+    [ACT_SET_COMPARE] = {"set.compare", NULL, GROUP_HIDDEN, {{0}}, act_set_compare, 0},
+    [ACT_SET_WIPE] = {"set.wipe", NULL, GROUP_HIDDEN, {{0}}, act_set_wipe, 0},
+    [ACT_SET_VIEW] = {"set.view", NULL, GROUP_HIDDEN, {{0}}, act_set_view, 0},
+    [ACT_SET_EXPOSURE] = {"set.exposure", NULL, GROUP_HIDDEN, {{0}}, act_set_exposure, 0},
+    [ACT_SET_OFFSET] = {"set.offset", NULL, GROUP_HIDDEN, {{0}}, act_set_offset, 0},
+    [ACT_SET_FC_MAX] = {"set.fc_max", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_max, 0},
+    [ACT_SET_FC_DECADES] = {"set.fc_decades", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_decades, 0},
+    [ACT_SET_FC_STEPS] = {"set.fc_steps", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_steps, 0},
+    [ACT_SET_FC_STYLE] = {"set.fc_style", NULL, GROUP_HIDDEN, {{0}}, act_set_fc_style, 0},
+    [ACT_SET_CHANNEL] = {"set.channel", NULL, GROUP_HIDDEN, {{0}}, act_set_channel, 0},
+    [ACT_SET_CH_PALETTE] = {"set.ch_palette", NULL, GROUP_HIDDEN, {{0}}, act_set_ch_palette, 0},
+    [ACT_REGION_DONE] = {"set.region", NULL, GROUP_HIDDEN, {{0}}, act_region_done, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */
@@ -201,8 +259,9 @@ const action *action_get(action_id id) { return &ACTIONS[id]; }
 
 const char *action_group_name(action_group g)
 {
-    static const char *const names[GROUP_COUNT] = {"File", "View", "Tone", "Human vision",
-                                                   "Analysis", "Sequence", "Help"};
+    static const char *const names[GROUP_COUNT] = {"File", "View", "Compare", "Tone",
+                                                   "Human vision", "Analysis", "Sequence",
+                                                   "Help"};
     return g < GROUP_COUNT ? names[g] : "";
 }
 
@@ -232,6 +291,14 @@ bool action_key(viewer *v, int key, int mods)
                 return true;
             }
     return false;
+}
+
+void action_key_up(viewer *v, int key)
+{
+    for (int i = 0; i < ACT_COUNT; i++)
+        for (int k = 0; ACTIONS[i].hold && k < ACTION_MAX_KEYS && ACTIONS[i].keys[k].key; k++)
+            if (ACTIONS[i].keys[k].key == key)
+                run_with(v, (action_id)i, 0);
 }
 
 void action_keys_text(action_id id, char *buf, size_t len)

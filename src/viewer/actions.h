@@ -11,8 +11,8 @@
 struct viewer;
 
 typedef enum action_group {
-    GROUP_FILE, GROUP_VIEW, GROUP_TONE, GROUP_HUMAN, GROUP_ANALYSIS, GROUP_SEQUENCE,
-    GROUP_HELP,
+    GROUP_FILE, GROUP_VIEW, GROUP_COMPARE, GROUP_TONE, GROUP_HUMAN, GROUP_ANALYSIS,
+    GROUP_SEQUENCE, GROUP_HELP,
     GROUP_COUNT,
     GROUP_HIDDEN = GROUP_COUNT   /* setters the panels run with a value: no menu, no help */
 } action_group;
@@ -24,7 +24,11 @@ typedef enum action_id {
     ACT_COPY_PATH, ACT_QUIT,
     /* View */
     ACT_FIT, ACT_ONE_TO_ONE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_PAN_LEFT, ACT_PAN_RIGHT,
-    ACT_PAN_UP, ACT_PAN_DOWN, ACT_ADAPT_VIEW, ACT_MSAA, ACT_PANELS,
+    ACT_PAN_UP, ACT_PAN_DOWN, ACT_ADAPT_VIEW, ACT_MSAA, ACT_PANELS, ACT_VIEW_TONEMAP,
+    ACT_VIEW_EXPOSURE, ACT_VIEW_FALSECOLOR, ACT_VIEW_CHANNEL, ACT_EXPOSURE_UP,
+    ACT_EXPOSURE_DOWN,
+    /* Compare */
+    ACT_REFERENCE, ACT_COMPARE, ACT_WIPE_AXIS, ACT_FLIP,
     /* Tone mapping */
     ACT_RANGE_DOWN, ACT_RANGE_UP, ACT_RANGE_NARROW, ACT_RANGE_WIDEN, ACT_RANGE_FIT,
     ACT_RANGE_AUTO, ACT_LDMAX_UP, ACT_LDMAX_DOWN, ACT_DRANGE_UP, ACT_DRANGE_DOWN,
@@ -33,7 +37,7 @@ typedef enum action_id {
     /* Human vision */
     ACT_VEIL, ACT_ACUITY, ACT_COLOR_LOSS, ACT_HUMAN,
     /* Analysis */
-    ACT_HIST_MODE, ACT_MARKS,
+    ACT_HIST_MODE, ACT_MARKS, ACT_REGION_CLEAR,
     /* Sequence */
     ACT_PLAY, ACT_FRAME_PREV, ACT_FRAME_NEXT, ACT_FRAME_FIRST, ACT_FRAME_LAST,
     /* Help */
@@ -42,6 +46,9 @@ typedef enum action_id {
     ACT_SELECT_IMAGE, ACT_CLOSE_IMAGE, ACT_SET_PART, ACT_SET_LAYER, ACT_SET_LMIN, ACT_SET_LMAX,
     ACT_SET_LDMAX, ACT_SET_DRANGE, ACT_SET_CEILING, ACT_SET_SAMPLING, ACT_SET_WEIGHTS,
     ACT_SET_TRANSFER, ACT_SET_MSAA, ACT_SET_HIST_MODE, ACT_SET_BINS, ACT_OPEN_TYPED,
+    ACT_SET_REFERENCE, ACT_SET_COMPARE, ACT_SET_WIPE, ACT_SET_VIEW, ACT_SET_EXPOSURE,
+    ACT_SET_OFFSET, ACT_SET_FC_MAX, ACT_SET_FC_DECADES, ACT_SET_FC_STEPS, ACT_SET_FC_STYLE,
+    ACT_SET_CHANNEL, ACT_SET_CH_PALETTE, ACT_REGION_DONE,
     ACT_COUNT
 } action_id;
 
@@ -62,6 +69,7 @@ typedef struct action {
     bool (*enabled)(const struct viewer *v);   /* NULL: always */
     bool (*checked)(const struct viewer *v);   /* a switch: whether it is on (NULL: none) */
     const char *tev;       /* tev's key for the same action, for its users (NULL: none) */
+    bool hold;             /* runs with 1 when its key goes down, 0 when it comes up */
 } action;
 
 /* The table entry of ID. */
@@ -75,8 +83,10 @@ bool action_enabled(const struct viewer *v, action_id id);
  * when disabled. Marks the window for redrawing. */
 void action_run(struct viewer *v, action_id id);
 void action_set(struct viewer *v, action_id id, double value);
-/* The key dispatch: the action with the shortcut KEY + MODS, run; false when none has it. */
+/* The key dispatch: the action with the shortcut KEY + MODS, run; false when none has it.
+ * A key that comes up ends a held action (action_key_up). */
 bool action_key(struct viewer *v, int key, int mods);
+void action_key_up(struct viewer *v, int key);
 
 /* The shortcuts of ID as the help shows them ("F, Ctrl+0"), "" when none. */
 void action_keys_text(action_id id, char *buf, size_t len);

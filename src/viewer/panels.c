@@ -40,6 +40,16 @@ static void layout_end(void)
     rename(tmp, path);
 }
 
+void panels_note_text(const char *name, const char *text)
+{
+    for (const char *l = text; g_layout && l && *l;) {
+        const char *end = strchr(l, '\n');
+        int n = end ? (int)(end - l) : (int)strlen(l);
+        fprintf(g_layout, "%s: %.*s\n", name, n, l);
+        l = end ? end + 1 : NULL;
+    }
+}
+
 /* Notes the next widget's place under NAME (HT_TEST_LAYOUT). */
 static void note(struct nk_context *ctx, const char *fmt, int i)
 {
@@ -68,7 +78,8 @@ void panels_layout(viewer *v)
             dock = 0;   /* too narrow for its text: folded away (Ctrl+H shows it floating) */
     }
     v->dock_w = dock;
-    v->vp = (viewport){0, top, v->fb_w - dock, v->fb_h - top - bottom};
+    int legend = panels_legend_width(v);   /* false colour: its legend left of the picture */
+    v->vp = (viewport){legend, top, v->fb_w - dock - legend, v->fb_h - top - bottom};
     if (v->vp.w < 1)
         v->vp.w = 1;
     if (v->vp.h < 1)
@@ -146,27 +157,29 @@ static void section_images(viewer *v, struct nk_context *ctx)
                      v->img.height);
         else
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
+        if (i == v->ref)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "  (reference)");
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.86f, 0.14f});
         nk_bool sel = i == v->cur;
         note(ctx, "image%d", i);
-        if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel) && i != v->cur)
-            action_set(v, ACT_SELECT_IMAGE, i);
+        if (i == v->ref)   /* the reference: marked, as tev does */
+            nk_style_push_color(ctx, &ctx->style.selectable.text_normal, PANELS_GREEN);
+        bool shift = nk_input_is_key_down(&ctx->input, NK_KEY_SHIFT);
+        if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel)) {
+            if (shift)   /* Shift+click: the reference (tev) */
+                action_set(v, ACT_SET_REFERENCE, i);
+            else if (i != v->cur)
+                action_set(v, ACT_SELECT_IMAGE, i);
+        }
+        if (i == v->ref)
+            nk_style_pop_color(ctx);
         note(ctx, "close%d", i);
         if (nk_button_label(ctx, "x"))
             action_set(v, ACT_CLOSE_IMAGE, i);
     }
 }
 
-/* The typed-value fields' text while they are edited (immediate mode keeps no state). */
-typedef struct typed_field {
-    char text[32];
-    int len;
-    bool editing;   /* the field held the keyboard last frame */
-} typed_field;
-
-/* A value on a log10 slider with a typed field beside it (Enter applies); the chosen
- * value, or NAN when neither changed it. */
-static double log_slider(viewer *v, struct nk_context *ctx, const char *name, double value,
+double panels_log_slider(viewer *v, struct nk_context *ctx, const char *name, double value,
                          double lo, double hi, typed_field *f)
 {
     nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 3, (float[]){0.2f, 0.45f, 0.35f});
@@ -194,8 +207,8 @@ static double log_slider(viewer *v, struct nk_context *ctx, const char *name, do
     return NAN;
 }
 
-static void enum_combo(viewer *v, struct nk_context *ctx, const char *name,
-                       const ht_enum *table, int value, action_id set)
+void panels_enum_combo(viewer *v, struct nk_context *ctx, const char *name,
+                       const ht_enum *table, int value, int set)
 {
     const char *labels[16];
     int n = 0, cur = 0;
@@ -212,7 +225,7 @@ static void enum_combo(viewer *v, struct nk_context *ctx, const char *name,
         action_set(v, set, table[got].value);
 }
 
-static void toggle(viewer *v, struct nk_context *ctx, action_id id, const char *name)
+void panels_toggle(viewer *v, struct nk_context *ctx, int id, const char *name)
 {
     const action *a = action_get(id);
     nk_bool on = a->checked(v), was = on;
@@ -234,12 +247,12 @@ static void section_range(viewer *v, struct nk_context *ctx)
     nk_checkbox_label(ctx, "automatic luminance range (A)", &autom);
     if (autom != was)
         action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
-    double x = log_slider(v, ctx, "Lmin", lo, 1e-6, 1e8, &g_fields[0]);
+    double x = panels_log_slider(v, ctx, "Lmin", lo, 1e-6, 1e8, &g_fields[0]);
     if (!isnan(x)) {
         action_set(v, ACT_SET_LMAX, hi);
         action_set(v, ACT_SET_LMIN, x);
     }
-    x = log_slider(v, ctx, "Lmax", hi, 1e-6, 1e8, &g_fields[1]);
+    x = panels_log_slider(v, ctx, "Lmax", hi, 1e-6, 1e8, &g_fields[1]);
     if (!isnan(x)) {
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
@@ -249,16 +262,16 @@ static void section_range(viewer *v, struct nk_context *ctx)
 static void section_settings(viewer *v, struct nk_context *ctx)
 {
     section_range(v, ctx);
-    double x = log_slider(v, ctx, "Ldmax", v->tm.ldmax, 1, 1e4, &g_fields[2]);
+    double x = panels_log_slider(v, ctx, "Ldmax", v->tm.ldmax, 1, 1e4, &g_fields[2]);
     if (!isnan(x))
         action_set(v, ACT_SET_LDMAX, x);
-    x = log_slider(v, ctx, "Dr", v->tm.drange, 2, 1e5, &g_fields[3]);
+    x = panels_log_slider(v, ctx, "Dr", v->tm.drange, 2, 1e5, &g_fields[3]);
     if (!isnan(x))
         action_set(v, ACT_SET_DRANGE, x);
-    enum_combo(v, ctx, "ceiling", tonemap_ceilings, v->tm.ceiling, ACT_SET_CEILING);
-    enum_combo(v, ctx, "samples", tonemap_samplings, v->tm.sampling, ACT_SET_SAMPLING);
-    enum_combo(v, ctx, "weights", tonemap_luminances, v->tm.luminance, ACT_SET_WEIGHTS);
-    enum_combo(v, ctx, "transfer", tonemap_transfers, v->tm.transfer, ACT_SET_TRANSFER);
+    panels_enum_combo(v, ctx, "ceiling", tonemap_ceilings, v->tm.ceiling, ACT_SET_CEILING);
+    panels_enum_combo(v, ctx, "samples", tonemap_samplings, v->tm.sampling, ACT_SET_SAMPLING);
+    panels_enum_combo(v, ctx, "weights", tonemap_luminances, v->tm.luminance, ACT_SET_WEIGHTS);
+    panels_enum_combo(v, ctx, "transfer", tonemap_transfers, v->tm.transfer, ACT_SET_TRANSFER);
     nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.5f, 0.5f});
     int bins = nk_propertyi(ctx, "#bins", HT_MIN_BINS, v->tm.bins, HT_MAX_BINS, 1, 1);
     if (bins != v->tm.bins)
@@ -267,16 +280,16 @@ static void section_settings(viewer *v, struct nk_context *ctx)
     if (msaa != v->msaa)
         action_run(v, ACT_MSAA);
     nk_layout_row_dynamic(ctx, panels_row(v), 2);
-    toggle(v, ctx, ACT_LINEAR, "linear (K)");
-    toggle(v, ctx, ACT_POINTS, "point samples (I)");
-    toggle(v, ctx, ACT_ADAPT_VIEW, "adapt to view (V)");
-    toggle(v, ctx, ACT_PCOND, "pcond preset (Shift+P)");
+    panels_toggle(v, ctx, ACT_LINEAR, "linear (K)");
+    panels_toggle(v, ctx, ACT_POINTS, "point samples (I)");
+    panels_toggle(v, ctx, ACT_ADAPT_VIEW, "adapt to view (V)");
+    panels_toggle(v, ctx, ACT_PCOND, "pcond preset (Shift+P)");
     nk_layout_row_dynamic(ctx, panels_row(v), 1);
     nk_label(ctx, "Human vision", NK_TEXT_LEFT);
     nk_layout_row_dynamic(ctx, panels_row(v), 3);
-    toggle(v, ctx, ACT_VEIL, "veil");
-    toggle(v, ctx, ACT_ACUITY, "acuity");
-    toggle(v, ctx, ACT_COLOR_LOSS, "colour");
+    panels_toggle(v, ctx, ACT_VEIL, "veil");
+    panels_toggle(v, ctx, ACT_ACUITY, "acuity");
+    panels_toggle(v, ctx, ACT_COLOR_LOSS, "colour");
     char human[512];
     viewer_status_human(v, human, sizeof human);
     if (human[0])
@@ -311,6 +324,25 @@ static void section_parts(viewer *v, struct nk_context *ctx)
         panels_text(v, ctx, "one part", false);
 }
 
+static void section_compare(viewer *v, struct nk_context *ctx)
+{
+    if (v->ref < 0) {
+        panels_text(v, ctx, "no reference: Shift+R marks the shown image,\nShift+click one in the list",
+                    false);
+        return;
+    }
+    char text[512];
+    snprintf(text, sizeof text, "reference: %d  %s", v->ref + 1, viewer_base_name(v->files[v->ref]));
+    panels_text(v, ctx, text, false);
+    panels_enum_combo(v, ctx, "mode", compare_modes, v->compare, ACT_SET_COMPARE);
+    nk_layout_row_dynamic(ctx, panels_row(v), 2);
+    panels_toggle(v, ctx, ACT_WIPE_AXIS, "horizontal divider");
+    if (nk_button_label(ctx, "no reference"))
+        action_set(v, ACT_SET_REFERENCE, -1);
+    if (v->ref_err[0])
+        panels_text(v, ctx, v->ref_err, true);
+}
+
 static void section_pixel(viewer *v, struct nk_context *ctx)
 {
     char text[512];
@@ -329,8 +361,20 @@ static void dock(viewer *v, struct nk_context *ctx)
             section_images(v, ctx);
             nk_tree_pop(ctx);
         }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Display", NK_MAXIMIZED)) {
+            panels_display(v, ctx);
+            nk_tree_pop(ctx);
+        }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare", v->ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
+            section_compare(v, ctx);
+            nk_tree_pop(ctx);
+        }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Histogram and curve", NK_MAXIMIZED)) {
             panels_histogram(v, ctx);
+            nk_tree_pop(ctx);
+        }
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Region", NK_MAXIMIZED)) {
+            panels_region(v, ctx);
             nk_tree_pop(ctx);
         }
         if (nk_tree_push(ctx, NK_TREE_TAB, "Pixel", NK_MAXIMIZED)) {

@@ -86,6 +86,21 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         pts[2 * i] = plot_x(p, x);
         pts[2 * i + 1] = p->b.y + p->b.h - (float)fmin(1, fmax(0, t)) * (p->b.h - 2) - 1;
     }
+    if (v->region_valid && v->region.counted > 0) {   /* the region's, over the image's */
+        const region_stats *rs = &v->region;
+        uint32_t rmax = 1;
+        for (int i = 0; i < REGION_BINS; i++)
+            rmax = rs->hist[i] > rmax ? rs->hist[i] : rmax;
+        /* Its bins are in cd/m^2 by the file's units; the axis is the operator's. */
+        double rw = (rs->ln_max - rs->ln_min) / REGION_BINS;
+        double lo = rs->ln_min + log(v->tm.scale / v->units.scale);
+        for (int i = 0; i < REGION_BINS; i++) {
+            float x0 = plot_x(p, lo + i * rw), x1 = plot_x(p, lo + (i + 1) * rw);
+            float h = (float)rs->hist[i] / rmax * (p->b.h - 4);
+            nk_fill_rect(p->cb, nk_rect(x0, p->b.y + p->b.h - h, fmaxf(1, x1 - x0), h), 0,
+                         nk_rgba(120, 255, 120, 110));
+        }
+    }
     nk_stroke_polyline(p->cb, pts, 128, 2, nk_rgb(255, 200, 60));
     float l = plot_x(p, r->bw_min), h = plot_x(p, r->bw_max);
     nk_stroke_line(p->cb, l, p->b.y, l, p->b.y + p->b.h, 1, PANELS_DIM);
@@ -209,9 +224,10 @@ static void draw_display_frame(viewer *v, struct nk_command_buffer *cb)
     view_place place = viewer_place(v);
     view_point a = view_to_window(place, (view_point){dp[0] - dw[0], dp[1] - dw[1]});
     view_point b = view_to_window(place, (view_point){dp[2] + 1 - dw[0], dp[3] + 1 - dw[1]});
+    /* 2 wide, centred a pixel outside: the pixel next to the window fully, none inside. */
     nk_stroke_rect(cb, nk_rect(v->vp.x + (float)a.x - 1, v->vp.y + (float)a.y - 1,
                                (float)(b.x - a.x) + 2, (float)(b.y - a.y) + 2),
-                   0, 1, nk_rgba(255, 200, 64, 230));
+                   0, 2, nk_rgba(255, 200, 64, 230));
 }
 
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
@@ -254,18 +270,94 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
                  3, ctx->style.font, nk_rgba(0, 0, 0, 0), mag);
 }
 
+/* Outside the image the scene is zero, which the display modes other than tone mapping
+ * colour (falsecolor's bottom colour, a diverging palette's middle): covered with the
+ * window's background, as tone mapping shows it black. */
+static void cover_outside(viewer *v, struct nk_command_buffer *cb)
+{
+    if (v->disp.mode == HT_VIEW_TONEMAP)
+        return;
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){0, 0});
+    view_point b = view_to_window(p, (view_point){v->img.width, v->img.height});
+    float x0 = (float)v->vp.x, y0 = (float)v->vp.y, x1 = x0 + v->vp.w, y1 = y0 + v->vp.h;
+    float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
+    float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
+    struct nk_color bg = nk_rgb(0, 0, 0);
+    nk_fill_rect(cb, nk_rect(x0, y0, x1 - x0, fmaxf(0, ay - y0)), 0, bg);
+    nk_fill_rect(cb, nk_rect(x0, by, x1 - x0, fmaxf(0, y1 - by)), 0, bg);
+    nk_fill_rect(cb, nk_rect(x0, ay, fmaxf(0, ax - x0), fmaxf(0, by - ay)), 0, bg);
+    nk_fill_rect(cb, nk_rect(bx, ay, fmaxf(0, x1 - bx), fmaxf(0, by - ay)), 0, bg);
+}
+
+/* The region's rectangle, while dragged and after: a line just outside its pixels. */
+static void draw_region(viewer *v, struct nk_command_buffer *cb)
+{
+    if (!v->region_drag && !v->region_valid)
+        return;
+    int r[4];
+    viewer_region_rect(v, r);
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){r[0], r[1]});
+    view_point b = view_to_window(p, (view_point){r[2] + 1, r[3] + 1});
+    struct nk_rect box = nk_rect(v->vp.x + (float)a.x - 1, v->vp.y + (float)a.y - 1,
+                                 (float)(b.x - a.x) + 2, (float)(b.y - a.y) + 2);
+    nk_stroke_rect(cb, box, 0, 3, nk_rgba(0, 0, 0, 200));
+    nk_stroke_rect(cb, box, 0, 1.5f, nk_rgb(120, 255, 120));
+}
+
+/* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
+static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
+{
+    if (v->ref < 0 || v->ref_err[0] || (v->compare == COMPARE_OFF && !v->flip_held))
+        return;
+    float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
+    const struct nk_user_font *f = ctx->style.font;
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
+    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->ref]));
+    float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
+    float bw = f->width(f->userdata, f->height, b, (int)strlen(b)) + 12 * s;
+    float aw = f->width(f->userdata, f->height, a, (int)strlen(a)) + 12 * s;
+    struct nk_color bg = nk_rgba(0, 0, 0, 170), fg = nk_rgb(240, 240, 240);
+    if (v->flip_held) {
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+        return;
+    }
+    if (v->compare != COMPARE_WIPE)
+        return;
+    float at = (float)viewer_wipe_pos(v);
+    if (v->wipe_horizontal) {
+        nk_fill_rect(cb, nk_rect(x, y + at - 1, w, 2), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at - th - 4 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + 6 * s, y + at + 4 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    } else {
+        nk_fill_rect(cb, nk_rect(x + at - 1, y, 2, h), 0, nk_rgb(255, 255, 255));
+        nk_draw_text(cb, nk_rect(x + at - aw - 4 * s, y + 6 * s, aw, th), a, (int)strlen(a), f,
+                     bg, fg);
+        nk_draw_text(cb, nk_rect(x + at + 4 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
+    }
+}
+
 void panels_canvas(viewer *v, struct nk_context *ctx)
 {
     nk_style_push_style_item(ctx, &ctx->style.window.fixed_background,
                              nk_style_item_color(nk_rgba(0, 0, 0, 0)));
     nk_style_push_color(ctx, &ctx->style.window.border_color, nk_rgba(0, 0, 0, 0));
-    struct nk_rect r = nk_rect((float)v->vp.x, (float)v->vp.y, (float)v->vp.w, (float)v->vp.h);
+    nk_style_push_vec2(ctx, &ctx->style.window.padding, nk_vec2(0, 0));   /* to the edges */
+    /* The viewport and, left of it, the legend's room. */
+    struct nk_rect r = nk_rect(0, (float)v->vp.y, (float)(v->vp.x + v->vp.w), (float)v->vp.h);
     if (nk_begin(ctx, "canvas", r,
                  NK_WINDOW_NO_INPUT | NK_WINDOW_BACKGROUND | NK_WINDOW_NO_SCROLLBAR)) {
         struct nk_command_buffer *cb = nk_window_get_canvas(ctx);
         if (v->have_image) {
+            cover_outside(v, cb);
             draw_display_frame(v, cb);
             draw_marks(v, ctx, cb);
+            draw_region(v, cb);
+            draw_compare(v, ctx, cb);
+            panels_legend(v, ctx, cb);
         } else {
             const char *t = v->load_err[0] ? v->load_err
                             : v->net     ? "waiting for images (tev protocol, --listen)"
@@ -275,6 +367,7 @@ void panels_canvas(viewer *v, struct nk_context *ctx)
         }
     }
     nk_end(ctx);
+    nk_style_pop_vec2(ctx);
     nk_style_pop_color(ctx);
     nk_style_pop_style_item(ctx);
 }

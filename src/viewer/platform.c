@@ -46,6 +46,8 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     ui_input_key(v->gui, key, down, mods);
     if (down)
         viewer_key(v, key, mods);
+    else if (action == GLFW_RELEASE)
+        action_key_up(v, key);
     v->dirty = true;
     v->ui_frames = 2;
 }
@@ -82,13 +84,26 @@ static bool on_picture(const viewer *v, double x, double y)
            !panels_hovered(v, x, y);
 }
 
+/* Framebuffer point (X, Y) within grabbing distance of the wipe's divider? */
+static bool near_divider(const viewer *v, double x, double y)
+{
+    if (v->compare != COMPARE_WIPE || v->ref < 0)
+        return false;
+    double at = viewer_wipe_pos(v), d = v->wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
+    return fabs(d) <= 8 * ui_scale(v->gui);
+}
+
 static void on_cursor(GLFWwindow *w, double x, double y)
 {
     viewer *v = from(w);
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
     double lx = x - v->vp.x, ly = y - v->vp.y;
-    if (v->dragging) {
+    if (v->region_drag)
+        viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
+    else if (v->wipe_drag)
+        action_set(v, ACT_SET_WIPE, v->wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
+    else if (v->dragging) {
         v->view = view_pan(v->view, lx - v->mouse_x, ly - v->mouse_y);
         v->fitted = false;
     }
@@ -108,14 +123,24 @@ static void on_enter(GLFWwindow *w, int entered)
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
-    (void)mods;
     viewer *v = from(w);
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
     ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
-    if (button == GLFW_MOUSE_BUTTON_LEFT)
-        v->dragging = action == GLFW_PRESS && on_picture(v, x, y);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
+        if (v->region_drag && action == GLFW_RELEASE)
+            action_run(v, ACT_REGION_DONE);
+        v->region_drag = press && (mods & GLFW_MOD_SHIFT);
+        if (v->region_drag) {   /* Shift+drag: a region, from the pixel under the press */
+            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->region_a[0], &v->region_a[1]);
+            v->region_b[0] = v->region_a[0];
+            v->region_b[1] = v->region_a[1];
+        }
+        v->wipe_drag = press && !v->region_drag && near_divider(v, x, y);
+        v->dragging = press && !v->region_drag && !v->wipe_drag;
+    }
     v->dirty = true;
     v->ui_frames = 2;
 }

@@ -1,6 +1,6 @@
 /* The viewer's view maths: fitting, zooming at a point, panning, and the mapping between
  * window pixels and image pixels. Plain arithmetic on small structs, no GL and no window:
- * tests/test_view.c checks it without a display.
+ * tests/unit/test_view.c checks it without a display.
  *
  * Window coordinates are framebuffer pixels, top-left origin, y down. Absolute image
  * coordinates are OpenEXR's: the data window's pixel (0, 0) covers [dw0, dw0 + 1) x

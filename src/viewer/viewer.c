@@ -197,10 +197,11 @@ static bool stats_update(viewer *v)
 
 /* What a frame's picture depends on: with the same key the last output is presented again
  * (a cursor move, a help or panel change redraws only the overlay). */
-static viewer_frame_key frame_key(const viewer *v, int samples)
+static viewer_frame_key frame_key(viewer *v, int samples)
 {
     viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
-                          v->adapt_view, v->vp.w, v->vp.h};
+                          v->adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
+                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0};
     return k;
 }
 
@@ -209,7 +210,8 @@ static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b
     return a->image == b->image && a->view.cx == b->view.cx && a->view.cy == b->view.cy &&
            a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
            a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
-           a->h == b->h;
+           a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image &&
+           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0;
 }
 
 /* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
@@ -285,21 +287,6 @@ static void render(viewer *v, bool f32, int samples)
     }
 }
 
-/* The picture into the viewport: the pipeline's output is display-encoded RGBA8 of the
- * viewport's size, copied 1:1 (the default framebuffer is not sRGB, so nothing re-encodes
- * it); GL's rows go bottom-up. */
-static void present(viewer *v)
-{
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->present_fbo);
-    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                         pipeline_output_texture(v->pipe), 0);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-    int y0 = v->fb_h - (v->vp.y + v->vp.h);
-    glBlitFramebuffer(0, 0, v->vp.w, v->vp.h, v->vp.x, y0, v->vp.x + v->vp.w, y0 + v->vp.h,
-                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-}
-
 /* The view when the viewport is known: a new image's first view, a fitted view refitted
  * when the viewport changed (a resize, a panel shown or hidden). */
 static void update_view(viewer *v)
@@ -321,10 +308,6 @@ static int draw_frame(viewer *v)
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
-    /* The statistics the panels show, before them (they overwrite the output: render). */
-    bool stats_ran = stats_update(v);
-    panels_build(v);   /* a click may run an action (another image, other settings) */
-    panels_layout(v);  /* ... such as showing or hiding the panels */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
     glDisable(GL_SCISSOR_TEST);
@@ -333,7 +316,8 @@ static int draw_frame(viewer *v)
     int samples = 1;
     if (v->have_image) {
         update_view(v);
-        stats_ran |= stats_update(v);   /* settings a panel changed */
+        viewer_display_update(v);
+        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
         samples = pass_scene_samples(v->scene, v->msaa, f32);
@@ -341,6 +325,9 @@ static int draw_frame(viewer *v)
         bool changed = stats_ran || !v->have_last || !frame_key_equal(&key, &v->last);
         if (changed || v->latency_due) {
             render(v, f32, samples);
+            scene_view sv = scene_view_of(v);
+            if (key.ref)
+                viewer_ref_render(v, &sv, samples);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->latency_due = changed && v->latency == 1;
@@ -348,9 +335,12 @@ static int draw_frame(viewer *v)
             v->have_last = true;
             v->renders++;
         }
-        present(v);
+        viewer_present(v, key.ref);
     }
     v->samples = samples;
+    /* The panels after the frame, so that they show its record; a click in them runs an
+     * action whose picture the next frame draws (platform.c asks for it). */
+    panels_build(v);
     panels_draw_canvas(v);
     ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;
@@ -426,12 +416,14 @@ static void viewer_cleanup(viewer *v)
         imgstats_gpu_destroy(&v->stats_ctx);
         pass_scene_destroy(&v->scene);
         pipeline_destroy(&v->pipe);
+        pipeline_destroy(&v->ref_pipe);
         glfwDestroyWindow(v->win);
     }
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
     image_free(&v->img);
+    image_free(&v->ref_img);
     imgstats_free(&v->stats);
     viewer_files_free(v);
     free(v->replay);
@@ -456,6 +448,10 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;
     v->watch_fd = v->watch_wd = -1;
+    v->ref = -1;
+    v->wipe = 0.5;
+    v->disp = o->display;
+    v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
 /* Draws frames until the user quits, or until o->screenshot is written (its exit status). */
@@ -554,6 +550,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     glGenBuffers(1, &v->rb.buf);
     glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
     glBufferData(GL_COPY_WRITE_BUFFER, sizeof(ht_frame), NULL, GL_STREAM_READ);
+    if (o->reference && (v->ref = viewer_files_add(v, o->reference)) >= 0)
+        v->compare = COMPARE_WIPE;
     if (seq)
         viewer_seq_start(v);
     else

@@ -413,3 +413,112 @@ void act_set_layer(viewer *v, double index)
                                               names[i]) != 0; guard++)
         viewer_layer_step(v, +1);
 }
+
+/* ---------------------------------------------------------------------------------------
+ * The reference (compare_view.c) */
+
+void act_set_reference(viewer *v, double index)
+{
+    int i = (int)index;
+    v->ref = i >= 0 && i < v->nfiles && i != v->ref ? i : -1;
+    if (v->ref >= 0 && v->compare == COMPARE_OFF)
+        v->compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
+    v->ref_err[0] = '\0';
+}
+
+void act_reference(viewer *v, double arg)
+{
+    (void)arg;
+    act_set_reference(v, v->cur);
+}
+
+void act_set_compare(viewer *v, double mode)
+{
+    int m = (int)mode;
+    v->compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
+}
+
+void act_compare(viewer *v, double arg)
+{
+    (void)arg;
+    v->compare = ht_enum_next(compare_modes, v->compare);
+}
+
+void act_wipe_axis(viewer *v, double arg)
+{
+    (void)arg;
+    v->wipe_horizontal = !v->wipe_horizontal;
+}
+
+void act_set_wipe(viewer *v, double at) { v->wipe = clampd(at, 0, 1); }
+void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
+
+/* ---------------------------------------------------------------------------------------
+ * The display mode (display_view.c) */
+
+void act_set_view(viewer *v, double mode)
+{
+    if (ht_enum_has(display_modes, (int)mode))
+        v->disp.mode = (int)mode;
+}
+
+void act_view_channel(viewer *v, double arg)
+{
+    (void)arg;
+    if (v->disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
+        v->disp.channel = ht_enum_next(display_channels, v->disp.channel);
+        v->disp.ch_min = v->disp.ch_max = 0;
+    }
+    v->disp.mode = HT_VIEW_CHANNEL;
+}
+
+void act_exposure(viewer *v, double stops) { v->disp.exposure = clampd(v->disp.exposure + stops, -40, 40); }
+void act_set_exposure(viewer *v, double ev) { v->disp.exposure = clampd(ev, -40, 40); }
+void act_set_offset(viewer *v, double x) { v->disp.offset = clampd(x, -1, 1); }
+void act_set_fc_max(viewer *v, double cd) { v->disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0; }
+void act_set_fc_decades(viewer *v, double n) { v->disp.fc_decades = (int)clampd(n, 0, 12); }
+void act_set_fc_steps(viewer *v, double n) { v->disp.fc_steps = (int)clampd(n, 2, 100); }
+
+void act_set_fc_style(viewer *v, double s)
+{
+    if (ht_enum_has(display_fc_styles, (int)s))
+        v->disp.fc_style = (int)s;
+}
+
+void act_set_channel(viewer *v, double c)
+{
+    if (ht_enum_has(display_channels, (int)c)) {
+        v->disp.channel = (int)c;
+        v->disp.ch_min = v->disp.ch_max = 0;   /* its own range */
+    }
+}
+
+void act_set_ch_palette(viewer *v, double p)
+{
+    if (ht_enum_has(display_channel_palettes, (int)p))
+        v->disp.ch_palette = (int)p;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The region (region_view.c) */
+
+/* The button let go: the statistics of the dragged rectangle. */
+void act_region_done(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_drag = false;
+    int rect[4];
+    viewer_region_rect(v, rect);
+    char err[HT_ERR_MAX];
+    v->region_valid = v->have_image &&
+                      region_compute(&v->img, rect, v->units.weights, v->units.scale, &v->region,
+                                     err, sizeof err);
+    if (v->have_image && !v->region_valid)
+        viewer_set_message(v, true, "region: %s", err);
+}
+
+void act_region_clear(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_valid = v->region_drag = false;
+}

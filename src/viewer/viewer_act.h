@@ -58,5 +58,25 @@ void act_set_hist_mode(struct viewer *v, double x);
 void act_set_bins(struct viewer *v, double x);
 void act_set_part(struct viewer *v, double index);
 void act_set_layer(struct viewer *v, double index);
+void act_set_reference(struct viewer *v, double index);
+void act_reference(struct viewer *v, double arg);
+void act_set_compare(struct viewer *v, double mode);
+void act_compare(struct viewer *v, double arg);
+void act_wipe_axis(struct viewer *v, double arg);
+void act_set_wipe(struct viewer *v, double at);
+void act_flip(struct viewer *v, double down);
+void act_set_view(struct viewer *v, double mode);
+void act_view_channel(struct viewer *v, double arg);
+void act_exposure(struct viewer *v, double stops);
+void act_set_exposure(struct viewer *v, double ev);
+void act_set_offset(struct viewer *v, double x);
+void act_set_fc_max(struct viewer *v, double cd);
+void act_set_fc_decades(struct viewer *v, double n);
+void act_set_fc_steps(struct viewer *v, double n);
+void act_set_fc_style(struct viewer *v, double s);
+void act_set_channel(struct viewer *v, double c);
+void act_set_ch_palette(struct viewer *v, double p);
+void act_region_done(struct viewer *v, double arg);
+void act_region_clear(struct viewer *v, double arg);
 
 #endif

@@ -288,6 +288,9 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_display(&t, v);
     status_human(&t, v);
     status_marks(&t, v);
+    if (v->ref >= 0)
+        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->ref]),
+            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->compare));
     status_pixel(&t, v, r);
 }
 
@@ -324,8 +327,9 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     }
     const tonemap_params *tm = &v->tm;
     double lw = pixel_lw(v, p);
-    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2",
-        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3], lw);
+    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
+        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
+        viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
     const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
     if (r && isfinite(lw) && lw > 0) {
         double f = tonemap_pixel_factor(r, tm, lw);
@@ -343,6 +347,9 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
         *error = v->message_error;
     } else if (v->net_warn[0]) {
         snprintf(buf, len, "%s", v->net_warn);
+        *error = true;
+    } else if (v->ref_err[0] && v->ref >= 0 && v->compare != COMPARE_OFF) {
+        snprintf(buf, len, "%s", v->ref_err);
         *error = true;
     } else if (v->load_err[0]) {
         snprintf(buf, len, "%s", v->load_err);

@@ -2,7 +2,7 @@
  * content. A crash, hang, leak or sanitizer report is a bug; refusing the input is fine.
  * Each input is loaded on one thread and on three: one OpenEXR decoder against the other
  * (image_exr.c's choose_decoder), where both accept the file their pixels must be the same.
- * Built and run by scripts/fuzz (not part of the normal build). */
+ * Every build links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -96,6 +96,7 @@ class Viewer:
 
     def drag(self, x0, y0, x1, y1):
         xdo("mousemove", "--window", self.wid, int(x0), int(y0))
+        time.sleep(0.3)   # the press must find the pointer there
         xdo("mousedown", "--window", self.wid, 1)
         for t in (0.25, 0.5, 0.75, 1.0):
             xdo("mousemove", "--window", self.wid, int(x0 + (x1 - x0) * t),
