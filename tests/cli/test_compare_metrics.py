@@ -104,6 +104,22 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(p("sq.exr"), "rb") as f:
             if f.read(4) != b"\x76\x2f\x31\x01":
                 fail("-o sq.exr is not OpenEXR")
+    # JPEG read (stb_image, as FLIP's tool), and a 16-bit PNG: v * 257 / 65535 = v / 255.
+    yy, xx = np.mgrid[0:48, 0:64]
+    smooth = np.stack([xx * 4, yy * 5, (xx + yy) * 2], -1).astype(np.uint8)
+    Image.fromarray(smooth).save(p("s.png"))
+    Image.fromarray(smooth).save(p("s.jpg"), quality=90)
+    r = run(p("s.png"), p("s.jpg"), "--json")
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    if got.get("mode") != "ldr" or not 0 < got.get("mae", -1) < 0.05:
+        fail("JPEG: exit %d, %s %s" % (r.returncode, r.stdout, r.stderr))
+    grey = a[:, :, 1]
+    Image.fromarray(grey).save(p("g8.png"))
+    Image.fromarray(grey.astype(np.uint16) * 257).save(p("g16.png"))
+    r = run(p("g8.png"), p("g16.png"), "--json")
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    if got.get("mse") != 0 or got.get("max") != 0:
+        fail("16-bit PNG against 8-bit: exit %d, %s %s" % (r.returncode, r.stdout, r.stderr))
     # Identical pictures: FLIP 0 everywhere, the magma map's first colour, PSNR null.
     r = run(p("a.png"), p("a.png"), "--json", "-o", p("same.png"))
     got = json.loads(r.stdout) if r.returncode == 0 else {}
