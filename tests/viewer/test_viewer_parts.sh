@@ -38,7 +38,7 @@ PY
 # shot_file OUT.png FILE [args]: as shot, for another file.
 shot_file() {
   local out=$1 file=$2; shift 2
-  timeout 120 "$HT_BIN" view "$file" --screenshot "$out" --frames 2 --msaa 1 "$@" \
+  timeout 120 "$HT_BIN" view "$file" --screenshot "$out" --frames 2 --msaa 1 --no-panels "$@" \
     2>>"$tmp/viewer.err"
 }
 # want_status OUTPUT PATTERN WHAT: a failure WHAT unless a status line of OUTPUT matches PATTERN.
