@@ -23,6 +23,7 @@ lib/libhdrtone.so.0.1.0
 lib/pkgconfig/hdrtone.pc
 share/applications/hdrtone.desktop
 share/bash-completion/completions/hdrtone
+share/doc/hdrtone/BENCHMARKS.md
 share/doc/hdrtone/README.md
 share/doc/hdrtone/examples/headless/CMakeLists.txt
 share/doc/hdrtone/examples/headless/headless.c
@@ -34,9 +35,12 @@ share/icons/hicolor/256x256/apps/hdrtone.png
 share/icons/hicolor/48x48/apps/hdrtone.png
 share/man/man1/hdrtone.1.gz
 share/mime/packages/hdrtone.xml"
+# The documentation: README.md's docs/ beside it, every file of the source tree's docs/.
+expected=$( (echo "$expected"; cd "$HT_SOURCE_DIR" && find docs -type f |
+             sed 's#^#share/doc/hdrtone/#') | LC_ALL=C sort)
 # Files and links (the library's), the CMake targets file of any build type as CONFIG.
 config_name() { sed 's#hdrtoneTargets-[a-z]*\.cmake$#hdrtoneTargets-CONFIG.cmake#'; }
-layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_name | sort)
+layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_name | LC_ALL=C sort)
 [[ $layout == "$expected" ]] ||
   { no "installed layout:"; diff <(echo "$expected") <(echo "$layout") >&2; }
 
@@ -83,7 +87,7 @@ PY
 deb=$(ls "$tmp"/dist/hdrtone_*_amd64.deb 2>/dev/null | head -1)
 [[ -f $deb ]] || { no "no dist/hdrtone_*_amd64.deb"; exit 1; }
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1 ~ /^l/ ? $(NF - 2) : $NF}' |
-  sed 's#^\./usr/##' | config_name | sort)
+  sed 's#^\./usr/##' | config_name | LC_ALL=C sort)
 [[ $files == "$expected" ]] ||
   { no "package file list:"; diff <(echo "$expected") <(echo "$files") >&2; }
 depends=$(dpkg-deb -f "$deb" Depends)
