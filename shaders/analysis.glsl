@@ -1,5 +1,5 @@
 // The analysis after the histogram pass, as functions: the range, the merge of the per-tile
-// histograms and the curve (WARD97.md; tonemap_cpu.c compute_range and compute_curve),
+// histograms and the curve (docs/operator.md; tonemap_cpu.c compute_range and compute_curve),
 // included (#include "analysis.glsl", shaders.c) by the programs that run them, one per
 // dispatch (range.comp, merge.comp, curve.comp). Every function is called by all T invocations
 // of the group (they hold barriers); t = gl_LocalInvocationIndex. (Fused forms, range, merge

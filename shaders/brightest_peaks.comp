@@ -1,4 +1,4 @@
-// Peaks, step 1: the local maxima of Y_f (README.md, Statistics): pixels with Y_f > 0 whose
+// Peaks, step 1: the local maxima of Y_f (docs/statistics.md): pixels with Y_f > 0 whose
 // every counted 8-neighbour (R, G, B and Y_f finite) is lower, or equal and later in
 // row-major order. Two maxima are never 8-adjacent, so ceil(w/2) * ceil(h/2) entries always
 // suffice. The CPU chooses the peaks among them (imgstats_select_peaks).

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         print_usage(stdout);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for the README */
+    if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for docs/ */
         options_print_markdown(stdout, false);
         return 0;
     }
@@ -96,11 +96,11 @@ int main(int argc, char **argv)
         options_print_markdown(stdout, true);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
+    if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for docs/ */
         actions_print_markdown(stdout);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--help-tev-markdown") == 0) {   /* for the README */
+    if (argc >= 2 && strcmp(argv[1], "--help-tev-markdown") == 0) {   /* for docs/ */
         actions_print_tev_markdown(stdout);
         return 0;
     }

@@ -578,7 +578,8 @@ static void md_escape(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* The README's options section, from the same table (tests/cli/test_readme.sh keeps them equal). */
+/* The options section of docs/command-line.md, from the same table (tests/install/test_readme.sh
+ * keeps them equal). */
 static const struct { unsigned bit; const char *name; } cmds[] = {
     {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
     {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}, {HT_CMD_COMPARE, "compare"}};

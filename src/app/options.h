@@ -1,4 +1,5 @@
-/* Command-line options: one table (options.c) drives parsing, --help and the README section. */
+/* Command-line options: one table (options.c) drives parsing, --help and the table of
+ * docs/command-line.md. */
 #ifndef HT_OPTIONS_H
 #define HT_OPTIONS_H
 
@@ -121,14 +122,14 @@ bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errl
 
 /* Prints the options of COMMAND as --help lines. The test hooks (options whose help starts
  * "test hook:", for the tests to drive the program) are left out here, in the completion and
- * in the README table; options_print_markdown(f, true) lists them. */
+ * in the docs' table; options_print_markdown(f, true) lists them. */
 void options_print_help(FILE *f, unsigned command);
 
 /* Prints one line per option for shell completion: the commands that take it (comma list),
  * --NAME, then its choices when it has a fixed set. */
 void options_print_completion(FILE *f);
 
-/* Prints every option as a Markdown table (the README section), or with TEST_HOOKS only the
+/* Prints every option as a Markdown table (docs/command-line.md), or with TEST_HOOKS only the
  * test hooks (hdrtone --help-test-hooks). */
 void options_print_markdown(FILE *f, bool test_hooks);
 

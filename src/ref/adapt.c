@@ -10,7 +10,7 @@
 
 #include "png_export.h"
 
-/* The eye's time course (README "Sequences"; pfstools' tmo_pattanaik00.cpp,
+/* The eye's time course (docs/sequences.md; pfstools' tmo_pattanaik00.cpp,
  * VisualAdaptationModel, after Pattanaik et al. 2000): the neural adaptation of cones and
  * rods, and the recovery of their bleached photopigment with the luminance at which half of
  * it is bleached. */

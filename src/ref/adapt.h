@@ -1,4 +1,4 @@
-/* Temporal adaptation of an image sequence (export/stats SEQ --adapt, README "Sequences").
+/* Temporal adaptation of an image sequence (export/stats SEQ --adapt, docs/sequences.md).
  *
  * What adapts is the operator's own input: each frame's analysis (adapt_frame: its log
  * luminance range, log-average and the curve step's weights over its bins) moves an

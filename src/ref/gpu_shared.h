@@ -99,7 +99,7 @@
     X(HT_CH_PALETTE_SEQUENTIAL, 2) /* falsecolor's palette over lo..hi */      \
     X(HT_CH_PALETTE_DIVERGING, 3)  /* blue, white at 0, red over -m..m */      
 
-/* X(name, value): floating-point constants (pcond's, see WARD97.md). */
+/* X(name, value): floating-point constants (pcond's; docs/operator.md, Defaults). */
 #define HT_FCONSTANTS(X)                                                                     \
     X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range (darker: black) */ \
     X(HT_LMAX, 1e7)       /* cd/m^2: upper clamp of the automatic range */                \

@@ -1,7 +1,7 @@
 /* Image statistics: the brightest and darkest pixels, the K brightest local peaks,
  * and the RGBA and grey histograms of the tone-mapped output; on the GPU (imgstats_gpu.c and
  * the pass_brightest/colorhist/greyhist passes) and as a CPU reference (imgstats_cpu.c).
- * The definitions are in README.md (Statistics); in short:
+ * The definitions are in docs/statistics.md; in short:
  *  - Y = 0.2126 R + 0.7152 G + 0.0722 B in double over pixels with R, G, B finite, as in
  *    exr-samples/README.md. Brightest: the largest Y > 0, darkest: the smallest Y > 0; ties go
  *    to the first pixel in row-major order (top row first). Absent when no pixel has Y > 0.

@@ -1,5 +1,5 @@
 /* The CPU reference of the image statistics, and the pieces the GPU path finishes with
- * (imgstats.h, README.md, Statistics). */
+ * (imgstats.h, docs/statistics.md). */
 #include "imgstats.h"
 #include "imgstats.h"
 
@@ -165,7 +165,7 @@ static bool key_at(const hdr_image *img, int x, int y, float *key)
     return rgb_finite(p) && isfinite(*key);
 }
 
-/* The local maxima (README.md, Statistics): Y_f > 0 and every other counted pixel of the
+/* The local maxima (docs/statistics.md): Y_f > 0 and every other counted pixel of the
  * 8-neighbourhood lower, or equal and later in row-major order. */
 static size_t local_maxima(const hdr_image *img, ht_peak *cand)
 {

@@ -1,6 +1,7 @@
 /* Tone-mapping parameters and results, shared by the GPU pipeline and the CPU reference
  * (tonemap_cpu.c), which is the oracle for the GPU. The operator is Ward '97 as pcond
- * implements it; see WARD97.md and README.md. */
+ * implements it (Ward Larson, Rushmeier, Piatko 1997, "A Visibility Matching Tone Reproduction
+ * Operator for High Dynamic Range Scenes"); the formulas and defaults: docs/operator.md. */
 #ifndef HT_TONEMAP_H
 #define HT_TONEMAP_H
 
@@ -23,7 +24,7 @@
     X(int, transfer)        /* HT_TRANSFER_* */                                            \
     X(double, gamma)        /* for HT_TRANSFER_GAMMA */                                    \
     X(double, scale)        /* cd/m^2 per image unit */                                    \
-    /* The paper's sampling and pcond's rules (README.md). */                              \
+    /* The paper's sampling and pcond's rules (docs/operator.md, Presets). */                 \
     X(int, sampling)        /* HT_SAMPLING_*: every pixel, or the foveal image */          \
     X(double, fov)          /* foveal sampling: degrees across the longer side */          \
     X(int, point_samples)   /* foveal sampling: add pcond's random point samples (0 or 1) */ \
@@ -42,7 +43,7 @@ typedef struct tonemap_params {
 } tonemap_params;
 #undef TONEMAP_PARAMS_FIELD_
 
-/* Fills the defaults of WARD97.md: the default preset (below) with a linear ceiling, sRGB,
+/* Fills the defaults of docs/operator.md: the default preset (below) with a linear ceiling, sRGB,
  * s = 1 and the automatic range. */
 void tonemap_params_default(tonemap_params *p);
 
@@ -54,8 +55,8 @@ enum { HT_PRESET_DEFAULT = 0, HT_PRESET_PCOND = 1 };
 
 /* Sets the fields PRESET decides to its values (the table in tonemap_params.c): bins, ldmax,
  * drange, sampling, fov, point_samples, luminance and pcond; the pcond preset, what Radiance's
- * pcond does by default (README.md), also makes the range automatic. Ceiling, force_linear,
- * transfer, gamma and scale stay as they are. */
+ * pcond does by default (docs/operator.md, Presets), also makes the range automatic. Ceiling,
+ * force_linear, transfer, gamma and scale stay as they are. */
 void tonemap_apply_preset(tonemap_params *p, int preset);
 
 /* The tables of the enumerations of tonemap_params (ht_enum.h), in command-line order. */

@@ -88,7 +88,7 @@ void tonemap_float_weights(int luminance, float w[3])
 
 double tonemap_tvi(double la)
 {
-    /* Ferwerda et al. 1996 threshold-versus-intensity, log10 units (WARD97.md table). */
+    /* Ferwerda et al. 1996 threshold-versus-intensity, log10 units (docs/operator.md table). */
     if (la < 1.148e-4)
         return 1.38e-3;
     double x = log10(la), y;
@@ -294,8 +294,9 @@ static double widened_bwmin(double bwmax, double lw_min, int n)
     return bwmax - fmax(bwmax - log(lw_min), log(1.01)) * n / (n - 1);
 }
 
-/* WARD97.md. With pcond's rules (pcond3.c comphist) a sample with Lw <= 0 also drops the
- * bottom to LMIN, and the thresholds keep HT_FTINY off the range's ends. */
+/* Ward Larson et al. 1997 (docs/operator.md, Range and bins). With pcond's rules (pcond3.c
+ * comphist) a sample with Lw <= 0 also drops the bottom to LMIN, and the thresholds keep
+ * HT_FTINY off the range's ends. */
 void tonemap_cpu_range(const tonemap_params *p, tonemap_result *r)
 {
     int n = p->bins;

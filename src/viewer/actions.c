@@ -1,5 +1,5 @@
 /* THE action table (actions.h) and what is generated from it: key dispatch, the help lines,
- * `view --help`, the README's key table. Conventions: tev's keys where hdrtone has the same
+ * `view --help`, docs/viewer.md's key table. Conventions: tev's keys where hdrtone has the same
  * action and the key is free (Ctrl+O, Ctrl+W, Ctrl+C, Up/Down for images, 1-9, F, H for help);
  * pfsview's for the range (, . [ ] \); a lower-case letter raises a value and Shift+letter
  * lowers it (tev); where a letter is no value's, Shift+letter is a switch of its own: Shift+P

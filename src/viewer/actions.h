@@ -1,7 +1,7 @@
 /* The viewer's one action table (HDRView's registry): every thing a user can do, with its
  * label, group and shortcuts. Key dispatch, the menus, the F1 help, `view --help`, the
- * README's key table and the man page are all generated from it; panels and menus change the
- * viewer's state only by running actions. */
+ * key table of docs/viewer.md and the man page are all generated from it; panels and menus
+ * change the viewer's state only by running actions. */
 #ifndef HT_ACTIONS_H
 #define HT_ACTIONS_H
 
@@ -90,11 +90,11 @@ void action_key_up(struct viewer *v, int key);
 
 /* The shortcuts of ID as the help shows them ("F, Ctrl+0"), "" when none. */
 void action_keys_text(action_id id, char *buf, size_t len);
-/* The key table as text lines (`view --help`), grouped, and as Markdown (the README;
+/* The key table as text lines (`view --help`), grouped, and as Markdown (docs/viewer.md;
  * hdrtone --help-keys-markdown). */
 void actions_print(FILE *f);
 void actions_print_markdown(FILE *f);
-/* tev's keys beside hdrtone's for the actions both have, as Markdown (the README; hdrtone
+/* tev's keys beside hdrtone's for the actions both have, as Markdown (docs/viewer.md; hdrtone
  * --help-tev-markdown). */
 void actions_print_tev_markdown(FILE *f);
 

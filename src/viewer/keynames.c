@@ -1,5 +1,5 @@
 /* Key names: X keysym names (what xdotool and --keys take) and how the help, the menus and
- * the README show them. No GLFW window needed: the codes are GLFW's. */
+ * docs/viewer.md show them. No GLFW window needed: the codes are GLFW's. */
 #define _DEFAULT_SOURCE   /* strncasecmp */
 #include "keynames.h"
 

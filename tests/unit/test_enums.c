@@ -70,7 +70,7 @@ static void check_presets(void)
               d.sampling == HT_SAMPLING_PIXELS && d.fov == 40 && !d.point_samples &&
               d.luminance == HT_LUMINANCE_REC709 && !d.force_linear && !d.pcond && d.lmin == 0 &&
               d.lmax == 0,
-          "the defaults of WARD97.md");
+          "the defaults of docs/operator.md");
     /* pcond: its fields, the range automatic; what it does not decide stays. */
     p = d;
     p.lmin = 1;

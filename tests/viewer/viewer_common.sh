@@ -1,10 +1,10 @@
-# Sourced by tests/test_viewer_*.sh: runs the script under Xvfb (re-executing itself through
+# Sourced by tests/viewer/test_viewer_*.sh: runs the script under Xvfb (re-executing itself through
 # xvfb-run), picks the test image, and offers helpers. Exit 77 (skipped) when there is no
 # xvfb-run or no image.
 set -u
 if [[ -z ${HT_IN_XVFB:-} ]]; then
   command -v xvfb-run >/dev/null || { echo "skipped: no xvfb-run"; exit 77; }
-  # 1280x1024 so that Desk.exr (644x874) fits at 1:1; 24-bit as PLATFORM.md says.
+  # 1280x1024 so that Desk.exr (644x874) fits at 1:1; 24-bit (docs/architecture.md, Platform notes).
   HT_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1280x1024x24" bash "$0" "$@"
 fi
 fail=0
