@@ -118,7 +118,7 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_REFERENCE] = {"compare.reference",
                        "Make the shown image the reference (again: none; Shift+click in the list)",
                        GROUP_COMPARE, {KS(R)}, act_reference, 0, false, has_files, on_ref},
-    [ACT_COMPARE] = {"compare.mode", "Comparison with the reference: off / wipe", GROUP_COMPARE,
+    [ACT_COMPARE] = {"compare.mode", "Comparison: off / wipe / difference / abs. / squared / rel. error / LDR-FLIP / HDR-FLIP", GROUP_COMPARE,
                      {K(T)}, act_compare, 0, false, has_ref, NULL},
     [ACT_WIPE_AXIS] = {"compare.wipe_axis", "Wipe divider: vertical / horizontal",
                        GROUP_COMPARE, {KS(T)}, act_wipe_axis, 0, false, has_ref, on_wipe_h},
@@ -251,6 +251,9 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_CH_PALETTE] = {"set.ch_palette", NULL, GROUP_HIDDEN, {{0}}, act_set_ch_palette, 0},
     [ACT_REGION_DONE] = {"set.region", NULL, GROUP_HIDDEN, {{0}}, act_region_done, 0},
     [ACT_SET_NEIGHBOUR] = {"set.neighbour", NULL, GROUP_HIDDEN, {{0}}, act_neighbour, 0},
+    [ACT_SET_PPD] = {"set.ppd", NULL, GROUP_HIDDEN, {{0}}, act_set_ppd, 0},
+    [ACT_SET_FLIP_TONEMAPPER] = {"set.flip_tonemapper", NULL, GROUP_HIDDEN, {{0}},
+                                 act_set_flip_tonemapper, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */

@@ -11,6 +11,12 @@
 const ht_enum compare_modes[] = {
     {COMPARE_OFF, "off", "off"},
     {COMPARE_WIPE, "wipe", "wipe: current | reference"},
+    {COMPARE_DIFF, "difference", "difference (signed)"},
+    {COMPARE_ABS, "absolute", "absolute error"},
+    {COMPARE_SQUARED, "squared", "squared error"},
+    {COMPARE_RELATIVE, "relative", "relative squared error"},
+    {COMPARE_FLIP, "flip", "LDR-FLIP (the pictures shown)"},
+    {COMPARE_HDR_FLIP, "hdr-flip", "HDR-FLIP (the linear images)"},
     {0, NULL, NULL},
 };
 
@@ -40,6 +46,7 @@ static bool ref_load(viewer *v)
     }
     snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
     v->ref_loaded = true;
+    v->ref_exposures_ok = false;
     v->ref_err[0] = '\0';
     return true;
 }
@@ -67,9 +74,14 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
         return;   /* the curve comes with the current image's first read-back */
     tonemap_params tm = v->tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
-    ht_source scene = pass_scene_run_image(v->scene, v->ref_pipe, !v->ref_img.half_exact,
-                                           v->vp.w, v->vp.h, samples, *view);
     char err[HT_ERR_MAX];
+    if (!v->ref_scene && !(v->ref_scene = pass_scene_create(err, sizeof err))) {
+        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
+        return;
+    }
+    ht_source scene = pass_scene_run_image(v->ref_scene, v->ref_pipe, !v->ref_img.half_exact,
+                                           v->vp.w, v->vp.h, samples, *view);
+    v->ref_src = scene;
     pipeline_set_result(v->ref_pipe, &v->frame.r);
     if (!pipeline_run_pass(v->ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
@@ -96,6 +108,10 @@ int viewer_wipe_pos(const viewer *v)
 
 void viewer_present(viewer *v, bool ref)
 {
+    if (ref && v->cmp_shown && !v->flip_held) {   /* the error map */
+        blit(v, compare_gpu_texture(v->cmp), 0, 0, v->vp.w, v->vp.h);
+        return;
+    }
     blit(v, pipeline_output_texture(v->pipe), 0, 0, v->vp.w, v->vp.h);
     if (!ref)
         return;
@@ -107,4 +123,99 @@ void viewer_present(viewer *v, bool ref)
         blit(v, r, 0, at, v->vp.w, v->vp.h);
     else if (v->compare == COMPARE_WIPE)
         blit(v, r, at, 0, v->vp.w, v->vp.h);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Error maps (compare_gpu.h) */
+
+bool viewer_compare_map(const viewer *v) { return v->compare >= COMPARE_DIFF; }
+
+bool viewer_compare_linear(const viewer *v)
+{
+    return viewer_compare_map(v) && v->compare != COMPARE_FLIP;
+}
+
+/* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
+ * reference. */
+static bool ref_exposures(viewer *v, const flip_params *fp, char *err, size_t errlen)
+{
+    if (v->ref_exposures_ok)
+        return true;
+    if (!v->ref_img.rgba) {
+        snprintf(err, errlen, "HDR-FLIP needs the reference's floats");
+        return false;
+    }
+    v->ref_exposures_ok = flip_exposures_for(v->ref_img.rgba, v->ref_img.width,
+                                             v->ref_img.height, 4, fp, &v->ref_exposures, err,
+                                             errlen);
+    return v->ref_exposures_ok;
+}
+
+/* Where the numbers are taken, in viewport pixels: the region when there is one, else the
+ * image as it is shown (the viewport's pixels outside it, black in both, would dilute the
+ * means); clipped to the viewport. */
+static flip_rect numbers_rect(const viewer *v)
+{
+    flip_rect r = {0, 0, 0, 0};
+    const int whole[4] = {0, 0, v->img.width - 1, v->img.height - 1};
+    const int *q = v->region_valid ? v->region.rect : whole;
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){q[0], q[1]});
+    view_point b = view_to_window(p, (view_point){q[2] + 1, q[3] + 1});
+    int x0 = (int)fmax(0, floor(a.x)), y0 = (int)fmax(0, floor(a.y));
+    int x1 = (int)fmin(v->vp.w, ceil(b.x)), y1 = (int)fmin(v->vp.h, ceil(b.y));
+    if (x1 > x0 && y1 > y0)
+        r = (flip_rect){x0, y0, x1 - x0, y1 - y0};
+    return r;
+}
+
+void viewer_compare_run(viewer *v)
+{
+    static const metrics_map MAPS[COMPARE_COUNT] = {
+        [COMPARE_DIFF] = METRICS_MAP_DIFF, [COMPARE_ABS] = METRICS_MAP_ABS,
+        [COMPARE_SQUARED] = METRICS_MAP_SQUARED, [COMPARE_RELATIVE] = METRICS_MAP_RELATIVE,
+        [COMPARE_FLIP] = METRICS_MAP_FLIP, [COMPARE_HDR_FLIP] = METRICS_MAP_FLIP};
+    char err[HT_ERR_MAX];
+    v->cmp_shown = false;
+    if (!v->cmp && !(v->cmp = compare_gpu_create(err, sizeof err))) {
+        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+        return;
+    }
+    compare_gpu_desc d = {0};
+    bool ldr = v->compare == COMPARE_FLIP;
+    d.ref = (compare_gpu_image){ldr ? pipeline_output_texture(v->ref_pipe) : v->ref_src.texture,
+                                v->vp.w, v->vp.h};
+    d.test = (compare_gpu_image){ldr ? pipeline_output_texture(v->pipe) : v->scene_src.texture,
+                                 v->vp.w, v->vp.h};
+    d.source = ldr ? FLIP_SRC_SRGB : v->compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
+                                                                    : FLIP_SRC_LINEAR;
+    d.mode = MAPS[v->compare];
+    d.rect = numbers_rect(v);
+    d.flip.ppd = (float)v->ppd;
+    d.flip.tonemapper = (flip_tonemapper)v->flip_tonemapper;
+    d.skip_flip = v->compare < COMPARE_FLIP;
+    if (v->compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
+        snprintf(v->ref_err, sizeof v->ref_err, "HDR-FLIP: %.200s", err);
+        return;
+    }
+    d.exposures = v->ref_exposures;
+    if (!viewer_compare_linear(v) || (v->ref_src.samples == 1 && v->scene_src.samples == 1))
+        v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
+    if (!v->cmp_shown)
+        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s",
+                 v->cmp_shown ? "" : err);
+}
+
+void viewer_compare_poll(viewer *v)
+{
+    if (v->cmp && compare_gpu_poll(v->cmp, &v->cmp_numbers)) {
+        v->cmp_have = true;
+        v->dirty = true;   /* the panel shows them */
+    }
+}
+
+void viewer_compare_free(viewer *v)
+{
+    compare_gpu_destroy(&v->cmp);
+    pass_scene_destroy(&v->ref_scene);
 }

@@ -360,6 +360,7 @@ static void section_compare(viewer *v, struct nk_context *ctx)
         action_set(v, ACT_SET_REFERENCE, -1);
     if (v->ref_err[0])
         panels_text(v, ctx, v->ref_err, true);
+    panels_compare_numbers(v, ctx);
 }
 
 static void section_pixel(viewer *v, struct nk_context *ctx)

@@ -12,18 +12,55 @@
 /* Legend pixels per pixel of falsecolor's 100-pixel-wide legend, times the GUI's scale. */
 static const float LEGEND_ZOOM = 1.5f;
 
+/* The colour bar of the error map shown, once its numbers have come. */
+static bool compare_bar(const viewer *v, metrics_colorbar *cb)
+{
+    if (!v->cmp_shown || !v->cmp_have || v->flip_held)
+        return false;
+    *cb = v->cmp_numbers.colorbar;
+    return cb->lut != NULL;
+}
+
 int panels_legend_width(const viewer *v)
 {
+    metrics_colorbar cb;
+    if (v->have_image && compare_bar(v, &cb))
+        return (int)(90 * ui_scale(v->gui));
     if (v->disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
         return 0;
     float s = ui_scale(v->gui);
     return (int)(LEGEND_WIDTH * LEGEND_ZOOM * s + 8 * s);
 }
 
+/* The error map's colour bar left of the picture: top the largest value. */
+static void draw_compare_bar(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb,
+                             const metrics_colorbar *bar)
+{
+    float s = ui_scale(v->gui), x = 4 * s, y = (float)v->vp.y + 8 * s;
+    float h = fminf(300 * s, (float)v->vp.h - 16 * s), w = 20 * s, th = ui_text_px(v->gui) + 2;
+    for (int i = 0; i < 256; i++) {
+        const uint8_t *c = bar->lut[255 - i];
+        nk_fill_rect(cb, nk_rect(x, y + h * i / 256.0f, w, h / 256.0f + 1), 0,
+                     nk_rgb(c[0], c[1], c[2]));
+    }
+    const struct nk_user_font *f = ctx->style.font;
+    for (int k = 0; k <= 4; k++) {   /* five labels, top to bottom */
+        char t[32];
+        snprintf(t, sizeof t, "%.3g", bar->hi - (bar->hi - bar->lo) * k / 4.0);
+        nk_draw_text(cb, nk_rect(x + w + 4 * s, y + h * k / 4.0f - th / 2, 60 * s, th), t,
+                     (int)strlen(t), f, nk_rgba(0, 0, 0, 0), nk_rgb(230, 230, 230));
+    }
+}
+
 void panels_legend(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
 {
+    metrics_colorbar bar;
     if (!panels_legend_width(v))
         return;
+    if (compare_bar(v, &bar)) {
+        draw_compare_bar(v, ctx, cb, &bar);
+        return;
+    }
     const display_params *d = &v->disp_res;
     legend_layout l;
     legend_layout_of(d, &l);
@@ -146,4 +183,68 @@ void panels_region(viewer *v, struct nk_context *ctx)
     nk_layout_row_dynamic(ctx, panels_row(v), 1);
     if (nk_button_label(ctx, "clear (Backspace)"))
         action_run(v, ACT_REGION_CLEAR);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
+
+static void numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
+                         size_t len)
+{
+    int n = 0;
+    if (flip)
+        n = snprintf(buf, len,
+                     "FLIP mean %.4f  median %.4f\n     q1 %.4f  q3 %.4f\n     min %.4f  max %.4f\n",
+                     fp->mean, fp->weighted_median, fp->q1, fp->q3, fp->min, fp->max);
+    snprintf(buf + n, len - (size_t)n,
+             "MSE %.4g  RMSE %.4g\nPSNR %.2f dB  relMSE %.4g\nMAE %.4g",
+             m->mse, m->rmse, m->psnr, m->relmse, m->mae);
+}
+
+/* FLIP's weighted histogram (100 buckets over [0, 1]) as bars. */
+static void flip_histogram(viewer *v, struct nk_context *ctx, const flip_pooled *fp)
+{
+    struct nk_rect b;
+    nk_layout_row_dynamic(ctx, 4 * panels_row(v), 1);
+    if (!nk_widget(&b, ctx))
+        return;
+    struct nk_command_buffer *cb = nk_window_get_canvas(ctx);
+    nk_fill_rect(cb, b, 0, nk_rgb(24, 24, 27));
+    double top = 0;
+    for (int i = 0; i < FLIP_HIST_BINS; i++)
+        top = fp->weighted_hist[i] > top ? fp->weighted_hist[i] : top;
+    for (int i = 0; top > 0 && i < FLIP_HIST_BINS; i++) {
+        float h = (float)(fp->weighted_hist[i] / top) * (b.h - 2);
+        nk_fill_rect(cb, nk_rect(b.x + b.w * i / FLIP_HIST_BINS, b.y + b.h - h,
+                                 fmaxf(1, b.w / FLIP_HIST_BINS), h), 0, nk_rgb(230, 120, 60));
+    }
+}
+
+void panels_compare_numbers(viewer *v, struct nk_context *ctx)
+{
+    static typed_field ppd_field;
+    if (v->compare >= COMPARE_FLIP) {
+        double ppd = v->ppd > 0 ? v->ppd : flip_default_ppd();
+        double x = panels_log_slider(v, ctx, "px/deg", ppd, 1, 1000, &ppd_field);
+        if (!isnan(x))
+            action_set(v, ACT_SET_PPD, x);
+    }
+    if (v->compare == COMPARE_HDR_FLIP)
+        panels_enum_combo(v, ctx, "tone mapper", flip_tonemappers, v->flip_tonemapper,
+                          ACT_SET_FLIP_TONEMAPPER);
+    if (!v->cmp_shown || !v->cmp_have)
+        return;
+    const compare_gpu_numbers *n = &v->cmp_numbers;
+    if (!n->has_rect)
+        return;
+    char text[512], head[128];
+    snprintf(head, sizeof head, "%s as shown: %llu px at %.3g%%",
+             v->region_valid ? "the region" : "the image",
+             (unsigned long long)n->metrics_rect.count, v->view.zoom * 100);
+    panels_text(v, ctx, head, false);
+    numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
+    panels_text(v, ctx, text, false);
+    panels_note_text("compare", text);
+    if (n->has_flip)
+        flip_histogram(v, ctx, &n->flip_rect);
 }

@@ -147,7 +147,10 @@ viewer_frame_key renderer_frame_key(viewer *v, int samples)
 {
     viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
                           v->adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
-                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0};
+                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0,
+                          v->compare, {0}, v->ppd, v->flip_tonemapper};
+    if (v->region_valid)
+        memcpy(k.region, v->region.rect, sizeof k.region);
     return k;
 }
 
@@ -157,7 +160,9 @@ bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
            a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
            a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
            a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image &&
-           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0;
+           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0 && a->compare == b->compare &&
+           memcmp(a->region, b->region, sizeof a->region) == 0 && a->ppd == b->ppd &&
+           a->flip_tonemapper == b->flip_tonemapper;
 }
 
 /* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
@@ -212,6 +217,7 @@ void renderer_render(viewer *v, bool f32, int samples)
                                               viewer_scene_view(v))
                              : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
                                                     samples, viewer_scene_view(v));
+    v->scene_src = scene;
     if (pass_scene_error(v->scene)[0])
         gpu_error(v, pass_scene_error(v->scene));
     if (staged) {

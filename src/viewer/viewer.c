@@ -95,7 +95,8 @@ static int draw_frame(viewer *v)
         bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
-        samples = pass_scene_samples(v->scene, v->msaa, f32);
+        /* An error map of the linear pictures compares pixels: one sample each. */
+        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->scene, v->msaa, f32);
         viewer_frame_key key = renderer_frame_key(v, samples);
         bool changed = stats_ran || !v->have_last || !renderer_key_equal(&key, &v->last);
         if (changed || v->latency_due) {
@@ -103,6 +104,9 @@ static int draw_frame(viewer *v)
             scene_view sv = viewer_scene_view(v);
             if (key.ref)
                 viewer_ref_render(v, &sv, samples);
+            v->cmp_shown = false;
+            if (key.ref && viewer_compare_map(v))
+                viewer_compare_run(v);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->latency_due = changed && v->latency == 1;
@@ -190,6 +194,7 @@ static void viewer_cleanup(viewer *v)
         pass_scene_destroy(&v->scene);
         pipeline_destroy(&v->pipe);
         pipeline_destroy(&v->ref_pipe);
+        viewer_compare_free(v);
         glfwDestroyWindow(v->win);
     }
     viewer_net_stop(v);
@@ -252,6 +257,7 @@ static int run_loop(viewer *v, const ht_options *o)
             v->dirty = true;
         }
         renderer_poll(v);
+        viewer_compare_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         viewer_seq_poll(v);

@@ -451,6 +451,14 @@ void act_wipe_axis(viewer *v, double arg)
     v->wipe_horizontal = !v->wipe_horizontal;
 }
 
+void act_set_ppd(viewer *v, double ppd) { v->ppd = clampd(ppd, 1, 1000); }
+
+void act_set_flip_tonemapper(viewer *v, double t)
+{
+    if (ht_enum_has(flip_tonemappers, (int)t))
+        v->flip_tonemapper = (int)t;
+}
+
 void act_set_wipe(viewer *v, double at) { v->wipe = clampd(at, 0, 1); }
 void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
 

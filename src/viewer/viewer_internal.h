@@ -26,6 +26,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "compare_gpu.h"
 #include "display.h"
 #include "file_list.h"
 #include "image.h"
@@ -46,8 +47,14 @@ typedef struct frame_record {
     tonemap_result r;          /* its analysis: counts, range, histogram, curve */
 } frame_record;
 
-/* How the reference is shown (compare_view.c; compare_modes names them). */
-enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
+/* How the reference is shown (compare_view.c; compare_modes names them): beside the image
+ * (wipe), or an error map of the two (compare_gpu.h) with its colour bar. The maps of
+ * differences and HDR-FLIP compare the linear pictures (the scene pass's, one sample a
+ * pixel), LDR-FLIP the two pictures as displayed. */
+enum {
+    COMPARE_OFF, COMPARE_WIPE, COMPARE_DIFF, COMPARE_ABS, COMPARE_SQUARED, COMPARE_RELATIVE,
+    COMPARE_FLIP, COMPARE_HDR_FLIP, COMPARE_COUNT
+};
 extern const ht_enum compare_modes[];
 
 /* What the histogram panel shows (Tab cycles). */
@@ -64,6 +71,10 @@ typedef struct viewer_frame_key {
     display_params disp;       /* resolved */
     bool ref;                  /* the reference is drawn too */
     unsigned long ref_image;   /* its pipeline_image_generation */
+    int compare;               /* the comparison's mode, its rectangle and FLIP's settings */
+    int region[4];
+    double ppd;
+    int flip_tonemapper;
 } viewer_frame_key;
 
 /* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
@@ -191,6 +202,16 @@ typedef struct viewer {
     bool wipe_horizontal;      /* a horizontal divider: the reference below it */
     bool wipe_drag;            /* the mouse drags the divider */
     pipeline *ref_pipe;
+    pass_scene *ref_scene;     /* the reference's scene pass (the current image's is kept) */
+    ht_source scene_src, ref_src;   /* the last scene pictures of both */
+    compare_gpu *cmp;          /* the error maps and their numbers */
+    bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
+    bool cmp_have;             /* cmp_numbers holds a run's numbers */
+    compare_gpu_numbers cmp_numbers;
+    double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
+    int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
+    bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
+    flip_exposures ref_exposures;
     hdr_image ref_img;
     bool ref_loaded;
     char ref_path[4096];       /* what ref_img holds */
@@ -385,6 +406,15 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples);
 void viewer_present(viewer *v, bool ref);
 /* The divider's place in viewport pixels (x, or y when horizontal). */
 int viewer_wipe_pos(const viewer *v);
+/* Whether the mode draws an error map, and whether it reads the linear pictures (the scene
+ * pass then runs with one sample a pixel). */
+bool viewer_compare_map(const viewer *v);
+bool viewer_compare_linear(const viewer *v);
+/* The error map of the frame's two pictures (after both were rendered), never waiting; its
+ * numbers come with viewer_compare_poll, once a frame. */
+void viewer_compare_run(viewer *v);
+void viewer_compare_poll(viewer *v);
+void viewer_compare_free(viewer *v);
 
 /* viewer_seq.c */
 
