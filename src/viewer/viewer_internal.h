@@ -1,12 +1,20 @@
-/* The viewer's state and what its files share (viewer.h is the public side):
- *   viewer.c         the loop and the frame (scene pass -> analyse -> apply -> present into
- *                    the viewport -> panels), the statistics on demand, the screenshot hook
+/* The viewer's state and what its files share (viewer.h is the public side). The state is
+ * the document (the open images: file_list.c), the session (what is looked at and how:
+ * struct session), the renderer's GPU objects and frame record, and the platform's window.
+ *   viewer.c         the loop and the frame (layout -> renderer -> present into the
+ *                    viewport -> panels), the screenshot hook
+ *   renderer.c       the frame's passes, the statistics on demand, the frame record (its
+ *                    analysis read back through gpu/readback.c)
+ *   compare_view.c   the reference: its pipeline, the wipe and the error maps (compare_gpu)
+ *   display_view.c   the display mode and the image's units; region_view.c the region
  *   platform.c       the platform: the GLFW window and its events, and the scripted event
- *                    source of the tests (--keys, --clicks)
+ *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
  *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture
+ *                    the histogram plot, the help, the marks over the picture;
+ *                    panels_display.c the display mode, the legend, the region, the
+ *                    comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
