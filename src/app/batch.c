@@ -125,13 +125,18 @@ static void *decoder(void *arg)
         pthread_mutex_unlock(&b->mu);
         image_load_options lo = options_load(b->o);
         lo.threads = b->load_threads;
+        /* The GPU takes a half-exact image as half floats, decoded straight to them here, not
+         * converted by the driver on the GL thread; no floats (half the memory), except with
+         * the human-vision options, whose CPU fallback for an image in pieces needs them
+         * (batch_gpu_start). */
+        lo.half_only = b->to_half;
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
-        /* The GPU takes a half-exact image as half floats, converted here, not by the driver
-         * on the GL thread; the floats go (half the memory), except with the human-vision
-         * options, whose CPU fallback for an image in pieces needs them (batch_gpu_start). */
-        if (ok && b->to_half)
-            image_add_half(&j->img, !human_requested(&b->o->tm));
+        if (ok && b->to_half && human_requested(&b->o->tm) && !image_add_floats(&j->img)) {
+            snprintf(err, sizeof err, "%s: out of memory", j->in);
+            image_free(&j->img);
+            ok = false;
+        }
         t = now_s() - t;
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_decode] += t;

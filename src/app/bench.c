@@ -11,6 +11,7 @@
 #include <glad/gl.h>
 
 #include "bench_export.h"
+#include "bench_decode.h"
 #include "bench_playback.h"
 #include "bench_present.h"
 #include "commands.h"
@@ -563,6 +564,11 @@ int cmd_bench(int argc, char **argv)
         return early;
     if (o.bench_playback) {
         int status = bench_playback(&o, pos, npos);
+        free(pos);
+        return status;
+    }
+    if (o.bench_decode) {
+        int status = bench_decode(&o, pos, npos);
         free(pos);
         return status;
     }

@@ -143,6 +143,9 @@ static const opt_def OPTIONS[] = {
     FLAG("export", HT_CMD_BENCH, bench_export,
          "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
          "per frame and busy fraction, frames per second"),
+    FLAG("decode", HT_CMD_BENCH, bench_decode,
+         "time hdrtone's decode of each FILE on one thread beside OpenEXR's own into a reused "
+         "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),

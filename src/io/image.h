@@ -28,6 +28,8 @@ typedef struct hdr_image {
     struct hdr_part_info *parts; /* part_count entries describing every part, owned; may be
                                     NULL (then only the fields above describe the file) */
     double exposure;          /* Radiance EXPOSURE product already divided out (1 = none) */
+    char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
+                                 to half), "OpenEXRCore", "OpenEXR RGBA", "tinyexr", "" */
 } hdr_image;
 
 /* One part of a (multi-part) file, for listings. */
@@ -54,7 +56,22 @@ typedef struct image_load_options {
     int threads;              /* threads decoding the one file: 0 = one per online CPU, 1 = the
                                  calling thread alone; at most HT_MAX_LOAD_THREADS are used.
                                  The pixels are the same whatever the count. */
+    bool half_only;           /* a half_exact image comes back as img->half alone (rgba NULL),
+                                 decoded straight to half floats where its decoder can: what
+                                 the GPU uploads; image_add_floats derives the floats */
+    int decoder;              /* image_decoder: the OpenEXR decoder wanted (tests, bench
+                                 --decode); one that cannot read the file is not used */
 } image_load_options;
+
+/* OpenEXR decoders. AUTO picks by measurement (BENCHMARKS.md, "Decoding straight to half
+ * floats"): the C++ library for half views, tinyexr or OpenEXRCore for the rest. */
+typedef enum image_decoder {
+    IMAGE_DECODER_AUTO,
+    IMAGE_DECODER_TINYEXR,   /* one thread; no PXR24, B44, DWA or subsampled channels */
+    IMAGE_DECODER_CORE,      /* OpenEXRCore, chunks on several threads; no DWA */
+    IMAGE_DECODER_OPENEXR,   /* the C++ library, straight to half; half R,G,B / Y views only */
+    IMAGE_DECODER_COUNT
+} image_decoder;
 
 /* Most threads one image_load uses (image_load_options.threads). */
 #define HT_MAX_LOAD_THREADS 64
@@ -85,6 +102,22 @@ void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
  * img->rgba then. False (nothing changed) when IMG is not half_exact, has no floats or has
  * its half floats already, or out of memory. */
 bool image_add_half(hdr_image *img, bool drop_floats);
+
+/* N half floats as floats (exact). */
+void image_half_to_rgba(const uint16_t *h, size_t n, float *out);
+
+/* Gives an image that has only half floats (image_load_options.half_only) its floats too,
+ * converted from them (exact): what the CPU paths and statistics read. True when IMG has its
+ * floats afterwards; false when out of memory or IMG has no pixels. */
+bool image_add_floats(hdr_image *img);
+
+/* The floor `bench --decode` measures decoding against: OpenEXR's C++ library alone decoding
+ * part 0's R, G, B (Y when there is no R) of the OpenEXR file DATA (SIZE bytes) as half floats
+ * into OUT (the data window, W x H x 4 halves; the other slots left as they were) on the
+ * calling thread. No validation: only
+ * for bytes image_load_memory accepted. False with the reason in WHY (also without the
+ * library). */
+bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why, size_t wl);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);

@@ -1,6 +1,8 @@
-/* OpenEXR decoding: tinyexr (Debian 1.0.1), from memory, with OpenEXRCore (image_openexr.c)
- * for what tinyexr cannot decode (PXR24, B44, B44A, DWAA, DWAB, subsampled channels) —
- * decided from the headers, never by trying one decoder after the other.
+/* OpenEXR decoding from memory: half R,G,B / Y views straight into the half floats the GPU
+ * uploads by OpenEXR's C++ library (exr_cxx.cpp); the rest through tinyexr (Debian 1.0.1) or
+ * OpenEXRCore (image_openexr.c) for what tinyexr cannot decode (PXR24, B44, B44A, DWAA, DWAB,
+ * subsampled channels) — decided from the headers, never by trying one decoder after the
+ * other.
  *
  * No decoder sees a file before exr_validate (exr_validate.c) has accepted its structure;
  * exr_select.c chooses the part and the channels that make R, G, B, A; this file decodes
@@ -343,8 +345,11 @@ static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *plane
 
 /* ---- one load, step by step ---- */
 
-/* Which decoder reads the part: tinyexr, OpenEXRCore, or (DWA) the C++ RGBA interface. */
-typedef enum { DECODE_TINYEXR, DECODE_CORE, DECODE_RGBA } exr_decoder;
+/* Which decoder reads the part: tinyexr, OpenEXRCore, (DWA) the C++ RGBA interface, or the
+ * C++ library straight to half. */
+typedef enum { DECODE_TINYEXR, DECODE_CORE, DECODE_RGBA, DECODE_HALF } exr_decoder;
+static const char *const decoder_names[] = {"tinyexr", "OpenEXRCore", "OpenEXR RGBA",
+                                            "OpenEXR"};
 
 /* Everything one load holds; exr_load_free releases it, whichever step failed. */
 typedef struct exr_load {
@@ -358,6 +363,8 @@ typedef struct exr_load {
     int nplanes;
     int threads;              /* decoding threads, resolved from the options */
     float *rgba;              /* w x h x 4; handed to the image on success */
+    uint16_t *half;           /* w x h x 4 (DECODE_HALF), from the pool; handed over too */
+    bool half_only;           /* image_load_options.half_only */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
 
@@ -365,7 +372,8 @@ static void exr_load_free(exr_load *L)
 {
     for (int k = 0; k < L->nplanes; k++)
         free(L->planes[k].v);
-    free(L->rgba);
+    image_pool_put(L->rgba, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->rgba);
+    image_pool_put(L->half, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->half);
     exr_file_free(&L->file);
 }
 
@@ -396,14 +404,36 @@ static int load_threads(const image_load_options *opts)
     return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
 }
 
-/* tinyexr on one thread unless the headers say it cannot; OpenEXRCore on several (tinyexr
- * decodes a file on one thread only, and OpenEXRCore decodes chunks in parallel, the same
- * pixels); refuses what no decoder of this build reads. */
+/* True when every channel of the view is HALF at full resolution, as R,G,B(,A) or grey: what
+ * the C++ library writes straight into the RGBA half floats. */
+static bool half_view(const exr_load *L)
+{
+    if (L->view.mode == VIEW_YC)
+        return false;
+    for (int k = 0; k < VIEW_N; k++) {
+        const exr_chan *c = L->view.idx[k] >= 0 ? &L->p->chans[L->view.idx[k]] : NULL;
+        if (c && (c->type != EXR_HALF || c->xs != 1 || c->ys != 1))
+            return false;
+    }
+    return true;
+}
+
+/* A half view through the C++ library, on as many threads as asked (BENCHMARKS.md, "Decoding
+ * straight to half floats": the fastest for every compression); else tinyexr on one thread
+ * unless the headers say it cannot, OpenEXRCore on several (tinyexr decodes a file on one
+ * thread only, and OpenEXRCore decodes chunks in parallel, the same pixels); refuses what no
+ * decoder of this build reads. OPTS->decoder picks one where it can read the file. */
 static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_decoder *dec)
 {
     const exr_file *f = &L->file;
     const exr_part_info *p = L->p;
-    bool core = false;
+    int want = opts->decoder;
+    if (image_have_openexr() && half_view(L) &&
+        (want == IMAGE_DECODER_AUTO || want == IMAGE_DECODER_OPENEXR)) {
+        *dec = DECODE_HALF;
+        return true;
+    }
+    bool core = want == IMAGE_DECODER_CORE && image_have_openexr();
     uint64_t all_pixels = 0; /* tinyexr decodes every part of a file together */
     for (int k = 0; k < f->nparts; k++) {
         core = core || f->parts[k].needs_core;
@@ -421,7 +451,7 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         }
         core = true; /* decodes only the part asked for */
     }
-    if (L->threads > 1 && image_have_openexr())
+    if (L->threads > 1 && image_have_openexr() && want != IMAGE_DECODER_TINYEXR)
         core = true;
     if (core && !image_have_openexr()) {
         const exr_part_info *q = p->needs_core ? p : f->parts;
@@ -452,12 +482,46 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
 }
 
 /* Decodes the planes with DEC, or (DECODE_RGBA) the RGBA image itself. */
+/* Grey views: R (decoded from Y) copied into G and B, pixels [begin, end). */
+static void grey_range(void *arg, size_t begin, size_t end)
+{
+    uint16_t *px = arg;
+    for (size_t i = begin; i < end; i++)
+        px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
+}
+
+/* Decodes the view straight into L->half with the C++ library. */
+static bool decode_half(exr_load *L, const uint8_t *data, size_t size)
+{
+    L->nplanes = 0; /* no planes: the library writes the RGBA halves itself */
+    size_t n = (size_t)L->w * (size_t)L->h;
+    if (!(L->half = image_pool_get(n * 4 * sizeof *L->half))) {
+        snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
+        return false;
+    }
+    const exr_view *v = &L->view;
+    bool grey = v->mode == VIEW_GREY;
+    const int from[4] = {grey ? VIEW_Y : VIEW_R, grey ? -1 : VIEW_G, grey ? -1 : VIEW_B, VIEW_A};
+    const char *names[4];
+    for (int k = 0; k < 4; k++)
+        names[k] = from[k] >= 0 && v->idx[from[k]] >= 0 ? L->p->chans[v->idx[from[k]]].name
+                                                        : NULL;
+    if (!image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
+                            sizeof L->why))
+        return false;
+    if (grey)
+        parallel_ranges(L->threads, n, grey_range, L->half);
+    return true;
+}
+
 static bool decode(exr_load *L, const char *path, const uint8_t *data, size_t size,
                    exr_decoder dec)
 {
+    if (dec == DECODE_HALF)
+        return decode_half(L, data, size);
     if (dec == DECODE_RGBA) {
         L->nplanes = 0; /* the RGBA interface picks the channels itself, as our view does */
-        L->rgba = malloc((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
+        L->rgba = image_pool_get((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
         if (!L->rgba) {
             snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
             return false;
@@ -483,9 +547,18 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
             return false;
         }
     }
-    if (dec == DECODE_RGBA)
+    if (dec == DECODE_RGBA || (dec == DECODE_HALF && L->half_only))
         return true;
-    L->rgba = malloc((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
+    if (dec == DECODE_HALF) { /* floats wanted: made from the halves (exact), which go */
+        size_t n = (size_t)L->w * (size_t)L->h * 4;
+        if (!(L->rgba = image_pool_get(n * sizeof *L->rgba))) {
+            snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
+            return false;
+        }
+        image_half_to_rgba(L->half, n, L->rgba);
+        return true;
+    }
+    L->rgba = image_pool_get((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
     if (!L->rgba) {
         snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
         return false;
@@ -495,7 +568,7 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
 }
 
 /* Moves the pixels into IMG and describes the file. */
-static void fill_image(exr_load *L, hdr_image *img)
+static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
 {
     const exr_part_info *p = L->p;
     bool all_half = true;
@@ -508,6 +581,11 @@ static void fill_image(exr_load *L, hdr_image *img)
     img->height = L->h;
     img->rgba = L->rgba;
     L->rgba = NULL;
+    if (!img->rgba) { /* half_only: the halves are the image */
+        img->half = L->half;
+        L->half = NULL;
+    }
+    snprintf(img->decoder, sizeof img->decoder, "%s", decoder_names[dec]);
     memcpy(img->data_window, p->dw, sizeof p->dw);
     memcpy(img->display_window, p->disp, sizeof p->disp);
     img->half_exact = all_half;
@@ -535,6 +613,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     exr_decoder dec;
     bool ok = false;
     L.threads = load_threads(opts);
+    L.half_only = opts->half_only;
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))
@@ -542,7 +621,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     if (!choose_decoder(&L, opts, &dec) || !decode(&L, path, data, size, dec) ||
         !make_rgba(&L, dec))
         goto fail;
-    fill_image(&L, img);
+    fill_image(&L, dec, img);
     ok = true;
     goto done;
 fail:

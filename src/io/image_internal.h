@@ -12,6 +12,19 @@ static inline float image_round_half(float f)
     return image_half_to_float(image_float_to_half(f));
 }
 
+/* A buffer of BYTES from the pool of reused ones (image_pool.c), its pages already mapped when
+ * it was used before, or a fresh malloc'd one; NULL when out of memory. It may be handed to
+ * free(); image_pool_put gives it back for reuse instead. */
+void *image_pool_get(size_t bytes);
+
+/* Gives P (BYTES long, malloc'd; NULL is ignored) to the pool, which keeps a few of the large
+ * ones for image_pool_get and frees the rest. */
+void image_pool_put(void *p, size_t bytes);
+
+/* The calling thread's file buffer, at least BYTES long, reused by its next call and freed when
+ * the thread ends; NULL when out of memory. */
+uint8_t *image_thread_buffer(size_t bytes);
+
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);
 
@@ -75,6 +88,14 @@ typedef struct exr_plane {
  * interface (the C++ library's C wrapper), into W x H x 4 floats; DW is the data window the
  * headers gave. For DWAA/DWAB, which OpenEXRCore 3.1 cannot decode. */
 bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *why, size_t wl);
+
+/* Decodes level 0 of part PART from the whole file in memory (validated by exr_validate) with
+ * OpenEXR's C++ library, on up to THREADS threads, straight into OUT: the part's data window
+ * as interleaved RGBA half floats, slot k from the HALF channel NAMES[k] (full resolution),
+ * or, for a NULL name, filled with 0 (R, G, B) or 1 (A). False with "reason" (no path) in
+ * WHY. */
+bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
+                        int threads, uint16_t *out, char *why, size_t wl);
 
 /* True when this build has the OpenEXR library. */
 bool image_have_openexr(void);

@@ -487,6 +487,25 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 
 bool image_have_openexr(void) { return false; }
 
+bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
+                        int threads, uint16_t *out, char *why, size_t wl)
+{
+    (void)data;
+    (void)size;
+    (void)part;
+    (void)names;
+    (void)threads;
+    (void)out;
+    snprintf(why, wl, "this hdrtone was built without the OpenEXR library (libopenexr-dev)");
+    return false;
+}
+
+bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
+                         size_t wl)
+{
+    return image_openexr_half(data, size, 0, NULL, 1, out, why, wl);
+}
+
 bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
                           exr_plane *planes, int nplanes, char *why, size_t wl)
 {
