@@ -68,6 +68,17 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Bits per channel of the tone-mapped output, and the bytes of J's (j->px). */
+static int out_bits(const batch *b)
+{
+    return b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
+}
+
+static size_t px_bytes(const batch *b, const job *j)
+{
+    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8);
+}
+
 /* Under the lock: a message, clearing the progress line first. */
 static void report(batch *b, const char *msg)
 {
@@ -254,7 +265,7 @@ static void *encoder(void *arg)
         encode_buffer enc;
         double t0 = now_s(), t1;
         bool ok = encode_job(b, j, &enc, err, sizeof err);
-        free(j->px);
+        image_pool_put(j->px, px_bytes(b, j));
         j->px = NULL;
         t1 = now_s();
         double tw = t1;
@@ -282,7 +293,7 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
         pthread_cond_broadcast(&b->cv);
     } else {
         report_job(b, j, msg);
-        free(j->px);
+        image_pool_put(j->px, px_bytes(b, j));
         j->px = NULL;
         finish(b, j, false);
     }
@@ -313,13 +324,14 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
 static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
-    int bits = b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
+    int bits = out_bits(b);
     *slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
     memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
-    bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (bits / 8))) != NULL;
+    /* From the pool: the read-back's copy into fresh pages faulted on the GL thread. */
+    bool ok = (j->px = image_pool_get(px_bytes(b, j))) != NULL;
     if (!ok)
         snprintf(err, sizeof err, "out of memory for %dx%d", j->width, j->height);
     else if (b->hook && b->hook->tonemap)

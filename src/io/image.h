@@ -119,6 +119,16 @@ bool image_add_floats(hdr_image *img);
  * library). */
 bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why, size_t wl);
 
+/* A buffer of BYTES from the pool of reused ones (image_pool.c): frames of a stream have one
+ * size, and a large buffer given back keeps its pages mapped for the next (a fresh one faults
+ * each 4 KiB page in on first touch). A fresh malloc'd one when none fits; NULL when out of
+ * memory. It may be handed to free(); image_pool_put gives it back for reuse instead. */
+void *image_pool_get(size_t bytes);
+
+/* Gives P (BYTES long, malloc'd; NULL is ignored) to the pool, which keeps a few of the large
+ * ones for image_pool_get and frees the rest. Thread-safe, as image_pool_get. */
+void image_pool_put(void *p, size_t bytes);
+
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);
 

@@ -12,15 +12,6 @@ static inline float image_round_half(float f)
     return image_half_to_float(image_float_to_half(f));
 }
 
-/* A buffer of BYTES from the pool of reused ones (image_pool.c), its pages already mapped when
- * it was used before, or a fresh malloc'd one; NULL when out of memory. It may be handed to
- * free(); image_pool_put gives it back for reuse instead. */
-void *image_pool_get(size_t bytes);
-
-/* Gives P (BYTES long, malloc'd; NULL is ignored) to the pool, which keeps a few of the large
- * ones for image_pool_get and frees the rest. */
-void image_pool_put(void *p, size_t bytes);
-
 /* The calling thread's file buffer, at least BYTES long, reused by its next call and freed when
  * the thread ends; NULL when out of memory. */
 uint8_t *image_thread_buffer(size_t bytes);
