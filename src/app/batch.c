@@ -52,6 +52,7 @@ typedef struct batch {
      * for an encoder (one per encoder, plus one): about jobs + 2 frames in memory. */
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
+    const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
     bool linear;                  /* o->format holds floats: map_linear's output */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
@@ -141,6 +142,7 @@ static void *decoder(void *arg)
          * the human-vision options, whose CPU fallback for an image in pieces needs them
          * (batch_gpu_start). */
         lo.half_only = b->to_half;
+        lo.half_alloc = b->half_alloc;
         double t = now_s();
         bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
         if (ok && b->to_half && human_requested(&b->o->tm) && !image_add_floats(&j->img)) {
@@ -473,6 +475,10 @@ int batch_export_hooked(const ht_options *o, const char **inputs, const char **o
     b.linear = encode_format_is_float((encode_format)o->format);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.load_threads = load_threads(o, n, ndec, cpus);
+    /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
+     * being uploaded. */
+    if (b.to_half)
+        b.half_alloc = batch_gpu_allocator(b.ahead + 2);
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < ndec && nthreads < 64; i++)

@@ -151,23 +151,33 @@ static uint8_t *slurp(const char *path, size_t *size)
     return buf;
 }
 
-/* The floor of R's file: its bytes, validated by a load, decoded by the library alone. */
-static void measure_floor(const ht_options *o, file_result *r)
+/* The floor of FILE with LO: its bytes, validated by a load, decoded by the library alone
+ * into a reused buffer (from the pool, as hdrtone's: the same pages, the same TLB). */
+static timing measure_floor(const char *file, image_load_options lo, int runs)
 {
     floor_job fj = {0};
     hdr_image img;
-    image_load_options lo = options_load(o);
+    timing t = {-1, 0};
     lo.threads = 1;
-    if (!(fj.data = slurp(r->file, &fj.size)) ||
-        !image_load_memory(r->file, fj.data, fj.size, &lo, &img, fj.err, sizeof fj.err)) {
+    lo.half_only = true;
+    if (!(fj.data = slurp(file, &fj.size)) ||
+        !image_load_memory(file, fj.data, fj.size, &lo, &img, fj.err, sizeof fj.err)) {
         free((void *)fj.data);
-        return;
+        return t;
     }
+    size_t bytes = (size_t)img.width * img.height * 4 * sizeof *fj.out;
+    bool exr = strcmp(img.format, "OpenEXR") == 0;
     image_free(&img);
-    if ((fj.out = malloc((size_t)r->w * r->h * 4 * sizeof *fj.out)))
-        r->floor = measure(run_floor, &fj, o->runs);
-    free(fj.out);
+    if (exr && (fj.out = image_pool_get(bytes)))
+        t = measure(run_floor, &fj, runs);
+    image_pool_put(fj.out, bytes);
     free((void *)fj.data);
+    return t;
+}
+
+double bench_decode_floor_ms(const char *path)
+{
+    return measure_floor(path, (image_load_options){0}, 4096).ms;
 }
 
 /* Measures FILE into *R. False (reported) when hdrtone cannot load it or a decoder's halves
@@ -189,7 +199,7 @@ static bool measure_file(const ht_options *o, const char *file, file_result *r)
     r->h = ref->height;
     snprintf(r->compression, sizeof r->compression, "%s", ref->compression);
     snprintf(r->decoder, sizeof r->decoder, "%s", ref->decoder);
-    measure_floor(o, r);
+    r->floor = measure_floor(file, options_load(o), o->runs);
     for (int d = 0; d < NDEC; d++) {
         load_job j = auto_job;
         j.img = (hdr_image){0};

@@ -12,4 +12,9 @@
  * others', 2 for a usage error. */
 int bench_decode(const ht_options *o, char **files, int n);
 
+/* The floor's median milliseconds for one frame of PATH (image_exr_floor on one thread, after
+ * a load that validated the bytes), or -1 when PATH is no OpenEXR file hdrtone loads or the
+ * library fails on it. */
+double bench_decode_floor_ms(const char *path);
+
 #endif

@@ -264,7 +264,10 @@ void image_free(hdr_image *img)
     /* The next frame of a stream takes the same buffers, their pages still mapped. */
     size_t n = img->width > 0 && img->height > 0 ? (size_t)img->width * img->height * 4 : 0;
     image_pool_put(img->rgba, n * sizeof *img->rgba);
-    image_pool_put(img->half, n * sizeof *img->half);
+    if (img->half && img->half_alloc)
+        img->half_alloc->put(img->half_alloc->ctx, img->half);
+    else
+        image_pool_put(img->half, n * sizeof *img->half);
     free(img->parts);
     memset(img, 0, sizeof *img);
 }

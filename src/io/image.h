@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where a loader may put an image's half floats instead of the pool (image_load_options.half_alloc):
+ * the GPU layer's persistently mapped upload buffers, which the decoder then writes straight
+ * into. Both functions are called from any thread. */
+typedef struct image_allocator {
+    void *(*get)(void *ctx, size_t bytes); /* a buffer of BYTES, or NULL (none free: the pool) */
+    void (*put)(void *ctx, void *p);       /* gives back what get returned */
+    void *ctx;
+} image_allocator;
+
 typedef struct hdr_image {
     int width, height;        /* of the data window (the pixels held) */
     float *rgba;              /* width*height*4 floats, row-major, top row first; owned (may be
@@ -28,6 +37,7 @@ typedef struct hdr_image {
     struct hdr_part_info *parts; /* part_count entries describing every part, owned; may be
                                     NULL (then only the fields above describe the file) */
     double exposure;          /* Radiance EXPOSURE product already divided out (1 = none) */
+    const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
                                  to half), "OpenEXRCore", "OpenEXR RGBA", "tinyexr", "" */
 } hdr_image;
@@ -59,6 +69,8 @@ typedef struct image_load_options {
     bool half_only;           /* a half_exact image comes back as img->half alone (rgba NULL),
                                  decoded straight to half floats where its decoder can: what
                                  the GPU uploads; image_add_floats derives the floats */
+    const image_allocator *half_alloc; /* with half_only: where to decode the half floats
+                                 (NULL, or when it has none: the pool); must outlive the image */
     int decoder;              /* image_decoder: the OpenEXR decoder wanted (tests, bench
                                  --decode); one that cannot read the file is not used */
 } image_load_options;

@@ -363,8 +363,10 @@ typedef struct exr_load {
     int nplanes;
     int threads;              /* decoding threads, resolved from the options */
     float *rgba;              /* w x h x 4; handed to the image on success */
-    uint16_t *half;           /* w x h x 4 (DECODE_HALF), from the pool; handed over too */
+    uint16_t *half;           /* w x h x 4 (DECODE_HALF); handed over too */
+    const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     bool half_only;           /* image_load_options.half_only */
+    const image_allocator *alloc; /* image_load_options.half_alloc */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
 
@@ -373,7 +375,10 @@ static void exr_load_free(exr_load *L)
     for (int k = 0; k < L->nplanes; k++)
         free(L->planes[k].v);
     image_pool_put(L->rgba, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->rgba);
-    image_pool_put(L->half, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->half);
+    if (L->half && L->half_alloc)
+        L->half_alloc->put(L->half_alloc->ctx, L->half);
+    else
+        image_pool_put(L->half, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->half);
     exr_file_free(&L->file);
 }
 
@@ -494,8 +499,11 @@ static void grey_range(void *arg, size_t begin, size_t end)
 static bool decode_half(exr_load *L, const uint8_t *data, size_t size)
 {
     L->nplanes = 0; /* no planes: the library writes the RGBA halves itself */
-    size_t n = (size_t)L->w * (size_t)L->h;
-    if (!(L->half = image_pool_get(n * 4 * sizeof *L->half))) {
+    size_t n = (size_t)L->w * (size_t)L->h, bytes = n * 4 * sizeof *L->half;
+    const image_allocator *al = L->half_only ? L->alloc : NULL;
+    if (al && (L->half = al->get(al->ctx, bytes)))
+        L->half_alloc = al;
+    else if (!(L->half = image_pool_get(bytes))) {
         snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
         return false;
     }
@@ -583,6 +591,7 @@ static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
     L->rgba = NULL;
     if (!img->rgba) { /* half_only: the halves are the image */
         img->half = L->half;
+        img->half_alloc = L->half_alloc;
         L->half = NULL;
     }
     snprintf(img->decoder, sizeof img->decoder, "%s", decoder_names[dec]);
@@ -614,6 +623,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     bool ok = false;
     L.threads = load_threads(opts);
     L.half_only = opts->half_only;
+    L.alloc = opts->half_alloc;
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))
