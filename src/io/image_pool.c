@@ -5,7 +5,9 @@
  * faults a 4K frame, ~190 ms of kernel time a frame on the lent GPU machine: issue 24). Frames
  * of a stream have one size, so a buffer given back is the next frame's buffer, its pages
  * already there. */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* madvise */
+#endif
 #include "image_internal.h"
 
 #include <pthread.h>

@@ -1,0 +1,1 @@
+list(APPEND HT_DATA_TESTS test_decoders)
