@@ -14,11 +14,15 @@
 #include "encode.h"
 #include "gl_context.h"
 
-/* Frames per second stage I of S allows: its threads over its time per frame (0: unknown). */
+/* Frames per second stage I of S allows: its threads over its time per frame (0: unknown);
+ * for stages that share their threads, what they allow together. */
 static double stage_allows(const batch_stats *s, int i)
 {
     int threads = s->threads[i] ? s->threads[i] : 1;
-    return s->busy_s[i] > 0 ? threads * (double)s->frames / s->busy_s[i] : 0;
+    double busy = s->busy_s[i];
+    if (s->shared && i != BATCH_tonemap)
+        busy = s->busy_s[BATCH_decode] + s->busy_s[BATCH_encode] + s->busy_s[BATCH_write];
+    return busy > 0 ? threads * (double)s->frames / busy : 0;
 }
 
 /* The least that any stage allows, and which stage (-1: none measured). */
@@ -74,11 +78,14 @@ static void print_stats(FILE *f, bool json, const ht_options *o, int n, const ba
                 s->busy_s[i] * 1e3 / frames,
                 100 * s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)),
                 stage_allows(s, i));
+    if (s->shared)
+        fprintf(f, "(decode, encode and write share %d workers: \"allows\" is for the three "
+                   "together)\n", s->threads[BATCH_decode]);
     if (which >= 0)
         fprintf(f, "the stages allow %.1f frames/s (%s)", bound, batch_stage_names[which]);
     if (floor_ms > 0)
-        fprintf(f, "; the decode at OpenEXR's floor (%.1f ms a frame a thread) %.1f", floor_ms,
-                floor_fps);
+        fprintf(f, "; the decode alone at OpenEXR's floor (%.1f ms a frame a thread) %.1f",
+                floor_ms, floor_fps);
     fputc('\n', f);
 }
 

@@ -1,9 +1,12 @@
 /* libFuzzer harness: any bytes through the loaders (OpenEXR, Radiance, PFM), as a file's
  * content. A crash, hang, leak or sanitizer report is a bug; refusing the input is fine.
  * Each input is loaded by every OpenEXR decoder (image_decoder: the C++ library straight to
- * half, OpenEXRCore on one thread and on three, tinyexr; image_exr.c's choose_decoder), as
- * half floats where the image is half-exact: where two accept the file their pixels must be
- * the same. Built and run by scripts/fuzz (not part of the normal build). */
+ * half and OpenEXRCore, each on one thread and on three, tinyexr; image_exr.c's
+ * choose_decoder), as half floats where the image is half-exact. One decoder on one thread and
+ * on three must give the same pixels whenever it accepts the file; two decoders, when every
+ * decoder accepts it: damaged compressed data (a PIZ chunk that decompresses short, say) is
+ * refused by OpenEXRCore but decoded to different garbage by the C++ library and tinyexr.
+ * Built and run by scripts/fuzz (not part of the normal build). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const struct {
         int decoder, threads;
     } runs[] = {
-        {IMAGE_DECODER_AUTO, 1},    {IMAGE_DECODER_OPENEXR, 3}, {IMAGE_DECODER_CORE, 1},
+        {IMAGE_DECODER_OPENEXR, 1}, {IMAGE_DECODER_OPENEXR, 3}, {IMAGE_DECODER_CORE, 1},
         {IMAGE_DECODER_CORE, 3},    {IMAGE_DECODER_TINYEXR, 1},
     };
     enum { NRUNS = sizeof runs / sizeof runs[0] };
@@ -51,10 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                    .half_only = true, .decoder = runs[r].decoder};
         ok[r] = image_load_memory("fuzz-input", data, size, &opts, &img[r], err, sizeof err);
     }
+    bool all = true;
+    for (int r = 0; r < NRUNS; r++)
+        all = all && ok[r];
     for (int r = 1; r < NRUNS; r++)
-        for (int q = 0; q < r; q++)
-            if (ok[r] && ok[q] && !same(&img[q], &img[r]))
+        for (int q = 0; q < r; q++) {
+            bool one_decoder = ok[r] && ok[q] && strcmp(img[q].decoder, img[r].decoder) == 0;
+            if ((one_decoder || all) && !same(&img[q], &img[r]))
                 abort(); /* two decoders (or thread counts) decoded different pixels */
+        }
     for (int r = 0; r < NRUNS; r++)
         if (ok[r])
             image_free(&img[r]);
