@@ -133,15 +133,17 @@ static bool same_halves(const hdr_image *a, const hdr_image *b)
     return true;
 }
 
-/* The whole of PATH in a malloc'd buffer (the floor's input), or NULL. */
+/* The whole of PATH (the floor's input) in a buffer from the pool, as hdrtone's own file
+ * buffer (the same huge pages where the kernel gives them: a fair floor), or NULL; give it
+ * back with image_pool_put(buf, *size). */
 static uint8_t *slurp(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     uint8_t *buf = NULL;
     long n;
     if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
+        (buf = image_pool_get((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        image_pool_put(buf, (size_t)n);
         buf = NULL;
     }
     if (buf)
@@ -162,7 +164,7 @@ static timing measure_floor(const char *file, image_load_options lo, int runs)
     lo.half_only = true;
     if (!(fj.data = slurp(file, &fj.size)) ||
         !image_load_memory(file, fj.data, fj.size, &lo, &img, fj.err, sizeof fj.err)) {
-        free((void *)fj.data);
+        image_pool_put((void *)fj.data, fj.size);
         return t;
     }
     size_t bytes = (size_t)img.width * img.height * 4 * sizeof *fj.out;
@@ -171,7 +173,7 @@ static timing measure_floor(const char *file, image_load_options lo, int runs)
     if (exr && (fj.out = image_pool_get(bytes)))
         t = measure(run_floor, &fj, runs);
     image_pool_put(fj.out, bytes);
-    free((void *)fj.data);
+    image_pool_put((void *)fj.data, fj.size);
     return t;
 }
 

@@ -345,11 +345,17 @@ static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *plane
 
 /* ---- one load, step by step ---- */
 
-/* Which decoder reads the part: tinyexr, OpenEXRCore, (DWA) the C++ RGBA interface, or the
- * C++ library straight to half. */
-typedef enum { DECODE_TINYEXR, DECODE_CORE, DECODE_RGBA, DECODE_HALF } exr_decoder;
-static const char *const decoder_names[] = {"tinyexr", "OpenEXRCore", "OpenEXR RGBA",
-                                            "OpenEXR"};
+/* Which decoder reads the part: tinyexr, OpenEXRCore, (DWA) the C++ RGBA interface, or
+ * straight to half the C++ library or OpenEXRCore. */
+typedef enum {
+    DECODE_TINYEXR,
+    DECODE_CORE,
+    DECODE_RGBA,
+    DECODE_HALF,
+    DECODE_CORE_HALF
+} exr_decoder;
+static const char *const decoder_names[] = {"tinyexr", "OpenEXRCore", "OpenEXR RGBA", "OpenEXR",
+                                            "OpenEXRCore"};
 
 /* Everything one load holds; exr_load_free releases it, whichever step failed. */
 typedef struct exr_load {
@@ -409,6 +415,21 @@ static int load_threads(const image_load_options *opts)
     return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
 }
 
+/* True (with the reason in L->why) when part P is DWA-compressed and the view is one that only
+ * the C++ library could read but not through its RGBA interface, the one DWA path for views
+ * that are not half: another part, a layer, or other channels. */
+static bool dwa_refused(exr_load *L, const exr_part_info *p)
+{
+    bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
+    if (!dwa || (L->part == 0 && !L->view.layer[0] && !L->view.fallback))
+        return false;
+    snprintf(L->why, sizeof L->why, "%s-compressed parts can only be read for part 0's "
+                                    "un-prefixed R,G,B or Y channels unless they are half (the "
+                                    "OpenEXR 3.1 C core has no DWA decoder)",
+             exr_compression_name(p->compression));
+    return true;
+}
+
 /* True when every channel of the view is HALF at full resolution, as R,G,B(,A) or grey: what
  * the C++ library writes straight into the RGBA half floats. */
 static bool half_view(const exr_load *L)
@@ -423,19 +444,32 @@ static bool half_view(const exr_load *L)
     return true;
 }
 
-/* A half view through the C++ library, on as many threads as asked (BENCHMARKS.md, "Decoding
- * straight to half floats": the fastest for every compression); else tinyexr on one thread
- * unless the headers say it cannot, OpenEXRCore on several (tinyexr decodes a file on one
- * thread only, and OpenEXRCore decodes chunks in parallel, the same pixels); refuses what no
- * decoder of this build reads. OPTS->decoder picks one where it can read the file. */
+/* True when the C++ library decodes PART's chunks into exactly their pixels' bytes, even
+ * damaged ones: uncompressed (exr_validate checks their sizes), PIZ (its output is always
+ * whole) and DWA (no other decoder here). Its RLE, ZIP and ZIPS take a chunk that
+ * decompresses short and leave the rest of the line buffer, stale memory, in the image; its
+ * B44 and PXR24 are not needed (OpenEXRCore's are as fast). */
+static bool cxx_whole(const exr_part_info *p)
+{
+    return p->compression == EXR_NO_COMPRESSION || p->compression == EXR_PIZ ||
+           p->compression == EXR_DWAA || p->compression == EXR_DWAB;
+}
+
+/* A half view straight into the half floats, on as many threads as asked, by the C++ library
+ * where it is safe (cxx_whole: the fastest of the three, BENCHMARKS.md, "Decoding straight to
+ * half floats"), else by OpenEXRCore; else tinyexr on one thread unless the headers say it
+ * cannot, OpenEXRCore on several (tinyexr decodes a file on one thread only, and OpenEXRCore
+ * decodes chunks in parallel, the same pixels); refuses what no decoder of this build reads.
+ * OPTS->decoder picks one where it can read the file. */
 static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_decoder *dec)
 {
     const exr_file *f = &L->file;
     const exr_part_info *p = L->p;
     int want = opts->decoder;
-    if (image_have_openexr() && half_view(L) &&
-        (want == IMAGE_DECODER_AUTO || want == IMAGE_DECODER_OPENEXR)) {
-        *dec = DECODE_HALF;
+    if (image_have_openexr() && half_view(L) && want != IMAGE_DECODER_TINYEXR) {
+        bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
+        bool cxx = cxx_whole(p) && (want != IMAGE_DECODER_CORE || dwa); /* Core has no DWA */
+        *dec = cxx ? DECODE_HALF : DECODE_CORE_HALF;
         return true;
     }
     bool core = want == IMAGE_DECODER_CORE && image_have_openexr();
@@ -475,13 +509,8 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         return false;
     }
     bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
-    if (dwa && (L->part != 0 || L->view.layer[0] || L->view.fallback)) {
-        snprintf(L->why, sizeof L->why, "%s-compressed parts can only be read for part 0's "
-                                        "un-prefixed R,G,B or Y channels (the OpenEXR 3.1 C "
-                                        "core has no DWA decoder)",
-                 exr_compression_name(p->compression));
+    if (dwa_refused(L, p))
         return false;
-    }
     *dec = dwa ? DECODE_RGBA : core ? DECODE_CORE : DECODE_TINYEXR;
     return true;
 }
@@ -495,8 +524,8 @@ static void grey_range(void *arg, size_t begin, size_t end)
         px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
 }
 
-/* Decodes the view straight into L->half with the C++ library. */
-static bool decode_half(exr_load *L, const uint8_t *data, size_t size)
+/* Decodes the view straight into L->half with DEC (the C++ library or OpenEXRCore). */
+static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decoder dec)
 {
     L->nplanes = 0; /* no planes: the library writes the RGBA halves itself */
     size_t n = (size_t)L->w * (size_t)L->h, bytes = n * 4 * sizeof *L->half;
@@ -514,8 +543,12 @@ static bool decode_half(exr_load *L, const uint8_t *data, size_t size)
     for (int k = 0; k < 4; k++)
         names[k] = from[k] >= 0 && v->idx[from[k]] >= 0 ? L->p->chans[v->idx[from[k]]].name
                                                         : NULL;
-    if (!image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
-                            sizeof L->why))
+    bool ok = dec == DECODE_HALF
+                  ? image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
+                                       sizeof L->why)
+                  : image_openexr_core_half(data, size, L->part, names, L->threads, L->half, n,
+                                            L->why, sizeof L->why);
+    if (!ok)
         return false;
     if (grey)
         parallel_ranges(L->threads, n, grey_range, L->half);
@@ -525,8 +558,8 @@ static bool decode_half(exr_load *L, const uint8_t *data, size_t size)
 static bool decode(exr_load *L, const char *path, const uint8_t *data, size_t size,
                    exr_decoder dec)
 {
-    if (dec == DECODE_HALF)
-        return decode_half(L, data, size);
+    if (dec == DECODE_HALF || dec == DECODE_CORE_HALF)
+        return decode_half(L, data, size, dec);
     if (dec == DECODE_RGBA) {
         L->nplanes = 0; /* the RGBA interface picks the channels itself, as our view does */
         L->rgba = image_pool_get((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
@@ -555,9 +588,10 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
             return false;
         }
     }
-    if (dec == DECODE_RGBA || (dec == DECODE_HALF && L->half_only))
+    bool half = dec == DECODE_HALF || dec == DECODE_CORE_HALF;
+    if (dec == DECODE_RGBA || (half && L->half_only))
         return true;
-    if (dec == DECODE_HALF) { /* floats wanted: made from the halves (exact), which go */
+    if (half) { /* floats wanted: made from the halves (exact), which go */
         size_t n = (size_t)L->w * (size_t)L->h * 4;
         if (!(L->rgba = image_pool_get(n * sizeof *L->rgba))) {
             snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);

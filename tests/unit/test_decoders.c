@@ -2,8 +2,9 @@
  * bit for bit: for every sample image in ../shared/exr-samples (parts, layers, luminance/
  * chroma, tiled, multi-resolution), every part and every layer of it, each decoder
  * (image_decoder) on one thread and on three, straight to half (half_only) and as floats.
- * The reference is the decoders before the change: OpenEXRCore, tinyexr or the RGBA
- * interface to floats, then image_rgba_to_half (what image_add_half gave the GPU). Also: the
+ * The reference is the decoders before the change: tinyexr, OpenEXRCore or the RGBA
+ * interface to floats, then image_rgba_to_half (what image_add_half gave the GPU). The
+ * straight-to-half paths: the C++ library (none, PIZ, DWA) and OpenEXRCore (the rest). Also: the
  * floats of a half view are the halves' values; a half_alloc allocator gets and takes back
  * the buffer exactly once; the floor decodes what hdrtone does. */
 #include <dirent.h>
@@ -82,8 +83,10 @@ static void check_view(const char *path, const char *name, const char *part, con
 {
     char what[512];
     snprintf(what, sizeof what, "%s part %s layer '%s'", name, part, layer ? layer : "(default)");
+    /* tinyexr asked for: never a straight-to-half path; where tinyexr cannot read the file,
+     * OpenEXRCore to floats or the RGBA interface, as before. */
     image_load_options lo = {.part = part, .layer = layer, .threads = 1,
-                             .decoder = IMAGE_DECODER_CORE};
+                             .decoder = IMAGE_DECODER_TINYEXR};
     hdr_image ref;
     char err[HT_ERR_MAX];
     if (!image_load(path, &lo, &ref, err, sizeof err)) {
