@@ -181,6 +181,10 @@ static void make_buffers(upload_ring *r, size_t bytes)
         }
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    /* The frames decoded before the ring existed left their buffers in the pool: the next
+     * ones come from the ring, those would only hold memory (a batch's peak). */
+    if (r->n > 0)
+        image_pool_drop(bytes);
 }
 
 void upload_ring_prepare(upload_ring *r, size_t bytes)

@@ -141,6 +141,10 @@ void *image_pool_get(size_t bytes);
  * ones for image_pool_get and frees the rest. Thread-safe, as image_pool_get. */
 void image_pool_put(void *p, size_t bytes);
 
+/* Frees the pool's free buffers of BYTES: those another allocator now provides (the GPU's
+ * upload buffers), which would only sit there. */
+void image_pool_drop(size_t bytes);
+
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);
 

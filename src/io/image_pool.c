@@ -95,6 +95,20 @@ void image_pool_put(void *p, size_t bytes)
     free(p);
 }
 
+void image_pool_drop(size_t bytes)
+{
+    pthread_mutex_lock(&pool.mu);
+    for (int i = pool.n - 1; i >= 0; i--)
+        if (pool.size[i] == bytes) {
+            free(pool.buf[i]);
+            pool.bytes -= bytes;
+            pool.n--;
+            memmove(pool.buf + i, pool.buf + i + 1, (size_t)(pool.n - i) * sizeof *pool.buf);
+            memmove(pool.size + i, pool.size + i + 1, (size_t)(pool.n - i) * sizeof *pool.size);
+        }
+    pthread_mutex_unlock(&pool.mu);
+}
+
 /* ---- each thread's file buffer ---- */
 
 typedef struct file_buf {
