@@ -485,14 +485,14 @@ int batch_export_hooked(const ht_options *o, const char **inputs, const char **o
     b.progress = n > 1 && isatty(STDERR_FILENO);
     b.t0 = now_s();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    /* One worker per core (or --jobs), decoding or encoding. The frames in flight as when
-     * two thirds of them decoded and a third encoded: decoded ahead of the GPU, and
-     * tone-mapped waiting for a worker to encode them, about jobs + 2 in memory. */
+    /* One worker per core (or --jobs), decoding or encoding. Frames in flight: half the
+     * workers' decoded ahead of the GPU (decoding is no longer the bottleneck: a frame costs
+     * about as much to decode as to encode), and a third tone-mapped waiting for a worker to
+     * encode them: under jobs + 2 in memory. */
     int workers = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 64 ? 64 : (int)cpus;
     workers = workers > 64 ? 64 : workers;
-    int third = workers / 3 > 0 ? workers / 3 : 1;
-    b.ahead = workers - third > 2 ? workers - third : 2;
-    b.backlog = third + 1;
+    b.ahead = workers / 2 > 2 ? workers / 2 : 2;
+    b.backlog = workers / 3 + 1;
     b.linear = encode_format_is_float((encode_format)o->format);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.load_threads = load_threads(o, n, workers, cpus);
