@@ -48,7 +48,7 @@ def main():
         lines.append(roff(meaning) + " (" + roff(extra) + ")")
     lines.append(".SH KEYS (the viewer)")
     for row in table_rows(run(binary, "--help-keys-markdown")):
-        lines += [".TP", roff(row[0]), roff(row[-1])]
+        lines += [".TP", roff(row[-2]), roff(row[-1])]   # group | keys | action
     lines += [".SH SEE ALSO", "pcond(1), pfstmo_pattanaik00(1)"]
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -1,4 +1,5 @@
-// Apply pass: every sample through the response (chromaticity kept), clipped, averaged over
+// Apply pass (with HT_DISPLAY: the display modes of apply_display.glsl instead of the
+// tone mapping): every sample through the response (chromaticity kept), clipped, averaged over
 // the samples (the MSAA resolve comes after the tone mapping), encoded for the display and
 // rounded to 8 bits as tonemap_encode does (the GPU's pow may differ from libm's by an ulp,
 // so a value can land one code away: the tests allow 1 LSB), or to 16 bits into an RGBA16
@@ -22,9 +23,21 @@ vec3 tonemap(vec4 c)
     return clamp(ht_pixel_out(c.rgb, lw, u_scale, u_ldmax, u_drange), 0.0, 1.0);
 }
 
+#ifdef HT_DISPLAY
+#include "apply_display.glsl"
+#endif
+
 void apply_pixel(ivec2 p)
 {
-#ifdef HT_SRC_MS
+#if defined(HT_DISPLAY) && defined(HT_SRC_MS)
+    // Every sample in the mode, then the resolve, as the tone mapping does.
+    vec3 acc = vec3(0.0);
+    for (int s = 0; s < u_samples; s++)
+        acc += clamp(display_sample(p, ht_load_sample(p, s)), 0.0, 1.0);
+    vec3 v = acc / float(u_samples);
+#elif defined(HT_DISPLAY)
+    vec3 v = display_sample(p, ht_load(p));
+#elif defined(HT_SRC_MS)
     vec3 acc = vec3(0.0);
     for (int s = 0; s < u_samples; s++) acc += tonemap(ht_load_sample(p, s));
     vec3 v = acc / float(u_samples);

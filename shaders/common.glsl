@@ -73,11 +73,7 @@ vec3 ht_rgbe_round(vec3 rgb, float unit)
 }
 
 #ifndef HT_NO_FRAME
-// A program whose groups hand each other the frame inside one dispatch defines it coherent.
-#ifndef HT_FRAME_ACCESS
-#define HT_FRAME_ACCESS
-#endif
-layout(std430, binding = HT_BIND_FRAME) HT_FRAME_ACCESS buffer HtFrame { ht_frame frame; };
+layout(std430, binding = HT_BIND_FRAME) buffer HtFrame { ht_frame frame; };
 
 // Display luminance for world luminance lw (tonemap_curve_ld).
 float ht_display_luminance(float lw, float ldmax, float drange)

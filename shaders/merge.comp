@@ -2,7 +2,7 @@
 // memory, then adds its histogram into frame.hist with one atomic per bin and leaves its sum
 // of ln Lw in partials[] (GL 4.3 has no float atomics; the curve pass adds the partials).
 layout(local_size_x = HT_MERGE_GROUP) in;
-#include "finish.glsl"
+#include "analysis.glsl"
 const uint N = uint(HT_MERGE_GROUP);
 
 void main()

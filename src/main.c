@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "commands.h"
 #include "seq_cmd.h"
 #include "viewer.h"
@@ -33,8 +34,13 @@ int cmd_view(int argc, char **argv)
     ht_options o;
     char **pos;
     int npos, early = commands_start(argc, argv, HT_CMD_VIEW, "view", &o, &pos, &npos);
-    if (early >= 0)
+    if (early >= 0) {
+        if (early == 0 && o.help) {   /* the viewer's keys after its options */
+            fputs("\nkeys:\n", stdout);
+            actions_print(stdout);
+        }
         return early;
+    }
     /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
         !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */
@@ -73,11 +79,19 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-markdown") == 0) {   /* for the README */
-        options_print_markdown(stdout);
+        options_print_markdown(stdout, false);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-test-hooks") == 0) {   /* tests/README.md */
+        options_print_markdown(stdout, true);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-keys-markdown") == 0) {   /* for the README */
-        viewer_print_keys_markdown(stdout);
+        actions_print_markdown(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help-tev-markdown") == 0) {   /* for the README */
+        actions_print_tev_markdown(stdout);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gl_context.h"
 
 int test_failures;
 
@@ -44,19 +43,6 @@ const char *test_shared_path(const char *rel)
     }
     snprintf(buf, sizeof buf, "%s/%s", shared, rel);
     return buf;
-}
-
-void test_require_gl(void)
-{
-    static gl_context *ctx;
-    if (ctx)
-        return;
-    char err[HT_ERR_MAX];
-    ctx = gl_context_create_headless(err, sizeof err);
-    if (!ctx) {
-        printf("skipped: no headless OpenGL 4.3: %s\n", err);
-        exit(SKIP_CODE);
-    }
 }
 
 void test_make_image(hdr_image *img, int w, int h, void (*fn)(int x, int y, float rgb[3]))

@@ -41,7 +41,8 @@ int test_finish(const char *name);
  * is absent. Returns a path inside it in a static buffer. */
 const char *test_shared_path(const char *rel);
 
-/* Creates a headless GL context, or exits 77 when the machine has none. */
+/* Creates a headless GL context, or exits 77 when the machine has none (testutil_gl.c: only
+ * the tests that link the gpu layer have it). */
 void test_require_gl(void);
 
 /* A synthetic image W x H: fills with values from FN(x, y, rgb[3]) (alpha 1). */

@@ -54,6 +54,7 @@ typedef struct batch {
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
     const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
     bool linear;                  /* o->format holds floats: map_linear's output */
+    cmd_backend *be;              /* the command's backend (backend.h) */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
 } batch;
@@ -362,9 +363,9 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     else if (b->linear)
         ok = map_linear(b->o, &j->img, j->px, &j->exposure, err, sizeof err);
     else if (b->o->backend != HT_BACKEND_GPU)
-        ok = commands_tonemap_consume(b->o, &j->img, bits == 8 ? j->px : NULL,
-                                      bits == 16 ? j->px : NULL, err, sizeof err);
-    else if (!b->gpu && !(b->gpu = batch_gpu_create(err, sizeof err)))
+        ok = backend_tonemap_consume(b->be, b->o, &j->img, bits == 8 ? j->px : NULL,
+                                     bits == 16 ? j->px : NULL, err, sizeof err);
+    else if (!b->gpu && !(b->gpu = batch_gpu_create(b->be, err, sizeof err)))
         ok = false;
     else
         ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, note, sizeof note, err,
@@ -460,16 +461,16 @@ static void fill_stats(const batch *b, int workers, batch_stats *s)
     s->wall_s = now_s() - b->t0;
 }
 
-int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
-                 batch_stats *stats)
+int batch_export(cmd_backend *be, const ht_options *o, const char **inputs,
+                 const char **outputs, int n, batch_stats *stats)
 {
-    return batch_export_hooked(o, inputs, outputs, n, NULL, stats);
+    return batch_export_hooked(be, o, inputs, outputs, n, NULL, stats);
 }
 
-int batch_export_hooked(const ht_options *o, const char **inputs, const char **outputs, int n,
-                        const batch_hook *hook, batch_stats *stats)
+int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **inputs,
+                        const char **outputs, int n, const batch_hook *hook, batch_stats *stats)
 {
-    batch b = {.n = n, .o = o, .hook = hook};
+    batch b = {.n = n, .o = o, .be = be, .hook = hook};
     b.jobs = calloc((size_t)n, sizeof *b.jobs);
     if (!b.jobs) {
         fprintf(stderr, "hdrtone export: out of memory\n");
@@ -499,7 +500,7 @@ int batch_export_hooked(const ht_options *o, const char **inputs, const char **o
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
     if (b.to_half)
-        b.half_alloc = batch_gpu_allocator(b.ahead + 2);
+        b.half_alloc = batch_gpu_allocator(b.be, b.ahead + 2);
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < workers; i++)

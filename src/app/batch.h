@@ -2,6 +2,7 @@
 #ifndef HT_BATCH_H
 #define HT_BATCH_H
 
+#include "backend.h"
 #include "options.h"
 
 /* The stages of an export, for bench --export. */
@@ -26,7 +27,7 @@ typedef struct batch_stats {
     bool shared;   /* decode, encode and write ran on the same threads (a pool of workers) */
 } batch_stats;
 
-/* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N, in o->format (ENCODE_AUTO: PNG; the caller
+/* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N with the backend BE, in o->format (ENCODE_AUTO: PNG; the caller
  * checks that it accepts the pixels), o->depth and o->quality, with o->jobs worker threads
  * (at least two) that decode and encode; the main thread does the tone mapping (it owns the
  * GL context; the CPU backend adds tonemap_fast's workers). A float format (hdr, pfm) gets
@@ -36,8 +37,8 @@ typedef struct batch_stats {
  * of the first frame's size. Shows progress on stderr when it is a terminal. Returns 0 when
  * every input was exported, 1 otherwise (each failure reported on stderr, naming the file).
  * STATS (may be NULL) receives the stages' times. */
-int batch_export(const ht_options *o, const char **inputs, const char **outputs, int n,
-                 batch_stats *stats);
+int batch_export(cmd_backend *be, const ht_options *o, const char **inputs,
+                 const char **outputs, int n, batch_stats *stats);
 
 /* A sequence's export (seq_cmd.c): FRAMES[i] is input i's frame number, with which its
  * messages start ("frame 17: ..."); TONEMAP (NULL: the backend's own) tone-maps input i
@@ -53,7 +54,7 @@ typedef struct batch_hook {
 } batch_hook;
 
 /* batch_export with HOOK (NULL: none). */
-int batch_export_hooked(const ht_options *o, const char **inputs, const char **outputs, int n,
-                        const batch_hook *hook, batch_stats *stats);
+int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **inputs,
+                        const char **outputs, int n, const batch_hook *hook, batch_stats *stats);
 
 #endif

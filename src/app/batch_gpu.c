@@ -3,25 +3,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands.h"
 #include "readback.h"
 
 /* Two slots: one frame being read back while the next is tone-mapped. */
 enum { SLOTS = 2 };
 
 struct batch_gpu {
-    pipeline *pipe;       /* the process's, not owned */
+    cmd_backend *be;      /* not owned */
+    pipeline *pipe;       /* the backend's */
     gpu_readback *rb;
 };
 
-batch_gpu *batch_gpu_create(char *err, size_t errlen)
+batch_gpu *batch_gpu_create(cmd_backend *be, char *err, size_t errlen)
 {
     batch_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (!(g->pipe = commands_pipeline(err, errlen)) ||
+    g->be = be;
+    if (!(g->pipe = backend_pipeline(be, err, errlen)) ||
         !(g->rb = gpu_readback_create(SLOTS))) {
         if (g->pipe)
             snprintf(err, errlen, "out of memory");
@@ -44,13 +45,13 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
                      char *note, size_t notelen, char *err, size_t errlen)
 {
     *slot = -1;
-    bool ok = commands_gpu_upload(o, img, note, notelen, err, errlen);
+    bool ok = backend_gpu_upload(g->be, o, img, note, notelen, err, errlen);
     if (ok && note[0]) {
         ht_options cpu = *o;
         cpu.backend = HT_BACKEND_CPU;
         bool deep = o->depth == 16;
-        return commands_tonemap_consume(&cpu, img, deep ? NULL : out, deep ? out : NULL, err,
-                                        errlen);
+        return backend_tonemap_consume(g->be, &cpu, img, deep ? NULL : out, deep ? out : NULL,
+                                       err, errlen);
     }
     int w = img->width, h = img->height;
     image_free(img);   /* the texture has the pixels now */
@@ -68,10 +69,10 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
     return *slot >= 0;
 }
 
-const image_allocator *batch_gpu_allocator(int frames)
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames)
 {
     char err[HT_ERR_MAX];
-    pipeline *p = commands_pipeline(err, sizeof err);
+    pipeline *p = backend_pipeline(be, err, sizeof err);
     return p ? pipeline_upload_allocator(p, frames) : NULL;
 }
 

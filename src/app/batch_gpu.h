@@ -7,12 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "options.h"
 
 typedef struct batch_gpu batch_gpu;
 
-/* The process's pipeline (commands_pipeline) and a read-back ring. NULL, reason in err. */
-batch_gpu *batch_gpu_create(char *err, size_t errlen);
+/* BE's pipeline (backend_pipeline) and a read-back ring. NULL, reason in err. */
+batch_gpu *batch_gpu_create(cmd_backend *be, char *err, size_t errlen);
 /* Accepts NULL; sets *g to NULL. */
 void batch_gpu_destroy(batch_gpu **g);
 
@@ -20,16 +21,16 @@ void batch_gpu_destroy(batch_gpu **g);
  * tone-maps it with O (o->depth 8 or 16) and queues the read-back; *slot gets its ticket for
  * batch_gpu_finish. An image in several textures is read back at once into OUT instead
  * (width*height*3 samples) and *slot is -1. An image the GPU cannot take O's options on
- * (commands_gpu_upload) is tone-mapped by the CPU reference into OUT (IMG needs its floats
+ * (backend_gpu_upload) is tone-mapped by the CPU reference into OUT (IMG needs its floats
  * then), *slot -1, and NOTE says why (else NOTE is ""). False, reason in err. */
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen);
 
-/* The process pipeline's upload allocator for FRAMES frames in flight
+/* The upload allocator of BE's pipeline for FRAMES frames in flight
  * (pipeline_upload_allocator), for the decoders' image_load_options.half_alloc; makes the GL
  * context on the calling thread, the one that tone-maps, when there is none. NULL when there
  * is no GPU (the decoders then use the pool, and the GPU's failure shows when tone-mapping). */
-const image_allocator *batch_gpu_allocator(int frames);
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames);
 
 /* Waits for the read-back SLOT and writes its pixels to OUT. False, reason in err. */
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen);

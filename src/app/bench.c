@@ -77,18 +77,10 @@ static void run_pipeline(bench *b)
         keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
 }
 
-/* The first pass of "merge+curve": merge in the separate form of the finishing; in the fused
- * ones the finish pass (which computes the range too) and the re-binning's empty dispatch. */
-static int merge_curve_first(const bench *b)
-{
-    return pipeline_finish(b->pipe) == PIPELINE_FINISH_SEPARATE ? HT_PASS_merge : HT_PASS_finish;
-}
-
 /* Every pass inside whole-pipeline runs, each with its own timer: a pass repeated on its own
  * can run at another speed than in its place in the sequence (seen at 8K on an H100: apply
- * alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] (of the passes the
- * pipeline's form of the finishing runs) and the merge+curve sum (merge_curve_first ..
- * curve); false where the driver's timer gives nothing (wall clock then times whole runs
+ * alone 2.8x slower than the whole pipeline). Fills t[HT_PASS_COUNT] (of the passes that
+ * run with the parameters) and the merge+curve sum (merge .. curve); false where the driver's timer gives nothing (wall clock then times whole runs
  * only). */
 static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
 {
@@ -106,7 +98,7 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
     char err[HT_ERR_MAX];
     for (int r = 0; r < runs; r++)
         for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
-            bool runs_here = pipeline_pass_runs(b->pipe, pass, &b->params);
+            bool runs_here = pipeline_pass_used(pass, &b->params);
             gpu_timer_begin(runs_here ? timer[pass] : NULL);
             keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
             gpu_timer_end(runs_here ? timer[pass] : NULL);
@@ -118,7 +110,7 @@ static bool measure_passes(bench *b, int runs, timing *t, timing *merge_curve)
         for (int r = n; r < runs; r++)
             col[r] = 0;
         for (int r = 0; r < runs; r++)
-            if (pass >= merge_curve_first(b) && pass <= HT_PASS_curve)
+            if (pass >= HT_PASS_merge && pass <= HT_PASS_curve)
                 sum[r] += col[r];
         gpu_timer_destroy(&timer[pass]);
     }
@@ -215,7 +207,7 @@ static void run_stats_pass(bench *b)
 static void run_merge_curve(bench *b)
 {
     char err[HT_ERR_MAX];
-    for (int pass = merge_curve_first(b); pass <= HT_PASS_curve; pass++)
+    for (int pass = HT_PASS_merge; pass <= HT_PASS_curve; pass++)
         keep(b, pipeline_run_pass(b->pipe, pass, b->src, &b->params, err, sizeof err), err);
 }
 
@@ -414,32 +406,13 @@ static int bench_human(bench *b, int runs, double texel, timing copy, double cop
     return n;
 }
 
-/* Rows that compare, in one run, the forms of the finishing (pipeline_set_finish): each one's
- * merge+curve (in place, as measure_passes) and pipeline, for an image seen before and a new
- * one (FLOOR_MS, and the BYTES each moves, as bench_source's); then a frame as the viewer and
- * export run it (pipeline_frame) with one timer, with a timer per pass, and with one frame of
- * latency (pipeline_set_latency). Appends to ROWS from N on; returns the new count. */
+/* Rows of a frame as the viewer and export run it (pipeline_frame) with one timer, with a
+ * timer per pass, and with one frame of latency (pipeline_set_latency), against FLOOR_MS (the
+ * BYTES a frame of an image seen before moves, NEW_BYTES a new one's, as bench_source's).
+ * Appends to ROWS from N on; returns the new count. */
 static int bench_variants(bench *b, int runs, double floor_ms, double bytes, double new_bytes,
                           row *rows, int n)
 {
-    static const char *const forms[] = {"separate", "one group", "last group"};
-    static char names[3][3][64];
-    int form0 = pipeline_finish(b->pipe);
-    for (int f = PIPELINE_FINISH_SEPARATE; f <= PIPELINE_FINISH_LAST_GROUP; f++) {
-        pipeline_set_finish(b->pipe, f);
-        timing t[HT_PASS_COUNT], mc, all, cold;
-        if (!measure_passes(b, runs, t, &mc))
-            mc = measure(b, run_merge_curve, runs);
-        all = measure(b, run_pipeline, runs);
-        cold = measure(b, run_pipeline_cold, runs);
-        snprintf(names[f][0], sizeof names[f][0], "finish %s: merge+curve", forms[f]);
-        snprintf(names[f][1], sizeof names[f][1], "finish %s: pipeline", forms[f]);
-        snprintf(names[f][2], sizeof names[f][2], "finish %s: new image", forms[f]);
-        rows[n++] = (row){names[f][0], mc, 0, NULL, 0};
-        rows[n++] = (row){names[f][1], all, bytes, "floor", all.median_ms / floor_ms};
-        rows[n++] = (row){names[f][2], cold, new_bytes, "floor", cold.median_ms / floor_ms};
-    }
-    pipeline_set_finish(b->pipe, form0);
     for (int per_pass = 0; per_pass < 2; per_pass++) {
         pipeline_set_pass_timing(b->pipe, per_pass);
         timing t = measure(b, run_frame, runs);
@@ -480,7 +453,7 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     timing in_place[HT_PASS_COUNT], mc;
     bool have_in_place = measure_passes(b, runs, in_place, &mc);
     for (int pass = 0; pass < HT_PASS_COUNT; pass++) {
-        if (!pipeline_pass_runs(b->pipe, pass, &b->params))
+        if (!pipeline_pass_used(pass, &b->params))
             continue;
         b->pass = pass;
         timing t = have_in_place ? in_place[pass] : measure(b, run_pass, runs);
@@ -489,9 +462,8 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
         bool image_pass = pass == (pipeline_pass_used(HT_PASS_foveal, &b->params)
                                        ? HT_PASS_foveal : HT_PASS_histogram);
         bool apply = pass == HT_PASS_apply;
-        rows[n++] = (row){pass == HT_PASS_finish ? "finish (range+merge+curve)"
-                          : apply && human_stage(b) ? "apply (+human stage)"
-                                                    : pipeline_pass_names[pass], t,
+        rows[n++] = (row){apply && human_stage(b) ? "apply (+human stage)"
+                                                  : pipeline_pass_names[pass], t,
                           image_pass ? img_one : apply ? img_all + out : 0,
                           image_pass ? "read" : apply ? "read+write" : NULL,
                           image_pass ? t.median_ms / read.median_ms
@@ -502,9 +474,7 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     rows[n++] = (row){"scene (viewer, 1:1)", scene, img_one + img_all, NULL, 0};
     if (!have_in_place)
         mc = measure(b, run_merge_curve, runs);
-    rows[n++] = (row){merge_curve_first(b) == HT_PASS_merge ? "merge+curve"
-                                                             : "merge+curve (finish+rebin)",
-                      mc, 0, NULL, 0};
+    rows[n++] = (row){"merge+curve", mc, 0, NULL, 0};
     timing all = measure(b, run_pipeline, runs);
     /* The floor: the analysis must read the image once, the apply read it and write RGBA8.
      * "pipeline" is a frame of an image seen before (the viewer's case: the binning range is
@@ -562,18 +532,23 @@ int cmd_bench(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    if (o.bench_playback) {
-        int status = bench_playback(&o, pos, npos);
-        free(pos);
-        return status;
-    }
     if (o.bench_decode) {
         int status = bench_decode(&o, pos, npos);
         free(pos);
         return status;
     }
-    if (o.bench_export) {
-        int status = bench_export(&o, pos, npos);
+    if (o.bench_playback || o.bench_export) {
+        /* The command's backend: --export's as export decides it, the GPU for --playback
+         * (the viewer's). */
+        if (o.bench_playback)
+            o.backend = HT_BACKEND_GPU;
+        cmd_backend *be = backend_create(&o, err, sizeof err);
+        int status = !be                ? 1
+                     : o.bench_playback ? bench_playback(be, &o, pos, npos)
+                                        : bench_export(be, &o, pos, npos);
+        if (!be)
+            fprintf(stderr, "hdrtone bench: %s\n", err);
+        backend_destroy(&be);
         free(pos);
         return status;
     }

@@ -90,8 +90,8 @@ static void print_stats(FILE *f, bool json, const ht_options *o, int n, const ba
 }
 
 /* Runs the batch with outputs OUT/NNNN.EXT (or a stream into /dev/null); removes them. */
-static int run_batch(const ht_options *o, char **files, int n, const char *dir,
-                     batch_stats *s)
+static int run_batch(cmd_backend *be, const ht_options *o, char **files, int n,
+                     const char *dir, batch_stats *s)
 {
     encode_format fmt = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
     bool stream = fmt == ENCODE_RGB24 || fmt == ENCODE_Y4M;
@@ -118,7 +118,7 @@ static int run_batch(const ht_options *o, char **files, int n, const char *dir,
         free(outp);
         return 1;
     }
-    int status = batch_export(o, (const char **)files, outp, n, s);
+    int status = batch_export(be, o, (const char **)files, outp, n, s);
     if (stream) {
         dup2(saved, STDOUT_FILENO);
         close(saved);
@@ -131,7 +131,7 @@ static int run_batch(const ht_options *o, char **files, int n, const char *dir,
     return status;
 }
 
-int bench_export(const ht_options *o, char **files, int n)
+int bench_export(cmd_backend *be, const ht_options *o, char **files, int n)
 {
     if (n < 1)
         return commands_usage_error("bench", "--export needs at least one FILE");
@@ -141,7 +141,7 @@ int bench_export(const ht_options *o, char **files, int n)
         return 1;
     }
     batch_stats s = {0};
-    int status = run_batch(o, files, n, dir, &s);
+    int status = run_batch(be, o, files, n, dir, &s);
     rmdir(dir);
     /* After the batch, not to take cores from it: the first file's floor. */
     print_stats(stdout, o->json, o, n, &s, bench_decode_floor_ms(files[0]));

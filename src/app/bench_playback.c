@@ -128,7 +128,7 @@ static void print_playback(FILE *f, const playback *b, const char *seq, double f
     fprintf(f, "; %lu of %d uploads copied nothing\n", direct, b->frames);
 }
 
-int bench_playback(const ht_options *o, char **files, int n)
+int bench_playback(cmd_backend *be, const ht_options *o, char **files, int n)
 {
     char err[HT_ERR_MAX];
     seq_frames f = {0};
@@ -148,7 +148,7 @@ int bench_playback(const ht_options *o, char **files, int n)
     if ((o->adapt && !adapt_parse(o->adapt, &b->ap, err, sizeof err)) ||
         !seq_frames_open(files[0], o->frame_range, &f, NULL, err, sizeof err)) {
         status = commands_usage_error("bench", err);
-    } else if (!(b->pipe = commands_pipeline(err, sizeof err))) {
+    } else if (!(b->pipe = backend_pipeline(be, err, sizeof err))) {
         fprintf(stderr, "hdrtone bench: %s\n", err);
         status = 1;
     } else {

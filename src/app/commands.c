@@ -1,137 +1,23 @@
 #include "commands.h"
+#include "region.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_context.h"
+#include "human.h"
+#include "human_gpu.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
-#include "human.h"
 #include "seq_cmd.h"
-#include "tonemap_fast.h"
-#include "viewer.h"
 
-/* The headless GPU state of a CLI process: one context, one pipeline, made on first use. */
-static gl_context *g_ctx;
-static pipeline *g_pipe;
-
-static void release_gpu(void)
+const human_report *commands_gpu_human(cmd_backend *b, const ht_options *o)
 {
-    pipeline_destroy(&g_pipe);
-    gl_context_destroy(&g_ctx);
-}
-
-/* The context, made on first use (WHY: why there is none). */
-static bool ensure_context(char *why, size_t len)
-{
-    static bool registered;
-    if (!g_ctx && !(g_ctx = gl_context_create_headless(why, len)))
-        return false;
-    if (!registered)
-        registered = atexit(release_gpu) == 0;
-    return true;
-}
-
-/* The GPU state, made on first use. */
-static bool ensure_gpu(char *err, size_t errlen)
-{
-    if (!g_pipe) {
-        char why[HT_ERR_MAX];
-        if (!ensure_context(why, sizeof why)) {
-            snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
-            return false;
-        }
-        if (!(g_pipe = pipeline_create(why, sizeof why))) {
-            snprintf(err, errlen, "GPU pipeline: %s", why);
-            gl_context_destroy(&g_ctx);
-            return false;
-        }
-        /* Test knob: pieces of at most HT_MAX_PIECE pixels a side, so that the tests reach
-         * the paths of an image larger than a texture with ordinary images. */
-        const char *piece = getenv("HT_MAX_PIECE");
-        if (piece)
-            pipeline_set_max_piece(g_pipe, atoi(piece));
-    }
-    return true;
-}
-
-pipeline *commands_pipeline(char *err, size_t errlen)
-{
-    return ensure_gpu(err, errlen) ? g_pipe : NULL;
-}
-
-/* --backend auto: the GPU when there is a context whose renderer is not one of Mesa's
- * software rasterisers (the fast CPU path beats them: BENCHMARKS.md), else the CPU. The
- * context stays for the GPU backend. */
-static int resolve_backend(void)
-{
-    char why[HT_ERR_MAX];
-    if (!ensure_context(why, sizeof why))
-        return HT_BACKEND_CPU;
-    const char *renderer = gl_renderer();
-    if (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-        strstr(renderer, "swrast")) {
-        gl_context_destroy(&g_ctx);
-        return HT_BACKEND_CPU;
-    }
-    return HT_BACKEND_GPU;
-}
-
-bool commands_tonemap(const ht_options *o, const hdr_image *img, tonemap_result *r,
-                      uint8_t *rgb, char *err, size_t errlen)
-{
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_result local;
-        tonemap_result *res = r ? r : &local;
-        tonemap_fast_analyze(img, &o->tm, res, o->jobs);
-        if (rgb)
-            tonemap_fast_apply(img, &o->tm, res, rgb, o->jobs);
-        return true;
-    }
-    return ensure_gpu(err, errlen) &&
-           pipeline_tonemap_image(g_pipe, img, &o->tm, r, rgb, err, errlen);
-}
-
-bool commands_tonemap_consume(const ht_options *o, hdr_image *img, uint8_t *rgb,
-                              uint16_t *rgb16, char *err, size_t errlen)
-{
-    if (o->backend == HT_BACKEND_CPU) {
-        tonemap_result r;
-        tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
-        if (rgb)
-            tonemap_fast_apply(img, &o->tm, &r, rgb, o->jobs);
-        else
-            tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
-        image_free(img);
-        return true;
-    }
-    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen)) {
-        image_free(img);
-        return false;
-    }
-    /* The texture has the pixels now: the CPU copy goes before the GPU allocates the rest
-     * (with a CPU rasteriser all of it is system memory). */
-    image_free(img);
-    bool ok = rgb ? pipeline_tonemap_uploaded(g_pipe, &o->tm, NULL, rgb, err, errlen)
-                  : pipeline_tonemap_uploaded16(g_pipe, &o->tm, NULL, rgb16, err, errlen);
-    pipeline_release_textures(g_pipe);
-    return ok;
-}
-
-bool commands_gpu_upload(const ht_options *o, const hdr_image *img, char *note, size_t len,
-                         char *err, size_t errlen)
-{
-    note[0] = '\0';
-    if (!ensure_gpu(err, errlen) || !pipeline_upload(g_pipe, img, err, errlen))
-        return false;
-    int pieces = pipeline_image_pieces(g_pipe);
-    if (!human_requested(&o->tm) || pieces <= 1)
-        return true;
-    snprintf(note, len, "larger than a texture (in %d pieces), which the GPU's human-vision "
-             "stage cannot take: the CPU reference runs the options on it", pieces);
-    pipeline_release_textures(g_pipe);
-    return true;
+    char err[HT_ERR_MAX];
+    pipeline *p = o->backend == HT_BACKEND_GPU && human_requested(&o->tm)
+                      ? backend_pipeline(b, err, sizeof err)
+                      : NULL;
+    return p ? pipeline_human_report(p) : NULL;
 }
 
 /* Each command's --help text before its options (commands_start). */
@@ -149,9 +35,10 @@ static const struct {
      "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
      "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
      "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
-     "(Radiance) and .pfm), an existing directory (IN's name with the format's\n"
-     "extension) for one or more, or - for standard output (--format: png, jpeg,\n"
-     "hdr or pfm for one input, rgb24 or y4m frames for video tools). A sequence\n"
+     "(Radiance) and .pfm; another extension is an error), a folder (IN's name with\n"
+     "the format's extension; made when missing) for one or more, or - for standard\n"
+     "output (PNG; --format jpeg, hdr or pfm for one input, rgb24 or y4m frames for\n"
+     "video tools). The folders an output needs are made. A sequence\n"
      "(SEQ a pattern: shot.%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
      "adapted in time (--adapt), into OUT_SEQ (out/%04d.png) or a stream (-o -).\n"},
     {HT_CMD_STATS,
@@ -185,10 +72,6 @@ int commands_start(int argc, char **argv, unsigned command, const char *name, ht
             fputs(USAGES[i].text, stdout);
     fputs("\noptions:\n", stdout);
     options_print_help(stdout, command);
-    if (command == HT_CMD_VIEW) {
-        fputs("\nkeys:\n", stdout);
-        viewer_print_keys(stdout);
-    }
     free(*pos);
     *pos = NULL;
     return 0;
@@ -215,12 +98,6 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
         *pos = NULL;
         return commands_usage_error(name, err);
     }
-    /* The commands that tone-map with a backend (bench without --export times the GPU's
-     * passes; the viewer draws with its own context). */
-    bool tonemaps = command == HT_CMD_EXPORT || command == HT_CMD_STATS ||
-                    command == HT_CMD_ANALYZE || (command == HT_CMD_BENCH && o->bench_export);
-    if (o->backend == HT_BACKEND_AUTO && tonemaps && !o->help)
-        o->backend = resolve_backend();
     return -1;
 }
 
@@ -229,48 +106,47 @@ int commands_parse(int argc, char **argv, unsigned command, const char *name, ht
  * a read-back (*rgb NULL), except for an image in several textures, whose output is read back
  * into *rgb. The human-vision options on an image the GPU cannot take them on turn O to the
  * CPU backend, with a note. False, reason in err. */
-static bool stats_tonemap(ht_options *o, const char *path, const hdr_image *img,
-                          tonemap_result *r, uint8_t **rgb, char *err, size_t errlen)
+static bool stats_tonemap(cmd_backend *be, ht_options *o, const char *path,
+                          const hdr_image *img, tonemap_result *r, uint8_t **rgb, char *err,
+                          size_t errlen)
 {
     char note[HT_ERR_MAX];
     *rgb = NULL;
     if (o->backend == HT_BACKEND_GPU) {
-        if (!commands_gpu_upload(o, img, note, sizeof note, err, errlen))
+        if (!backend_gpu_upload(be, o, img, note, sizeof note, err, errlen))
             return false;
         if (note[0]) {
             fprintf(stderr, "hdrtone stats: %s: %s\n", path, note);
             o->backend = HT_BACKEND_CPU;
         }
     }
-    bool gpu = o->backend == HT_BACKEND_GPU;
-    if ((!gpu || pipeline_image_pieces(g_pipe) > 1) &&
+    pipeline *p = o->backend == HT_BACKEND_GPU ? backend_pipeline(be, err, errlen) : NULL;
+    if ((!p || pipeline_image_pieces(p) > 1) &&
         !(*rgb = malloc((size_t)img->width * img->height * 3))) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    return gpu ? pipeline_tonemap_uploaded(g_pipe, &o->tm, r, *rgb, err, errlen)
-               : commands_tonemap(o, img, r, *rgb, err, errlen);
+    return p ? pipeline_tonemap_uploaded(p, &o->tm, r, *rgb, err, errlen)
+             : backend_tonemap(be, o, img, r, *rgb, err, errlen);
 }
 
-int cmd_stats(int argc, char **argv)
+/* stats of the one still PATH as O asks, with the backend BE (its report after a blank line
+ * when FIRST is not set: one block per file); 0, or 1 after an error (printed). */
+static int stats_file(cmd_backend *be, const ht_options *opts, const char *path, bool first)
 {
-    ht_options o;
-    char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
-    if (early >= 0)
-        return early;
-    if (npos != 1) {
-        free(pos);
-        return commands_usage_error("stats", "needs exactly one input (see --help)");
-    }
-    const char *path = pos[0];
-    free(pos);
-    if (seq_cmd_is_sequence(path))
-        return seq_stats(&o, path);
+    ht_options own = *opts, *o = &own;   /* stats_tonemap may turn this file to the CPU */
+    char err[HT_ERR_MAX + 64];
     hdr_image img = {0};
-    image_load_options lo = options_load(&o);
+    image_load_options lo = options_load(o);
     if (!image_load(path, &lo, &img, err, sizeof err)) {
         fprintf(stderr, "hdrtone stats: %s\n", err);
+        return 1;
+    }
+    int rect[4];
+    if (o->region && (!region_parse(o->region, rect, err, sizeof err) ||
+                      !region_check(&img, rect, err, sizeof err))) {
+        fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
+        image_free(&img);
         return 1;
     }
     image_stats st;
@@ -281,19 +157,50 @@ int cmd_stats(int argc, char **argv)
     int status = 1;
     if (!r)
         fprintf(stderr, "hdrtone stats: out of memory\n");
-    else if (!stats_tonemap(&o, path, &img, r, &rgb, err, sizeof err))
+    else if (!stats_tonemap(be, o, path, &img, r, &rgb, err, sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
-    else if (rgb ? !imgstats_cpu(&img, rgb, o.peaks, o.min_distance, &s)
-                 : !imgstats_gpu(g_pipe, &img, o.histogram_kernel, o.peaks, o.min_distance, &s,
-                                 err, sizeof err))
+    else if (rgb ? !imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
+                 : !imgstats_gpu(backend_pipeline(be, err, sizeof err), &img,
+                                 o->histogram_kernel, o->peaks, o->min_distance, &s, err,
+                                 sizeof err))
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, rgb ? "out of memory" : err);
     else {
-        commands_print_stats(stdout, path, &img, &st, &o, r, &s);
+        if (!first && !o->json && o->curve_format != HT_CURVE_PCOND)
+            fputc('\n', stdout);
+        commands_print_stats(stdout, path, &img, &st, o, r, &s, commands_gpu_human(be, o));
         status = 0;
     }
     imgstats_free(&s);
     free(rgb);
     free(r);
     image_free(&img);
+    return status;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    ht_options o;
+    char **pos, err[HT_ERR_MAX];
+    int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
+    int rect[4], status = 0;
+    cmd_backend *be = NULL;
+    if (npos == 0) {
+        status = commands_usage_error("stats", "needs at least one input (see --help)");
+    } else if (o.region && !region_parse(o.region, rect, err, sizeof err)) {
+        status = commands_usage_error("stats", err);
+    } else if (!(be = backend_create(&o, err, sizeof err))) {
+        fprintf(stderr, "hdrtone stats: %s\n", err);
+        status = 1;
+    } else if (npos == 1 && seq_cmd_is_sequence(pos[0])) {
+        status = seq_stats(be, &o, pos[0]);
+    } else {
+        /* One bad input does not stop the others; any makes the exit status 1. */
+        for (int i = 0; i < npos; i++)
+            status |= stats_file(be, &o, pos[i], i == 0);
+    }
+    backend_destroy(&be);
+    free(pos);
     return status;
 }

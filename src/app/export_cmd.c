@@ -10,6 +10,8 @@
 
 #include "batch.h"
 #include "encode.h"
+#include "export_view.h"
+#include "png_export.h"
 #include "seq_cmd.h"
 
 /* Float output is the CPU reference's (batch.c map_linear says why): the backend becomes the
@@ -69,17 +71,82 @@ static int check_outputs(const char **in, const char **out, int n)
     return 0;
 }
 
+/* Where -o sends the pictures. */
+typedef enum { OUT_STREAM, OUT_DIR, OUT_FILE, OUT_PATTERN } out_kind;
+
+/* The extension of PATH's file name (after its last '.', not a leading one), or NULL. */
+static const char *extension_of(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot + 1 : NULL;
+}
+
+/* -o OUT for NPOS inputs (SEQ_IN: one sequence): standard output; a folder (one that exists,
+ * a name ending in '/', or for several inputs a name without an extension: made when
+ * missing); a sequence's pattern; else one file. */
+static out_kind output_kind(const char *out, int npos, bool seq_in)
+{
+    if (strcmp(out, "-") == 0)
+        return OUT_STREAM;
+    if (seq_in)
+        return OUT_PATTERN;
+    if (is_directory(out) || out[strlen(out) - 1] == '/' || (npos > 1 && !extension_of(out)))
+        return OUT_DIR;
+    return OUT_FILE;
+}
+
+/* The formats a file can be, for messages: "png (.png), jpeg (.jpg), ...". */
+static void file_formats(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int f = ENCODE_AUTO + 1; f < ENCODE_FORMAT_COUNT && n < len; f++)
+        if (f != ENCODE_RGB24 && f != ENCODE_Y4M)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s (.%s)", n ? ", " : "",
+                                  encode_format_name(f), encode_format_extension(f));
+}
+
+/* A file -o must name its format (never PNG data under another name), and a pattern goes
+ * with a sequence only. Returns 0, or 2 after a usage error. */
+static int check_file_name(const ht_options *o, out_kind kind)
+{
+    char msg[HT_ERR_MAX + 512], formats[256];
+    const char *ext = extension_of(o->output);
+    file_formats(formats, sizeof formats);
+    if (kind == OUT_FILE && seq_cmd_is_sequence(o->output)) {
+        snprintf(msg, sizeof msg, "-o %s is a sequence's pattern, but the input is one image "
+                 "(a sequence: shot.%%04d.exr -o out/%%04d.png)", o->output);
+        return commands_usage_error("export", msg);
+    }
+    if (kind != OUT_FILE && kind != OUT_PATTERN)
+        return 0;
+    if (ext && encode_format_of_path(o->output) == ENCODE_AUTO) {
+        snprintf(msg, sizeof msg, "-o %s: hdrtone does not write .%s files; the formats: %s, "
+                 "and rgb24 or y4m to -o - (--format)", o->output, ext, formats);
+        return commands_usage_error("export", msg);
+    }
+    if (!ext && o->format == ENCODE_AUTO) {
+        snprintf(msg, sizeof msg, "-o %s names no format: add an extension (%s) or --format; "
+                 "a folder: %s/", o->output, formats, o->output);
+        return commands_usage_error("export", msg);
+    }
+    return 0;
+}
+
 /* Resolves o->format (the extension of -o, --format, the streams' rules) and checks the
- * combination of -o, the number of inputs NPOS and --format/--depth/--display-window.
- * Returns 0, or 2 after a usage error. */
-static int resolve_format(ht_options *o, int npos)
+ * combination of -o (of KIND), the number of inputs NPOS and --format/--depth/
+ * --display-window. Returns 0, or 2 after a usage error. */
+static int resolve_format(ht_options *o, out_kind kind, int npos)
 {
     char msg[HT_ERR_MAX + 128], why[HT_ERR_MAX];
-    bool to_stdout = strcmp(o->output, "-") == 0, dir = !to_stdout && is_directory(o->output);
-    encode_format ext = to_stdout || dir ? ENCODE_AUTO : encode_format_of_path(o->output);
+    bool to_stdout = kind == OUT_STREAM;
+    int status = check_file_name(o, kind);
+    if (status)
+        return status;
+    encode_format ext = kind == OUT_FILE || kind == OUT_PATTERN
+                            ? encode_format_of_path(o->output) : ENCODE_AUTO;
     encode_format f = o->format;
-    if (f == ENCODE_AUTO && to_stdout)
-        return commands_usage_error("export", "-o - (standard output) needs --format");
     if (f == ENCODE_AUTO)
         f = ext != ENCODE_AUTO ? ext : ENCODE_PNG;
     if (ext != ENCODE_AUTO && ext != f) {
@@ -97,9 +164,9 @@ static int resolve_format(ht_options *o, int npos)
                  encode_format_name(f));
         return commands_usage_error("export", msg);
     }
-    if (npos > 1 && !to_stdout && !dir)
-        return commands_usage_error("export",
-                                    "with several inputs, -o must be an existing directory");
+    if (npos > 1 && kind == OUT_FILE)
+        return commands_usage_error("export", "with several inputs, -o is a folder (made when "
+                                              "missing) or - (standard output)");
     if (o->depth != 8 && o->depth != 16)
         return commands_usage_error("export", "--depth is 8 or 16");
     bool linear = encode_format_is_float(f);
@@ -118,6 +185,68 @@ static int resolve_format(ht_options *o, int npos)
     return 0;
 }
 
+/* Warns of the options given that the output or the input leaves without effect (they
+ * would otherwise be silently ignored). */
+static void warn_ignored(const ht_options *o, bool seq_in)
+{
+    static const char *const seq_only[] = {"frames", "adapt", "fps", "cut-threshold",
+                                           "analysis"};
+    const char *f = encode_format_name(o->format);
+    if (options_given(o, "quality") && o->format != ENCODE_JPEG)
+        fprintf(stderr, "hdrtone export: --quality is JPEG's: ignored for %s\n", f);
+    if (options_given(o, "depth") && o->format != ENCODE_PNG)
+        fprintf(stderr, "hdrtone export: --depth is PNG's: ignored for %s\n", f);
+    for (size_t i = 0; !seq_in && i < sizeof seq_only / sizeof seq_only[0]; i++)
+        if (options_given(o, seq_only[i]))
+            fprintf(stderr, "hdrtone export: --%s is a sequence's (an input like "
+                            "shot.%%04d.exr): ignored for one image\n", seq_only[i]);
+}
+
+/* Makes the folders that the files OUT[0..N) go into (render outputs make their folders).
+ * False after the message. */
+static bool make_output_dirs(const char *const *out, int n)
+{
+    char err[HT_ERR_MAX];
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i], "-") != 0 && !file_make_parent_dirs(out[i], err, sizeof err)) {
+            fprintf(stderr, "hdrtone export: %s\n", err);
+            return false;
+        }
+    return true;
+}
+
+/* The batch of NPOS stills POS into -o (of KIND) with BE: each input's output, the checks of
+ * them, the folders, the export. Returns the exit status. */
+static int export_stills(cmd_backend *be, const ht_options *o, char **pos, int npos,
+                         out_kind kind)
+{
+    char(*outs)[4096] = calloc((size_t)npos, sizeof *outs);
+    const char **outp = calloc((size_t)npos, sizeof *outp);
+    int status = 1;
+    if (!outs || !outp) {
+        fprintf(stderr, "hdrtone export: out of memory\n");
+    } else {
+        for (int i = 0; i < npos; i++) {
+            if (kind == OUT_DIR)
+                output_in_dir(o->output, pos[i], encode_format_extension(o->format), outs[i],
+                              sizeof outs[i]);
+            else
+                snprintf(outs[i], sizeof outs[i], "%s", o->output);
+            outp[i] = outs[i];
+        }
+        status = check_outputs((const char **)pos, outp, npos);
+        if (status == 0 && !make_output_dirs(outp, npos))
+            status = 1;
+        else if (status == 0 && o->display.mode != HT_VIEW_TONEMAP)
+            status = export_view_run(be, o, (const char **)pos, outp, npos);
+        else if (status == 0)
+            status = batch_export(be, o, (const char **)pos, outp, npos, NULL);
+    }
+    free(outs);
+    free(outp);
+    return status;
+}
+
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
@@ -125,37 +254,29 @@ int cmd_export(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_EXPORT, "export", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    int status = 0;
-    if (npos == 0 || !o.output || !o.output[0])
+    int status;
+    if (npos == 0 || !o.output || !o.output[0]) {
         status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
-    else
-        status = resolve_format(&o, npos);
-    if (status != 2)
-        cpu_fallback(&o, "export");
-    if (status != 2) {
-        char (*outs)[4096] = calloc((size_t)npos, sizeof *outs);
-        const char **outp = calloc((size_t)npos, sizeof *outp);
-        if (!outs || !outp) {
-            fprintf(stderr, "hdrtone export: out of memory\n");
-            status = 1;
-        } else {
-            bool dir = strcmp(o.output, "-") != 0 && is_directory(o.output);
-            for (int i = 0; i < npos; i++) {
-                if (dir)
-                    output_in_dir(o.output, pos[i], encode_format_extension(o.format), outs[i],
-                                  sizeof outs[i]);
-                else
-                    snprintf(outs[i], sizeof outs[i], "%s", o.output);
-                outp[i] = outs[i];
+    } else {
+        bool seq_in = npos == 1 && seq_cmd_is_sequence(pos[0]);
+        out_kind kind = output_kind(o.output, npos, seq_in);
+        status = resolve_format(&o, kind, npos);
+        if (status == 0)
+            status = export_view_check(&o, pos[0]);
+        char err[HT_ERR_MAX];
+        cmd_backend *be = NULL;
+        if (status == 0) {
+            warn_ignored(&o, seq_in);
+            cpu_fallback(&o, "export");
+            if (!(be = backend_create(&o, err, sizeof err))) {
+                fprintf(stderr, "hdrtone export: %s\n", err);
+                status = 1;
             }
-            status = check_outputs((const char **)pos, outp, npos);
-            if (status == 0 && npos == 1 && seq_cmd_is_sequence(pos[0]))
-                status = seq_export(&o, pos[0], outp[0]);
-            else if (status == 0)
-                status = batch_export(&o, (const char **)pos, outp, npos, NULL);
         }
-        free(outs);
-        free(outp);
+        if (be)
+            status = seq_in ? seq_export(be, &o, pos[0], o.output)
+                            : export_stills(be, &o, pos, npos, kind);
+        backend_destroy(&be);
     }
     free(pos);
     return status;

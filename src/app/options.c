@@ -3,13 +3,17 @@
 #include "encode.h"
 #include "human.h"
 #include "image.h"
+#include "legend.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { OPT_INT, OPT_DOUBLE, OPT_STRING, OPT_FLAG, OPT_CHOICE, OPT_TRANSFER } opt_kind;
+/* OPT_DOUBLE_AUTO: a number in range, or "auto" for 0. */
+typedef enum {
+    OPT_INT, OPT_DOUBLE, OPT_STRING, OPT_FLAG, OPT_CHOICE, OPT_TRANSFER, OPT_DOUBLE_AUTO
+} opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -54,6 +58,9 @@ const ht_enum options_formats[] = {
 static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, NULL}};
 
 #define OFF(field) offsetof(ht_options, field)
+#define TEST_HOOK "test hook: "   /* the help of an option for the tests (is_test_hook) */
+/* The display modes' options: the viewer and export. */
+#define VIEWS (HT_CMD_VIEW | HT_CMD_EXPORT)
 #define TM HT_CMD_ALL
 #define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)   /* human.h's options */
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
@@ -79,7 +86,33 @@ static const opt_def OPTIONS[] = {
     {"transfer", 0, OPT_TRANSFER, TM, OFF(tm.transfer), 0, 0, NULL, "srgb|gamma[:G]",
      "display encoding: the sRGB curve or a plain gamma (G default 2.2)"},
     {"scale", 0, OPT_DOUBLE, TM, OFF(tm.scale), 1e-30, 1e30, NULL, "S",
-     "cd/m^2 per image unit"},
+     "cd/m^2 per image unit; overrides the file's units (Radiance: 179 lm/W, OpenEXR: "
+     "whiteLuminance, else relative) in the luminance figures and false colour"},
+    {"view", 0, OPT_CHOICE, VIEWS, OFF(display.mode), 0, 0, display_modes, "MODE",
+     "what is shown: the tone mapping, a plain exposure (no tone mapping), a false-colour "
+     "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), or one channel "
+     "alone over its own range (see --channel)"},
+    {"exposure", 0, OPT_DOUBLE, VIEWS, OFF(display.exposure), -64, 64, NULL, "EV",
+     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer)"},
+    {"offset", 0, OPT_DOUBLE, VIEWS, OFF(display.offset), -1e6, 1e6, NULL, "X",
+     "--view exposure: added after the exposure"},
+    {"fc-max", 0, OPT_DOUBLE_AUTO, VIEWS, OFF(display.fc_max), 1e-30, 1e30, NULL, "CD|auto",
+     "--view falsecolor: top of the scale in cd/m^2, or auto (falsecolor -s)"},
+    {"fc-log", 0, OPT_INT, VIEWS, OFF(display.fc_decades), 0, 20, NULL, "N",
+     "--view falsecolor: logarithmic over N decades below the top, 0 linear (falsecolor -log)"},
+    {"fc-steps", 0, OPT_INT, VIEWS, OFF(display.fc_steps), 2, LEGEND_MAX_STEPS, NULL, "N",
+     "--view falsecolor: steps of the legend, bands and contours (falsecolor -n)"},
+    {"fc-style", 0, OPT_CHOICE, VIEWS, OFF(display.fc_style), 0, 0, display_fc_styles, "STYLE",
+     "--view falsecolor: smooth, bands (falsecolor -cb) or contour lines (-cl)"},
+    {"channel", 0, OPT_CHOICE, VIEWS, OFF(display.channel), 0, 0, display_channels, "C",
+     "--view channel: R, G, B, A or Y (luminance) of the part and layer loaded (--part, "
+     "--layer: any channel of any layer)"},
+    {"channel-palette", 0, OPT_CHOICE, VIEWS, OFF(display.ch_palette), 0, 0,
+     display_channel_palettes, "P",
+     "--view channel: auto (diverging around 0 for a signed range, else sequential), grey, "
+     "sequential or diverging, over the channel's own range"},
+    {"legend", 0, OPT_CHOICE, HT_CMD_EXPORT, OFF(legend), 0, 0, OFF_ON, "on|off",
+     "--view falsecolor: the legend (values in cd/m^2) left of the picture"},
     {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, tonemap_presets, "NAME",
      "pcond: as Radiance's pcond (foveal sampling with its point samples, Radiance weights, "
      "100 bins, Ldmax 100, Dr 100, its range rules); options after it change it"},
@@ -109,12 +142,13 @@ static const opt_def OPTIONS[] = {
      "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
      "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm), directory (several inputs), "
-     "or - for standard output (with --format); a sequence: a pattern (out/%04d.png) or -; "
-     "analyze: the folder of the analyses"},
+     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm; its folders are made), folder "
+     "(a name ending in /, or several inputs; made when missing), or - for standard output "
+     "(PNG unless --format); a sequence: a pattern (out/%04d.png) or -; analyze: the folder "
+     "of the analyses"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
      "FMT",
-     "output format; auto: by -o's extension, PNG when it names none; rgb24 (raw RGB8 frames) "
+     "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
@@ -127,7 +161,11 @@ static const opt_def OPTIONS[] = {
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
      "threads that decode and encode files while the GPU works, two thirds decoding (default: "
      "the CPU cores, 2 to 64); with the CPU backend also the tone mapping's threads"},
-    FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json, "print one JSON object"),
+    FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json,
+         "print one JSON object (stats: one line per input, JSON Lines)"),
+    FLAG("curve", HT_CMD_STATS, curve, "stats: print the response curve in the text too"),
+    STRING("region", HT_CMD_STATS, region, "X0,Y0,X1,Y1",
+           "statistics of this rectangle too (inclusive, data-window pixels; JSON: region)"),
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",
      "the K brightest local peaks (stats: also list them; view: X marks them, 0 = 8)"},
     {"min-distance", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(min_distance), 1, 1 << 20, NULL,
@@ -156,7 +194,13 @@ static const opt_def OPTIONS[] = {
      "only when the analysis reads the picture shown (see \"One frame late\")"},
     FLAG("continuous", HT_CMD_VIEW, continuous,
          "redraw every vsync instead of on events (for measuring)"),
-    FLAG("no-overlay", HT_CMD_VIEW, no_overlay, "start with the histogram overlay hidden"),
+    FLAG("no-panels", HT_CMD_VIEW, no_panels,
+         "start with the panels hidden: the picture fills the window (Ctrl+H shows them)"),
+    {"ui-scale", 0, OPT_DOUBLE, HT_CMD_VIEW, OFF(ui_scale), 0.5, 4, NULL, "F",
+     "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"},
+    STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
+    STRING("reference", HT_CMD_VIEW, reference, "FILE",
+           "open FILE too, as the reference to compare with (wipe; Z shows it; T the mode)"),
     STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",
            "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' "
            "or a port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""),
@@ -164,11 +208,11 @@ static const opt_def OPTIONS[] = {
          "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"),
     FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
     STRING("keys", HT_CMD_VIEW, keys, "KEYS",
-           "test hook: key names, space-separated, replayed after the first frame"),
+           TEST_HOOK "key names, space-separated, replayed after the first frame"),
     STRING("screenshot", HT_CMD_VIEW, screenshot, "FILE",
-           "test hook: save the window's pixels as PNG after --frames frames, then exit"),
+           TEST_HOOK "save the window's pixels as PNG after --frames frames, then exit"),
     {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
-     "frames to draw before --screenshot; A-B: the frames of a sequence to play"},
+     "A-B: the frames of a sequence to play (N: the frames a test draws before its screenshot)"},
     STRING("part", HT_CMD_ALL, part, "N|NAME",
            "part of a multi-part OpenEXR file, by index or name (default: the first)"),
     STRING("layer", HT_CMD_ALL, layer, "NAME",
@@ -196,11 +240,19 @@ static const opt_def OPTIONS[] = {
 };
 #undef STRING
 #undef FLAG
+#undef VIEWS
 #undef SEQ
 #undef HUMAN
 #undef TM
 #undef OFF
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+/* ht_options.given has a bit per row. */
+_Static_assert(N_OPTIONS <= HT_OPTIONS_MAX, "ht_options.given holds HT_OPTIONS_MAX options");
+
+static bool is_test_hook(const opt_def *d)
+{
+    return strncmp(d->help, TEST_HOOK, strlen(TEST_HOOK)) == 0;
+}
 
 void options_default(ht_options *o)
 {
@@ -210,11 +262,14 @@ void options_default(ht_options *o)
     o->depth = 8;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;
+    o->ui_scale = 1;
     o->frames = 3;
     o->runs = 50;
     o->min_distance = 16;
     o->histogram_kernel = HT_GREY_SHARED;
     o->fps = 24;
+    display_params_default(&o->display);
+    o->legend = true;
 }
 
 static bool parse_double(const char *s, double *v)
@@ -291,6 +346,18 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
         return true;
     case OPT_TRANSFER:
         return set_transfer(value, &o->tm, err, errlen);
+    case OPT_DOUBLE_AUTO:
+        if (strcmp(value, "auto") == 0) {
+            *(double *)field = 0;
+            return true;
+        }
+        if (!parse_double(value, &v) || v < d->min || v > d->max) {
+            snprintf(err, errlen, "--%s: '%s' is not auto or a number in %g..%g", d->name,
+                     value, d->min, d->max);
+            return false;
+        }
+        *(double *)field = v;
+        return true;
     case OPT_FLAG:
         break;
     }
@@ -346,6 +413,17 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
             snprintf(err, errlen, "%s: unknown option (see --help)", arg);
             return false;
         }
+        /* A second value would silently replace the first: say so instead. Not yet in the
+         * viewer, whose tests' helper (tests/viewer/viewer_common.sh) appends options after its own
+         * --frames, until those tests are rewritten. */
+        size_t row = (size_t)(d - OPTIONS);
+        uint64_t bit = (uint64_t)1 << (row % 64), *word = &o->given[row / 64];
+        if ((*word & bit) && command != HT_CMD_VIEW) {
+            snprintf(err, errlen, "%s%.*s%s--%s: given twice", d->short_name ? "-" : "",
+                     d->short_name ? 1 : 0, &d->short_name, d->short_name ? "/" : "", d->name);
+            return false;
+        }
+        *word |= bit;
         if (d->kind == OPT_FLAG) {
             if (value) {
                 snprintf(err, errlen, "--%s takes no value", d->name);
@@ -369,6 +447,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         }
         if (!set_value(d, value, o, err, errlen))
             return false;
+        if (d->offset == offsetof(ht_options, tm.scale))
+            o->scale_given = true;
         if (d->offset == offsetof(ht_options, preset))   /* later options override it */
             tonemap_apply_preset(&o->tm, o->preset);
     }
@@ -385,6 +465,14 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         return false;
     }
     return true;
+}
+
+bool options_given(const ht_options *o, const char *name)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strcmp(OPTIONS[i].name, name) == 0 && (o->given[i / 64] & ((uint64_t)1 << (i % 64))))
+            return true;
+    return false;
 }
 
 image_load_options options_load(const ht_options *o)
@@ -422,6 +510,9 @@ static void default_text(const opt_def *d, const ht_options *def, char *buf, siz
         if (*(const double *)field > 0)
             snprintf(buf, len, "%g", *(const double *)field);
         break;
+    case OPT_DOUBLE_AUTO:
+        snprintf(buf, len, *(const double *)field > 0 ? "%g" : "auto", *(const double *)field);
+        break;
     case OPT_CHOICE:
         snprintf(buf, len, "%s", ht_enum_name(d->choices, *(const int *)field));
         break;
@@ -440,7 +531,7 @@ void options_print_help(FILE *f, unsigned command)
     options_default(&def);
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
-        if (!(d->commands & command))
+        if (!(d->commands & command) || is_test_hook(d))
             continue;
         char left[64], dflt[32];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", d->short_name ? "-" : "",
@@ -463,7 +554,7 @@ static void md_escape(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* The README's options section, from the same table (tests/test_readme.sh keeps them equal). */
+/* The README's options section, from the same table (tests/cli/test_readme.sh keeps them equal). */
 static const struct { unsigned bit; const char *name; } cmds[] = {
     {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
     {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}};
@@ -473,6 +564,8 @@ void options_print_completion(FILE *f)
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
         const char *sep = "";
+        if (is_test_hook(d))
+            continue;
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
             if (d->commands & cmds[c].bit) {
                 fprintf(f, "%s%s", sep, cmds[c].name);
@@ -488,13 +581,15 @@ void options_print_completion(FILE *f)
     }
 }
 
-void options_print_markdown(FILE *f)
+void options_print_markdown(FILE *f, bool test_hooks)
 {
     ht_options def;
     options_default(&def);
     fprintf(f, "| option | commands | default | meaning |\n|---|---|---|---|\n");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const opt_def *d = &OPTIONS[i];
+        if (is_test_hook(d) != test_hooks)
+            continue;
         char dflt[32], used[64] = "";
         default_text(d, &def, dflt, sizeof dflt);
         if (d->commands == HT_CMD_ALL)

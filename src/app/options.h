@@ -4,9 +4,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "adapt.h"
+#include "display.h"
 #include "image.h"
 #include "tonemap.h"
 
@@ -24,8 +26,17 @@ enum {
 enum { HT_BACKEND_GPU = 0, HT_BACKEND_CPU = 1, HT_BACKEND_AUTO = 2 };
 enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 
+/* Rows of the options table that ht_options.given has room for. */
+#define HT_OPTIONS_MAX 128
+
 typedef struct ht_options {
     tonemap_params tm;
+    bool scale_given;         /* --scale given: it overrides the units of the file (units.h) */
+    display_params display;   /* --view and its options (display.h); automatic parts resolved
+                                 per image (display_resolve) */
+    bool legend;              /* export --view falsecolor: the legend beside the picture */
+    const char *region;       /* stats --region X0,Y0,X1,Y1 (NULL: none) */
+    bool curve;               /* stats: print the response curve in the text too */
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
@@ -37,7 +48,10 @@ typedef struct ht_options {
     int msaa;                 /* viewer: samples per pixel */
     int latency;              /* viewer: frames of latency, 0 or 1 (pipeline_set_latency) */
     bool continuous;          /* viewer: redraw every vsync */
-    bool no_overlay;          /* viewer: start with the overlay hidden */
+    bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
+    double ui_scale;          /* viewer: the GUI's scale on top of the monitor's */
+    const char *window;       /* viewer: the window's size, "WxH" (NULL: 960x600) */
+    const char *reference;    /* viewer: the image to compare with (NULL: none) */
     const char *listen;       /* viewer: --listen [HOST:]PORT for tev's protocol (NULL = off) */
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */
@@ -65,6 +79,8 @@ typedef struct ht_options {
     double cut_threshold;     /* --cut-threshold: stops of a scene cut (0: none) */
     const char *analysis;     /* export --analysis DIR: the analyses of hdrtone analyze */
     bool help;
+    uint64_t given[HT_OPTIONS_MAX / 64];   /* the options on the command line, a bit per row
+                                              of the table (options_given) */
 } ht_options;
 
 /* The tables of the enumerations of the options (ht_enum.h); tonemap.h has those of
@@ -79,9 +95,13 @@ void options_default(ht_options *o);
 
 /* Parses ARGV[0..ARGC) (no program or command name) for COMMAND into *o; positional
  * arguments are collected, in order, into POS (room for ARGC entries), their count in *npos.
- * Returns false with "option: reason" in err. */
+ * Returns false with "option: reason" in err, also for an option given twice (except in the
+ * viewer, where the last value counts). */
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen);
+
+/* Whether the option --NAME (a name of the table) was on O's command line. */
+bool options_given(const ht_options *o, const char *name);
 
 /* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's), and
  * under --preset pcond Radiance's own decoding of .hdr pictures (image_load_options.rgbe_mid). */
@@ -93,14 +113,17 @@ image_load_options options_load(const ht_options *o);
  * for an adaptation with the human-vision options. */
 bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errlen);
 
-/* Prints the options of COMMAND as --help lines. */
+/* Prints the options of COMMAND as --help lines. The test hooks (options whose help starts
+ * "test hook:", for the tests to drive the program) are left out here, in the completion and
+ * in the README table; options_print_markdown(f, true) lists them. */
 void options_print_help(FILE *f, unsigned command);
 
 /* Prints one line per option for shell completion: the commands that take it (comma list),
  * --NAME, then its choices when it has a fixed set. */
 void options_print_completion(FILE *f);
 
-/* Prints every option as a Markdown table (the README section). */
-void options_print_markdown(FILE *f);
+/* Prints every option as a Markdown table (the README section), or with TEST_HOOKS only the
+ * test hooks (hdrtone --help-test-hooks). */
+void options_print_markdown(FILE *f, bool test_hooks);
 
 #endif

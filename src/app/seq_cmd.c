@@ -1,7 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "seq_cmd.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +14,12 @@
 #include "imgstats.h"
 #include "imgstats_gpu.h"
 #include "pipeline.h"
+#include "png_export.h"
 #include "sequence.h"
 
 /* The tone mapping of a sequence's frames, in order. */
 typedef struct seq_mapper {
+    cmd_backend *be;
     const ht_options *o;
     adapt_params ap;
     adapt_state st;
@@ -78,11 +79,14 @@ static bool report_missing(const char *cmd, const seq_frames *s)
     return any;
 }
 
-/* The adaptation O asks for into m->ap; false after a usage error (status 2 in *status). */
-static bool mapper_init(const char *cmd, const ht_options *o, seq_mapper *m, int *status)
+/* The adaptation O asks for into m->ap, tone-mapping with BE; false after a usage error
+ * (status 2 in *status). */
+static bool mapper_init(const char *cmd, cmd_backend *be, const ht_options *o, seq_mapper *m,
+                        int *status)
 {
     char err[HT_ERR_MAX];
     memset(m, 0, sizeof *m);
+    m->be = be;
     m->o = o;
     adapt_init(&m->st);
     if (!options_adapt(o, &m->ap, err, sizeof err)) {
@@ -98,18 +102,19 @@ static uint64_t fingerprint(const ht_options *o)
     return adapt_fingerprint(&o->tm) ^ (uint64_t)o->backend;
 }
 
-/* The still analysis of IMG into *r; on the GPU IMG stays uploaded for the apply. An image
- * the GPU cannot take O's options on (commands_gpu_upload) is analysed on the CPU, and NOTE
- * (NOTELEN bytes) says why; else NOTE is "". */
-static bool analyze_image(const ht_options *o, const hdr_image *img, tonemap_result *r,
-                          char *note, size_t notelen, char *err, size_t errlen)
+/* The still analysis of IMG into *r with BE; on the GPU IMG stays uploaded for the apply. An
+ * image the GPU cannot take O's options on (backend_gpu_upload) is analysed on the CPU, and
+ * NOTE (NOTELEN bytes) says why; else NOTE is "". */
+static bool analyze_image(cmd_backend *be, const ht_options *o, const hdr_image *img,
+                          tonemap_result *r, char *note, size_t notelen, char *err,
+                          size_t errlen)
 {
     note[0] = '\0';
     if (o->backend != HT_BACKEND_CPU) {
-        if (!commands_gpu_upload(o, img, note, notelen, err, errlen))
+        if (!backend_gpu_upload(be, o, img, note, notelen, err, errlen))
             return false;
         if (!note[0])
-            return pipeline_analyze_uploaded(commands_pipeline(err, errlen), &o->tm, r, err,
+            return pipeline_analyze_uploaded(backend_pipeline(be, err, errlen), &o->tm, r, err,
                                              errlen);
     }
     tonemap_cpu_analyze(img, &o->tm, r);
@@ -123,7 +128,7 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
                       char *err, size_t errlen)
 {
     const ht_options *o = m->o;
-    if (!analyze_image(o, img, &m->r, m->note, sizeof m->note, err, errlen))
+    if (!analyze_image(m->be, o, img, &m->r, m->note, sizeof m->note, err, errlen))
         return false;
     adapt_frame_of(&m->r, frame, &m->af);
     adapt_update(&m->ap, &m->st, &m->af);
@@ -138,7 +143,7 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
             tonemap_cpu_apply(img, &o->tm, &m->r, px);
         return true;
     }
-    pipeline *p = commands_pipeline(err, errlen);
+    pipeline *p = backend_pipeline(m->be, err, errlen);
     bool ok = pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
     if (!m->keep_textures)
         pipeline_release_textures(p);
@@ -223,7 +228,7 @@ static void free_files(char **in, char **out, int *frames, int n)
     free(frames);
 }
 
-int seq_export(const ht_options *o, const char *in, const char *out)
+int seq_export(cmd_backend *be, const ht_options *o, const char *in, const char *out)
 {
     seq_frames s;
     seq_mapper *m = malloc(sizeof *m);
@@ -243,7 +248,7 @@ int seq_export(const ht_options *o, const char *in, const char *out)
     else if (o->analysis && !o->frame_range)
         status = commands_usage_error("export", "--analysis goes with --frames A-B");
     else
-        mapper_init("export", o, m, &status);
+        mapper_init("export", be, o, m, &status);
     if (status >= 0) {
         free(m);
         return status;
@@ -257,13 +262,16 @@ int seq_export(const ht_options *o, const char *in, const char *out)
     int *frames = NULL, n = 0;
     if (o->analysis && !replay("export", m, &s, o->analysis)) {
         status = 1;
+    } else if (!stream && !file_make_parent_dirs(out, err, sizeof err)) {
+        fprintf(stderr, "hdrtone export: %s\n", err);   /* the pattern's folder */
+        status = 1;
     } else if (!seq_files(&s, &outp, stream, &ins, &outs, &frames, &n)) {
         fprintf(stderr, "hdrtone export: out of memory or a file name too long\n");
         status = 1;
     } else if (n > 0) {
         m->frames = frames;
         batch_hook hook = {m->ap.mode == HT_ADAPT_NONE ? NULL : hook_tonemap, m, frames};
-        status |= batch_export_hooked(o, (const char **)ins, (const char **)outs, n, &hook,
+        status |= batch_export_hooked(be, o, (const char **)ins, (const char **)outs, n, &hook,
                                       NULL);
     }
     free_files(ins, outs, frames, n);
@@ -321,7 +329,7 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
             snprintf(err, sizeof err, "out of memory");
     }
     /* The GPU's statistics read its output texture; an image in pieces is read back. */
-    if (ok && !cpu && pipeline_image_pieces(p = commands_pipeline(err, sizeof err)) > 1)
+    if (ok && !cpu && pipeline_image_pieces(p = backend_pipeline(m->be, err, sizeof err)) > 1)
         ok = (rgb = malloc(bytes)) &&
              pipeline_apply_result(p, &o->tm, &m->r, rgb, 8, err, sizeof err);
     if (ok && !(rgb ? imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
@@ -335,7 +343,8 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
         if (f) {
-            commands_print_stats(f, path, &img, &st, &ran, &m->r, &s);
+            commands_print_stats(f, path, &img, &st, &ran, &m->r, &s,
+                                 commands_gpu_human(m->be, &ran));
             fclose(f);
             print_json_line(buf, len, frame, m);
         }
@@ -343,7 +352,8 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         ok = f != NULL;
     } else {
         printf("frame         %d (adapt rate %.6g)\n", frame, m->st.rate);
-        commands_print_stats(stdout, path, &img, &st, &ran, &m->r, &s);
+        commands_print_stats(stdout, path, &img, &st, &ran, &m->r, &s,
+                             commands_gpu_human(m->be, &ran));
     }
     imgstats_free(&s);
     free(rgb);
@@ -351,7 +361,7 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
     return ok;
 }
 
-int seq_stats(const ht_options *o, const char *in)
+int seq_stats(cmd_backend *be, const ht_options *o, const char *in)
 {
     seq_frames s;
     int status = -1;
@@ -360,7 +370,7 @@ int seq_stats(const ht_options *o, const char *in)
         fprintf(stderr, "hdrtone stats: out of memory\n");
         return 1;
     }
-    if (!mapper_init("stats", o, m, &status) || (status = seq_open("stats", o, in, &s)) >= 0) {
+    if (!mapper_init("stats", be, o, m, &status) || (status = seq_open("stats", o, in, &s)) >= 0) {
         free(m);
         return status;
     }
@@ -381,8 +391,8 @@ int seq_stats(const ht_options *o, const char *in)
 
 /* analyze: frame FRAME's analysis (an unreadable frame's says so) into DIR. False after a
  * failure (reported). */
-static bool analyze_frame(const ht_options *o, int frame, const char *path, const char *dir,
-                          tonemap_result *r, adapt_frame *af)
+static bool analyze_frame(cmd_backend *be, const ht_options *o, int frame, const char *path,
+                          const char *dir, tonemap_result *r, adapt_frame *af)
 {
     char err[HT_ERR_MAX], file[4096], note[HT_ERR_MAX];
     hdr_image img = {0};
@@ -390,7 +400,7 @@ static bool analyze_frame(const ht_options *o, int frame, const char *path, cons
     bool ok = image_load(path, &lo, &img, err, sizeof err);
     if (!ok) {
         fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
-    } else if (!analyze_image(o, &img, r, note, sizeof note, err, sizeof err)) {
+    } else if (!analyze_image(be, o, &img, r, note, sizeof note, err, sizeof err)) {
         /* No note to print: analyze takes no human-vision option, so no frame falls back. */
         fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, err);
         ok = false;
@@ -400,7 +410,7 @@ static bool analyze_frame(const ht_options *o, int frame, const char *path, cons
     else
         adapt_frame_invalid(frame, o->tm.bins, af);
     if (o->backend == HT_BACKEND_GPU && ok)
-        pipeline_release_textures(commands_pipeline(err, sizeof err));
+        pipeline_release_textures(backend_pipeline(be, err, sizeof err));
     image_free(&img);
     if (!adapt_frame_path(dir, frame, file, sizeof file) ||
         !adapt_frame_write(file, af, fingerprint(o), err, sizeof err)) {
@@ -410,11 +420,13 @@ static bool analyze_frame(const ht_options *o, int frame, const char *path, cons
     return ok;
 }
 
-/* The frames of S into DIR (made when missing). Returns the exit status. */
-static int analyze_all(const ht_options *o, const seq_frames *s, const char *dir)
+/* The frames of S into DIR (made when missing), analysed with BE. Returns the exit status. */
+static int analyze_all(cmd_backend *be, const ht_options *o, const seq_frames *s,
+                       const char *dir)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "hdrtone analyze: %s: %s\n", dir, strerror(errno));
+    char err[HT_ERR_MAX];
+    if (!file_make_dirs(dir, err, sizeof err)) {
+        fprintf(stderr, "hdrtone analyze: %s\n", err);
         return 1;
     }
     int status = report_missing("analyze", s);
@@ -428,7 +440,8 @@ static int analyze_all(const ht_options *o, const seq_frames *s, const char *dir
         char path[4096];
         int f = s->exist[k];
         if (f >= s->first && f <= s->last &&
-            (!seq_format(&s->pat, f, path, sizeof path) || !analyze_frame(o, f, path, dir, r, af)))
+            (!seq_format(&s->pat, f, path, sizeof path) ||
+             !analyze_frame(be, o, f, path, dir, r, af)))
             status = 1;
     }
     free(r);
@@ -439,19 +452,26 @@ static int analyze_all(const ht_options *o, const seq_frames *s, const char *dir
 int cmd_analyze(int argc, char **argv)
 {
     ht_options o;
-    char **pos;
+    char **pos, err[HT_ERR_MAX];
     int npos, early = commands_start(argc, argv, HT_CMD_ANALYZE, "analyze", &o, &pos, &npos);
     if (early >= 0)
         return early;
     int status;
     seq_frames s;
-    if (npos != 1 || !o.output || !o.output[0] || !seq_is_pattern(pos[0]))
+    cmd_backend *be = NULL;
+    if (npos != 1 || !o.output || !o.output[0] || !seq_is_pattern(pos[0])) {
         status = commands_usage_error("analyze", "needs one sequence (shot.%04d.exr) and -o DIR "
                                                  "(see --help)");
-    else if ((status = seq_open("analyze", &o, pos[0], &s)) < 0) {
-        status = analyze_all(&o, &s, o.output);
+    } else if ((status = seq_open("analyze", &o, pos[0], &s)) < 0) {
+        if ((be = backend_create(&o, err, sizeof err))) {
+            status = analyze_all(be, &o, &s, o.output);
+        } else {
+            fprintf(stderr, "hdrtone analyze: %s\n", err);
+            status = 1;
+        }
         seq_frames_free(&s);
     }
+    backend_destroy(&be);
     free(pos);
     return status;
 }

@@ -9,6 +9,22 @@
 #include "gl_context.h"
 #include "human.h"
 #include "human_gpu.h"
+#include "region.h"
+#include "units.h"
+
+/* What one input's report is made of. */
+typedef struct stats_report {
+    const char *path;
+    const hdr_image *img;
+    const image_stats *st;
+    const ht_options *o;
+    const tonemap_result *r;
+    const imgstats *s;
+    const human_report *hr;
+    image_units units;            /* the file's (or --scale's) */
+    const region_stats *whole;    /* the whole image in cd/m^2 (NULL: out of memory) */
+    const region_stats *region;   /* --region's (NULL: not asked for, or out of memory) */
+} stats_report;
 
 /* JSON numbers: shortest round-trip-ish form; non-finite values become null. */
 static void json_num(FILE *f, double v)
@@ -62,7 +78,7 @@ static void json_file(FILE *f, const char *path, const hdr_image *img)
     json_str_field(f, "compression", img->compression);
     json_str_field(f, "rgb_source", img->rgb_source);
     /* Which part and layer are shown, and all of them. */
-    fprintf(f, ",\n \"part\": %d, \"part_name\": ", img->part);
+    fprintf(f, ", \"part\": %d, \"part_name\": ", img->part);
     commands_json_str(f, img->part_name);
     json_str_field(f, "layer", img->layer);
     fputs(", \"parts\": [", f);
@@ -93,13 +109,13 @@ static void json_file(FILE *f, const char *path, const hdr_image *img)
 /* The JSON fields of the input's pixels: counts and luminance. */
 static void json_pixels(FILE *f, const image_stats *st)
 {
-    fprintf(f, ",\n \"pixels\": {\"total\": %llu, \"finite\": %llu, \"positive_luminance\": %llu}",
+    fprintf(f, ", \"pixels\": {\"total\": %llu, \"finite\": %llu, \"positive_luminance\": %llu}",
             (unsigned long long)st->total, (unsigned long long)st->finite,
             (unsigned long long)st->positive);
     fprintf(f, ", \"values\": {\"nan\": %llu, \"inf\": %llu, \"negative\": %llu}",
             (unsigned long long)st->nan, (unsigned long long)st->inf,
             (unsigned long long)st->negative);
-    fputs(",\n \"luminance\": {\"min\": ", f);
+    fputs(", \"luminance\": {\"min\": ", f);
     json_num(f, st->positive ? st->y_min : NAN);   /* no pixel with Y > 0: null */
     json_num_field(f, "max", st->positive ? st->y_max : NAN);
     json_num_field(f, "mean", st->positive ? st->y_mean : NAN);
@@ -107,10 +123,58 @@ static void json_pixels(FILE *f, const image_stats *st)
     fputc('}', f);
 }
 
+/* The JSON fields of a region_lum as an object named KEY. */
+static void json_lum(FILE *f, const char *key, const region_lum *l)
+{
+    fprintf(f, ", \"%s\": {\"min\": ", key);
+    json_num(f, l->min);
+    json_num_field(f, "max", l->max);
+    json_num_field(f, "mean", l->mean);
+    json_num_field(f, "median", l->median);
+    json_num_field(f, "log_average", l->log_average);
+    fputc('}', f);
+}
+
+/* The units of the file and the image's luminance in cd/m^2 (units.h): the fields "units"
+ * {rule, scale, exposure} and "luminance_cd_m2" (null when out of memory). */
+static void json_units(FILE *f, const image_units *u, const region_stats *whole)
+{
+    fputs(", \"units\": {\"rule\": ", f);
+    commands_json_str(f, ht_enum_name(units_rules, u->rule));
+    json_num_field(f, "scale", u->scale);
+    json_num_field(f, "exposure", u->exposure);
+    fputc('}', f);
+    if (whole)
+        json_lum(f, "luminance_cd_m2", &whole->cd_m2);
+    else
+        fputs(", \"luminance_cd_m2\": null", f);
+}
+
+/* The JSON object "region" of stats --region (null when out of memory). */
+static void json_region(FILE *f, const region_stats *r)
+{
+    if (!r) {
+        fputs(", \"region\": null", f);
+        return;
+    }
+    fprintf(f, ", \"region\": {\"rect\": [%d, %d, %d, %d], \"pixels\": %llu, \"counted\": %llu",
+            r->rect[0], r->rect[1], r->rect[2], r->rect[3], (unsigned long long)r->pixels,
+            (unsigned long long)r->counted);
+    json_lum(f, "luminance", &r->file);
+    json_lum(f, "luminance_cd_m2", &r->cd_m2);
+    fprintf(f, ", \"histogram\": {\"bins\": %d, \"ln_min\": ", REGION_BINS);
+    json_num(f, r->ln_min);
+    json_num_field(f, "ln_max", r->ln_max);
+    fputs(", \"counts\": [", f);
+    for (int i = 0; i < REGION_BINS; i++)
+        fprintf(f, "%s%u", i ? ", " : "", r->hist[i]);
+    fputs("]}}", f);
+}
+
 /* The JSON object "tonemap": the parameters, the mapping and how the samples were taken. */
 static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result *r)
 {
-    fputs(",\n \"tonemap\": {\"scale\": ", f);
+    fputs(", \"tonemap\": {\"scale\": ", f);
     json_num(f, tm->scale);
     json_num_field(f, "ldmax", tm->ldmax);
     json_num_field(f, "drange", tm->drange);
@@ -140,13 +204,13 @@ static void json_tonemap(FILE *f, const tonemap_params *tm, const tonemap_result
 /* The JSON fields "histogram" (the analysis' counts) and "curve" (Lw, Ld at bin centres). */
 static void json_histogram_curve(FILE *f, const tonemap_params *tm, const tonemap_result *r)
 {
-    fprintf(f, ",\n \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
+    fprintf(f, ", \"histogram\": {\"bins\": %u, \"ln_min\": ", r->bins);
     json_num(f, r->bw_min);
     json_num_field(f, "ln_max", r->bw_max);
     fputs(", \"counts\": [", f);
     for (unsigned i = 0; i < r->bins; i++)
         fprintf(f, "%s%u", i ? ", " : "", r->hist[i]);
-    fputs("]},\n \"curve\": [", f);
+    fputs("]}, \"curve\": [", f);
     double db = ((double)r->bw_max - r->bw_min) / r->bins;
     for (unsigned i = 0; i < r->bins; i++) {
         double lw = exp(r->bw_min + (i + 0.5) * db);
@@ -166,9 +230,9 @@ static void json_pixels_found(FILE *f, const imgstats *s, int min_distance)
     int npix = 2 + (s->peaks_asked > 0 ? s->n_peaks : 0);
     for (int i = 0; i < npix; i++) {
         const imgstats_pixel *px = i == 0 ? &s->brightest : i == 1 ? &s->darkest : &s->peaks[i - 2];
-        fputs(i == 0   ? ",\n \"brightest\": "
+        fputs(i == 0   ? ", \"brightest\": "
               : i == 1 ? ", \"darkest\": "
-              : i == 2 ? ",\n \"peaks\": ["
+              : i == 2 ? ", \"peaks\": ["
                        : ", ",
               f);
         if (!px->valid) {
@@ -185,7 +249,7 @@ static void json_pixels_found(FILE *f, const imgstats *s, int min_distance)
         fputs("]}", f);
     }
     if (s->peaks_asked > 0)
-        fprintf(f, "%s, \"peaks_min_distance\": %d", s->n_peaks ? "]" : ",\n \"peaks\": []",
+        fprintf(f, "%s, \"peaks_min_distance\": %d", s->n_peaks ? "]" : ", \"peaks\": []",
                 min_distance);
 }
 
@@ -193,12 +257,12 @@ static void json_pixels_found(FILE *f, const imgstats *s, int min_distance)
 static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
 {
     if (s->have_hist) {
-        fputs(",\n \"rgba_histogram\": [", f);
+        fputs(", \"rgba_histogram\": [", f);
         for (int c = 0; c < 4; c++)
             for (int i = 0; i < HT_COLOR_BINS; i++)
                 fprintf(f, "%s%u%s", i ? ", " : c ? ", [" : "[", s->rgba_hist[c][i],
                         i == HT_COLOR_BINS - 1 ? "]" : "");
-        fputs("],\n \"grey_histogram\": [", f);
+        fputs("], \"grey_histogram\": [", f);
         for (int i = 0; i < HT_GREY_BINS; i++)
             fprintf(f, "%s%u", i ? ", " : "", s->grey_hist[i]);
         fputc(']', f);
@@ -206,23 +270,19 @@ static void json_output_backend(FILE *f, const imgstats *s, const ht_options *o)
             fprintf(f, ", \"grey_histogram_kernel\": \"%s\"",
                     ht_enum_name(options_grey_kernels, o->histogram_kernel));
     }
-    fprintf(f, ",\n \"backend\": \"%s\"", ht_enum_name(options_backends, o->backend));
+    fprintf(f, ", \"backend\": \"%s\"", ht_enum_name(options_backends, o->backend));
     if (o->backend == HT_BACKEND_GPU) {
         json_str_field(f, "renderer", gl_renderer());
     }
 }
 
 /* What became of the human-vision options of O on IMG into *REP (all not requested without
- * them, or out of memory): on the GPU backend what its analysis of IMG reported, on the CPU
- * the reference's analysis. */
-static void human_outcome(const hdr_image *img, const ht_options *o, human_report *rep)
+ * them, or out of memory): GPU, what the GPU's analysis of IMG reported, else the CPU
+ * reference's analysis. */
+static void human_outcome(const hdr_image *img, const ht_options *o, const human_report *gpu,
+                          human_report *rep)
 {
     const tonemap_params *tm = &o->tm;
-    char err[HT_ERR_MAX];
-    pipeline *p = o->backend == HT_BACKEND_GPU && human_requested(tm)
-                      ? commands_pipeline(err, sizeof err)
-                      : NULL;
-    const human_report *gpu = p ? pipeline_human_report(p) : NULL;
     memset(rep, 0, sizeof *rep);
     if (gpu) {
         *rep = *gpu;
@@ -241,7 +301,7 @@ static void human_outcome(const hdr_image *img, const ht_options *o, human_repor
  * and what check2do decided on. */
 static void json_human(FILE *f, const human_report *h)
 {
-    fputs(",\n \"human\": {\"veil\": ", f);
+    fputs(", \"human\": {\"veil\": ", f);
     commands_json_str(f, human_outcome_name(h->veil));
     json_str_field(f, "acuity", human_outcome_name(h->acuity));
     json_str_field(f, "colour", human_outcome_name(h->color));
@@ -272,34 +332,47 @@ static void text_human(FILE *f, const tonemap_params *tm, const human_report *h)
     fputc('\n', f);
 }
 
-static void print_stats_json(FILE *f, const char *path, const hdr_image *img,
-                             const image_stats *st, const ht_options *o, const tonemap_result *r,
-                             const imgstats *s, const human_report *hr)
+static void print_stats_json(FILE *f, const stats_report *v)
 {
-    json_file(f, path, img);
-    json_pixels(f, st);
-    json_tonemap(f, &o->tm, r);
-    json_human(f, hr);
-    json_histogram_curve(f, &o->tm, r);
-    json_pixels_found(f, s, o->min_distance);
-    json_output_backend(f, s, o);
+    const ht_options *o = v->o;
+    json_file(f, v->path, v->img);
+    json_pixels(f, v->st);
+    json_units(f, &v->units, v->whole);
+    if (o->region)
+        json_region(f, v->region);
+    json_tonemap(f, &o->tm, v->r);
+    json_human(f, v->hr);
+    json_histogram_curve(f, &o->tm, v->r);
+    json_pixels_found(f, v->s, o->min_distance);
+    json_output_backend(f, v->s, o);
     fputs("}\n", f);
 }
 
-static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
-                             const image_stats *st, const ht_options *o, const tonemap_result *r,
-                             const imgstats *s, const human_report *hr)
+/* A region_lum as one text line after LABEL. */
+static void text_lum(FILE *f, const char *label, const region_lum *l)
 {
-    const int *dw = img->data_window, *vw = img->display_window;
-    if (o->curve_format == HT_CURVE_PCOND) {
-        /* Only the curve, as pcond -x writes it: N lines "Lw Ld" at the bin centres. */
-        double db = ((double)r->bw_max - r->bw_min) / r->bins;
-        for (unsigned i = 0; i < r->bins; i++) {
-            double lw = exp(r->bw_min + (i + 0.5) * db);
-            fprintf(f, "%e %e\n", lw, tonemap_curve_ld_pcond(r, &o->tm, lw));
-        }
-        return;
+    fprintf(f, "%s min %.9g  max %.9g  mean %.9g  median %.9g  log-average %.9g\n", label,
+            l->min, l->max, l->mean, l->median, l->log_average);
+}
+
+/* The curve's N lines "Lw Ld" at the bin centres, Ld by LD. */
+static void text_curve(FILE *f, const tonemap_result *r, const tonemap_params *tm,
+                       double (*ld)(const tonemap_result *, const tonemap_params *, double))
+{
+    double db = ((double)r->bw_max - r->bw_min) / r->bins;
+    for (unsigned i = 0; i < r->bins; i++) {
+        double lw = exp(r->bw_min + (i + 0.5) * db);
+        fprintf(f, "%e %e\n", lw, ld(r, tm, lw));
     }
+}
+
+/* The text lines of the file, its size and its pixels' values and luminance. */
+static void text_file(FILE *f, const stats_report *v)
+{
+    const char *path = v->path;
+    const hdr_image *img = v->img;
+    const image_stats *st = v->st;
+    const int *dw = img->data_window, *vw = img->display_window;
     fprintf(f, "file          %s (%s, %s, %s)\n", path, img->format, img->channels,
             img->compression);
     /* Parts and layers of the file; '*' marks the part shown. */
@@ -322,6 +395,27 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
             (unsigned long long)st->inf, (unsigned long long)st->negative);
     fprintf(f, "luminance     min %.9g  max %.9g  mean %.9g  log-average %.9g\n", st->y_min,
             st->y_max, st->y_mean, st->y_log_average);
+    char units[160];
+    units_describe(&v->units, units, sizeof units);
+    fprintf(f, "units         %s\n", units);
+    if (v->whole)
+        text_lum(f, "cd/m^2       ", &v->whole->cd_m2);
+    if (v->region) {
+        const region_stats *g = v->region;
+        fprintf(f, "region        (%d,%d)-(%d,%d): %llu pixels, %llu with Y > 0\n", g->rect[0],
+                g->rect[1], g->rect[2], g->rect[3], (unsigned long long)g->pixels,
+                (unsigned long long)g->counted);
+        text_lum(f, "  luminance  ", &g->file);
+        text_lum(f, "  cd/m^2     ", &g->cd_m2);
+    }
+}
+
+/* The text lines of the analysis, the pixels found, the output and (with --curve) the curve. */
+static void text_analysis(FILE *f, const stats_report *v)
+{
+    const ht_options *o = v->o;
+    const tonemap_result *r = v->r;
+    const imgstats *s = v->s;
     fprintf(f, "histogram     %u bins, Lw %.6g .. %.6g cd/m^2 (%s range), %u samples\n", r->bins,
             exp(r->bw_min), exp(r->bw_max), o->tm.lmin > 0 ? "user" : "automatic", r->n_counted);
     fprintf(f, "mapping       %s, ceiling %s, %u passes; display %g..%g cd/m^2\n",
@@ -335,7 +429,7 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         fprintf(f, "; %ux%u foveal grid over %g deg, %u point samples (%u counted, weight %g)",
                 r->fov_width, r->fov_height, o->tm.fov, r->n_points, r->pt_counted, r->pt_weight);
     fputc('\n', f);
-    text_human(f, &o->tm, hr);
+    text_human(f, &o->tm, v->hr);
     const imgstats_pixel *ext[2] = {&s->brightest, &s->darkest};
     for (int i = 0; i < 2; i++) {
         fputs(i ? "darkest       " : "brightest     ", f);
@@ -366,22 +460,41 @@ static void print_stats_text(FILE *f, const char *path, const hdr_image *img,
         fprintf(f, "output grey   mean %.2f, median %d of 255 (RGBA and grey histograms: --json)\n",
                 n ? (double)sum / n : 0.0, median);
     }
-    fprintf(f, "backend       %s\ncurve         Lw -> Ld (cd/m^2) at bin centres\n",
-            o->backend == HT_BACKEND_CPU ? ht_enum_name(options_backends, o->backend)
+    fprintf(f, "backend       %s\n", o->backend == HT_BACKEND_CPU
+                                         ? ht_enum_name(options_backends, o->backend)
                                          : gl_renderer());
-    double db = ((double)r->bw_max - r->bw_min) / r->bins;
-    for (unsigned i = 0; i < r->bins; i++) {
-        double lw = exp(r->bw_min + (i + 0.5) * db);
-        fprintf(f, "%e %e\n", lw, tonemap_curve_ld(r, &o->tm, lw));
+    if (o->curve) {
+        fputs("curve         Lw -> Ld (cd/m^2) at bin centres\n", f);
+        text_curve(f, r, &o->tm, tonemap_curve_ld);
     }
 }
 
 void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
                           const image_stats *st, const ht_options *o, const tonemap_result *r,
-                          const imgstats *s)
+                          const imgstats *s, const human_report *gpu_human)
 {
     human_report hr;
-    human_outcome(img, o, &hr);
-    (o->json && o->curve_format != HT_CURVE_PCOND ? print_stats_json : print_stats_text)(
-        f, path, img, st, o, r, s, &hr);
+    stats_report v = {path, img, st, o, r, s, &hr, {0}, NULL, NULL};
+    if (o->curve_format == HT_CURVE_PCOND) {   /* only the curve, as pcond -x writes it */
+        text_curve(f, r, &o->tm, tonemap_curve_ld_pcond);
+        return;
+    }
+    human_outcome(img, o, gpu_human, &hr);
+    units_of_image(img, o->scale_given ? o->tm.scale : 0, &v.units);
+    int whole[4] = {0, 0, img->width - 1, img->height - 1}, rect[4];
+    char err[HT_ERR_MAX];
+    region_stats *g = malloc(2 * sizeof *g);
+    if (g && region_compute(img, whole, v.units.weights, v.units.scale, &g[0], err, sizeof err))
+        v.whole = &g[0];
+    /* (The rectangle was checked before the analysis: commands_stats_region.) */
+    if (g && o->region && region_parse(o->region, rect, err, sizeof err) &&
+        region_compute(img, rect, v.units.weights, v.units.scale, &g[1], err, sizeof err))
+        v.region = &g[1];
+    if (o->json)
+        print_stats_json(f, &v);
+    else {
+        text_file(f, &v);
+        text_analysis(f, &v);
+    }
+    free(g);
 }

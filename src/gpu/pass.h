@@ -7,12 +7,13 @@
 #include <stdbool.h>
 
 #include "gpu_resource.h"
+#include "display.h"
 #include "pipeline.h"
 
 /* Owned by the pipeline; the passes only bind them. */
 typedef struct ht_buffers {
     gpu_buf partials, tile_hist, tile_sums, frame;
-    gpu_buf dispatch;       /* ht_dispatch and the re-binning's arguments (gpu_shared.h) */
+    gpu_buf dispatch;       /* the re-binning's arguments (analysis.glsl's HtDispatch) */
     int tiles_x, tiles_y;   /* tile grid of the current (whole) image */
     int merge_groups;       /* ceil(tiles / HT_MERGE_TILES) */
     int pieces;             /* of the analysed image: the re-binning's dispatches */
@@ -112,22 +113,12 @@ bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buff
                           const tonemap_params *params, char *err, size_t errlen);
 void pass_histogram_destroy(pass_histogram **p);
 
-/* The re-binning of the fused finishing (pass_finish_run): for each piece of IMG, an indirect
- * dispatch of the groups the finish pass asked for (none unless the binning was stale); its
- * last group merges every tile and, with CURVE, makes the curve. */
-bool pass_histogram_rebin_indirect(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
-                                   const tonemap_params *params, bool curve, char *err,
-                                   size_t errlen);
-
 typedef struct pass_range pass_range;
 pass_range *pass_range_create(char *err, size_t errlen);
 /* TOTAL: the samples of the whole image (width * height). */
 bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
                     const tonemap_params *params, char *err, size_t errlen);
 void pass_range_destroy(pass_range **p);
-/* Sets the uniforms of finish.glsl's range and tile count on PROG. */
-void pass_range_uniforms(unsigned prog, unsigned total, const ht_buffers *b,
-                         const tonemap_params *params);
 
 typedef struct pass_merge pass_merge;
 pass_merge *pass_merge_create(char *err, size_t errlen);
@@ -146,31 +137,18 @@ pass_curve *pass_curve_create(char *err, size_t errlen);
 bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
                     size_t errlen);
 void pass_curve_destroy(pass_curve **p);
-/* Whether PARAMS's bins make the curve in PASS_CURVE_SMALL threads. */
-bool pass_curve_small(const tonemap_params *params);
-/* Sets the uniforms of finish.glsl's curve on PROG (u_stride: the curve pass's group size;
- * u_range_fits: b->range_fits). */
-void pass_curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_params *params);
-
-/* Finish pass: range + merge + curve in one dispatch (finish.comp), in one of two forms
- * (pipeline.h: PIPELINE_FINISH_ONE_GROUP, PIPELINE_FINISH_LAST_GROUP). Writes the re-binning's
- * indirect arguments (pass_histogram_rebin_indirect). TOTAL: as pass_range_run's. Without
- * CURVE it leaves the curve to the curve pass (after the point samples are binned). */
-typedef struct pass_finish pass_finish;
-pass_finish *pass_finish_create(char *err, size_t errlen);
-bool pass_finish_run(pass_finish *p, int form, unsigned total, const ht_buffers *b,
-                     const tonemap_params *params, bool curve, char *err, size_t errlen);
-void pass_finish_destroy(pass_finish **p);
 
 typedef struct pass_apply pass_apply;
 typedef struct pipeline_human pipeline_human;
 pass_apply *pass_apply_create(char *err, size_t errlen);
 /* Writes the texture OUT of format OUT_FORMAT, GL_RGBA8 or GL_RGBA16 (SRC's size; for an image
  * in pieces, run once per piece). HUMAN (pass_human.h; NULL: none): the human-vision stage
- * first, SRC the picture it was made for. */
+ * first, SRC the picture it was made for. DISP (display.h; NULL: tone mapping): another
+ * display mode instead of the tone mapping (resolved; then HUMAN is not applied). */
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
                     const pipeline_human *human, unsigned out, unsigned out_format,
-                    const tonemap_params *params, char *err, size_t errlen);
+                    const tonemap_params *params, const display_params *disp, char *err,
+                    size_t errlen);
 /* The same for a one-texture SRC of one sample, in the histogram pass's groups, each tile
  * also binned as pass_histogram_run bins it (b's tile grid must be SRC's). */
 bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, unsigned out,

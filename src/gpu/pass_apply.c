@@ -1,17 +1,22 @@
-/* Apply pass: tone-map every sample, resolve, encode into RGBA8 or RGBA16 (apply.comp). */
+/* Apply pass: tone-map every sample (or show it in another display mode), resolve, encode
+ * into RGBA8 or RGBA16 (apply.comp, apply_display.glsl). */
 #include <glad/gl.h>
+#include <math.h>
 
+#include "falsecolor.h"
 #include "pass_human.h"
 
 struct pass_apply {
     pass_base base;
 };
 
-enum { PLAIN, BIN, HUMAN };
+enum { PLAIN, BIN, HUMAN, DISPLAY };
 static const pass_desc desc = {"apply", {
     [PLAIN] = {"apply.comp", NULL, false},
     [BIN] = {"apply.comp", "#define HT_APPLY_BIN 1\n", false},
     [HUMAN] = {"apply.comp", "#define HT_HUMAN 1\n", true},   /* the stage (common.glsl) */
+    /* The other display modes: their own program, so the tone mapping's stays as it was. */
+    [DISPLAY] = {"apply.comp", "#define HT_DISPLAY 1\n", true},
 }};
 
 pass_apply *pass_apply_create(char *err, size_t errlen)
@@ -42,6 +47,32 @@ static unsigned prepare(pass_apply *p, int program, ht_source src, const ht_buff
     return prog;
 }
 
+/* DISPLAY's uniforms from D. */
+static void set_display(unsigned prog, const display_params *d)
+{
+    pass_set_int(prog, "u_view_mode", d->mode);
+    pass_set_float(prog, "u_exposure_mul", (float)exp2(d->exposure));
+    pass_set_float(prog, "u_offset", (float)d->offset);
+    pass_set_float(prog, "u_fc_max", (float)d->fc_max);
+    pass_set_int(prog, "u_fc_decades", d->fc_decades);
+    pass_set_int(prog, "u_fc_steps", d->fc_steps);
+    pass_set_int(prog, "u_fc_style", d->fc_style);
+    pass_set_float(prog, "u_units_scale", (float)d->units_scale);
+    glUniform3f(glGetUniformLocation(prog, "u_weights"), (float)d->weights[0],
+                (float)d->weights[1], (float)d->weights[2]);
+    pass_set_int(prog, "u_channel", d->channel);
+    pass_set_int(prog, "u_ch_palette", d->ch_palette);
+    pass_set_float(prog, "u_ch_min", (float)d->ch_min);
+    pass_set_float(prog, "u_ch_max", (float)d->ch_max);
+    glUniform3fv(glGetUniformLocation(prog, "u_palette"), HT_FC_PALETTE_N,
+                 &falsecolor_palette[0][0]);
+    float div[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 3; c++)
+            div[i][c] = (float)display_diverging[i][c];
+    glUniform3fv(glGetUniformLocation(prog, "u_diverging"), 3, &div[0][0]);
+}
+
 static void barrier_after(void)
 {
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
@@ -50,13 +81,17 @@ static void barrier_after(void)
 
 bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
                     const pipeline_human *human, unsigned out, unsigned out_format,
-                    const tonemap_params *params, char *err, size_t errlen)
+                    const tonemap_params *params, const display_params *disp, char *err,
+                    size_t errlen)
 {
-    unsigned prog = prepare(p, human ? HUMAN : PLAIN, src, b, out, out_format, params, err,
-                            errlen);
+    bool other = disp && disp->mode != HT_VIEW_TONEMAP;
+    unsigned prog = prepare(p, other ? DISPLAY : human ? HUMAN : PLAIN, src, b, out, out_format,
+                            params, err, errlen);
     if (!prog)
         return false;
-    if (human)
+    if (other)
+        set_display(prog, disp);
+    else if (human)
         pass_human_bind(human->pass, prog, &human->grids, src);
     const int gx = HT_GROUP_X * HT_APPLY_STEP, gy = HT_GROUP_Y * HT_APPLY_STEP;
     glDispatchCompute((GLuint)((src.width + gx - 1) / gx), (GLuint)((src.height + gy - 1) / gy), 1);

@@ -18,12 +18,14 @@ pass_curve *pass_curve_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_curve), &desc, err, errlen);
 }
 
-bool pass_curve_small(const tonemap_params *params)
+/* Whether PARAMS's bins make the curve in PASS_CURVE_SMALL threads. */
+static bool curve_small(const tonemap_params *params)
 {
     return params->bins <= PASS_CURVE_SMALL;
 }
 
-void pass_curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_params *params)
+/* The uniforms of analysis.glsl's curve (u_range_fits: b->range_fits). */
+static void curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_params *params)
 {
     pass_set_float(prog, "u_ldmax", (float)params->ldmax);
     pass_set_float(prog, "u_drange", (float)params->drange);
@@ -34,16 +36,15 @@ void pass_curve_uniforms(unsigned prog, const ht_buffers *b, const tonemap_param
     while (width < (unsigned)params->bins)
         width <<= 1;
     pass_set_uint(prog, "u_width", width);
-    pass_set_uint(prog, "u_stride", pass_curve_small(params) ? PASS_CURVE_SMALL : HT_MAX_BINS);
 }
 
 bool pass_curve_run(pass_curve *p, const ht_buffers *b, const tonemap_params *params, char *err,
                     size_t errlen)
 {
-    unsigned prog = pass_use(&p->base, pass_curve_small(params) ? SMALL : FULL, 1, err, errlen);
+    unsigned prog = pass_use(&p->base, curve_small(params) ? SMALL : FULL, 1, err, errlen);
     if (!prog)
         return false;
-    pass_curve_uniforms(prog, b, params);
+    curve_uniforms(prog, b, params);
     pass_set_uint(prog, "u_partials", (unsigned)b->merge_groups);
     pass_bind((ht_source){0, 0, 0, 1}, b);
     glDispatchCompute(1, 1, 1);

@@ -10,23 +10,11 @@ struct pass_histogram {
     pass_base base;
 };
 
-/* The re-binning of the fused finishing: its last group reads what the others wrote; with
- * HT_MAX_BINS bins it makes the curve in 4 layers of threads. */
-#define REBIN_FINISH \
-    "#define HT_REBIN_FINISH 1\n#define HT_LAST_GROUP 1\n#define HT_FRAME_ACCESS coherent\n"
-_Static_assert(HT_MAX_BINS == 4 * HT_GROUP_X * HT_GROUP_Y, "HT_LAYERS 4: a thread per bin");
-_Static_assert(PASS_CURVE_SMALL <= HT_GROUP_X * HT_GROUP_Y, "HT_LAYERS 1: a thread per bin");
-/* The veil's second histogram in pixel sampling (b->veiled): each program again, veiled. */
-#define VEIL "#define HT_HIST_VEIL 1\n"
-
-enum { PLAIN, REBIN_FULL, REBIN_SMALL, VEILED };
+/* PLAIN, and the veil's second histogram in pixel sampling (b->veiled). */
+enum { PLAIN, VEILED };
 static const pass_desc desc = {"histogram", {
     [PLAIN] = {"histogram.comp", NULL, false},
-    [REBIN_FULL] = {"histogram.comp", REBIN_FINISH "#define HT_LAYERS 4\n", false},
-    [REBIN_SMALL] = {"histogram.comp", REBIN_FINISH "#define HT_LAYERS 1\n", false},
-    [VEILED + PLAIN] = {"histogram.comp", VEIL, true},
-    [VEILED + REBIN_FULL] = {"histogram.comp", VEIL REBIN_FINISH "#define HT_LAYERS 4\n", true},
-    [VEILED + REBIN_SMALL] = {"histogram.comp", VEIL REBIN_FINISH "#define HT_LAYERS 1\n", true},
+    [VEILED] = {"histogram.comp", "#define HT_HIST_VEIL 1\n", true},
 }};
 
 pass_histogram *pass_histogram_create(char *err, size_t errlen)
@@ -35,14 +23,13 @@ pass_histogram *pass_histogram_create(char *err, size_t errlen)
 }
 
 /* One dispatch per piece: the piece's tiles, numbered in the whole image's grid (the tile
- * origin and the grid's width per piece, uniforms only: nothing per pixel). PROGRAM: PLAIN,
- * or a re-binning of the fused finishing. REBIN: dispatched indirectly, the groups the range
- * or finish pass asked for (none unless the binning was stale). */
-static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_buffers *b,
+ * origin and the grid's width per piece, uniforms only: nothing per pixel). REBIN: dispatched
+ * indirectly, the groups the range pass asked for (none unless the binning was stale). */
+static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                 const tonemap_params *params, bool rebin, char *err, size_t errlen)
 {
-    unsigned prog = pass_use(&p->base, program + (b->veiled ? VEILED : 0),
-                             img->piece[0].src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, b->veiled ? VEILED : PLAIN, img->piece[0].src.samples,
+                             err, errlen);
     if (!prog)
         return false;
     if (b->veiled) {
@@ -64,7 +51,7 @@ static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_b
             pass_set_ivec2(prog, "u_origin", pc->x, pc->y);
         pass_set_ivec2(prog, "u_tile_origin", pc->x / HT_TILE_X, pc->y / HT_TILE_Y);
         if (rebin)
-            glDispatchComputeIndirect((GLintptr)(sizeof(ht_dispatch) + 3 * sizeof(uint32_t) * i));
+            glDispatchComputeIndirect((GLintptr)(3 * sizeof(uint32_t) * i));
         else
             glDispatchCompute((GLuint)((pc->src.width + HT_TILE_X - 1) / HT_TILE_X),
                               (GLuint)((pc->src.height + HT_TILE_Y - 1) / HT_TILE_Y), 1);
@@ -76,29 +63,13 @@ static bool run(pass_histogram *p, int program, const ht_pieces *img, const ht_b
 bool pass_histogram_run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                         const tonemap_params *params, char *err, size_t errlen)
 {
-    return run(p, PLAIN, img, b, params, false, err, errlen);
+    return run(p, img, b, params, false, err, errlen);
 }
 
 bool pass_histogram_rebin(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
                           const tonemap_params *params, char *err, size_t errlen)
 {
-    return run(p, PLAIN, img, b, params, true, err, errlen);
-}
-
-bool pass_histogram_rebin_indirect(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
-                                   const tonemap_params *params, bool curve, char *err,
-                                   size_t errlen)
-{
-    int program = pass_curve_small(params) ? REBIN_SMALL : REBIN_FULL;
-    /* The uniforms of its last group's merge and curve first: run() dispatches. */
-    unsigned prog = pass_use(&p->base, program + (b->veiled ? VEILED : 0),
-                             img->piece[0].src.samples, err, errlen);
-    if (!prog)
-        return false;
-    pass_range_uniforms(prog, 0, b, params);
-    pass_curve_uniforms(prog, b, params);
-    pass_set_int(prog, "u_curve", curve);
-    return run(p, program, img, b, params, true, err, errlen);
+    return run(p, img, b, params, true, err, errlen);
 }
 
 void pass_histogram_destroy(pass_histogram **p)

@@ -15,7 +15,8 @@ pass_range *pass_range_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_range), &desc, err, errlen);
 }
 
-void pass_range_uniforms(unsigned prog, unsigned total, const ht_buffers *b,
+/* The uniforms of analysis.glsl's range and tile count. */
+static void range_uniforms(unsigned prog, unsigned total, const ht_buffers *b,
                          const tonemap_params *params)
 {
     pass_set_uint(prog, "u_total", total);
@@ -31,7 +32,7 @@ bool pass_range_run(pass_range *p, unsigned total, const ht_buffers *b,
     if (!prog)
         return false;
     pass_bind((ht_source){0, 0, 0, 1}, b);
-    pass_range_uniforms(prog, total, b, params);
+    range_uniforms(prog, total, b, params);
     pass_set_uint(prog, "u_pieces", (unsigned)b->pieces);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);

@@ -13,8 +13,6 @@
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
 #undef HT_PASS_NAME_
 
-static const char *const finish_names[] = {"separate", "one-group", "last-group"};
-
 pipeline *pipeline_create(char *err, size_t errlen)
 {
     pipeline *p = calloc(1, sizeof *p);
@@ -26,7 +24,6 @@ pipeline *pipeline_create(char *err, size_t errlen)
         !(p->range = pass_range_create(err, errlen)) ||
         !(p->merge = pass_merge_create(err, errlen)) ||
         !(p->curve = pass_curve_create(err, errlen)) ||
-        !(p->finish = pass_finish_create(err, errlen)) ||
         !(p->apply = pass_apply_create(err, errlen)) ||
         !(p->foveal = pass_foveal_create(err, errlen)) ||
         !(p->veil = pass_veil_create(err, errlen))) {
@@ -40,11 +37,7 @@ pipeline *pipeline_create(char *err, size_t errlen)
             pipeline_destroy(&p);
             return NULL;
         }
-    p->finish_form = PIPELINE_FINISH_SEPARATE;   /* the fastest on the H100: BENCHMARKS.md */
-    const char *form = getenv("HT_FINISH");
-    for (int i = 0; form && i < (int)(sizeof finish_names / sizeof *finish_names); i++)
-        if (strcmp(form, finish_names[i]) == 0)
-            p->finish_form = i;
+    display_params_default(&p->display);
     /* The frame starts as zeros uploaded by glBufferSubData, not cleared: NVIDIA's driver (580,
      * H100) carried out a glClearBufferData of a buffer fresh from glBufferData after the next
      * glBufferSubData into it, so the clear wiped what pass_foveal_prepare wrote next (the
@@ -75,7 +68,6 @@ void pipeline_destroy(pipeline **pp)
     pass_histogram_destroy(&p->histogram);
     pass_merge_destroy(&p->merge);
     pass_curve_destroy(&p->curve);
-    pass_finish_destroy(&p->finish);
     pass_apply_destroy(&p->apply);
     pass_foveal_destroy(&p->foveal);
     pipeline_human_release(&p->human, true);
@@ -276,12 +268,12 @@ static ht_pieces pieces_of(const pipeline *p, ht_source src, ht_piece *one)
     return (ht_pieces){one, 1, src.width, src.height};
 }
 
-/* The finishing's buffer (ht_dispatch, zero, then the re-binning's arguments and groups per
- * piece of IMG): the groups uploaded when they change, all of it when it grows. False (reason
- * in err) when out of memory: the re-binning would then read arguments of another image. */
+/* The re-binning's buffer (its indirect arguments, zero, then its groups per piece of IMG):
+ * the groups uploaded when they change, all of it when it grows. False (reason in err) when
+ * out of memory: the re-binning would then read arguments of another image. */
 static bool ensure_dispatch(pipeline *p, const ht_pieces *img, char *err, size_t errlen)
 {
-    size_t n = (size_t)img->count * 3, bytes = sizeof(ht_dispatch) + 2 * n * sizeof(uint32_t);
+    size_t n = (size_t)img->count * 3, bytes = 2 * n * sizeof(uint32_t);
     uint32_t *groups = calloc(n, sizeof *groups);
     if (!groups) {
         snprintf(err, errlen, "out of memory");
@@ -306,7 +298,7 @@ static bool ensure_dispatch(pipeline *p, const ht_pieces *img, char *err, size_t
         free(groups);
         return true;
     }
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(sizeof(ht_dispatch) + n * sizeof *groups),
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(n * sizeof *groups),
                     (GLsizeiptr)(n * sizeof *groups), groups);
     free(p->rebin_groups);
     p->rebin_groups = groups;
@@ -347,30 +339,7 @@ bool pipeline_pass_used(int pass, const tonemap_params *params)
     }
 }
 
-void pipeline_set_finish(pipeline *p, int form)
-{
-    if (form >= PIPELINE_FINISH_SEPARATE && form <= PIPELINE_FINISH_LAST_GROUP)
-        p->finish_form = form;
-}
-
-int pipeline_finish(const pipeline *p) { return p->finish_form; }
 void pipeline_set_pass_timing(pipeline *p, bool on) { p->pass_timing = on; }
-
-bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *params)
-{
-    bool separate = p->finish_form == PIPELINE_FINISH_SEPARATE;
-    switch (pass) {
-    case HT_PASS_range:
-    case HT_PASS_merge:
-        return separate;
-    case HT_PASS_finish:
-        return !separate;
-    case HT_PASS_curve:
-        return separate || pipeline_pass_used(HT_PASS_points_bin, params);
-    default:
-        return pipeline_pass_used(pass, params);
-    }
-}
 
 /* The texture the apply pass writes for SRC, and its format. */
 static unsigned output_for(pipeline *p, ht_source src, unsigned *format)
@@ -394,9 +363,6 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     bool foveal = params->sampling == HT_SAMPLING_FOVEAL;
     ht_pieces fimg = {&fov, 1, fov.src.width, fov.src.height};
     const ht_pieces *a = foveal ? &fimg : &img;
-    bool points = pipeline_pass_used(HT_PASS_points_bin, params);
-    if (pipeline_pass_used(pass, params) && !pipeline_pass_runs(p, pass, params))
-        return true;   /* not in this form of the finishing */
     switch (pass) {
     case HT_PASS_foveal:
         /* Always: it also writes the frame's foveal and pcond fields. */
@@ -412,13 +378,7 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     case HT_PASS_range:
         return pass_range_run(p->range, (unsigned)a->width * (unsigned)a->height, &p->buf,
                               params, err, errlen);
-    case HT_PASS_finish:
-        return pass_finish_run(p->finish, p->finish_form, (unsigned)a->width * (unsigned)a->height,
-                               &p->buf, params, !points, err, errlen);
     case HT_PASS_rebin:
-        if (p->finish_form != PIPELINE_FINISH_SEPARATE)
-            return pass_histogram_rebin_indirect(p->histogram, a, &p->buf, params, !points, err,
-                                                 errlen);
         return pass_histogram_rebin(p->histogram, a, &p->buf, params, err, errlen);
     case HT_PASS_merge:
         return pass_merge_run(p->merge, &p->buf, err, errlen);
@@ -437,7 +397,8 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))
             return false;
         unsigned format, out = output_for(p, src, &format);
-        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, err, errlen);
+        return pass_apply_run(p->apply, src, &p->buf, human, out, format, params, &p->display,
+                              err, errlen);
     }
     default:
         snprintf(err, errlen, "no pass %d", pass);
@@ -500,6 +461,19 @@ void pipeline_set_latency(pipeline *p, int frames)
         p->latency = frames;
 }
 
+void pipeline_set_display(pipeline *p, const display_params *d)
+{
+    if (d)
+        p->display = *d;
+    else
+        display_params_default(&p->display);
+}
+
+const display_params *pipeline_display(const pipeline *p)
+{
+    return &p->display;
+}
+
 /* Whether a frame takes the one-frame-latency form: asked for, with a curve to apply, pixel
  * sampling, no human-vision option (their analysis is not a histogram of the picture), and
  * one texture of one sample both analysed and applied. */
@@ -507,7 +481,8 @@ static bool latent(const pipeline *p, ht_source analysis, ht_source apply,
                    const tonemap_params *params)
 {
     ht_piece one;
-    return p->latency == 1 && p->analysed && params->sampling == HT_SAMPLING_PIXELS &&
+    return p->latency == 1 && p->analysed && p->display.mode == HT_VIEW_TONEMAP &&
+           params->sampling == HT_SAMPLING_PIXELS &&
            !human_requested(params) && !p->human.grids.stages &&
            analysis.texture == apply.texture && analysis.samples == 1 && apply.samples == 1 &&
            analysis.width == apply.width && analysis.height == apply.height &&
@@ -665,12 +640,18 @@ bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonema
     return true;
 }
 
-bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
-                           void *rgb, int bits, char *err, size_t errlen)
+void pipeline_set_result(pipeline *p, const tonemap_result *r)
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the passes' writes */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof *r, r);
+    p->analysed = true;
+}
+
+bool pipeline_apply_result(pipeline *p, const tonemap_params *params, const tonemap_result *r,
+                           void *rgb, int bits, char *err, size_t errlen)
+{
+    pipeline_set_result(p, r);
     p->want_format = bits == 16 ? GL_RGBA16 : GL_RGBA8;
     bool ok = apply_pieces(p, params, rgb, err, errlen);
     p->want_format = GL_RGBA8;

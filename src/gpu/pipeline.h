@@ -1,20 +1,14 @@
 /* The GPU tone-mapping pipeline: a fixed sequence of named compute passes
- *   foveal -> points_gather -> histogram -> range -> finish -> rebin -> merge -> points_bin
- *   -> curve -> veil -> veil_histogram -> sample_radii -> apply
+ *   foveal -> points_gather -> histogram -> range -> rebin -> merge -> points_bin -> curve
+ *   -> veil -> veil_histogram -> sample_radii -> apply
  * (foveal and the points passes do their work with foveal sampling only, the three before
- * apply with the human-vision options only, pipeline_pass_used; range, merge and curve, or
- * finish, by the finishing's form, pipeline_pass_runs).
+ * apply with the human-vision options only, pipeline_pass_used).
  * The histogram pass reads the image once for everything the analysis needs, binning it with
  * the range the frame held; the range pass computes the right range and, only when it
  * differs, the rebin pass bins the image again (its groups leave at once otherwise). So a
  * static image costs one read of the analysis per frame, a new one two, and the answer is
- * always the exact one. The finishing after the histogram pass takes one of three forms
- * (pipeline_set_finish), all with the same results to the bit:
- *  - separate: range, rebin (every group dispatched), merge, curve: four dispatches;
- *  - fused (finish.comp): the finish pass does range, merge and curve in one dispatch and
- *    writes the re-binning's indirect dispatch, of no groups unless the binning was stale;
- *    then the rebin's last group merges and makes the curve. Two dispatches. With point
- *    samples the curve pass still runs, after points_bin.
+ * always the exact one. (Fused forms of range, merge and curve, in one or two dispatches,
+ * were measured slower and left the code: BENCHMARKS.md, "The forms of the finishing".)
  * Each pass lives in its own pass_*.c and owns its GL objects; the pipeline owns the buffers
  * the passes hand each other (tiles, frame) and the image and
  * output textures. Nothing is read back between passes; pipeline_read_* read back on request
@@ -26,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "display.h"
 #include "human.h"
 #include "image.h"
 #include "tonemap.h"
@@ -50,16 +45,14 @@ typedef struct ht_source {
  * added; the range test of the first stands); sample_radii makes the acuity's radii and
  * reads their largest back. */
 #define HT_PASSES(X) \
-    X(foveal) X(points_gather) X(histogram) X(range) X(finish) X(rebin) X(merge) X(points_bin) \
-    X(curve) X(veil) X(veil_histogram) X(sample_radii) X(apply)
+    X(foveal) X(points_gather) X(histogram) X(range) X(rebin) X(merge) X(points_bin) X(curve) \
+    X(veil) X(veil_histogram) X(sample_radii) X(apply)
 #define HT_PASS_ENUM_(n) HT_PASS_##n,
 enum { HT_PASSES(HT_PASS_ENUM_) HT_PASS_COUNT };
 #undef HT_PASS_ENUM_
 extern const char *const pipeline_pass_names[HT_PASS_COUNT];
 
-/* Returns NULL with the reason in err (e.g. a shader that does not compile). The finishing's
- * form is PIPELINE_FINISH_SEPARATE, or as the environment variable HT_FINISH names it
- * ("separate", "one-group", "last-group"; a tuning knob for measurements). */
+/* Returns NULL with the reason in err (e.g. a shader that does not compile). */
 pipeline *pipeline_create(char *err, size_t errlen);
 /* Accepts NULL; sets *p to NULL. */
 void pipeline_destroy(pipeline **p);
@@ -116,28 +109,26 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
  * sample_radii acuity); the others always do. */
 bool pipeline_pass_used(int pass, const tonemap_params *params);
 
-/* The forms of the finishing (the header comment): range, rebin, merge, curve each its own
- * dispatch; or the finish pass in one group (merging every tile itself); or in the merge
- * pass's groups, the last of which computes the range and makes the curve. */
-enum { PIPELINE_FINISH_SEPARATE, PIPELINE_FINISH_ONE_GROUP, PIPELINE_FINISH_LAST_GROUP };
-/* Sets the form from the next frame on (an unknown one: ignored); pipeline_finish reads it. */
-void pipeline_set_finish(pipeline *p, int form);
-int pipeline_finish(const pipeline *p);
-/* Whether PASS does any work in P's form with PARAMS (pipeline_pass_used, and range and
- * merge in the separate form only, finish in the fused ones only, curve in the separate one
- * or with point samples); pipeline_run_pass of any other pass does nothing. */
-bool pipeline_pass_runs(const pipeline *p, int pass, const tonemap_params *params);
 
 /* The one-frame-latency form for streams, FRAMES 1 (0, the default: none; other values are
  * ignored): pipeline_frame applies the curve the frame holds (the previous frame's analysis)
  * while the apply pass bins the new frame's tiles as the histogram pass would, so a frame is
- * read once, not twice; the finishing then makes its curve for the next frame. The frame
+ * read once, not twice; range, merge and curve then make its curve for the next frame. The frame
  * therefore holds the new frame's analysis (pipeline_read_result) while the output shows the
  * previous one's; a static image gives the same bytes as without latency from its second
  * frame on. It applies when the frame holds an analysis (else that frame runs as without
  * latency) and with pixel sampling when ANALYSIS and APPLY are the same texture of one sample
  * in one piece; any other frame runs as without latency. */
 void pipeline_set_latency(pipeline *p, int frames);
+
+/* The display mode of the apply pass from the next frame on (display.h; resolved: its
+ * automatic parts made concrete for the image, display_resolve), copied; NULL: tone mapping,
+ * the default. Only the apply pass reads it: switching needs no upload and no analysis, and
+ * the analysis (histogram, curve) still runs as in tone mapping. A mode other than tone
+ * mapping runs without the one-frame latency (pipeline_set_latency) and without the
+ * human-vision stage. */
+void pipeline_set_display(pipeline *p, const display_params *d);
+const display_params *pipeline_display(const pipeline *p);
 
 /* Per-pass timing: with ON, pipeline_frame and the analyses time every pass with its own
  * timer (pipeline_last_timings' ms[] and their sum); off (the default), one timer spans the
@@ -202,6 +193,11 @@ bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tone
  * before pipeline_apply_result. */
 bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                char *err, size_t errlen);
+
+/* R as the frame's analysis (written into the frame buffer) for the next apply pass run
+ * with pipeline_run_pass: another image's curve on this one (a reference shown with the
+ * current image's tone mapping). */
+void pipeline_set_result(pipeline *p, const tonemap_result *r);
 
 /* The apply pass alone with R as the frame (written into the frame buffer) over every piece
  * of the uploaded image, read back into RGB (width*height*3 samples of BITS 8 or 16, as

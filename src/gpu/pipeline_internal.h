@@ -17,7 +17,6 @@ struct pipeline {
     pass_range *range;
     pass_merge *merge;
     pass_curve *curve;
-    pass_finish *finish;
     pass_apply *apply;
     pass_foveal *foveal;               /* foveal, points_gather, points_bin */
     pass_veil *veil;                   /* veil, sample_radii */
@@ -39,11 +38,11 @@ struct pipeline {
     unsigned want_format;              /* GL_RGBA16: the next apply writes RGBA16 (for
                                           pipeline_tonemap_uploaded16), else GL_RGBA8 */
 
-    int finish_form;                   /* PIPELINE_FINISH_* */
     uint32_t *rebin_groups;            /* the re-binning's groups per piece, 3 each, as the */
     int rebin_pieces;                  /* dispatch buffer holds them */
 
     int latency;                       /* pipeline_set_latency */
+    display_params display;            /* pipeline_set_display */
     bool analysed;                     /* the frame holds an analysis: a curve to apply */
     bool pass_timing;                  /* pipeline_set_pass_timing */
     bool human_on;                     /* the last analysis had human-vision options: */

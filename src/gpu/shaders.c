@@ -17,11 +17,8 @@
 #define STRUCT ht_frame
 HT_FRAME_FIELDS(HT_CHECK_FIELD_)
 #undef STRUCT
-#define STRUCT ht_dispatch
-HT_DISPATCH_FIELDS(HT_CHECK_FIELD_)
-#undef STRUCT
 /* std430 aligns a struct of 4-byte scalars to 4 bytes, as C does: no padding rules beyond. */
-_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tilesum) == 4 && _Alignof(ht_dispatch) == 4,
+_Static_assert(_Alignof(ht_frame) == 4 && _Alignof(ht_tilesum) == 4,
                "4-byte alignment");
 #undef HT_CHECK_FIELD_
 
@@ -74,7 +71,6 @@ const char *shaders_preamble(void)
     n = append(buf, sizeof buf, n, "};\n");
     HT_GLSL_STRUCT_(ht_tilesum, HT_TILESUM_FIELDS)
     HT_GLSL_STRUCT_(ht_frame, HT_FRAME_FIELDS)
-    HT_GLSL_STRUCT_(ht_dispatch, HT_DISPATCH_FIELDS)
     HT_GLSL_STRUCT_(ht_extrema, HT_EXTREMA_FIELDS)
     HT_GLSL_STRUCT_(ht_peaks_head, HT_PEAKS_HEAD_FIELDS)
     HT_GLSL_STRUCT_(ht_peak, HT_PEAK_FIELDS)

@@ -8,6 +8,7 @@
  * structure is sound and one of the decoders decodes its features correctly. */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "exr_validate.h"
+#include <float.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,11 @@ static bool apply_attribute(const exr_attr *a, bool read_tiles, exr_part_info *p
             memcpy(&p->chroma[k], &u, 4);
         }
         p->has_chroma = true;
+    } else if (strcmp(name, "whiteLuminance") == 0 && strcmp(type, "float") == 0 && n == 4) {
+        uint32_t u = (uint32_t)rd_i32(v);
+        memcpy(&p->white_luminance, &u, 4);
+        if (!(p->white_luminance > 0 && p->white_luminance <= FLT_MAX))
+            p->white_luminance = 0;   /* unusable: the units stay relative */
     } else if (strcmp(name, "chunkCount") == 0) {
         if (n >= 4) {
             p->chunk_count = rd_i32(v);

@@ -136,6 +136,14 @@ bool image_check_pixels(const char *path, uint64_t w, uint64_t h, const image_lo
     return true;
 }
 
+void image_get_pixel(const hdr_image *img, size_t k, float rgba[4])
+{
+    for (int c = 0; c < 4; c++)
+        rgba[c] = img->rgba   ? img->rgba[4 * k + c]
+                  : img->half ? image_half_to_float(img->half[4 * k + c])
+                              : 0.0f;
+}
+
 float image_half_to_float(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
@@ -318,11 +326,10 @@ void image_compute_stats(const hdr_image *img, image_stats *st)
     }
 }
 
-/* GCC's __builtin_cpu_supports knows "f16c"; clang 14's (the fuzz build) does not. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#ifdef HT_HAVE_F16C
 #include <immintrin.h>
 /* The CPU's own conversion (F16C), 8 values an instruction, rounding to nearest even with the
- * same results as image_float_to_half (NaN payloads and signs included; tests/test_half.c). */
+ * same results as image_float_to_half (NaN payloads and signs included; tests/unit/test_half.c). */
 __attribute__((target("avx,f16c"))) static void to_half_f16c(const float *v, size_t n,
                                                               uint16_t *out)
 {
@@ -335,10 +342,19 @@ __attribute__((target("avx,f16c"))) static void to_half_f16c(const float *v, siz
 }
 #endif
 
+bool image_half_f16c(void)
+{
+#ifdef HT_HAVE_F16C
+    return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+#else
+    return false;
+#endif
+}
+
 void image_rgba_to_half(const float *v, size_t n, uint16_t *out)
 {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx")) {
+#ifdef HT_HAVE_F16C
+    if (image_half_f16c()) {
         to_half_f16c(v, n, out);
         return;
     }

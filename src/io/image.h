@@ -37,6 +37,8 @@ typedef struct hdr_image {
     struct hdr_part_info *parts; /* part_count entries describing every part, owned; may be
                                     NULL (then only the fields above describe the file) */
     double exposure;          /* Radiance EXPOSURE product already divided out (1 = none) */
+    double white_luminance;   /* OpenEXR "whiteLuminance" of the part: cd/m^2 of RGB 1,1,1
+                                 (0 = absent); units.h turns it into the image's units */
     const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
                                  to half), "OpenEXRCore", "OpenEXR RGBA", "tinyexr", "" */
@@ -108,6 +110,13 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
 
 /* N floats as IEEE half, rounded to nearest even (exact for a half_exact image's values). */
 void image_rgba_to_half(const float *v, size_t n, uint16_t *out);
+
+/* An IEEE half float as a float (exact). */
+float image_half_to_float(uint16_t h);
+
+/* Pixel K (row-major index) of IMG as R, G, B, A: its floats, or its half floats when the
+ * floats were dropped (image_add_half); zeros when it holds neither. */
+void image_get_pixel(const hdr_image *img, size_t k, float rgba[4]);
 
 /* Gives a half_exact IMG its pixels as half floats too (img->half: what the GPU stores, made
  * here on the caller's thread, not by the driver on the GL thread); with DROP_FLOATS frees

@@ -644,6 +644,7 @@ static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
     snprintf(img->layer, sizeof img->layer, "%s", L->view.layer);
     img->parts = exr_describe_parts(&L->file);
     img->exposure = 1.0;
+    img->white_luminance = p->white_luminance;
 }
 
 bool image_load_exr(const char *path, const uint8_t *data, size_t size,

@@ -4,8 +4,16 @@
 
 #include "image.h"
 
-/* IEEE half <-> float, rounding to nearest even like Imath's half (and GPUs). */
-float image_half_to_float(uint16_t h);
+/* image_rgba_to_half has the CPU's F16C conversion where GCC builds for x86-64 (clang 14's
+ * __builtin_cpu_supports does not know "f16c"). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HT_HAVE_F16C 1
+#endif
+/* Whether image_rgba_to_half uses F16C here: built with it, and the CPU has it. */
+bool image_half_f16c(void);
+
+/* IEEE float -> half, rounding to nearest even like Imath's half (and GPUs); the other way
+ * is image.h's image_half_to_float. */
 uint16_t image_float_to_half(float f);
 static inline float image_round_half(float f)
 {

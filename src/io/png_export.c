@@ -16,6 +16,8 @@
 
 #include "encode.h"
 
+enum { PATH_MAX_LEN = 4096 };
+
 static const char *errno_reason(int e)
 {
     switch (e) {
@@ -30,9 +32,51 @@ static const char *errno_reason(int e)
     }
 }
 
+bool file_make_dirs(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX_LEN];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        snprintf(err, errlen, "%.200s...: the path is too long", dir);
+        return false;
+    }
+    /* Each prefix ending at a '/', then the whole path. */
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        struct stat st;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: cannot make the folder: %s", path, errno_reason(errno));
+            return false;
+        }
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: cannot make the folder: a file is in the way", path);
+            return false;
+        }
+        *p = c;
+        if (c == '\0')
+            return true;
+    }
+}
+
+bool file_make_parent_dirs(const char *path, char *err, size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)   /* the current folder, or the root */
+        return true;
+    char dir[PATH_MAX_LEN];
+    if (slash - path >= PATH_MAX_LEN) {
+        snprintf(err, errlen, "%.200s...: the path is too long", path);
+        return false;
+    }
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    return file_make_dirs(dir, err, errlen);
+}
+
 /* Temporary files being written, so that an interrupted export (SIGINT, SIGTERM, SIGHUP) leaves
  * none behind: the handler unlinks them (async-signal-safe) and re-raises the signal. */
-enum { MAX_PENDING = 64, PENDING_PATH = 4096 };
+enum { MAX_PENDING = 64, PENDING_PATH = PATH_MAX_LEN };
 static char g_pending[MAX_PENDING][PENDING_PATH];
 static volatile sig_atomic_t g_pending_used[MAX_PENDING];
 static pthread_mutex_t g_pending_mu = PTHREAD_MUTEX_INITIALIZER;

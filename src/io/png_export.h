@@ -14,6 +14,14 @@
 bool file_write_atomic(const char *path, const void *data, size_t len, char *err,
                        size_t errlen);
 
+/* Makes the folder DIR and those above it that are missing, as mkdir -p does (render outputs
+ * make their folders). True when DIR is a folder afterwards (also when it was before); else
+ * false with "DIR: reason" in err (a file in the way, permission denied, ...). */
+bool file_make_dirs(const char *dir, char *err, size_t errlen);
+
+/* file_make_dirs for the folder that holds the file PATH (none for a name without '/'). */
+bool file_make_parent_dirs(const char *path, char *err, size_t errlen);
+
 /* Writes all LEN bytes to FD (retrying short writes). False with the reason in err. */
 bool file_write_fd(int fd, const void *data, size_t len, char *err, size_t errlen);
 

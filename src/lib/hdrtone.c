@@ -1,7 +1,7 @@
 /* libhdrtone's public API (include/hdrtone/hdrtone.h) over the io, ref and gpu layers: the
  * settings become tonemap_params, a frame is pipeline_frame writing the caller's texture
- * (pipeline_set_output), and the analysis travels through a ring of buffer copies, each with
- * a fence, so that reading it never waits for the GPU. */
+ * (pipeline_set_output), and the analysis travels through the gpu layer's fenced read-back
+ * (readback.h), so that reading it never waits for the GPU. */
 #include "hdrtone/hdrtone.h"
 
 #include <math.h>
@@ -18,6 +18,7 @@
 #include "image.h"
 #include "pipeline.h"
 #include "png_export.h"
+#include "readback.h"
 #include "tonemap.h"
 
 _Static_assert(HDRTONE_MAX_BINS == HT_MAX_BINS, "hdrtone.h's bins limit is the pipeline's");
@@ -34,17 +35,19 @@ SAME_MAPPING_(LINEAR_FORCED, LINEAR_FORCED)
  * hdrtone_read_analysis reports an older one. */
 enum { RING = 3 };
 
-typedef struct analysis_slot {
-    unsigned buffer;            /* a copy of the frame buffer (ht_frame) */
-    GLsync fence;               /* signalled when the copy is done; NULL once seen done */
-    uint64_t frame;             /* the hdrtone_run it holds, 0: none */
+/* A frame whose analysis is read back, or was. */
+typedef struct analysis_of {
+    uint64_t frame;             /* the hdrtone_run, 0: none */
     tonemap_params params;      /* the settings it ran with (the curve needs them) */
-} analysis_slot;
+} analysis_of;
 
 struct hdrtone {
     pipeline *pipe;
     tonemap_params params;
-    analysis_slot ring[RING];
+    gpu_readback *rb;           /* RING slots, each a copy of the frame buffer (ht_frame) */
+    analysis_of pending[RING];  /* by slot: the frame its copy holds, 0 when none is on its way */
+    analysis_of newest;         /* the newest analysis collected, in result */
+    tonemap_result result;
     uint64_t frames;            /* hdrtone_run calls so far */
 };
 
@@ -168,10 +171,10 @@ hdrtone_status hdrtone_create(const hdrtone_desc *desc, hdrtone **out)
         free(t);
         return fail(HDRTONE_GL_ERROR, "%s", err);
     }
-    for (int i = 0; i < RING; i++) {
-        glGenBuffers(1, &t->ring[i].buffer);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, t->ring[i].buffer);
-        glBufferData(GL_COPY_WRITE_BUFFER, sizeof(ht_frame), NULL, GL_STREAM_READ);
+    if (!(t->rb = gpu_readback_create(RING))) {
+        pipeline_destroy(&t->pipe);
+        free(t);
+        return fail(HDRTONE_OUT_OF_MEMORY, "out of memory");
     }
     *out = t;
     return HDRTONE_OK;
@@ -192,11 +195,7 @@ void hdrtone_destroy(hdrtone *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < RING; i++) {
-        if (t->ring[i].fence)
-            glDeleteSync(t->ring[i].fence);
-        glDeleteBuffers(1, &t->ring[i].buffer);
-    }
+    gpu_readback_destroy(&t->rb);
     pipeline_destroy(&t->pipe);
     free(t);
 }
@@ -270,19 +269,23 @@ static hdrtone_status check_run(unsigned src, int w, int h, int samples, unsigne
     return HDRTONE_OK;
 }
 
-/* The frame buffer into the next slot of the ring, fenced. */
+/* The frame buffer read back into a free slot; when the GPU runs RING frames behind, the
+ * oldest copy on its way gives its slot up. */
 static void queue_analysis(hdrtone *t)
 {
-    analysis_slot *s = &t->ring[t->frames % RING];
-    if (s->fence)
-        glDeleteSync(s->fence);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_READ_BUFFER, pipeline_frame_buffer(t->pipe));
-    glBindBuffer(GL_COPY_WRITE_BUFFER, s->buffer);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, sizeof(ht_frame));
-    s->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    s->frame = ++t->frames;
-    s->params = t->params;
+    char err[HT_ERR_MAX];
+    int slot = gpu_readback_start_buffer(t->rb, pipeline_frame_buffer(t->pipe),
+                                         sizeof(tonemap_result), err, sizeof err);
+    if (slot < 0) {
+        int oldest = 0;
+        for (int i = 1; i < RING; i++)
+            if (t->pending[i].frame < t->pending[oldest].frame)
+                oldest = i;
+        gpu_readback_cancel(t->rb, oldest);
+        slot = gpu_readback_start_buffer(t->rb, pipeline_frame_buffer(t->pipe),
+                                         sizeof(tonemap_result), err, sizeof err);
+    }
+    t->pending[slot] = (analysis_of){++t->frames, t->params};
 }
 
 hdrtone_status hdrtone_run(hdrtone *t, unsigned src_texture, int width, int height, int samples,
@@ -334,25 +337,22 @@ hdrtone_status hdrtone_read_analysis(hdrtone *t, hdrtone_analysis *analysis)
 {
     if (!t || !analysis)
         return fail(HDRTONE_INVALID_ARGUMENT, "hdrtone_read_analysis: a NULL argument");
-    analysis_slot *newest = NULL;
+    /* Every copy the GPU has finished is collected; the newest is kept. */
     for (int i = 0; i < RING; i++) {
-        analysis_slot *s = &t->ring[i];
-        if (s->fence) {
-            GLenum w = glClientWaitSync(s->fence, 0, 0);
-            if (w != GL_ALREADY_SIGNALED && w != GL_CONDITION_SATISFIED)
-                continue;
-            glDeleteSync(s->fence);
-            s->fence = NULL;
+        char err[HT_ERR_MAX];
+        tonemap_result r;
+        if (!t->pending[i].frame || !gpu_readback_ready(t->rb, i))
+            continue;
+        bool ok = gpu_readback_finish(t->rb, i, &r, err, sizeof err);
+        if (ok && t->pending[i].frame > t->newest.frame) {
+            t->newest = t->pending[i];
+            t->result = r;
         }
-        if (s->frame && (!newest || s->frame > newest->frame))
-            newest = s;
+        t->pending[i].frame = 0;
     }
-    if (!newest)
+    if (!t->newest.frame)
         return fail(HDRTONE_NOT_READY, "no frame finished yet");
-    tonemap_result r;
-    glBindBuffer(GL_COPY_READ_BUFFER, newest->buffer);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof r, &r);
-    fill_analysis(&r, &newest->params, newest->frame, analysis);
+    fill_analysis(&t->result, &t->newest.params, t->newest.frame, analysis);
     return HDRTONE_OK;
 }
 

@@ -58,7 +58,8 @@
     X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
     HT_PIXEL_CLASSES(X)                                                                       \
-    HT_PLOT_MODES(X)
+    HT_PLOT_MODES(X)                                                                          \
+    HT_DISPLAY_CONSTANTS(X)
 
 /* X(name, value): the class of a pixel (ht_classify in common.glsl, classify in
  * tonemap_cpu.c). Part of HT_CONSTANTS, as are the plot modes. */
@@ -77,6 +78,27 @@
     X(HT_PLOT_DOT, 5)           /* the square on the curve at the cursor's luminance */ \
     X(HT_PLOT_CEILING, 6)       /* the linear ceiling of the last pass */
 
+/* X(name, value): the display modes of the apply pass (display.h: display_modes names them)
+ * and their choices. Part of HT_CONSTANTS. */
+#define HT_DISPLAY_CONSTANTS(X)  \
+    X(HT_VIEW_TONEMAP, 0)        /* the operator's response (the default) */ \
+    X(HT_VIEW_EXPOSURE, 1)       /* value * 2^EV + offset, display-encoded (tev, HDRView) */ \
+    X(HT_VIEW_FALSECOLOR, 2)     /* Radiance falsecolor's scale of luminance in cd/m^2 */ \
+    X(HT_VIEW_CHANNEL, 3)        /* one channel alone, over its own range */ \
+    X(HT_FC_SMOOTH, 0)           /* falsecolor: the palette everywhere */ \
+    X(HT_FC_BANDS, 1)            /* falsecolor -cb: bands at the steps, black between */ \
+    X(HT_FC_CONTOURS, 2)         /* falsecolor -cl: lines where the step changes */ \
+    X(HT_FC_PALETTE_N, 23)       /* control points of falsecolor's default palette */ \
+    X(HT_CHANNEL_R, 0)                                                          \
+    X(HT_CHANNEL_G, 1)                                                          \
+    X(HT_CHANNEL_B, 2)                                                          \
+    X(HT_CHANNEL_A, 3)                                                          \
+    X(HT_CHANNEL_Y, 4)           /* luminance (the units' weights), in image units */ \
+    X(HT_CH_PALETTE_AUTO, 0)     /* diverging for signed ranges, else sequential */ \
+    X(HT_CH_PALETTE_GREY, 1)                                                    \
+    X(HT_CH_PALETTE_SEQUENTIAL, 2) /* falsecolor's palette over lo..hi */      \
+    X(HT_CH_PALETTE_DIVERGING, 3)  /* blue, white at 0, red over -m..m */      
+
 /* X(name, value): floating-point constants (pcond's, see WARD97.md). */
 #define HT_FCONSTANTS(X)                                                                     \
     X(HT_LMIN, 1e-7)      /* cd/m^2: lower clamp of the automatic range (darker: black) */ \
@@ -89,7 +111,9 @@
     X(HT_RAD_LUM_G, 0.670105815)                                                          \
     X(HT_RAD_LUM_B, 0.064788356)                                                          \
     X(HT_FTINY, 1e-6)             /* Radiance FTINY: pcond's range-test epsilon, cd/m^2 */   \
-    X(HT_WHTEFFICACY, 179.0)      /* lm/W: pcond's -x file scales its linear curve by it */
+    X(HT_WHTEFFICACY, 179.0)      /* lm/W: pcond's -x file scales its linear curve by it */ \
+    X(HT_FC_STEP, 0.0454545)      /* falsecolor: palette control points apart (its constant) */ \
+    X(HT_FC_BAND, 0.1)            /* falsecolor -cb: half a band, in steps */
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_CONSTANTS(HT_ENUM_)
@@ -151,23 +175,11 @@ HT_FCONSTANTS(HT_FDEF_)
     X(float, pt_weight, )    /* weight of a point sample: counted foveal samples / n_points */ \
     X(uint, pt_hist, [HT_MAX_BINS])     /* point-sample counts; the curve adds pt_weight * these */
 
-/* The fused finishing of the analysis (finish.glsl): the completion counters of its
- * multi-group dispatches and the counts its groups add up, all zero between frames (the last
- * group resets them). In the same buffer, after the struct: 3 uints per piece of the analysed
- * image, the re-binning's indirect dispatch (its groups when the binning is stale, else 0),
- * then 3 per piece again, the groups of a whole re-binning (pipeline.c writes them). */
-#define HT_DISPATCH_FIELDS(X)                    \
-    X(uint, merged_groups, ) /* groups of the finish pass done */ \
-    X(uint, binned_groups, ) /* groups of the re-binning done */ \
-    X(uint, n_counted, )     /* the finish pass's groups: samples in their histograms */ \
-    X(uint, hist, [HT_MAX_BINS]) /* and their counts */
-
 #define HT_C_FIELD_(type, name, dims) ht_##type##_t name dims;
 typedef uint32_t ht_uint_t;
 typedef float ht_float_t;
 typedef struct ht_tilesum { HT_TILESUM_FIELDS(HT_C_FIELD_) } ht_tilesum;
 typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
-typedef struct ht_dispatch { HT_DISPATCH_FIELDS(HT_C_FIELD_) } ht_dispatch;
 
 /* SSBO binding points, one per buffer kind, each its own number (checked below, with the
  * statistics' HT_STATS_BINDINGS): a buffer left bound by one pass never stands in for another

@@ -1,7 +1,7 @@
 /* The fast CPU tone mapping: the reference's analysis and apply (tonemap_cpu.c) on several
  * threads, with loops the compiler vectorises and the display encoding from tables instead of
  * pow, giving the reference's results exactly: the same tonemap_result (every field) and the
- * same bytes. tests/test_tonemap_fast.c holds it to the reference. */
+ * same bytes. tests/unit/test_tonemap_fast.c holds it to the reference. */
 #ifndef HT_TONEMAP_FAST_H
 #define HT_TONEMAP_FAST_H
 

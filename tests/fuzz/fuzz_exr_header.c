@@ -2,7 +2,7 @@
  * checks (src/io/exr_validate.c), with no decoder behind them. A crash, hang, leak or sanitizer
  * report is a bug; refusing the input is fine. Each accepted file's parts are read through, so
  * that a description pointing outside the input or a wrong channel count shows up here.
- * Built and run by scripts/fuzz (not part of the normal build). */
+ * Every build links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * on three must give the same pixels whenever it accepts the file; two decoders, when every
  * decoder accepts it: damaged compressed data (a PIZ chunk that decompresses short, say) is
  * refused by OpenEXRCore but decoded to different garbage by the C++ library and tinyexr.
- * Built and run by scripts/fuzz (not part of the normal build). */
+ * Every build links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

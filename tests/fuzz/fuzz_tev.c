@@ -1,8 +1,8 @@
 /* libFuzzer harness: any bytes through tev's packet parser, read as a stream of packets the
  * way the server frames them. Each packet that parses is written back, parsed again and
  * compared, its data and vector-graphics commands are read in full and its channel names
- * mapped, so a bound the parser forgot shows as an out-of-bounds read here. Built and run by
- * scripts/fuzz-tev (not part of the normal build). */
+ * mapped, so a bound the parser forgot shows as an out-of-bounds read here. Every build
+ * links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stdlib.h>
 #include <string.h>
 

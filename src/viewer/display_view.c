@@ -1,0 +1,32 @@
+/* The display mode the viewer shows (display.h: tone mapping, exposure, false colour, one
+ * channel) and the image's units (units.h): resolved for the image when it or the settings
+ * change, handed to the pipelines' apply passes before each frame. */
+#include <string.h>
+
+#include "viewer_internal.h"
+
+void viewer_display_update(viewer *v)
+{
+    if (!v->have_image)
+        return;
+    bool image = v->disp_gen != v->image_gen;
+    if (image) {
+        units_of_image(&v->img, v->user_scale, &v->units);
+        display_set_units(&v->disp, &v->units);
+    }
+    if (image || memcmp(&v->disp, &v->disp_asked, sizeof v->disp) != 0) {
+        v->disp_asked = v->disp;
+        v->disp_res = v->disp;
+        display_resolve(&v->disp_res, &v->img);   /* an automatic scale reads the image */
+        v->disp_gen = v->image_gen;
+    }
+    const display_params *d = v->disp.mode == HT_VIEW_TONEMAP ? NULL : &v->disp_res;
+    pipeline_set_display(v->pipe, d);
+    if (v->ref_pipe)
+        pipeline_set_display(v->ref_pipe, d);
+}
+
+double viewer_luminance_cd_m2(const viewer *v, const float *rgb)
+{
+    return units_luminance(&v->units, rgb);
+}

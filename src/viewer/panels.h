@@ -1,0 +1,28 @@
+/* The viewer's panels (Nuklear): the menu bar, the dock beside the picture (images,
+ * settings, histogram and curve, parts and layers, pixel inspector), the status bar, the help
+ * and the open box. They read the viewer's state and the frame record and change nothing but
+ * through actions (actions.h). */
+#ifndef HT_PANELS_H
+#define HT_PANELS_H
+
+#include <stdbool.h>
+
+struct viewer;
+
+/* The picture's viewport (v->vp) for the framebuffer's size, the GUI's scale and which
+ * panels show: the menu bar above, the status bar below, the dock at the right; the dock
+ * never takes more than half the window and folds away below 230 points of width, so the
+ * picture keeps at least half the window and no text overlaps. */
+void panels_layout(struct viewer *v);
+
+/* Builds this frame's panels (ui_render draws them). */
+void panels_build(struct viewer *v);
+/* What goes over the picture (the display window's frame, the marks of X, a failed load's
+ * message), after the frame's statistics are known. */
+void panels_draw_canvas(struct viewer *v);
+
+/* Whether framebuffer point (X, Y) is over a panel, a menu or a window of the GUI (not the
+ * picture): the picture's mouse controls then stay off. */
+bool panels_hovered(const struct viewer *v, double x, double y);
+
+#endif

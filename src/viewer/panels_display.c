@@ -1,0 +1,149 @@
+/* The panels of the display mode: its settings in the dock, and the false-colour legend
+ * beside the picture (drawn from the same layout and palette as export's, legend.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "actions.h"
+#include "legend.h"
+#include "panels_internal.h"
+#include "viewer_internal.h"
+
+/* Legend pixels per pixel of falsecolor's 100-pixel-wide legend, times the GUI's scale. */
+static const float LEGEND_ZOOM = 1.5f;
+
+int panels_legend_width(const viewer *v)
+{
+    if (v->disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
+        return 0;
+    float s = ui_scale(v->gui);
+    return (int)(LEGEND_WIDTH * LEGEND_ZOOM * s + 8 * s);
+}
+
+void panels_legend(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
+{
+    if (!panels_legend_width(v))
+        return;
+    const display_params *d = &v->disp_res;
+    legend_layout l;
+    legend_layout_of(d, &l);
+    float s = ui_scale(v->gui), k = LEGEND_ZOOM * s, x = 4 * s, y = (float)v->vp.y + 4 * s;
+    const struct nk_user_font *f = ctx->style.font;
+    struct nk_color text = nk_rgb(230, 230, 230), none = nk_rgba(0, 0, 0, 0);
+    for (int r = 0; r < l.strip_rows; r++) {
+        double pos = legend_row_position(&l, r), c[3];
+        double nb[4] = {pos, pos, legend_row_position(&l, r - 1), legend_row_position(&l, r + 1)};
+        falsecolor_rgb(d, pos, nb, c);
+        struct nk_color col = nk_rgb(tonemap_encode(&v->tm, c[0]), tonemap_encode(&v->tm, c[1]),
+                                     tonemap_encode(&v->tm, c[2]));
+        nk_fill_rect(cb, nk_rect(x, y + (l.strip_top + r) * k, LEGEND_STRIP * k, k + 0.5f), 0,
+                     col);
+    }
+    float th = ui_text_px(v->gui) + 2;
+    nk_draw_text(cb, nk_rect(x, y, LEGEND_WIDTH * k, th), "cd/m2", 5, f, none, text);
+    for (int i = 0; i < l.nlabels; i++) {
+        const char *t = l.labels[i].text;
+        float ly = y + (l.strip_top + l.label_row[i]) * k - th / 2;
+        nk_draw_text(cb, nk_rect(x + (LEGEND_STRIP + 3) * k, ly, (LEGEND_WIDTH - LEGEND_STRIP) * k,
+                                 th), t, (int)strlen(t), f, none, text);
+    }
+    if (v->units.rule == HT_UNITS_RELATIVE)   /* the numbers are not cd/m2 then: say so */
+        nk_draw_text(cb, nk_rect(x, y + l.height * k + 4 * s, LEGEND_WIDTH * k, th),
+                     "relative units", 14, f, none, PANELS_RED);
+}
+
+static typed_field g_fields[3];   /* exposure, scale maximum, channel range (shown) */
+
+static void falsecolor_settings(viewer *v, struct nk_context *ctx)
+{
+    float row = panels_row(v);
+    nk_layout_row_dynamic(ctx, row, 1);
+    nk_bool autom = v->disp.fc_max <= 0, was = autom;
+    nk_checkbox_label(ctx, "automatic scale (falsecolor -s a)", &autom);
+    if (autom != was)
+        action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->disp_res.fc_max);
+    double x = panels_log_slider(v, ctx, "max", v->disp_res.fc_max, 1e-3, 1e9, &g_fields[1]);
+    if (!isnan(x))
+        action_set(v, ACT_SET_FC_MAX, x);
+    nk_layout_row_dynamic(ctx, row, 2);
+    int dec = nk_propertyi(ctx, "#log decades", 0, v->disp.fc_decades, 12, 1, 0.2f);
+    if (dec != v->disp.fc_decades)
+        action_set(v, ACT_SET_FC_DECADES, dec);
+    int steps = nk_propertyi(ctx, "#steps", 2, v->disp.fc_steps, 100, 1, 0.2f);
+    if (steps != v->disp.fc_steps)
+        action_set(v, ACT_SET_FC_STEPS, steps);
+    panels_enum_combo(v, ctx, "style", display_fc_styles, v->disp.fc_style, ACT_SET_FC_STYLE);
+}
+
+void panels_display(viewer *v, struct nk_context *ctx)
+{
+    panels_enum_combo(v, ctx, "show", display_modes, v->disp.mode, ACT_SET_VIEW);
+    char text[256];
+    if (v->disp.mode == HT_VIEW_EXPOSURE) {
+        nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
+        nk_label(ctx, "exposure EV", NK_TEXT_LEFT);
+        float ev = (float)v->disp.exposure, nev = ev;
+        nk_slider_float(ctx, -20, &nev, 20, 0.25f);
+        if (nev != ev)
+            action_set(v, ACT_SET_EXPOSURE, nev);
+        nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
+        nk_label(ctx, "offset", NK_TEXT_LEFT);
+        float off = (float)v->disp.offset, noff = off;
+        nk_slider_float(ctx, -0.5f, &noff, 0.5f, 0.01f);
+        if (noff != off)
+            action_set(v, ACT_SET_OFFSET, noff);
+        snprintf(text, sizeof text, "%+.2f EV, offset %+.3f (Ctrl+E, Ctrl+Shift+E)",
+                 v->disp.exposure, v->disp.offset);
+        panels_text(v, ctx, text, false);
+    } else if (v->disp.mode == HT_VIEW_FALSECOLOR) {
+        falsecolor_settings(v, ctx);
+    } else if (v->disp.mode == HT_VIEW_CHANNEL) {
+        panels_enum_combo(v, ctx, "channel", display_channels, v->disp.channel, ACT_SET_CHANNEL);
+        panels_enum_combo(v, ctx, "palette", display_channel_palettes, v->disp.ch_palette,
+                          ACT_SET_CH_PALETTE);
+        snprintf(text, sizeof text, "range %.4g .. %.4g (%s)", v->disp_res.ch_min,
+                 v->disp_res.ch_max, ht_enum_label(display_channel_palettes,
+                                                   v->disp_res.ch_palette));
+        panels_text(v, ctx, text, false);
+    }
+    units_describe(&v->units, text, sizeof text);
+    panels_text(v, ctx, text, v->units.rule == HT_UNITS_RELATIVE);
+}
+
+/* The region's statistics as lines (the Region section; tests read them from the layout
+ * hook). "" when there is no region. */
+void panels_region_text(const viewer *v, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!v->region_valid)
+        return;
+    const region_stats *r = &v->region;
+    const region_lum *f = &r->file, *c = &r->cd_m2;
+    snprintf(buf, len,
+             "rectangle %d,%d - %d,%d\n"
+             "pixels %llu (%llu counted)\n"
+             "file  min %.4g  max %.4g\n"
+             "      mean %.4g  median %.4g\n"
+             "      log-average %.4g\n"
+             "cd/m2 min %.4g  max %.4g\n"
+             "      mean %.4g  median %.4g\n"
+             "      log-average %.4g",
+             r->rect[0], r->rect[1], r->rect[2], r->rect[3], (unsigned long long)r->pixels,
+             (unsigned long long)r->counted, f->min, f->max, f->mean, f->median, f->log_average,
+             c->min, c->max, c->mean, c->median, c->log_average);
+}
+
+void panels_region(viewer *v, struct nk_context *ctx)
+{
+    char text[1024];
+    panels_region_text(v, text, sizeof text);
+    if (!text[0]) {
+        panels_text(v, ctx, "Shift+drag on the picture selects a region", false);
+        return;
+    }
+    panels_text(v, ctx, text, false);
+    panels_note_text("region", text);
+    nk_layout_row_dynamic(ctx, panels_row(v), 1);
+    if (nk_button_label(ctx, "clear (Backspace)"))
+        action_run(v, ACT_REGION_CLEAR);
+}

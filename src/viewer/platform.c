@@ -1,0 +1,315 @@
+/* The platform: the GLFW window, its events routed to the GUI or to the picture, and the
+ * scripted event source of the tests (--keys). The only file that knows about windows. */
+#define _XOPEN_SOURCE 700   /* strdup, strtok_r */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "gl_context.h"
+#include "keynames.h"
+#include "panels.h"
+#include "viewer_internal.h"
+
+static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
+
+/* While the help shows, letters type its search: only Esc, F1 and Backspace act. */
+static bool help_key(viewer *v, int key)
+{
+    if (!v->show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
+        return false;
+    size_t n = strlen(v->help_filter);
+    if (key == GLFW_KEY_BACKSPACE && n > 0)
+        v->help_filter[n - 1] = '\0';
+    return true;
+}
+
+void viewer_key(viewer *v, int key, int mods)
+{
+    if (help_key(v, key))
+        return;
+    if (v->gui && ui_wants_keyboard(v->gui)) {
+        if (key == GLFW_KEY_ESCAPE)   /* Esc leaves a text field (and closes its box) */
+            action_run(v, ACT_QUIT);
+        return;
+    }
+    action_key(v, key, mods);
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    viewer *v = from(w);
+    bool down = action == GLFW_PRESS || action == GLFW_REPEAT;
+    ui_input_key(v->gui, key, down, mods);
+    if (down)
+        viewer_key(v, key, mods);
+    else if (action == GLFW_RELEASE)
+        action_key_up(v, key);
+    v->dirty = true;
+    v->ui_frames = 2;
+}
+
+static void on_char(GLFWwindow *w, unsigned codepoint)
+{
+    viewer *v = from(w);
+    size_t n = strlen(v->help_filter);
+    if (v->show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
+        v->help_filter[n] = (char)codepoint;
+        v->help_filter[n + 1] = '\0';
+    } else if (ui_wants_keyboard(v->gui)) {
+        ui_input_char(v->gui, codepoint);
+    }
+    v->dirty = true;
+}
+
+/* Window coordinates -> framebuffer pixels (they differ on HiDPI screens). */
+static void to_fb(GLFWwindow *w, double *x, double *y)
+{
+    int ww, wh, fw, fh;
+    glfwGetWindowSize(w, &ww, &wh);
+    glfwGetFramebufferSize(w, &fw, &fh);
+    if (ww > 0 && wh > 0) {
+        *x *= (double)fw / ww;
+        *y *= (double)fh / wh;
+    }
+}
+
+/* Framebuffer point (X, Y) on the picture (not a panel)? */
+static bool on_picture(const viewer *v, double x, double y)
+{
+    return x >= v->vp.x && y >= v->vp.y && x < v->vp.x + v->vp.w && y < v->vp.y + v->vp.h &&
+           !panels_hovered(v, x, y);
+}
+
+/* Framebuffer point (X, Y) within grabbing distance of the wipe's divider? */
+static bool near_divider(const viewer *v, double x, double y)
+{
+    if (v->compare != COMPARE_WIPE || v->ref < 0)
+        return false;
+    double at = viewer_wipe_pos(v), d = v->wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
+    return fabs(d) <= 8 * ui_scale(v->gui);
+}
+
+static void on_cursor(GLFWwindow *w, double x, double y)
+{
+    viewer *v = from(w);
+    to_fb(w, &x, &y);
+    ui_input_motion(v->gui, x, y);
+    double lx = x - v->vp.x, ly = y - v->vp.y;
+    if (v->region_drag)
+        viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
+    else if (v->wipe_drag)
+        action_set(v, ACT_SET_WIPE, v->wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
+    else if (v->dragging) {
+        v->view = view_pan(v->view, lx - v->mouse_x, ly - v->mouse_y);
+        v->fitted = false;
+    }
+    v->mouse_x = lx;
+    v->mouse_y = ly;
+    v->mouse_in = on_picture(v, x, y);
+    v->dirty = true;   /* the inspector follows the cursor, widgets light up */
+}
+
+static void on_enter(GLFWwindow *w, int entered)
+{
+    viewer *v = from(w);
+    if (!entered)
+        v->mouse_in = false;
+    v->dirty = true;
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods)
+{
+    viewer *v = from(w);
+    double x, y;
+    glfwGetCursorPos(w, &x, &y);
+    to_fb(w, &x, &y);
+    ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
+        if (v->region_drag && action == GLFW_RELEASE)
+            action_run(v, ACT_REGION_DONE);
+        v->region_drag = press && (mods & GLFW_MOD_SHIFT);
+        if (v->region_drag) {   /* Shift+drag: a region, from the pixel under the press */
+            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->region_a[0], &v->region_a[1]);
+            v->region_b[0] = v->region_a[0];
+            v->region_b[1] = v->region_a[1];
+        }
+        v->wipe_drag = press && !v->region_drag && near_divider(v, x, y);
+        v->dragging = press && !v->region_drag && !v->wipe_drag;
+    }
+    v->dirty = true;
+    v->ui_frames = 2;
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy)
+{
+    viewer *v = from(w);
+    double x, y;
+    glfwGetCursorPos(w, &x, &y);
+    to_fb(w, &x, &y);
+    if (!on_picture(v, x, y)) {
+        ui_input_scroll(v->gui, dx, dy);
+    } else {
+        v->view = view_zoom_at(v->view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
+                               v->vp.w, v->vp.h);
+        v->fitted = false;
+    }
+    v->dirty = true;
+}
+
+static void on_drop(GLFWwindow *w, int n, const char **paths)
+{
+    viewer_files_drop(from(w), (char **)paths, n);
+}
+
+static void on_refresh(GLFWwindow *w) { from(w)->dirty = true; }
+static void on_fb_size(GLFWwindow *w, int width, int height)
+{
+    (void)width, (void)height;
+    from(w)->dirty = true;
+}
+
+bool viewer_parse_replay(viewer *v, const char *keys)
+{
+    size_t len = strlen(keys);
+    v->replay = calloc(len + 1, sizeof *v->replay);
+    char *copy = v->replay ? strdup(keys) : NULL, *save = NULL;
+    if (!copy)
+        return false;
+    for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        int key, mods;
+        if (!keys_parse(tok, &key, &mods)) {
+            fprintf(stderr, "hdrtone: --keys: unknown key '%s' (names as xdotool: a, A, "
+                            "shift+Up, comma, period, F1, Page_Down, ...)\n", tok);
+            free(copy);
+            return false;
+        }
+        v->replay[v->nreplay][0] = key;
+        v->replay[v->nreplay][1] = mods;
+        v->nreplay++;
+    }
+    free(copy);
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The window */
+
+static char g_glfw_error[512];
+
+static void on_glfw_error(int code, const char *desc)
+{
+    (void)code;
+    snprintf(g_glfw_error, sizeof g_glfw_error, "%s", desc);
+}
+
+void platform_set_error_callback(void) { glfwSetErrorCallback(on_glfw_error); }
+const char *platform_glfw_error(void) { return g_glfw_error; }
+
+/* After a failed 4.3 core window: what does the machine offer? "GL_VERSION, GL_RENDERER" of
+ * a default context, or the GLFW error. */
+static void describe_gl(char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", g_glfw_error[0] ? g_glfw_error : "unknown");
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    GLFWwindow *w = glfwCreateWindow(64, 64, "hdrtone", NULL, NULL);
+    if (!w)
+        return;
+    glfwMakeContextCurrent(w);
+    typedef const unsigned char *(*get_string_fn)(unsigned);
+    get_string_fn get = (get_string_fn)glfwGetProcAddress("glGetString");
+    if (get && get(GL_VERSION))
+        snprintf(buf, len, "found OpenGL %s (%s)", (const char *)get(GL_VERSION),
+                 get(GL_RENDERER) ? (const char *)get(GL_RENDERER) : "?");
+    glfwMakeContextCurrent(NULL);
+    glfwDestroyWindow(w);
+}
+
+/* The window's size: --window WxH, else 960x600 (the image is fitted into its viewport). */
+static void window_size(const ht_options *o, int *ww, int *wh)
+{
+    *ww = 960;
+    *wh = 600;
+    int w, h;
+    if (o->window && sscanf(o->window, "%dx%d", &w, &h) == 2 && w >= 64 && h >= 64 &&
+        w <= 16384 && h <= 16384) {
+        *ww = w;
+        *wh = h;
+    } else if (o->window) {
+        fprintf(stderr, "hdrtone: --window %s: not WxH (64 to 16384 each); 960x600 instead\n",
+                o->window);
+    }
+}
+
+static void set_callbacks(viewer *v)
+{
+    glfwSetWindowUserPointer(v->win, v);
+    glfwSetKeyCallback(v->win, on_key);
+    glfwSetCharCallback(v->win, on_char);
+    glfwSetCursorPosCallback(v->win, on_cursor);
+    glfwSetCursorEnterCallback(v->win, on_enter);
+    glfwSetMouseButtonCallback(v->win, on_button);
+    glfwSetScrollCallback(v->win, on_scroll);
+    glfwSetDropCallback(v->win, on_drop);
+    glfwSetWindowRefreshCallback(v->win, on_refresh);
+    glfwSetFramebufferSizeCallback(v->win, on_fb_size);
+}
+
+/* The GUI at the monitor's content scale (Xft.dpi / 96 on X11) times --ui-scale. */
+static bool open_gui(viewer *v)
+{
+    float xs = 1, ys = 1;
+    glfwGetWindowContentScale(v->win, &xs, &ys);
+    char err[HT_ERR_MAX];
+    if (!(v->gui = ui_create(fmaxf(1.0f, xs) * v->ui_scale, err, sizeof err))) {
+        fprintf(stderr, "hdrtone: the GUI cannot start: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
+bool platform_open_window(viewer *v, const ht_options *o)
+{
+    int ww, wh;
+    window_size(o, &ww, &wh);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_FALSE);   /* the pipeline encodes; GL must not */
+    glfwWindowHint(GLFW_SAMPLES, 0);                 /* MSAA lives in the scene target */
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    v->win = glfwCreateWindow(ww, wh, "hdrtone", NULL, NULL);
+    if (!v->win) {
+        char found[512];
+        describe_gl(found, sizeof found);
+        fprintf(stderr,
+                "hdrtone: cannot create an OpenGL 4.3 core window: %s\n"
+                "hdrtone: `hdrtone export FILE -o OUT.png` may still work (headless EGL).\n",
+                found);
+        return false;
+    }
+    glfwMakeContextCurrent(v->win);
+    char err[HT_ERR_MAX];
+    if (!gl_load((GLADloadfunc)glfwGetProcAddress, err, sizeof err)) {
+        fprintf(stderr, "hdrtone: OpenGL 4.3 core is needed: %s\n", err);
+        return false;
+    }
+    if (!(v->pipe = pipeline_create(err, sizeof err)) ||
+        !(v->scene = pass_scene_create(err, sizeof err))) {
+        fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
+        return false;
+    }
+    if (!open_gui(v))
+        return false;
+    pipeline_set_latency(v->pipe, v->latency);
+    glfwSwapInterval(1);
+    set_callbacks(v);
+    return true;
+}

@@ -1,0 +1,524 @@
+/* What the actions do (the table is in actions.c): each changes the viewer's state and
+ * returns; none waits on the GPU or does file output (the export runs in the loop). */
+#define _XOPEN_SOURCE 700   /* strdup */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "human.h"
+#include "viewer_act.h"
+#include "viewer_internal.h"
+
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* The latest analysis the frame record has (read back a frame or so late, never waited
+ * for here: nothing in an input handler waits on the GPU). */
+static const tonemap_result *current_result(const viewer *v)
+{
+    return v->have_image && v->rb.valid ? &v->rb.r : NULL;
+}
+
+/* A user range to adjust: the current one, or when automatic, the automatic range the last
+ * frame used. False when there is none yet. */
+static bool manual_range(viewer *v, double *lo, double *hi)
+{
+    if (v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin) {
+        *lo = v->tm.lmin;
+        *hi = v->tm.lmax;
+        return true;
+    }
+    const tonemap_result *r = current_result(v);
+    if (!r || r->mapping == HT_MAP_NONE || !(r->bw_max > r->bw_min))
+        return false;
+    *lo = exp(r->bw_min);
+    *hi = exp(r->bw_max);
+    return true;
+}
+
+/* Range keys move in quarter decades, as pfsview's exposure keys move in steps. */
+static const double RANGE_STEP = 1.7782794100389228; /* 10^0.25 */
+
+void act_range(viewer *v, double how)
+{
+    double lo, hi;
+    if (!manual_range(v, &lo, &hi)) {
+        viewer_set_message(v, true, "no luminance range yet (no valid pixel)");
+        return;
+    }
+    switch ((int)how) {
+    case -1: lo /= RANGE_STEP; hi /= RANGE_STEP; break;          /* shift down */
+    case +1: lo *= RANGE_STEP; hi *= RANGE_STEP; break;          /* shift up */
+    case -2:                                                      /* narrow */
+        if (hi / lo > RANGE_STEP * RANGE_STEP * 1.0001) {
+            lo *= RANGE_STEP;
+            hi /= RANGE_STEP;
+        }
+        break;
+    case +2: lo /= RANGE_STEP; hi *= RANGE_STEP; break;          /* widen */
+    }
+    v->tm.lmin = clampd(lo, 1e-30, 1e29);
+    v->tm.lmax = clampd(hi, v->tm.lmin * 1.0001, 1e30);
+}
+
+void act_range_fit(viewer *v, double arg)
+{
+    (void)arg;
+    if (!v->have_image || !(v->y_max > 0)) {
+        viewer_set_message(v, true, "no valid pixel to fit the range to");
+        return;
+    }
+    /* pcond's upper edge: counted pixels are below 1.01 * max. */
+    v->tm.lmin = v->y_min * v->tm.scale;
+    v->tm.lmax = v->y_max * v->tm.scale * 1.01;
+}
+
+void act_range_auto(viewer *v, double arg)
+{
+    (void)arg;
+    v->tm.lmin = v->tm.lmax = 0;
+}
+
+static const double DISPLAY_STEP = 1.4142135623730951; /* half a stop */
+
+void act_ldmax(viewer *v, double dir)
+{
+    double l = dir > 0 ? v->tm.ldmax * DISPLAY_STEP : v->tm.ldmax / DISPLAY_STEP;
+    v->tm.ldmax = clampd(l, 1e-3, 1e6);
+}
+
+void act_drange(viewer *v, double dir)
+{
+    double d = dir > 0 ? v->tm.drange * DISPLAY_STEP : v->tm.drange / DISPLAY_STEP;
+    v->tm.drange = clampd(d, 1.001, 1e6);
+}
+
+/* linear -> human -> none -> linear */
+void act_ceiling(viewer *v, double arg)
+{
+    (void)arg;
+    v->tm.ceiling = ht_enum_next(tonemap_ceilings, v->tm.ceiling);
+}
+
+/* *CHOICE to the next of CHOICES, and the parameter it needs, *PARAM, to DEFAULT when unset. */
+static void next_choice(int *choice, const ht_enum *choices, double *param, double dflt)
+{
+    *choice = ht_enum_next(choices, *choice);
+    if (!(*param > 0))
+        *param = dflt;
+}
+
+void act_sampling(viewer *v, double arg)
+{
+    (void)arg;
+    next_choice(&v->tm.sampling, tonemap_samplings, &v->tm.fov, 40);
+}
+
+void act_points(viewer *v, double arg)
+{
+    (void)arg;
+    v->tm.point_samples = !v->tm.point_samples;
+    if (v->tm.sampling != HT_SAMPLING_FOVEAL)
+        viewer_set_message(v, false, "point samples %s (they count with foveal sampling only: O)",
+                    v->tm.point_samples ? "on" : "off");
+}
+
+void act_weights(viewer *v, double arg)
+{
+    (void)arg;
+    v->tm.luminance = ht_enum_next(tonemap_luminances, v->tm.luminance);
+    viewer_update_y_range(v);
+}
+
+void act_linear(viewer *v, double arg)
+{
+    (void)arg;
+    v->tm.force_linear = !v->tm.force_linear;
+}
+
+/* The human-vision options (human.h), each on its own key: ARG 0 veil, 1 acuity, 2 colour. */
+void act_human(viewer *v, double arg)
+{
+    bool *opt[] = {&v->tm.veil, &v->tm.acuity, &v->tm.color_loss};
+    *opt[(int)arg] = !*opt[(int)arg];
+}
+
+/* Shift+H: what --human sets (the three and the human ceiling) when not all three are on,
+ * else the three off (the ceiling stays: C). */
+void act_human_all(viewer *v, double arg)
+{
+    (void)arg;
+    if (v->tm.veil && v->tm.acuity && v->tm.color_loss)
+        v->tm.veil = v->tm.acuity = v->tm.color_loss = false;
+    else
+        human_params_all(&v->tm);
+}
+
+/* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
+ * scale and a set range stay as they are. */
+void act_pcond(viewer *v, double arg)
+{
+    (void)arg;
+    tonemap_params keep = v->tm;
+    tonemap_apply_preset(&v->tm, v->tm.pcond ? HT_PRESET_DEFAULT : HT_PRESET_PCOND);
+    v->tm.ceiling = keep.ceiling;
+    v->tm.force_linear = keep.force_linear;
+    v->tm.transfer = keep.transfer;
+    v->tm.gamma = keep.gamma;
+    v->tm.scale = keep.scale;
+    v->tm.lmin = keep.lmin;
+    v->tm.lmax = keep.lmax;
+    /* (The status text says "preset pcond": no message over the picture.) */
+    viewer_update_y_range(v);
+}
+
+/* Statistics panel and markers. */
+
+void act_hist_mode(viewer *v, double arg)
+{
+    (void)arg;
+    v->hist_mode = (v->hist_mode + 1) % HIST_MODES;
+}
+
+void act_marks(viewer *v, double arg)
+{
+    (void)arg;
+    v->show_marks = !v->show_marks;
+}
+
+void act_bins(viewer *v, double dir)
+{
+    int b = dir > 0 ? v->tm.bins * 2 : v->tm.bins / 2;
+    v->tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+}
+
+void act_transfer(viewer *v, double arg)
+{
+    (void)arg;
+    next_choice(&v->tm.transfer, tonemap_transfers, &v->tm.gamma, 2.2);
+}
+
+void act_msaa(viewer *v, double arg)
+{
+    (void)arg;
+    /* The next count the driver really gives (llvmpipe offers 1 and 4, not 2), then back to 1. */
+    bool f32 = !v->img.half_exact;
+    int cur = pass_scene_samples(v->scene, v->msaa, f32);
+    for (int n = 2; n <= 8; n *= 2) {
+        int got = pass_scene_samples(v->scene, n, f32);
+        if (got > cur) {
+            v->msaa = got;
+            return;
+        }
+    }
+    v->msaa = 1;
+}
+
+void act_panels(viewer *v, double arg) { (void)arg; v->show_panels = !v->show_panels; }
+void act_help(viewer *v, double arg)
+{
+    (void)arg;
+    v->show_help = !v->show_help;
+    v->help_filter[0] = '\0';
+}
+void act_adapt(viewer *v, double arg) { (void)arg; v->adapt_view = !v->adapt_view; }
+
+/* Zoom keys zoom at the window's centre (the wheel at the cursor). */
+void act_zoom(viewer *v, double dir)
+{
+    v->fitted = false;
+    v->view = view_zoom_at(v->view, dir > 0 ? 2.0 : 0.5,
+                           (view_point){v->vp.w / 2.0, v->vp.h / 2.0}, v->vp.w, v->vp.h);
+}
+
+void act_fit(viewer *v, double arg) { (void)arg; viewer_fit(v); }
+
+void act_one(viewer *v, double arg)
+{
+    (void)arg;
+    v->view.zoom = 1;
+    v->fitted = false;
+}
+
+/* Arrow keys scroll the view: ARG is the direction (1 right, 2 left, 3 down, 4 up). */
+void act_pan(viewer *v, double arg)
+{
+    const double step = 128.0;   /* window pixels; the image moves the other way */
+    v->fitted = false;
+    switch ((int)arg) {
+    case 1: v->view = view_pan(v->view, -step, 0); break;
+    case 2: v->view = view_pan(v->view, step, 0); break;
+    case 3: v->view = view_pan(v->view, 0, -step); break;
+    case 4: v->view = view_pan(v->view, 0, step); break;
+    }
+}
+
+/* S: the export runs in the loop after the frame (viewer_export), not here. */
+void act_export(viewer *v, double arg)
+{
+    (void)arg;
+    v->export_due = true;
+}
+
+void act_quit(viewer *v, double arg)
+{
+    /* Esc first closes the help, as dialogs do. */
+    if (arg == 1 && v->menu_open) {
+        v->menu_close = true;
+        return;
+    }
+    if (arg == 1 && (v->show_help || v->show_open)) {
+        v->show_help = v->show_open = false;
+        return;
+    }
+    v->quit = true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Images: the list, open and close */
+
+void act_file(viewer *v, double dir) { viewer_file_step(v, (int)dir); }
+void act_part(viewer *v, double dir) { viewer_part_step(v, (int)dir); }
+void act_layer(viewer *v, double dir) { viewer_layer_step(v, (int)dir); }
+void act_reload(viewer *v, double arg) { viewer_reload(v, (int)arg); }
+void act_watch(viewer *v, double arg) { viewer_watch_key(v, (int)arg); }
+void act_seq(viewer *v, double arg) { viewer_seq_key(v, (int)arg); }
+
+void act_select_image(viewer *v, double index)
+{
+    int i = (int)index;
+    if (i < 0 || i >= v->nfiles || i == v->cur)
+        return;
+    v->cur = i;
+    viewer_load_current(v);
+}
+
+/* 1..9 (tev): the Nth image of the list. */
+void act_select_nth(viewer *v, double n) { act_select_image(v, n); }
+
+void act_close_image(viewer *v, double index)
+{
+    int i = (int)index;
+    if (i < 0 || i >= v->nfiles)
+        return;
+    bool shown = i == v->cur;
+    viewer_files_remove(v, i);
+    if (shown || v->nfiles == 0)
+        viewer_load_current(v);   /* with none left: no image, the title says so */
+}
+
+void act_close(viewer *v, double arg)
+{
+    (void)arg;
+    act_close_image(v, v->cur);
+}
+
+/* Ctrl+O: the open box (a typed path; dropping files opens them too). */
+void act_open(viewer *v, double arg)
+{
+    (void)arg;
+    v->show_open = !v->show_open;
+}
+
+/* The open box's Enter: the typed path (file or folder) added to the list and shown. */
+void act_open_typed(viewer *v, double arg)
+{
+    (void)arg;
+    char *path = v->open_path;
+    size_t n = strlen(path);
+    while (n > 0 && (path[n - 1] == ' ' || path[n - 1] == '\n'))
+        path[--n] = '\0';
+    if (n == 0)
+        return;
+    char *paths[1] = {path};
+    viewer_files_drop(v, paths, 1);
+    v->show_open = false;
+}
+
+void act_copy_path(viewer *v, double arg)
+{
+    (void)arg;
+    if (v->nfiles > 0) {
+        glfwSetClipboardString(v->win, v->files[v->cur]);
+        viewer_set_message(v, false, "copied %s", v->files[v->cur]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Setters: the panels' sliders, lists and trees */
+
+void act_set_lmin(viewer *v, double x)
+{
+    v->tm.lmin = clampd(x, 1e-30, 1e29);
+    if (!(v->tm.lmax > v->tm.lmin))
+        v->tm.lmax = v->tm.lmin * RANGE_STEP;
+}
+
+void act_set_lmax(viewer *v, double x)
+{
+    v->tm.lmax = clampd(x, 1e-29, 1e30);
+    if (!(v->tm.lmin > 0) || v->tm.lmin >= v->tm.lmax)
+        v->tm.lmin = v->tm.lmax / 100;
+}
+
+void act_set_ldmax(viewer *v, double x) { v->tm.ldmax = clampd(x, 1e-3, 1e6); }
+void act_set_drange(viewer *v, double x) { v->tm.drange = clampd(x, 1.001, 1e6); }
+void act_set_ceiling(viewer *v, double x) { v->tm.ceiling = (int)x; }
+
+void act_set_sampling(viewer *v, double x)
+{
+    v->tm.sampling = (int)x;
+    if (!(v->tm.fov > 0))
+        v->tm.fov = 40;
+}
+
+void act_set_weights(viewer *v, double x)
+{
+    v->tm.luminance = (int)x;
+    viewer_update_y_range(v);
+}
+
+void act_set_transfer(viewer *v, double x)
+{
+    v->tm.transfer = (int)x;
+    if (!(v->tm.gamma > 0))
+        v->tm.gamma = 2.2;
+}
+
+void act_set_msaa(viewer *v, double x) { v->msaa = x < 1 ? 1 : (int)x; }
+void act_set_hist_mode(viewer *v, double x) { v->hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES; }
+
+void act_set_bins(viewer *v, double x)
+{
+    int b = (int)x;
+    v->tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+}
+
+/* Parts and layers by index: stepped to, so that the file list's rules (default layer of a
+ * part, what is remembered) stay in one place (viewer_files.c). */
+void act_set_part(viewer *v, double index)
+{
+    for (int guard = 0; guard < v->part_count && v->part_idx != (int)index; guard++)
+        viewer_part_step(v, (int)index > v->part_idx ? +1 : -1);
+}
+
+void act_set_layer(viewer *v, double index)
+{
+    char names[VIEWER_MAX_LAYERS][64];
+    int n = viewer_layer_names(v, names, VIEWER_MAX_LAYERS), i = (int)index;
+    if (i < 0 || i >= n)
+        return;
+    for (int guard = 0; guard < n && strcmp(v->have_image ? v->img.layer : v->layer_sel,
+                                              names[i]) != 0; guard++)
+        viewer_layer_step(v, +1);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The reference (compare_view.c) */
+
+void act_set_reference(viewer *v, double index)
+{
+    int i = (int)index;
+    v->ref = i >= 0 && i < v->nfiles && i != v->ref ? i : -1;
+    if (v->ref >= 0 && v->compare == COMPARE_OFF)
+        v->compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
+    v->ref_err[0] = '\0';
+}
+
+void act_reference(viewer *v, double arg)
+{
+    (void)arg;
+    act_set_reference(v, v->cur);
+}
+
+void act_set_compare(viewer *v, double mode)
+{
+    int m = (int)mode;
+    v->compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
+}
+
+void act_compare(viewer *v, double arg)
+{
+    (void)arg;
+    v->compare = ht_enum_next(compare_modes, v->compare);
+}
+
+void act_wipe_axis(viewer *v, double arg)
+{
+    (void)arg;
+    v->wipe_horizontal = !v->wipe_horizontal;
+}
+
+void act_set_wipe(viewer *v, double at) { v->wipe = clampd(at, 0, 1); }
+void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
+
+/* ---------------------------------------------------------------------------------------
+ * The display mode (display_view.c) */
+
+void act_set_view(viewer *v, double mode)
+{
+    if (ht_enum_has(display_modes, (int)mode))
+        v->disp.mode = (int)mode;
+}
+
+void act_view_channel(viewer *v, double arg)
+{
+    (void)arg;
+    if (v->disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
+        v->disp.channel = ht_enum_next(display_channels, v->disp.channel);
+        v->disp.ch_min = v->disp.ch_max = 0;
+    }
+    v->disp.mode = HT_VIEW_CHANNEL;
+}
+
+void act_exposure(viewer *v, double stops) { v->disp.exposure = clampd(v->disp.exposure + stops, -40, 40); }
+void act_set_exposure(viewer *v, double ev) { v->disp.exposure = clampd(ev, -40, 40); }
+void act_set_offset(viewer *v, double x) { v->disp.offset = clampd(x, -1, 1); }
+void act_set_fc_max(viewer *v, double cd) { v->disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0; }
+void act_set_fc_decades(viewer *v, double n) { v->disp.fc_decades = (int)clampd(n, 0, 12); }
+void act_set_fc_steps(viewer *v, double n) { v->disp.fc_steps = (int)clampd(n, 2, 100); }
+
+void act_set_fc_style(viewer *v, double s)
+{
+    if (ht_enum_has(display_fc_styles, (int)s))
+        v->disp.fc_style = (int)s;
+}
+
+void act_set_channel(viewer *v, double c)
+{
+    if (ht_enum_has(display_channels, (int)c)) {
+        v->disp.channel = (int)c;
+        v->disp.ch_min = v->disp.ch_max = 0;   /* its own range */
+    }
+}
+
+void act_set_ch_palette(viewer *v, double p)
+{
+    if (ht_enum_has(display_channel_palettes, (int)p))
+        v->disp.ch_palette = (int)p;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The region (region_view.c) */
+
+/* The button let go: the statistics of the dragged rectangle. */
+void act_region_done(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_drag = false;
+    int rect[4];
+    viewer_region_rect(v, rect);
+    char err[HT_ERR_MAX];
+    v->region_valid = v->have_image &&
+                      region_compute(&v->img, rect, v->units.weights, v->units.scale, &v->region,
+                                     err, sizeof err);
+    if (v->have_image && !v->region_valid)
+        viewer_set_message(v, true, "region: %s", err);
+}
+
+void act_region_clear(viewer *v, double arg)
+{
+    (void)arg;
+    v->region_valid = v->region_drag = false;
+}

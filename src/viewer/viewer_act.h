@@ -1,0 +1,82 @@
+/* The functions the action table (actions.c) runs: ARG is the table's argument or, for the
+ * setters, the panel's value (viewer_act.c). */
+#ifndef HT_VIEWER_ACT_H
+#define HT_VIEWER_ACT_H
+
+struct viewer;
+
+void act_range(struct viewer *v, double how);
+void act_range_fit(struct viewer *v, double arg);
+void act_range_auto(struct viewer *v, double arg);
+void act_ldmax(struct viewer *v, double dir);
+void act_drange(struct viewer *v, double dir);
+void act_ceiling(struct viewer *v, double arg);
+void act_sampling(struct viewer *v, double arg);
+void act_points(struct viewer *v, double arg);
+void act_weights(struct viewer *v, double arg);
+void act_linear(struct viewer *v, double arg);
+void act_human(struct viewer *v, double arg);
+void act_human_all(struct viewer *v, double arg);
+void act_pcond(struct viewer *v, double arg);
+void act_hist_mode(struct viewer *v, double arg);
+void act_marks(struct viewer *v, double arg);
+void act_bins(struct viewer *v, double dir);
+void act_transfer(struct viewer *v, double arg);
+void act_msaa(struct viewer *v, double arg);
+void act_panels(struct viewer *v, double arg);
+void act_help(struct viewer *v, double arg);
+void act_adapt(struct viewer *v, double arg);
+void act_zoom(struct viewer *v, double dir);
+void act_fit(struct viewer *v, double arg);
+void act_one(struct viewer *v, double arg);
+void act_pan(struct viewer *v, double arg);
+void act_export(struct viewer *v, double arg);
+void act_quit(struct viewer *v, double arg);
+void act_file(struct viewer *v, double dir);
+void act_part(struct viewer *v, double dir);
+void act_layer(struct viewer *v, double dir);
+void act_reload(struct viewer *v, double arg);
+void act_watch(struct viewer *v, double arg);
+void act_seq(struct viewer *v, double arg);
+void act_select_image(struct viewer *v, double index);
+void act_select_nth(struct viewer *v, double n);
+void act_close_image(struct viewer *v, double index);
+void act_close(struct viewer *v, double arg);
+void act_open(struct viewer *v, double arg);
+void act_open_typed(struct viewer *v, double arg);
+void act_copy_path(struct viewer *v, double arg);
+void act_set_lmin(struct viewer *v, double x);
+void act_set_lmax(struct viewer *v, double x);
+void act_set_ldmax(struct viewer *v, double x);
+void act_set_drange(struct viewer *v, double x);
+void act_set_ceiling(struct viewer *v, double x);
+void act_set_sampling(struct viewer *v, double x);
+void act_set_weights(struct viewer *v, double x);
+void act_set_transfer(struct viewer *v, double x);
+void act_set_msaa(struct viewer *v, double x);
+void act_set_hist_mode(struct viewer *v, double x);
+void act_set_bins(struct viewer *v, double x);
+void act_set_part(struct viewer *v, double index);
+void act_set_layer(struct viewer *v, double index);
+void act_set_reference(struct viewer *v, double index);
+void act_reference(struct viewer *v, double arg);
+void act_set_compare(struct viewer *v, double mode);
+void act_compare(struct viewer *v, double arg);
+void act_wipe_axis(struct viewer *v, double arg);
+void act_set_wipe(struct viewer *v, double at);
+void act_flip(struct viewer *v, double down);
+void act_set_view(struct viewer *v, double mode);
+void act_view_channel(struct viewer *v, double arg);
+void act_exposure(struct viewer *v, double stops);
+void act_set_exposure(struct viewer *v, double ev);
+void act_set_offset(struct viewer *v, double x);
+void act_set_fc_max(struct viewer *v, double cd);
+void act_set_fc_decades(struct viewer *v, double n);
+void act_set_fc_steps(struct viewer *v, double n);
+void act_set_fc_style(struct viewer *v, double s);
+void act_set_channel(struct viewer *v, double c);
+void act_set_ch_palette(struct viewer *v, double p);
+void act_region_done(struct viewer *v, double arg);
+void act_region_clear(struct viewer *v, double arg);
+
+#endif

@@ -1,0 +1,378 @@
+/* The viewer's state and what its files share (viewer.h is the public side):
+ *   viewer.c         the loop and the frame (scene pass -> analyse -> apply -> present into
+ *                    the viewport -> panels), the statistics on demand, the screenshot hook
+ *   platform.c       the platform: the GLFW window and its events, and the scripted event
+ *                    source of the tests (--keys, --clicks)
+ *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
+ *                    the actions do; keynames.c key names
+ *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
+ *                    the histogram plot, the help, the marks over the picture
+ *   viewer_status.c  the text: status lines, messages, the pixel inspector
+ *   viewer_files.c   the file list (folders, next/previous, dropped files), loading, parts
+ *                    and layers
+ *   viewer_net.c     tev's protocol: images sent by renderers (--listen), the hand-off
+ *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
+ *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
+ *   view.c           the view maths, no GL (view.h) */
+#ifndef HT_VIEWER_INTERNAL_H
+#define HT_VIEWER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "display.h"
+#include "image.h"
+#include "imgstats_gpu.h"
+#include "options.h"
+#include "pass_scene.h"
+#include "region.h"
+#include "ui.h"
+#include "pipeline.h"
+#include "view.h"
+
+/* A copy of the frame buffer read back without stalling: copied into rb_buf after the
+ * analysis, fenced, and fetched once the fence has passed (a frame or so later). The text
+ * lines and the range keys use it; the overlay's plots read the GPU buffer directly. */
+typedef struct readback {
+    unsigned buf;
+    GLsync fence;
+    tonemap_result r;
+    bool valid;
+} readback;
+
+/* How the reference is shown (compare_view.c; compare_modes names them). */
+enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
+extern const ht_enum compare_modes[];
+
+/* What the histogram panel shows (Tab cycles). */
+enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
+
+/* What a frame's picture depends on (viewer.c frame_key). */
+typedef struct viewer_frame_key {
+    unsigned long image;       /* pipeline_image_generation */
+    view_state view;
+    tonemap_params tm;
+    int samples;
+    bool adapt_view;
+    int w, h;
+    display_params disp;       /* resolved */
+    bool ref;                  /* the reference is drawn too */
+    unsigned long ref_image;   /* its pipeline_image_generation */
+} viewer_frame_key;
+
+/* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
+typedef struct viewport {
+    int x, y, w, h;
+} viewport;
+
+typedef struct viewer {
+    GLFWwindow *win;
+    pipeline *pipe;
+    pass_scene *scene;
+    ui *gui;
+    float ui_scale;            /* --ui-scale (times the monitor's content scale) */
+    unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
+    readback rb;
+
+    /* Files: owned copies; cur indexes the shown one. */
+    char **files;
+    int nfiles, cur;
+    hdr_image img;
+    bool have_image;
+    unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
+    double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
+                                  the current luminance weights */
+    char load_err[HT_ERR_MAX];
+
+    /* Parts and layers: what the next load asks for. Unset = the command line's
+     * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
+    const char *opt_part, *opt_layer;
+    double max_pixels;
+    bool part_set, layer_set;
+    char part_sel[16], layer_sel[64];
+    int part_idx, part_count;  /* of the file, kept when a part fails to load */
+    char layers[192];          /* the part's layers as hdr_part_info lists them */
+
+    /* Statistics, computed on demand for the whole image (viewer.c: stats_update). */
+    int hist_mode;             /* HIST_* */
+    bool show_marks;
+    int grey_kernel;
+    int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
+    imgstats_gpu_ctx *stats_ctx;
+    imgstats stats;
+    bool stats_tried, stats_ok;
+    unsigned long stats_gen;   /* image_gen and params of the cached answer */
+    tonemap_params stats_tm;
+
+    /* The human-vision stage's picture of the last frame that made one (viewer.c:
+     * human_picture), kept while the image (pipeline_image_generation) and the settings are
+     * the same: a pan or a zoom only draws the scene from it again. */
+    bool human_cached;
+    unsigned long human_gen;
+    tonemap_params human_tm;
+    ht_source human_pic;
+
+    view_state view;
+    bool view_fresh;           /* set the initial view on the next frame (size known then) */
+    bool fitted;               /* the view fits the image: it refits when the viewport changes */
+    int fb_w, fb_h;
+    viewport vp;               /* where the picture goes (panels_layout) */
+    int dock_w;                /* the dock's width, 0 when folded away */
+    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
+
+    /* Settings the keys change. */
+    tonemap_params tm;
+    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
+    int samples;               /* what the last frame got */
+    bool show_panels, show_help, show_open, adapt_view;
+    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
+    char open_path[1024];      /* the open box's text */
+    char help_filter[64];      /* the help's search text: typed while the help shows */
+    bool export_due;           /* S: the export runs in the loop, after the frame */
+    int ui_frames;             /* frames to draw again for the GUI to settle after input */
+    int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
+    bool latency_due;          /* the last render may show the frame before's curve: render
+                                  the picture again once nothing else changes it */
+
+    /* Input. */
+    double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
+    bool mouse_in, dragging;
+
+    char message[HT_ERR_MAX + 64];
+    bool message_error;
+    bool dirty, quit;
+
+    /* Live sources: the tev server (--listen; NULL when off) and the file watch. */
+    struct tev_server *net;
+    char net_warn[256];        /* the server's warning for a non-loopback address, or "" */
+    bool watching;             /* --watch or the key */
+    int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
+    char watch_dir[4096];      /* the folder watched */
+    double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
+    int watch_retries;         /* reloads left after a failed one without a new event */
+
+    /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
+     * for the image, and the image's units. */
+    display_params disp, disp_asked, disp_res;
+    unsigned long disp_gen;    /* image_gen of disp_res and units */
+    image_units units;
+    double user_scale;         /* --scale, or 0: the file's units */
+
+    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
+     * data window), and its statistics once the button is let go (region_view.c). */
+    bool region_drag;          /* Shift+drag in progress */
+    int region_a[2], region_b[2];
+    bool region_valid;
+    region_stats region;
+
+    /* The reference (compare_view.c): another entry of the list, drawn with the current
+     * image's view and curve in its own pipeline. */
+    int ref;                   /* its entry, -1: none */
+    int compare;               /* COMPARE_* */
+    bool flip_held;            /* Z held: the reference is shown instead */
+    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
+    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
+    bool wipe_drag;            /* the mouse drags the divider */
+    pipeline *ref_pipe;
+    hdr_image ref_img;
+    bool ref_loaded;
+    char ref_path[4096];       /* what ref_img holds */
+    char ref_err[256];         /* why the reference is not shown, or "" */
+
+    /* An image sequence being played (hdrtone SEQ; NULL: files). */
+    struct viewer_seq *seq;
+
+    /* Test hooks. */
+    bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
+    int (*replay)[2];          /* key, mods */
+    int nreplay, replayed;
+    long frames;
+    long renders;              /* frames that ran the passes (the others re-presented) */
+    viewer_frame_key last;     /* of the last rendered frame */
+    bool have_last;
+} viewer;
+
+/* viewer.c */
+
+/* Where the current view puts the image in the window. */
+view_place viewer_place(const viewer *v);
+/* F: fit the image (both its windows) to the window; nothing without an image or a window. */
+void viewer_fit(viewer *v);
+/* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
+ * fits one texture (the stage reads it whole). With an option on and an image in pieces the
+ * frame is tone-mapped without the options. */
+bool viewer_human_shown(const viewer *v);
+
+/* S: the export the action asked for (v->export_due), run by the loop after a frame: the
+ * full image as `hdrtone export` computes it, to ./NAME_tonemapped[-N].png (viewer_export.c). */
+void viewer_export(viewer *v);
+
+/* platform.c */
+
+/* The one entry point of every key press: the GLFW callback and the --keys replay. KEY is a
+ * GLFW key, MODS GLFW modifier bits: the action table's dispatch (action_key), unless the
+ * GUI is editing text. */
+void viewer_key(viewer *v, int key, int mods);
+/* --keys: fills v->replay from KEYS (names as xdotool spells them, separated by blanks).
+ * False, with the message on stderr, for an unknown key or no memory. */
+bool viewer_parse_replay(viewer *v, const char *keys);
+/* The window with an OpenGL 4.3 core context and its callbacks; false with the reason on
+ * stderr. */
+bool platform_open_window(viewer *v, const ht_options *o);
+/* GLFW's last error, for messages ("" when none). */
+const char *platform_glfw_error(void);
+void platform_set_error_callback(void);
+
+/* viewer_status.c */
+
+/* Sets the message shown in the window (green, or red when ERROR) and prints it on stderr. */
+void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The status lines (file and view, tone-mapping settings, the pixel under the cursor), with
+ * the GPU's numbers from the latest read-back (a frame late at most); SAMPLES is what the
+ * frame got. Needs an image. */
+void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
+/* The human-vision line of the status (which options, what was skipped and why), "" when
+ * none is on. */
+void viewer_status_human(const viewer *v, char *buf, size_t len);
+/* The pixel inspector: the pixel under the cursor (RGBA to 4 significant digits), its
+ * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes). */
+void viewer_pixel_text(const viewer *v, char *buf, size_t len);
+/* The status bar's one line: the message (ERROR: a failure) or the view's status. */
+void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
+/* The luminance (cd/m^2, by the current weights and scale) under the cursor; false when the
+ * cursor is not over a valid pixel. */
+bool viewer_cursor_lw(const viewer *v, double *lw);
+
+/* viewer_files.c */
+
+/* The file name after the last '/'. */
+const char *viewer_base_name(const char *path);
+/* Replaces the file list with PATHS[0..N). One path: its folder's HDR files (by extension;
+ * they are loaded by content), in name order, starting at that one. False when none is
+ * left (no memory). */
+bool viewer_files_set(viewer *v, char **paths, int n);
+void viewer_files_free(viewer *v);
+/* Drag and drop: the dropped files become the list (ending a sequence), the first is
+ * loaded. */
+void viewer_files_drop(viewer *v, char **paths, int n);
+/* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
+ * no image until another file loads: a bad file never ends the viewer. */
+bool viewer_load_current(viewer *v);
+/* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
+ * "fit the range to the image" and the panel's x axis. */
+void viewer_update_y_range(viewer *v);
+/* Layers listed at most (viewer_layer_names). */
+enum { VIEWER_MAX_LAYERS = 32 };
+/* The layers of the part: "" stands for the un-prefixed channels ("(none)" in the list).
+ * Returns the count written to names (at most MAX). */
+int viewer_layer_names(const viewer *v, char (*names)[64], int max);
+/* Key actions, DIR +1 next / -1 previous: the file (N, P, PageDown, PageUp), the part of a
+ * multi-part file with its default layer (E), the layer of the part (Y); and R, reload. */
+void viewer_file_step(viewer *v, int dir);
+void viewer_part_step(viewer *v, int dir);
+void viewer_layer_step(viewer *v, int dir);
+void viewer_reload(viewer *v, int arg);
+/* Adds PATH to the file list unless it is there; returns its index (-1: no memory). */
+int viewer_files_add(viewer *v, const char *path);
+/* Removes entry I; the shown entry stays shown (another one when I was it: the caller loads). */
+void viewer_files_remove(viewer *v, int i);
+/* Loads files[cur] into a new image and only when that succeeds replaces the shown one,
+ * keeping view, zoom and settings when its windows are the same. False with the reason in
+ * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
+bool viewer_replace_current(viewer *v, char *err, size_t errlen);
+
+/* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
+ * the next load asks for. False with the reason in ERR. */
+bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
+/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
+ * the reason in ERR and no image shown when the upload fails. */
+bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
+
+/* viewer_net.c */
+
+/* Entries of network images in the file list: the prefix before the image's name. */
+#define VIEWER_NET_PREFIX "tev:"
+/* --listen: starts the server (false with the message on stderr). */
+bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels);
+/* Once a frame: applies what clients sent since the last call. */
+void viewer_net_poll(viewer *v);
+/* The image name of a network entry of the list, else NULL (a file). */
+const char *viewer_net_name(const viewer *v, const char *path);
+/* Copies network image NAME into *img (tev_server_copy_image). */
+bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen);
+void viewer_net_stop(viewer *v);
+
+/* viewer_watch.c */
+
+/* --watch and its key: on, off (ARG 1 = on, 0 = toggle). */
+void viewer_watch_key(viewer *v, int arg);
+/* Once a frame, never blocking: reads the file events, reloads a changed file when due. */
+void viewer_watch_poll(viewer *v);
+void viewer_watch_stop(viewer *v);
+
+/* display_view.c */
+
+/* The image's units and the display mode resolved for it (when either changed), set on the
+ * pipelines for the next frame. */
+void viewer_display_update(viewer *v);
+/* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
+double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* region_view.c */
+
+/* The data-window pixel under viewport point (X, Y), clamped to the image. */
+void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
+/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
+void viewer_region_rect(const viewer *v, int rect[4]);
+
+/* compare_view.c */
+
+/* Whether the frame shows the reference (a mode or Z, a reference of the image's size),
+ * loading it when its entry changed; the reason in v->ref_err when not. */
+bool viewer_ref_shown(viewer *v);
+/* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
+ * current image's settings and curve (its latest read-back) into its pipeline's output. */
+void viewer_ref_render(viewer *v, const scene_view *view, int samples);
+/* The picture into the viewport: the current image's output, then (REF) the reference's
+ * over all of it (Z) or over the far side of the divider. */
+void viewer_present(viewer *v, bool ref);
+/* The divider's place in viewport pixels (x, or y when horizontal). */
+int viewer_wipe_pos(const viewer *v);
+
+/* viewer_seq.c */
+
+typedef struct viewer_seq viewer_seq;
+/* hdrtone SEQ: PATTERN (sequence.h) with O's --frames A-B (default: the first to the last
+ * file; missing frames in between are shown as errors), --fps, --adapt, --cut-threshold.
+ * Makes the file list the first frame's file (the window's size) and sets v->seq. False with
+ * the message on stderr. */
+bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern);
+/* With the window: starts the decoding threads and shows the first frame, playing. */
+void viewer_seq_start(viewer *v);
+/* Stops the threads and frees v->seq (accepts none). */
+void viewer_seq_stop(viewer *v);
+/* Playing: the loop must not wait for events. */
+bool viewer_seq_playing(const viewer *v);
+/* Once a frame: shows the frame the clock has reached once it is decoded (never waits for
+ * it: frames not ready in time are dropped). Under the test hooks (v->testing) one frame of
+ * the sequence per call, waited for, so that screenshots are reproducible. */
+void viewer_seq_poll(viewer *v);
+/* Keys: ARG 0 play/pause, -1/+1 the frame before/after, -2/+2 the first/last frame. A step
+ * forward adapts in order (dt = 1/fps); a step back or a jump starts the adaptation afresh
+ * at that frame's still analysis. */
+void viewer_seq_key(viewer *v, int arg);
+/* The shown frame's adapted result for the frame's passes, or NULL where none applies (no
+ * sequence, --adapt none, adapting to the view, human-vision options on: as export, which
+ * does not adapt with them). Other settings than those it was made with
+ * start the adaptation afresh at the frame. */
+const tonemap_result *viewer_seq_adapted(viewer *v);
+/* The sequence's status line (frame, playing and the achieved rate, the adaptation), or ""
+ * without a sequence. */
+void viewer_seq_status(const viewer *v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,370 @@
+/* The viewer's text: the status lines, the messages, the pixel inspector's text (the panels
+ * show them, panels.c). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "human.h"
+#include "human_gpu.h"
+#include "tev_server.h"
+#include "viewer_internal.h"
+
+void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->message, sizeof v->message, fmt, ap);
+    va_end(ap);
+    v->message_error = error;
+    fprintf(stderr, "hdrtone: %s\n", v->message);
+}
+
+/* World luminance of a pixel, by the current weights. */
+static double pixel_lw(const viewer *v, const float *p)
+{
+    double w[3];
+    tonemap_luminance_weights(v->tm.luminance, w);
+    return v->tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
+}
+
+/* The image pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or
+ * NULL when the cursor is not over the image. */
+static const float *cursor_pixel(const viewer *v, int *x, int *y)
+{
+    view_point i = view_to_image(viewer_place(v), (view_point){v->mouse_x, v->mouse_y});
+    double ix = floor(i.x), iy = floor(i.y);
+    if (!(v->mouse_in && ix >= 0 && iy >= 0 && ix < v->img.width && iy < v->img.height))
+        return NULL;
+    *x = (int)ix;
+    *y = (int)iy;
+    return v->img.rgba + 4 * ((size_t)iy * v->img.width + (size_t)ix);
+}
+
+static void fmt_lum(double l, char *buf, size_t len) { snprintf(buf, len, "%.3g", l); }
+
+/* ---------------------------------------------------------------------------------------
+ * The status text, line by line */
+
+/* Text appended to BUF[LEN]; N counts what was asked for, so a full buffer stays a
+ * truncated, terminated string. */
+typedef struct text_buf {
+    char *buf;
+    size_t len, n;
+} text_buf;
+
+static void add(text_buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text_buf *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(t->buf + (t->n < t->len ? t->n : t->len), t->n < t->len ? t->len - t->n : 0,
+                      fmt, ap);
+    va_end(ap);
+    t->n += (size_t)k;
+}
+
+/* Whether the frame's analysis reads the view (V), not the image: never with the
+ * human-vision stage, whose grids are in the image's pixels (viewer.c render). */
+static bool analyses_view(const viewer *v)
+{
+    return v->adapt_view && !viewer_human_shown(v);
+}
+
+/* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
+static void status_view(text_buf *t, const viewer *v, int samples)
+{
+    add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
+        v->img.width, v->img.height, v->cur + 1, v->nfiles, v->view.zoom * 100, samples);
+    if (samples != v->msaa)   /* --msaa asked for a count this GPU does not offer */
+        add(t, " (asked %d)", v->msaa);
+    add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");
+    if (v->adapt_view && !analyses_view(v))
+        add(t, " (not the view: human vision)");
+    if (v->latency)
+        add(t, "  latency %d frame", v->latency);
+    double ms = pass_scene_last_ms(v->scene) + pipeline_last_timings(v->pipe).total_ms;
+    if (ms > 0)
+        add(t, "  GPU %.2f ms", ms);
+    else
+        add(t, "  GPU time n/a");
+}
+
+/* Which part and layer is on screen, and where the data window lies: for files that have
+ * more than one, or windows that differ. */
+static void status_part(text_buf *t, const viewer *v)
+{
+    const hdr_image *im = &v->img;
+    char names[VIEWER_MAX_LAYERS][64];
+    int nl = viewer_layer_names(v, names, VIEWER_MAX_LAYERS);
+    const int *dw = im->data_window, *dp = im->display_window;
+    bool windows = memcmp(dw, dp, sizeof im->data_window) != 0;
+    if (!(v->part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0))
+        return;
+    if (v->part_count > 1)
+        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->part_count, im->part_name[0] ? " '" : "",
+            im->part_name, im->part_name[0] ? "'" : "");
+    else
+        add(t, "\n");
+    add(t, "layer %s", im->layer[0] ? im->layer : "(none)");
+    if (nl > 1)
+        add(t, " (of %d)", nl);
+    add(t, "  shown: %s", im->rgb_source);
+    if (windows)
+        add(t, "\ndata window (%d,%d)-(%d,%d) in display window (%d,%d)-(%d,%d) (frame)", dw[0],
+            dw[1], dw[2], dw[3], dp[0], dp[1], dp[2], dp[3]);
+}
+
+/* The luminance range (set or automatic) and the mapping. */
+static void status_range(text_buf *t, const viewer *v, const tonemap_result *r)
+{
+    const tonemap_params *tm = &v->tm;
+    char a[32], b[32];
+    if (tm->lmin > 0 && tm->lmax > tm->lmin) {
+        fmt_lum(tm->lmin, a, sizeof a);
+        fmt_lum(tm->lmax, b, sizeof b);
+        add(t, "\nrange %s..%s cd/m^2 (set)", a, b);
+    } else if (r && r->mapping != HT_MAP_NONE) {
+        fmt_lum(exp(r->bw_min), a, sizeof a);
+        fmt_lum(exp(r->bw_max), b, sizeof b);
+        add(t, "\nrange %s..%s cd/m^2 (auto)", a, b);
+    } else {
+        add(t, "\nrange auto");
+    }
+    if (r) {
+        add(t, "  mapping: %s", tonemap_mapping_name(r->mapping));
+        if (tm->pcond)
+            add(t, " (pcond: %s)", tonemap_mapping_pcond_name(r->mapping));
+    }
+}
+
+/* The size of the analysed source: the image, or the window's view (V). */
+static void analysed_size(const viewer *v, int *w, int *h)
+{
+    *w = analyses_view(v) ? v->fb_w : v->img.width;
+    *h = analyses_view(v) ? v->fb_h : v->img.height;
+}
+
+/* What the histogram samples (the analysed source is the image, or the window's view), the
+ * luminance weights, forced linear, the preset. */
+static void status_sampling(text_buf *t, const viewer *v)
+{
+    const tonemap_params *tm = &v->tm;
+    if (tm->sampling == HT_SAMPLING_FOVEAL) {
+        int sw, sh;
+        analysed_size(v, &sw, &sh);
+        int fw, fh;
+        tonemap_foveal_grid(sw, sh, tm->fov, &fw, &fh);
+        add(t, "\nsampling foveal %.3g deg, grid %dx%d", tm->fov, fw, fh);
+        if (tm->point_samples)
+            add(t, " + %u point samples", (unsigned)tonemap_point_count(sw, sh, fw, fh));
+        else
+            add(t, ", no point samples");
+    } else {
+        add(t, "\nsampling pixels (every pixel)");
+    }
+    add(t, "  weights %s%s%s", ht_enum_label(tonemap_luminances, tm->luminance),
+        tm->force_linear ? "  linear forced" : "", tm->pcond ? "  preset pcond" : "");
+}
+
+/* The display range, ceiling, bins and transfer. */
+static void status_display(text_buf *t, const viewer *v)
+{
+    const tonemap_params *tm = &v->tm;
+    char a[32], b[32];
+    fmt_lum(tm->ldmax / tm->drange, a, sizeof a);
+    fmt_lum(tm->ldmax, b, sizeof b);
+    add(t, "\ndisplay Ld %s..%s cd/m^2 (Dr %.4g)  ceiling %s  bins %d  ", a, b, tm->drange,
+        ht_enum_name(tonemap_ceilings, tm->ceiling),
+        tm->bins);
+    if (tm->transfer == HT_TRANSFER_SRGB)
+        add(t, "sRGB");
+    else
+        add(t, "gamma %.3g", tm->gamma);
+}
+
+/* What became of one human-vision option: off, on, or skipped with the reason, as pcond's
+ * check2do decided on REP (NULL: not decided yet, only on or off). */
+static void status_human_one(text_buf *t, bool on, const human_report *rep, int outcome)
+{
+    if (!on || !rep) {
+        add(t, on ? "on" : "off");
+        return;
+    }
+    switch (outcome) {
+    case HUMAN_APPLIED_NOOP:
+        add(t, "on (no-op: sample radii <= 1 pixel)");
+        break;
+    case HUMAN_SKIP_RANGE:
+        add(t, "skipped (range %.3g < %.3g ln)", rep->range, HT_VEIL_MIN_RANGE);
+        break;
+    case HUMAN_SKIP_ACUITY:
+        add(t, "skipped (L5 acuity %.3g c/deg >= %.3g px/deg)", rep->hacuity_l5,
+            rep->px_per_deg);
+        break;
+    case HUMAN_SKIP_PHOTOPIC:
+        add(t, "skipped (L5 %.3g >= %.3g cd/m^2)", rep->l5, HT_TOP_MESOPIC);
+        break;
+    case HUMAN_SKIP_NO_SAMPLES:
+        add(t, "skipped (no samples)");
+        break;
+    default:
+        add(t, "on");
+    }
+}
+
+/* pcond's human-vision options, when any is on (Shift+V, A, C, H): which, and those the
+ * analysis skips, why, as the GPU's analysis of the image decided (pipeline_human_report);
+ * or that an image in pieces is shown without them. */
+static void status_human(text_buf *t, const viewer *v)
+{
+    const tonemap_params *tm = &v->tm;
+    if (!human_requested(tm))
+        return;
+    if (!viewer_human_shown(v)) {
+        add(t, "\nhuman vision: not shown (the image is in %d pieces, larger than one GPU "
+               "texture)", pipeline_image_pieces(v->pipe));
+        return;
+    }
+    const human_report *rep = pipeline_human_report(v->pipe);
+    add(t, "\nhuman vision: veil ");
+    status_human_one(t, tm->veil, rep, rep ? rep->veil : 0);
+    add(t, ", acuity ");
+    status_human_one(t, tm->acuity, rep, rep ? rep->acuity : 0);
+    add(t, ", colour loss ");
+    status_human_one(t, tm->color_loss, rep, rep ? rep->color : 0);
+}
+
+/* The brightest pixel and the peaks (X). */
+static void status_marks(text_buf *t, const viewer *v)
+{
+    const imgstats *st = &v->stats;
+    if (!v->show_marks)
+        return;
+    if (!v->stats_ok)
+        add(t, "\nbrightest: not available");
+    else if (!st->brightest.valid)
+        add(t, "\nbrightest: none (no pixel with Y > 0)");
+    else
+        add(t, "\nbrightest %d,%d (abs %d,%d)  RGB %.4g %.4g %.4g  Y %.4g  peaks %d",
+            st->brightest.x, st->brightest.y, st->brightest.abs_x, st->brightest.abs_y,
+            st->brightest.rgb[0], st->brightest.rgb[1], st->brightest.rgb[2],
+            st->brightest.luminance, st->n_peaks);
+}
+
+/* The pixel under the cursor, from the CPU copy of the image, and what it maps to. */
+static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
+{
+    const tonemap_params *tm = &v->tm;
+    int ix, iy;
+    const float *p = cursor_pixel(v, &ix, &iy);
+    if (!p) {
+        add(t, "\npixel -  (F1 for help)");
+        return;
+    }
+    double lw = pixel_lw(v, p);
+    add(t, "\npixel %d,%d  RGB %.3g %.3g %.3g  Lw %.3g", ix + v->img.data_window[0],
+        iy + v->img.data_window[1], p[0], p[1], p[2], lw);
+    if (r && isfinite(lw) && lw > 0) {
+        double f = tonemap_pixel_factor(r, tm, lw);
+        add(t, " -> Ld %.3g cd/m^2  out %d %d %d", tonemap_curve_ld(r, tm, lw),
+            tonemap_encode(tm, tm->scale * p[0] * f), tonemap_encode(tm, tm->scale * p[1] * f),
+            tonemap_encode(tm, tm->scale * p[2] * f));
+    }
+}
+
+void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
+{
+    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    text_buf t = {buf, len, 0};
+    status_view(&t, v, samples);
+    char seq[256];
+    viewer_seq_status(v, seq, sizeof seq);
+    if (seq[0])
+        add(&t, "\n%s", seq);
+    status_part(&t, v);
+    status_range(&t, v, r);
+    status_sampling(&t, v);
+    status_display(&t, v);
+    status_human(&t, v);
+    status_marks(&t, v);
+    if (v->ref >= 0)
+        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->ref]),
+            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->compare));
+    status_pixel(&t, v, r);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * What the panels show */
+
+void viewer_status_human(const viewer *v, char *buf, size_t len)
+{
+    text_buf t = {buf, len, 0};
+    buf[0] = '\0';
+    status_human(&t, v);
+    if (buf[0] == '\n')
+        memmove(buf, buf + 1, strlen(buf));
+}
+
+bool viewer_cursor_lw(const viewer *v, double *lw)
+{
+    int ix, iy;
+    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    if (!p)
+        return false;
+    *lw = pixel_lw(v, p);
+    return isfinite(*lw) && *lw > 0;
+}
+
+void viewer_pixel_text(const viewer *v, char *buf, size_t len)
+{
+    text_buf t = {buf, len, 0};
+    int ix, iy;
+    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    if (!p) {
+        add(&t, "(move the cursor over the picture)");
+        return;
+    }
+    const tonemap_params *tm = &v->tm;
+    double lw = pixel_lw(v, p);
+    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
+        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
+        viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
+    const tonemap_result *r = v->rb.valid ? &v->rb.r : NULL;
+    if (r && isfinite(lw) && lw > 0) {
+        double f = tonemap_pixel_factor(r, tm, lw);
+        add(&t, "\ndisplay %.4g cd/m2\nsRGB %d %d %d", tonemap_curve_ld(r, tm, lw),
+            tonemap_encode(tm, tm->scale * p[0] * f), tonemap_encode(tm, tm->scale * p[1] * f),
+            tonemap_encode(tm, tm->scale * p[2] * f));
+    }
+}
+
+void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
+{
+    *error = false;
+    if (v->message[0]) {
+        snprintf(buf, len, "%s", v->message);
+        *error = v->message_error;
+    } else if (v->net_warn[0]) {
+        snprintf(buf, len, "%s", v->net_warn);
+        *error = true;
+    } else if (v->ref_err[0] && v->ref >= 0 && v->compare != COMPARE_OFF) {
+        snprintf(buf, len, "%s", v->ref_err);
+        *error = true;
+    } else if (v->load_err[0]) {
+        snprintf(buf, len, "%s", v->load_err);
+        *error = true;
+    } else if (v->have_image) {
+        char text[2048];
+        viewer_status_text(v, v->samples, text, sizeof text);
+        char *nl = strchr(text, '\n');
+        if (nl)
+            *nl = '\0';
+        snprintf(buf, len, "%s   F1: help", text);
+    } else if (v->net) {
+        snprintf(buf, len, "waiting for images: tev protocol on port %d   F1: help",
+                 tev_server_port(v->net));
+    } else {
+        snprintf(buf, len, "no image   Ctrl+O: open   F1: help");
+    }
+}

@@ -1,0 +1,104 @@
+"""Comparing with a reference in the window, driven by real input under Xvfb:
+  1. --reference B with the wipe: the current image left of the divider, unchanged; the
+     reference (brighter here) right of it;
+  2. dragging the divider moves the split to the mouse;
+  3. holding Z shows the reference over the whole picture, and letting go brings the wipe back;
+  4. a reference of another size is refused with a message naming both sizes."""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xwin  # noqa: E402
+
+xwin.in_xvfb()
+import numpy as np  # noqa: E402
+
+BIN = os.environ["HT_BIN"]
+fails = []
+
+
+def check(ok, msg):
+    print(("ok: " if ok else "FAIL: ") + msg)
+    if not ok:
+        fails.append(msg)
+
+
+def write_pfm(path, rgb):
+    h, w, _ = rgb.shape
+    with open(path, "wb") as f:
+        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
+        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
+
+
+def columns_brighter(px, plain, vp):
+    """Per column of the viewport: whether the picture is brighter than the plain one."""
+    x, y, w, h = vp
+    a = px[y + h // 4:y + 3 * h // 4, x:x + w].astype(int).sum(axis=2).mean(axis=0)
+    b = plain[y + h // 4:y + 3 * h // 4, x:x + w].astype(int).sum(axis=2).mean(axis=0)
+    return a > b + 6
+
+
+def split_at(brighter):
+    """The first column from which the picture is brighter to the right."""
+    idx = np.nonzero(brighter)[0]
+    return idx.min() if len(idx) else None
+
+
+def main():
+    tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
+    yy, xx = np.mgrid[0:200, 0:300]
+    ramp = np.exp2(xx / 30.0 - 8) * (1 + 0.5 * np.sin(yy / 7.0))
+    a, b, c = (os.path.join(tmp, n) for n in ("a.pfm", "b.pfm", "c.pfm"))
+    write_pfm(a, np.dstack([ramp] * 3).astype(np.float32))
+    write_pfm(b, np.dstack([ramp * 4] * 3).astype(np.float32))
+    write_pfm(c, np.ones((100, 100, 3), np.float32))
+    common = ["--window", "960x600", "--msaa", "1"]
+    v = xwin.Viewer(a, *common)
+    try:
+        v.key("f")
+        plain = v.pixels()
+    finally:
+        v.close()
+    v = xwin.Viewer(a, "--reference", b, *common)
+    try:
+        v.key("f")
+        vp = v.layout()["viewport"]
+        wipe = v.pixels()
+        col = split_at(columns_brighter(wipe, plain, vp))
+        check(col is not None and abs(col - vp[2] // 2) <= 3,
+              "wipe: the reference from the middle (%s of %d)" % (col, vp[2]))
+        left = wipe[vp[1]:vp[1] + vp[3], vp[0]:vp[0] + vp[2] // 2 - 4].astype(int)
+        plain_left = plain[vp[1]:vp[1] + vp[3], vp[0]:vp[0] + vp[2] // 2 - 4].astype(int)
+        check(np.abs(left - plain_left).max() <= 1 or
+              np.mean(np.abs(left - plain_left) > 1) < 0.002,
+              "wipe: the current image unchanged left of the divider")
+        x0, y0 = vp[0] + vp[2] // 2, vp[1] + vp[3] // 2
+        v.drag(x0, y0, vp[0] + vp[2] // 4, y0)
+        col = split_at(columns_brighter(v.pixels(), plain, vp))
+        check(col is not None and abs(col - vp[2] // 4) <= 4,
+              "dragging the divider to a quarter moves the split there (%s)" % col)
+        xwin.xdo("keydown", "--window", v.wid, "z")
+        v.settle()
+        held = columns_brighter(v.pixels(), plain, vp)
+        xwin.xdo("keyup", "--window", v.wid, "z")
+        v.settle()
+        after = split_at(columns_brighter(v.pixels(), plain, vp))
+        # Left of the divider too (but where both ends of the ramp clip to black or white).
+        q = vp[2] // 4
+        check(held[q:].mean() > 0.9 and held[:q].mean() > 0.5,
+              "Z held: the reference on both sides (%.0f%% left of the divider, %.0f%% right)"
+              % (100 * held[:q].mean(), 100 * held[q:].mean()))
+        check(after is not None and abs(after - vp[2] // 4) <= 4,
+              "Z released: the wipe again (%s)" % after)
+    finally:
+        v.close()
+    out = subprocess.run([BIN, "view", a, "--reference", c, "--screenshot",
+                          os.path.join(tmp, "s.png"), "--frames", "3"],
+                         capture_output=True, text=True, timeout=120).stdout
+    check("reference c.pfm: the reference is 100x100, the image 300x200" in out,
+          "a reference of another size: refused, both sizes said")
+    sys.exit(1 if fails else 0)
+
+
+main()

@@ -1,0 +1,132 @@
+"""Helpers of the window tests: a real hdrtone window under Xvfb driven by xdotool, its
+pixels read with xwd, the places of its widgets from the HT_TEST_LAYOUT hook."""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+SKIP = 77
+
+
+def in_xvfb(screen="1920x1080x24"):
+    """Re-runs this script under xvfb-run unless it is there already; skips without it."""
+    if os.environ.get("HT_IN_XVFB"):
+        return
+    if not shutil.which("xvfb-run") or not shutil.which("xdotool") or not shutil.which("xwd"):
+        print("skipped: needs xvfb-run, xdotool and xwd")
+        sys.exit(SKIP)
+    env = dict(os.environ, HT_IN_XVFB="1")
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 " + screen, sys.executable]
+                       + sys.argv, env=env)
+    sys.exit(r.returncode)
+
+
+def xdo(*args):
+    return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+class Viewer:
+    """hdrtone view ARGS in a real window; its widgets from HT_TEST_LAYOUT."""
+
+    def __init__(self, *args):
+        self.tmp = tempfile.mkdtemp()
+        self.layout_path = os.path.join(self.tmp, "layout")
+        env = dict(os.environ, HT_TEST_LAYOUT=self.layout_path,
+                   XDG_RUNTIME_DIR=self.tmp)  # its own hand-off socket
+        os.chmod(self.tmp, 0o700)
+        for attempt in range(3):   # Xvfb can refuse a first client while it starts
+            self.proc = subprocess.Popen([os.environ["HT_BIN"], "view", *map(str, args)],
+                                         env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE)
+            if self._wait_window():
+                break
+            err = self.stderr()
+            if "open display" not in err:
+                self.close()
+                raise RuntimeError("no hdrtone window: " + err)
+            time.sleep(1)
+        if not self.wid:
+            self.close()
+            raise RuntimeError("no hdrtone window (the display refused it three times)")
+        self.settle()
+
+    def _wait_window(self):
+        self.wid = None
+        for _ in range(300):
+            r = subprocess.run(["xdotool", "search", "--pid", str(self.proc.pid)],
+                               capture_output=True, text=True)
+            if r.stdout.strip() and os.path.exists(self.layout_path):
+                self.wid = r.stdout.split()[0]
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        return self.wid is not None
+
+    def stderr(self):
+        try:
+            return self.proc.communicate(timeout=5)[1].decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            return ""
+
+    def settle(self, s=1.0):
+        time.sleep(s)  # llvmpipe draws a frame in some tens of ms; GUI frames follow input
+
+    def title(self):
+        return xdo("getwindowname", self.wid)
+
+    def layout(self):
+        out = {}
+        with open(self.layout_path) as f:
+            for line in f:
+                name, *xywh = line.split()
+                out[name] = tuple(int(t) for t in xywh)
+        return out
+
+    def click(self, x, y):
+        xdo("mousemove", "--window", self.wid, int(x), int(y))
+        xdo("click", "--window", self.wid, 1)
+        self.settle()
+
+    def drag(self, x0, y0, x1, y1):
+        xdo("mousemove", "--window", self.wid, int(x0), int(y0))
+        time.sleep(0.3)   # the press must find the pointer there
+        xdo("mousedown", "--window", self.wid, 1)
+        for t in (0.25, 0.5, 0.75, 1.0):
+            xdo("mousemove", "--window", self.wid, int(x0 + (x1 - x0) * t),
+                int(y0 + (y1 - y0) * t))
+            time.sleep(0.15)
+        xdo("mouseup", "--window", self.wid, 1)
+        self.settle()
+
+    def key(self, *keys):
+        xdo("key", "--window", self.wid, *keys)
+        self.settle()
+
+    def pixels(self):
+        """The window's pixels, H x W x 3 uint8, through xwd."""
+        data = subprocess.run(["xwd", "-silent", "-id", self.wid], check=True,
+                              capture_output=True).stdout
+        h = struct.unpack(">25I", data[:100])
+        header, width, height, order = h[0], h[4], h[5], h[7]
+        bpp, stride, ncolors = h[11], h[12], h[19]
+        assert bpp == 32, "xwd: %d bits per pixel" % bpp
+        start = header + 12 * ncolors
+        px = np.frombuffer(data[start:start + stride * height], np.uint8)
+        px = px.reshape(height, stride)[:, :width * 4].reshape(height, width, 4)
+        return px[:, :, [2, 1, 0]] if order == 0 else px[:, :, [1, 2, 3]]
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.tmp, ignore_errors=True)
