@@ -4,10 +4,10 @@
  *
  * The library reads the bytes exr_validate has walked, through a memory stream that hands it
  * pointers into them (no copy, no second read of the file, nothing that could have changed
- * since the validation). Its PIZ, DWA and B44 decoders are the fastest of the three
- * (BENCHMARKS.md, "Decoding straight to half floats"), and asking for HALF slices of HALF
- * channels makes it write the file's own values: no conversion at all. Every exception stays
- * in here, as a reason. */
+ * since the validation). Its PIZ decoder is the fastest of the three and its DWA the only one
+ * (BENCHMARKS.md, "Decoding straight to half floats"; image_exr.c's cxx_whole says why the
+ * others go to OpenEXRCore), and asking for HALF slices of HALF channels makes it write the
+ * file's own values: no conversion at all. Every exception stays in here, as a reason. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -16,10 +16,14 @@
  * (or a device such as /dev/zero) rather than a picture. */
 #define IMAGE_MAX_FILE_BYTES ((size_t)2 << 30)
 
+/* Files up to this size are read into the reading thread's buffer, which stays for the next
+ * one (an 8K PIZ frame is ~75 MB, uncompressed ~400 MB); a larger one gets its own. */
+#define IMAGE_KEEP_FILE_BYTES ((size_t)512 << 20)
+
 static const uint8_t EXR_MAGIC[4] = {0x76, 0x2f, 0x31, 0x01};
 
-/* Reads the rest of the stream F (a pipe or device, already at LEN bytes into BUF of CAP) until
- * EOF, growing BUF up to the cap. Returns the buffer (malloc'd) or NULL with err filled. */
+/* Reads the stream FD (a pipe or a device) until EOF into a malloc'd buffer, grown as it fills
+ * up to IMAGE_MAX_FILE_BYTES. Returns it (its length in *SIZE_OUT) or NULL with err filled. */
 static uint8_t *read_stream(const char *path, int fd, char *err, size_t errlen, size_t *size_out)
 {
     size_t cap = (size_t)1 << 20, len = 0;
@@ -59,11 +63,11 @@ static uint8_t *read_stream(const char *path, int fd, char *err, size_t errlen, 
     return buf;
 }
 
-/* Reads the regular file FD of SIZE bytes with pread into the thread's reused buffer (no
- * fresh pages per frame). Returns it, or NULL with err filled. */
-static uint8_t *read_regular(const char *path, int fd, size_t size, char *err, size_t errlen)
+/* Reads the regular file FD of SIZE bytes with pread into BUF (SIZE + 1 bytes; NULL: out of
+ * memory). Returns it, or NULL with err filled (BUF then is the caller's to free). */
+static uint8_t *read_regular(const char *path, int fd, size_t size, uint8_t *buf, char *err,
+                             size_t errlen)
 {
-    uint8_t *buf = image_thread_buffer(size + 1);
     if (!buf) {
         snprintf(err, errlen, "%s: out of memory reading the file", path);
         return NULL;
@@ -82,8 +86,9 @@ static uint8_t *read_regular(const char *path, int fd, size_t size, char *err, s
     return buf;
 }
 
-/* Reads the whole of PATH: a regular file into the thread's buffer (*owned false), anything
- * else into a malloc'd one (*owned true). Returns NULL with err filled on failure. */
+/* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
+ * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
+ * caller frees it). Returns NULL with err filled on failure. */
 static uint8_t *read_whole_file(const char *path, size_t *size_out, bool *owned, char *err,
                                 size_t errlen)
 {
@@ -102,10 +107,14 @@ static uint8_t *read_whole_file(const char *path, size_t *size_out, bool *owned,
         snprintf(err, errlen, "%s: file is too large (%lld bytes, limit %zu)", path,
                  (long long)st.st_size, IMAGE_MAX_FILE_BYTES);
     } else if (S_ISREG(st.st_mode)) {
-        /* Regular files tell their size; pipes and devices are read until EOF, capped. */
-        *owned = false;
-        *size_out = (size_t)st.st_size;
-        buf = read_regular(path, fd, (size_t)st.st_size, err, errlen);
+        /* Regular files tell their size; pipes and devices are read until EOF, capped. A
+         * file larger than a stream's frames gets a buffer of its own, not kept. */
+        size_t n = (size_t)st.st_size;
+        *owned = n > IMAGE_KEEP_FILE_BYTES;
+        *size_out = n;
+        uint8_t *mem = *owned ? malloc(n + 1) : image_thread_buffer(n + 1);
+        if (!(buf = read_regular(path, fd, n, mem, err, errlen)) && *owned)
+            free(mem);
     } else {
         *owned = true;
         buf = read_stream(path, fd, err, errlen, size_out);

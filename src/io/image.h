@@ -41,7 +41,8 @@ typedef struct hdr_image {
                                  (0 = absent); units.h turns it into the image's units */
     const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
-                                 to half), "OpenEXRCore", "OpenEXR RGBA", "tinyexr", "" */
+                                 to half), "OpenEXRCore" (straight to half for a half view,
+                                 else to floats), "OpenEXR RGBA", "tinyexr", "" (no EXR) */
 } hdr_image;
 
 /* One part of a (multi-part) file, for listings. */
