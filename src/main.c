@@ -8,6 +8,7 @@
 
 #include "actions.h"
 #include "commands.h"
+#include "handoff.h"
 #include "seq_cmd.h"
 #include "viewer.h"
 
@@ -41,10 +42,17 @@ int cmd_view(int argc, char **argv)
         }
         return early;
     }
-    /* Like tev: files given to a plain `hdrtone FILE...` go to the instance that listens. */
+    /* Files given to a plain `hdrtone FILE...` go to the hdrtone running for this user, if
+     * one does (handoff.h), and never to another program. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
-        !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays here */
-        int handed = viewer_handoff(pos, npos);
+        !o.reference && !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays */
+        char err[HT_ERR_MAX];
+        int handed = handoff_send(pos, npos, err, sizeof err);
+        if (err[0])
+            fprintf(stderr, "hdrtone: %s%s\n", err, handed < 0 ? "; opening a window" : "");
+        else if (handed == 0)
+            fprintf(stderr, "hdrtone: handed %d file%s to the running hdrtone "
+                            "(--new-window opens another)\n", npos, npos == 1 ? "" : "s");
         if (handed >= 0) {
             free(pos);
             return handed;
@@ -60,7 +68,7 @@ int cmd_view(int argc, char **argv)
 static void print_usage(FILE *f)
 {
     fprintf(f,
-            "usage: hdrtone [view] [FILE...] [options]   open HDR images in a window\n"
+            "usage: hdrtone [view] [FILE|FOLDER...] [options] open HDR images in a window\n"
             "       hdrtone SEQ [--fps N] [--frames A-B] play a sequence (shot.%%04d.exr)\n"
             "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
             "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"

@@ -205,7 +205,7 @@ static const opt_def OPTIONS[] = {
            "receive images from renderers over tev's protocol (pbrt, tev's clients); 'default' "
            "or a port alone listen on 127.0.0.1 (tev's port 14158); see \"Live renders\""),
     FLAG("new-window", HT_CMD_VIEW, new_window,
-         "open a window even when a viewer listens on 127.0.0.1:14158 (else the files go to it)"),
+         "open a window even when hdrtone runs already (else the files go to it)"),
     FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
     STRING("keys", HT_CMD_VIEW, keys, "KEYS",
            TEST_HOOK "key names, space-separated, replayed after the first frame"),
@@ -214,7 +214,8 @@ static const opt_def OPTIONS[] = {
     {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
      "A-B: the frames of a sequence to play (N: the frames a test draws before its screenshot)"},
     STRING("part", HT_CMD_ALL, part, "N|NAME",
-           "part of a multi-part OpenEXR file, by index or name (default: the first)"),
+           "part of a multi-part OpenEXR file: its index counted from 0, as the viewer and "
+           "stats number parts, or its name (default: 0)"),
     STRING("layer", HT_CMD_ALL, layer, "NAME",
            "layer (channel-name prefix, e.g. diffuse for diffuse.R,G,B); '' = un-prefixed channels "
            "(default: un-prefixed R,G,B or Y, else the first layer with them)"),

@@ -224,9 +224,10 @@ static void draw_display_frame(viewer *v, struct nk_command_buffer *cb)
     view_place place = viewer_place(v);
     view_point a = view_to_window(place, (view_point){dp[0] - dw[0], dp[1] - dw[1]});
     view_point b = view_to_window(place, (view_point){dp[2] + 1 - dw[0], dp[3] + 1 - dw[1]});
+    /* 2 wide, centred a pixel outside: the pixel next to the window fully, none inside. */
     nk_stroke_rect(cb, nk_rect(v->vp.x + (float)a.x - 1, v->vp.y + (float)a.y - 1,
                                (float)(b.x - a.x) + 2, (float)(b.y - a.y) + 2),
-                   0, 1, nk_rgba(255, 200, 64, 230));
+                   0, 2, nk_rgba(255, 200, 64, 230));
 }
 
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */

@@ -308,10 +308,6 @@ static int draw_frame(viewer *v)
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
-    /* The statistics the panels show, before them (they overwrite the output: render). */
-    bool stats_ran = stats_update(v);
-    panels_build(v);   /* a click may run an action (another image, other settings) */
-    panels_layout(v);  /* ... such as showing or hiding the panels */
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
     glDisable(GL_SCISSOR_TEST);
@@ -321,7 +317,7 @@ static int draw_frame(viewer *v)
     if (v->have_image) {
         update_view(v);
         viewer_display_update(v);
-        stats_ran |= stats_update(v);   /* settings a panel changed */
+        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
         samples = pass_scene_samples(v->scene, v->msaa, f32);
@@ -342,6 +338,9 @@ static int draw_frame(viewer *v)
         viewer_present(v, key.ref);
     }
     v->samples = samples;
+    /* The panels after the frame, so that they show its record; a click in them runs an
+     * action whose picture the next frame draws (platform.c asks for it). */
+    panels_build(v);
     panels_draw_canvas(v);
     ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;

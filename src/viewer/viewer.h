@@ -8,16 +8,10 @@
 
 #include "options.h"
 
-/* Opens FILES[0..NFILES) (at least one) in a window and runs until the user quits, or until
- * o->screenshot has been written. Returns the process exit status: 0 on a normal quit, 1 when
+/* Opens FILES[0..NFILES) (at least one; a folder opens its images: file_list.h) in a window
+ * and runs until the user quits, or until o->screenshot has been written. Returns the process exit status: 0 on a normal quit, 1 when
  * there is no display or no OpenGL 4.3 (the message says why, on stderr). A file that cannot
  * be loaded is reported in the window and on stderr; it never ends the viewer. */
 int viewer_main(const ht_options *o, char **files, int nfiles);
-
-/* Like tev: hands FILES[0..NFILES) to the viewer listening on 127.0.0.1:14158 (or on the
- * [HOST:]PORT of the environment's HT_TEV_HANDOFF; "off" = never), one OpenImage each.
- * Returns -1 when nobody listens there (a refused loopback connect costs nothing: open a
- * window), else the exit status: 0 handed over (said on stderr), 1 failed midway. */
-int viewer_handoff(char **files, int nfiles);
 
 #endif

@@ -279,6 +279,7 @@ void act_quit(viewer *v, double arg)
  * Images: the list, open and close */
 
 void act_file(viewer *v, double dir) { viewer_file_step(v, (int)dir); }
+void act_neighbour(viewer *v, double dir) { viewer_neighbour_step(v, (int)dir); }
 void act_part(viewer *v, double dir) { viewer_part_step(v, (int)dir); }
 void act_layer(viewer *v, double dir) { viewer_layer_step(v, (int)dir); }
 void act_reload(viewer *v, double arg) { viewer_reload(v, (int)arg); }

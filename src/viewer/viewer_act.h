@@ -33,6 +33,7 @@ void act_pan(struct viewer *v, double arg);
 void act_export(struct viewer *v, double arg);
 void act_quit(struct viewer *v, double arg);
 void act_file(struct viewer *v, double dir);
+void act_neighbour(struct viewer *v, double dir);
 void act_part(struct viewer *v, double dir);
 void act_layer(struct viewer *v, double dir);
 void act_reload(struct viewer *v, double arg);

@@ -1,106 +1,24 @@
-/* The viewer's file list (the files given, or the HDR files of the one file's folder;
- * next/previous; dropped files), loading the current file, and its parts and layers. */
-#define _XOPEN_SOURCE 700   /* opendir, strcasecmp, strdup */
-
-#include <dirent.h>
-#include <limits.h>
+/* The viewer's file list in action (file_list.c holds the list): opening files and folders,
+ * next/previous, the shown file's neighbours, dropped and handed-over files; loading the
+ * current file, and its parts and layers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "viewer_internal.h"
 
-const char *viewer_base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
+const char *viewer_base_name(const char *path) { return file_list_name(path); }
 
-static bool hdr_extension(const char *name)
-{
-    static const char *const exts[] = {".exr", ".hdr", ".pic", ".rgbe"};
-    const char *dot = strrchr(name, '.');
-    for (size_t i = 0; dot && i < sizeof exts / sizeof exts[0]; i++)
-        if (strcasecmp(dot, exts[i]) == 0)
-            return true;
-    return false;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void viewer_files_free(viewer *v)
-{
-    for (int i = 0; i < v->nfiles; i++)
-        free(v->files[i]);
-    free(v->files);
-    v->files = NULL;
-    v->nfiles = v->cur = 0;
-}
+void viewer_files_free(viewer *v) { file_list_free(&v->list); }
 
 bool viewer_files_set(viewer *v, char **paths, int n)
 {
     viewer_files_free(v);
-    if (n == 1) {
-        char dir[PATH_MAX];
-        const char *slash = strrchr(paths[0], '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - paths[0]) : 1,
-                 slash ? paths[0] : ".");
-        if (slash == paths[0])
-            snprintf(dir, sizeof dir, "/");
-        DIR *d = opendir(dir);
-        int cap = 16;
-        v->files = malloc((size_t)cap * sizeof *v->files);
-        bool found = false;
-        for (struct dirent *e; d && v->files && (e = readdir(d));) {
-            if (!hdr_extension(e->d_name))
-                continue;
-            if (v->nfiles == cap) {
-                char **f = realloc(v->files, (size_t)(cap *= 2) * sizeof *f);
-                if (!f)
-                    break;
-                v->files = f;
-            }
-            char path[PATH_MAX + 256];
-            if (slash)
-                snprintf(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
-            else
-                snprintf(path, sizeof path, "%s", e->d_name);
-            if (!(v->files[v->nfiles] = strdup(path)))
-                break;
-            found |= strcmp(e->d_name, viewer_base_name(paths[0])) == 0;
-            v->nfiles++;
-        }
-        if (d)
-            closedir(d);
-        /* The given file is always in the list, whatever its name (or if the folder cannot
-         * be read): as given, so messages show the user's spelling. */
-        if (v->files && !found) {
-            char **f = realloc(v->files, (size_t)(v->nfiles + 1) * sizeof *f);
-            if (f && (f[v->nfiles] = strdup(paths[0])))
-                v->nfiles++;
-            if (f)
-                v->files = f;
-        }
-        if (v->files)
-            qsort(v->files, (size_t)v->nfiles, sizeof *v->files, cmp_str);
-        for (int i = 0; i < v->nfiles; i++)
-            if (strcmp(viewer_base_name(v->files[i]), viewer_base_name(paths[0])) == 0)
-                v->cur = i;
-        if (v->nfiles > 0)
-            return true;
-        viewer_files_free(v);
-    }
-    v->files = calloc((size_t)n, sizeof *v->files);
-    if (!v->files)
-        return false;
+    char err[HT_ERR_MAX];
     for (int i = 0; i < n; i++)
-        if ((v->files[v->nfiles] = strdup(paths[i])))
-            v->nfiles++;
+        if (file_list_open(&v->list, paths[i], err, sizeof err) < 0)
+            fprintf(stderr, "hdrtone: %s\n", err);
     return v->nfiles > 0;
 }
 
@@ -137,6 +55,8 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
     }
     v->have_image = true;
     v->image_gen++;
+    if (v->cur < v->nfiles)   /* what the image list shows */
+        v->list.info[v->cur] = (file_info){v->img.width, v->img.height};
     viewer_update_y_range(v);
     return true;
 }
@@ -163,6 +83,10 @@ bool viewer_load_current(viewer *v)
     const char *path = v->files[v->cur];
     char err[HT_ERR_MAX];
     set_title(v, path);
+    if (viewer_net_name(v, path) || v->seq)
+        file_list_clear_neighbours(&v->list);
+    else if (!file_list_update_neighbours(&v->list, false, err, sizeof err))
+        fprintf(stderr, "hdrtone: neighbours: %s\n", err);   /* the file may still load */
     hdr_image img = {0};
     if (!viewer_load_source(v, path, &img, err, sizeof err)) {
         snprintf(v->load_err, sizeof v->load_err, "%s", err);
@@ -237,12 +161,46 @@ static void load_other_file(viewer *v)
 void viewer_file_step(viewer *v, int dir)
 {
     if (v->nfiles <= 1) {
-        viewer_set_message(v, false,
-                           "no other file (give several, or one in a folder of HDR files)");
+        int others = v->list.nneighbours - (file_list_neighbour_index(&v->list) >= 0);
+        if (others > 0)
+            viewer_set_message(v, false, "one image open; Ctrl+PageDown / Ctrl+PageUp show the "
+                                         "%d other image file%s of its folder", others,
+                               others == 1 ? "" : "s");
+        else
+            viewer_set_message(v, false, "one image open (open a folder or several files)");
         return;
     }
     v->cur = (v->cur + dir + v->nfiles) % v->nfiles;
     load_other_file(v);
+}
+
+void viewer_neighbour_step(viewer *v, int dir)
+{
+    const char *cur = file_list_current(&v->list);
+    char err[HT_ERR_MAX];
+    if (!cur || viewer_net_name(v, cur) || v->seq) {
+        viewer_set_message(v, false, "no folder to step through: the image is not a file");
+        return;
+    }
+    if (!file_list_update_neighbours(&v->list, true, err, sizeof err)) {   /* files come, go */
+        viewer_set_message(v, true, "%s", err);
+        return;
+    }
+    const char *next = file_list_neighbour(&v->list, dir);
+    if (!next) {
+        viewer_set_message(v, false, "no other image file in the folder of %s",
+                           viewer_base_name(cur));
+        return;
+    }
+    if (!file_list_show_neighbour(&v->list, next)) {
+        viewer_set_message(v, true, "out of memory");
+        return;
+    }
+    load_other_file(v);
+    if (!v->load_err[0])
+        viewer_set_message(v, false, "%s: %d of %d in its folder",
+                           viewer_base_name(file_list_current(&v->list)),
+                           file_list_neighbour_index(&v->list) + 1, v->list.nneighbours);
 }
 
 /* Loads files[cur] again (another part or layer, or the same), keeping the view when the
@@ -288,7 +246,7 @@ void viewer_part_step(viewer *v, int dir)
     v->layer_set = false;
     v->part_idx = k;
     if (reload_keep_view(v))
-        viewer_set_message(v, false, "part %d/%d%s%s%s, layer %s", k + 1, n,
+        viewer_set_message(v, false, "part %d of %d (from 0, as --part)%s%s%s, layer %s", k, n,
                            v->img.part_name[0] ? " '" : "", v->img.part_name,
                            v->img.part_name[0] ? "'" : "",
                            v->img.layer[0] ? v->img.layer : "(none)");
@@ -333,33 +291,29 @@ void viewer_layer_step(viewer *v, int dir)
                            names[i][0] ? names[i] : "(none)", v->img.rgb_source);
 }
 
-int viewer_files_add(viewer *v, const char *path)
-{
-    for (int i = 0; i < v->nfiles; i++)
-        if (strcmp(v->files[i], path) == 0)
-            return i;
-    char **f = realloc(v->files, (size_t)(v->nfiles + 1) * sizeof *f);
-    if (!f)
-        return -1;
-    v->files = f;
-    if (!(f[v->nfiles] = strdup(path)))
-        return -1;
-    return v->nfiles++;
-}
-
-void viewer_files_remove(viewer *v, int i)
-{
-    free(v->files[i]);
-    memmove(v->files + i, v->files + i + 1, (size_t)(v->nfiles - i - 1) * sizeof *v->files);
-    v->nfiles--;
-    if (v->cur > i || v->cur >= v->nfiles)
-        v->cur = v->cur > 0 ? v->cur - 1 : 0;
-}
+int viewer_files_add(viewer *v, const char *path) { return file_list_add(&v->list, path); }
+void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->list, i); }
 
 void viewer_files_drop(viewer *v, char **paths, int n)
 {
-    if (n > 0)
-        viewer_seq_stop(v);   /* the dropped files replace a sequence too */
-    if (n > 0 && viewer_files_set(v, paths, n))
+    if (n <= 0)
+        return;
+    if (v->seq) {   /* a sequence's entry is its frame of the moment: it goes with it */
+        viewer_seq_stop(v);
+        viewer_files_free(v);
+    }
+    char err[HT_ERR_MAX];
+    int first = -1;
+    bool failed = false;
+    for (int i = 0; i < n; i++) {
+        int k = file_list_open(&v->list, paths[i], err, sizeof err);
+        failed |= k < 0;
+        first = first < 0 ? k : first;
+    }
+    if (first >= 0) {
+        v->cur = first;
         load_other_file(v);
+    }
+    if (failed)   /* after the load, which clears the message */
+        viewer_set_message(v, true, "%s", err);
 }

@@ -8,9 +8,11 @@
  *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
  *                    the histogram plot, the help, the marks over the picture
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
- *   viewer_files.c   the file list (folders, next/previous, dropped files), loading, parts
- *                    and layers
- *   viewer_net.c     tev's protocol: images sent by renderers (--listen), the hand-off
+ *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
+ *                    and handed-over files), loading, parts and layers; file_list.c the list
+ *                    itself (plain data)
+ *   viewer_net.c     tev's protocol: images sent by renderers (--listen); the hand-off
+ *                    socket's viewer side (handoff.c: the socket and its protocol)
  *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
  *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
  *   view.c           the view maths, no GL (view.h) */
@@ -25,6 +27,7 @@
 #include <GLFW/glfw3.h>
 
 #include "display.h"
+#include "file_list.h"
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
@@ -78,9 +81,18 @@ typedef struct viewer {
     unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
     readback rb;
 
-    /* Files: owned copies; cur indexes the shown one. */
-    char **files;
-    int nfiles, cur;
+    /* The open images and the shown one's neighbours (file_list.h). files, nfiles and cur
+     * are the first fields of list under their old names, for the code that reads them
+     * (v->files[v->cur]); new code reads v->list. */
+    union {
+        file_list list;
+        struct {
+            char **files;
+            int nfiles, cur;
+        };
+    };
+    struct handoff *handoff;   /* the hand-off socket (handoff.h); NULL: not listening */
+    bool handoff_tried;        /* listening was tried (once, on the first frame) */
     hdr_image img;
     bool have_image;
     unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
@@ -195,6 +207,10 @@ typedef struct viewer {
     viewer_frame_key last;     /* of the last rendered frame */
     bool have_last;
 } viewer;
+_Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
+                   offsetof(viewer, nfiles) == offsetof(viewer, list.nfiles) &&
+                   offsetof(viewer, cur) == offsetof(viewer, list.cur),
+               "the old names of the file list's fields alias v->list's");
 
 /* viewer.c */
 
@@ -250,15 +266,15 @@ bool viewer_cursor_lw(const viewer *v, double *lw);
 
 /* viewer_files.c */
 
-/* The file name after the last '/'. */
+/* The file name after the last '/' (file_list_name). */
 const char *viewer_base_name(const char *path);
-/* Replaces the file list with PATHS[0..N). One path: its folder's HDR files (by extension;
- * they are loaded by content), in name order, starting at that one. False when none is
- * left (no memory). */
+/* Replaces the list with what PATHS[0..N) open (file_list_open: a folder its images, a file
+ * itself), the first shown. A folder that cannot be read or holds no image is said on stderr;
+ * false when nothing is left to open. */
 bool viewer_files_set(viewer *v, char **paths, int n);
 void viewer_files_free(viewer *v);
-/* Drag and drop: the dropped files become the list (ending a sequence), the first is
- * loaded. */
+/* Files and folders dropped on the window or handed over (viewer_net_poll): added to the list
+ * (ending a sequence), the first of them shown; a problem is said in the window. */
 void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
@@ -271,15 +287,21 @@ enum { VIEWER_MAX_LAYERS = 32 };
 /* The layers of the part: "" stands for the un-prefixed channels ("(none)" in the list).
  * Returns the count written to names (at most MAX). */
 int viewer_layer_names(const viewer *v, char (*names)[64], int max);
-/* Key actions, DIR +1 next / -1 previous: the file (N, P, PageDown, PageUp), the part of a
- * multi-part file with its default layer (E), the layer of the part (Y); and R, reload. */
+/* Key actions, DIR +1 next / -1 previous: the open image (N, P, PageDown, PageUp); the file
+ * beside the shown one in its folder (file_list_neighbour), shown in its entry's place
+ * (Ctrl+PageDown, Ctrl+PageUp); the part of a multi-part file with its default layer (E;
+ * parts are numbered from 0, as --part counts them); the layer of the part (Y); and R,
+ * reload. */
 void viewer_file_step(viewer *v, int dir);
+void viewer_neighbour_step(viewer *v, int dir);
 void viewer_part_step(viewer *v, int dir);
 void viewer_layer_step(viewer *v, int dir);
 void viewer_reload(viewer *v, int arg);
-/* Adds PATH to the file list unless it is there; returns its index (-1: no memory). */
+/* Adds PATH to the list unless it is there (file_list_add); returns its index (-1: no
+ * memory). */
 int viewer_files_add(viewer *v, const char *path);
-/* Removes entry I; the shown entry stays shown (another one when I was it: the caller loads). */
+/* Removes entry I (file_list_remove); the shown entry stays shown (another one when I was
+ * it: the caller loads). */
 void viewer_files_remove(viewer *v, int i);
 /* Loads files[cur] into a new image and only when that succeeds replaces the shown one,
  * keeping view, zoom and settings when its windows are the same. False with the reason in
@@ -299,12 +321,15 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
 #define VIEWER_NET_PREFIX "tev:"
 /* --listen: starts the server (false with the message on stderr). */
 bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels);
-/* Once a frame: applies what clients sent since the last call. */
+/* Once a frame: applies what tev's clients sent since the last call, and takes the files
+ * handed over by `hdrtone FILE...` (viewer_files_drop). The first call starts listening for
+ * hand-offs (handoff_listen; not when another hdrtone listens, or HT_HANDOFF=off). */
 void viewer_net_poll(viewer *v);
 /* The image name of a network entry of the list, else NULL (a file). */
 const char *viewer_net_name(const viewer *v, const char *path);
 /* Copies network image NAME into *img (tev_server_copy_image). */
 bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen);
+/* Stops the tev server and the hand-off socket. */
 void viewer_net_stop(viewer *v);
 
 /* viewer_watch.c */

@@ -1,14 +1,14 @@
-/* tev's protocol in the viewer: the server of --listen (tev_server.h) drained once a frame
- * into the file list, where network images are "tev:NAME" entries copied from the server's
- * store; and the hand-off of `hdrtone FILE...` to an instance that already listens. */
+/* Live sources of the file list, drained once a frame: tev's protocol, the server of
+ * --listen (tev_server.h), whose images are "tev:NAME" entries copied from the server's
+ * store; and the files that `hdrtone FILE...` hands over (handoff.h). */
 #define _POSIX_C_SOURCE 200809L   /* strdup */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "handoff.h"
 #include "tev_server.h"
-#include "viewer.h"
 #include "viewer_internal.h"
 
 bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels)
@@ -29,7 +29,11 @@ bool viewer_net_start(viewer *v, const char *listen, const char *layer, double m
     return true;
 }
 
-void viewer_net_stop(viewer *v) { tev_server_stop(&v->net); }
+void viewer_net_stop(viewer *v)
+{
+    tev_server_stop(&v->net);
+    handoff_stop(&v->handoff);
+}
 
 const char *viewer_net_name(const viewer *v, const char *path)
 {
@@ -65,7 +69,7 @@ static bool is_shown(const viewer *v, const char *entry)
 static void net_add(viewer *v, net_plan *plan, const char *entry, bool focus)
 {
     bool was_empty = v->nfiles == 0;
-    if (viewer_files_add(v, entry) < 0) {
+    if (file_list_add(&v->list, entry) < 0) {
         viewer_set_message(v, true, "out of memory");
         return;
     }
@@ -85,7 +89,7 @@ static void net_close(viewer *v, net_plan *plan, const char *entry)
         if (strcmp(v->files[i], entry) != 0)
             continue;
         plan->shown_gone |= i == v->cur;
-        viewer_files_remove(v, i);
+        file_list_remove(&v->list, i);
         return;
     }
 }
@@ -116,7 +120,34 @@ static void net_event(viewer *v, net_plan *plan, const tev_event *e)
     }
 }
 
-void viewer_net_poll(viewer *v)
+/* The files handed over since the last frame: opened as dropped ones are, the window raised.
+ * The first call starts listening: another hdrtone that listens already keeps the hand-offs,
+ * quietly; any other reason is said on stderr (the viewer works without). */
+static void handoff_poll(viewer *v)
+{
+    char err[HT_ERR_MAX];
+    if (!v->handoff_tried) {
+        v->handoff_tried = true;
+        bool quiet;
+        v->handoff = handoff_listen(glfwPostEmptyEvent, &quiet, err, sizeof err);
+        if (!v->handoff && !quiet)
+            fprintf(stderr, "hdrtone: not accepting hand-offs: %s\n", err);
+        return;
+    }
+    char **paths;
+    int n = v->handoff ? handoff_drain(v->handoff, &paths) : 0;
+    if (n == 0)
+        return;
+    viewer_files_drop(v, paths, n);
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    glfwFocusWindow(v->win);
+    v->dirty = true;
+}
+
+/* The events of tev's clients since the last frame. */
+static void tev_poll(viewer *v)
 {
     if (!v->net)
         return;
@@ -145,25 +176,8 @@ void viewer_net_poll(viewer *v)
         viewer_set_message(v, true, "%s", err);
 }
 
-int viewer_handoff(char **files, int nfiles)
+void viewer_net_poll(viewer *v)
 {
-    char host[256] = TEV_DEFAULT_HOST, err[HT_ERR_MAX];
-    int port = TEV_DEFAULT_PORT;
-    const char *spec = getenv("HT_TEV_HANDOFF");
-    if (spec && strcmp(spec, "off") == 0)
-        return -1;
-    if (spec && !tev_parse_listen(spec, host, sizeof host, &port, err, sizeof err)) {
-        fprintf(stderr, "hdrtone: HT_TEV_HANDOFF: %s\n", err);
-        return -1;
-    }
-    for (int i = 0; i < nfiles; i++)
-        if (!tev_send_open(host, port, files[i], err, sizeof err)) {
-            if (i == 0)
-                return -1;   /* nobody listens: open a window */
-            fprintf(stderr, "hdrtone: %s: %s\n", files[i], err);
-            return 1;
-        }
-    fprintf(stderr, "hdrtone: handed %d file%s to the viewer listening on %s:%d "
-                    "(--new-window opens another)\n", nfiles, nfiles == 1 ? "" : "s", host, port);
-    return 0;
+    handoff_poll(v);
+    tev_poll(v);
 }

@@ -131,14 +131,13 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         ok = options_adapt(o, &s->ap, err, sizeof err);
     }
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
-                (v->files = calloc(1, sizeof *v->files)) && (v->files[0] = strdup(path))))
+                file_list_add(&v->list, path) >= 0))
         ok = !snprintf(err, sizeof err, "out of memory");
     if (!ok) {
         fprintf(stderr, "hdrtone: %s\n", err);
         free(s);
         return false;
     }
-    v->nfiles = 1;
     snprintf(s->title, sizeof s->title, "hdrtone - %s", viewer_base_name(pattern));
     s->lo = options_load(o);
     s->shown = s->good = -1;

@@ -41,12 +41,8 @@ static void watch_follow(viewer *v)
 {
     const char *path = watched_file(v);
     char dir[sizeof v->watch_dir] = "";
-    if (path) {
-        const char *slash = strrchr(path, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-        if (slash == path)
-            snprintf(dir, sizeof dir, "/");
-    }
+    if (path)
+        file_list_dir(path, dir, sizeof dir);
     if (strcmp(dir, v->watch_dir) == 0)
         return;
     if (v->watch_wd >= 0)

@@ -96,7 +96,9 @@ def mouse_cases(tmp):
     write_pfm(a, np.dstack([np.exp2(xx / 20.0 - 4)] * 3).astype(np.float32))
     write_pfm(b, np.dstack([np.exp2(yy / 10.0 - 6), 0.5 * np.ones_like(xx),
                             np.ones_like(xx)]).astype(np.float32))
-    v = xwin.Viewer(a, b, "--window", "960x600", "--msaa", "1")
+    # Tall enough that the dock shows the Settings section's sliders without scrolling.
+    big = ["--window", "960x1000", "--msaa", "1"]
+    v = xwin.Viewer(a, b, *big)
     try:
         check(v.title().endswith("a.pfm"), "first image shown: title '%s'" % v.title())
         x, y, w, h = v.layout()["image1"]
@@ -106,7 +108,7 @@ def mouse_cases(tmp):
         v.key("Up")
         check(v.title().endswith("a.pfm"), "Up: the previous image again")
         lay = v.layout()
-        vp = (0, 30, 600, 500)  # inside the picture (left of the dock, below the menu)
+        vp = (0, 30, 600, 900)  # inside the picture (left of the dock, below the menu)
         p0 = picture_mean(v.pixels(), vp)
         x, y, w, h = lay["slider_Dr"]
         lo, hi = np.log10(2), 5   # the slider's log10 range (panels.c), Dr at 100
@@ -124,7 +126,7 @@ def mouse_cases(tmp):
         check(not v.title().endswith("c.pfm"), "Ctrl+W closes it: '%s'" % v.title())
     finally:
         v.close()
-    v = xwin.Viewer(a, "--window", "960x600", "--msaa", "1")
+    v = xwin.Viewer(a, *big)
     try:
         v.key("d", "d")
         p_key = picture_mean(v.pixels(), vp)
@@ -134,7 +136,7 @@ def mouse_cases(tmp):
     check(abs(p_drag - p0) > 1 and np.sign(p_drag - p0) == np.sign(p_key - p0),
           "dragging Dr up moves the picture as D does (%.2f -> drag %.2f, D D %.2f)"
           % (p0, p_drag, p_key))
-    v = xwin.Viewer(a, "--window", "960x600", "--msaa", "1")
+    v = xwin.Viewer(a, *big)
     try:
         x, y, w, h = v.layout()["slider_Dr"]
         v.click(x + w + 40, y + h // 2)   # the typed field right of the slider
@@ -144,7 +146,7 @@ def mouse_cases(tmp):
         typed = v.pixels()
     finally:
         v.close()
-    region = (slice(30, 500), slice(0, 600))
+    region = (slice(30, 900), slice(0, 600))
     check(np.abs(typed[region].astype(int) - keyed[region].astype(int)).max() <= 1,
           "Dr typed as 200 (100 * 2: two D presses of half a stop) shows D D's picture")
 

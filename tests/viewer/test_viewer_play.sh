@@ -27,13 +27,13 @@ PY
 # play NAME ARGS...: screenshot NAME.png of the sequence, the viewer's output in NAME.out.
 play() {
   local name=$1; shift
-  timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --adapt none --screenshot "$name.png" "$@" \
-    >"$name.out" 2>>viewer.err || err "$name: the viewer failed: $(tail -3 viewer.err)"
+  timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --adapt none --no-panels --window 800x600 \
+    --screenshot "$name.png" "$@" >"$name.out" 2>>viewer.err || err "$name: the viewer failed: $(tail -3 viewer.err)"
 }
 # frame_of NAME: the frame number the status shows.
 frame_of() { sed -n 's/^status: frame \([0-9]*\) .*/\1/p' "$1.out" | head -1; }
-# image_px NAME: pixels across the image (64x48, 1:1 in the middle of the 800x600 window;
-# one in each bar position), away from the text box.
+# image_px NAME: pixels across the image (64x48, 1:1 in the middle of the 800x600 window, the
+# picture alone; one in each bar position).
 image_px() { pixels "$1.png" 372,300 380,300 388,300 396,300 404,300 412,300; }
 
 play p1 --frames 1

@@ -1,0 +1,513 @@
+/* The hand-off socket (handoff.h): where it lives, the client of `hdrtone FILE...`, and the
+ * server thread of a running viewer. */
+#define _GNU_SOURCE   /* accept4, struct ucred (SO_PEERCRED) */
+
+#include "handoff.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tev_server.h"
+
+/* How long the client waits for the greeting (a running hdrtone answers from its own thread
+ * at once; one that does not is stopped or not hdrtone) and then for the reply. */
+static const int GREETING_TIMEOUT_MS = 2000;
+static const int REPLY_TIMEOUT_MS = 5000;
+/* The lock file beside the socket: whoever holds it may remove a stale socket and bind. */
+static const char LOCK_NAME[] = "hdrtone.lock";
+
+/* ---------------------------------------------------------------------------------------
+ * Where */
+
+/* Whether DIR is a folder (not a link) of this user's that nobody else may enter. */
+static bool dir_is_private(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a folder", dir);
+        return false;
+    }
+    if (st.st_uid != geteuid()) {
+        snprintf(err, errlen, "%s belongs to user %u, not to %u", dir, (unsigned)st.st_uid,
+                 (unsigned)geteuid());
+        return false;
+    }
+    if (st.st_mode & 077) {
+        snprintf(err, errlen, "%s has mode %03o: others may enter it (0700 is needed)", dir,
+                 (unsigned)(st.st_mode & 0777));
+        return false;
+    }
+    return true;
+}
+
+bool handoff_enabled(void)
+{
+    const char *mode = getenv("HT_HANDOFF");
+    return !(mode && strcmp(mode, "off") == 0);
+}
+
+bool handoff_socket_path(char *path, size_t len, char *err, size_t errlen)
+{
+    if (!handoff_enabled()) {
+        snprintf(err, errlen, "the hand-off is off (HT_HANDOFF=off)");
+        return false;
+    }
+    char dir[PATH_MAX], why[PATH_MAX + 64];
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    if (xdg && xdg[0] == '/' && dir_is_private(xdg, why, sizeof why)) {
+        snprintf(dir, sizeof dir, "%s", xdg);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/hdrtone-%u", tmp && tmp[0] == '/' ? tmp : "/tmp",
+                 (unsigned)geteuid());
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+            return false;
+        }
+        if (!dir_is_private(dir, err, errlen))
+            return false;
+    }
+    struct sockaddr_un a;
+    int n = snprintf(path, len, "%s/%s", dir, HANDOFF_SOCKET_NAME);
+    if (n < 0 || (size_t)n >= len || (size_t)n >= sizeof a.sun_path) {
+        snprintf(err, errlen, "%s: the socket's path is too long", dir);
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Sockets */
+
+static struct sockaddr_un unix_address(const char *path)
+{
+    struct sockaddr_un a = {.sun_family = AF_UNIX};   /* PATH fits: handoff_socket_path */
+    memcpy(a.sun_path, path, strnlen(path, sizeof a.sun_path - 1));
+    return a;
+}
+
+/* A connected blocking socket, or -1 with errno (ENOENT: no socket file; ECONNREFUSED:
+ * nobody accepts on it). */
+static int connect_unix(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_un a = unix_address(path);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Reads one line (up to and with '\n') into BUF (CAP bytes, NUL-terminated) within TIMEOUT_MS.
+ * False on timeout, end of stream, error or a line longer than BUF. */
+static bool read_line(int fd, char *buf, size_t cap, int timeout_ms)
+{
+    long long end = now_ms() + timeout_ms;
+    size_t n = 0;
+    while (n + 1 < cap) {
+        struct pollfd p = {fd, POLLIN, 0};
+        long long left = end - now_ms();
+        if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+            return false;
+        ssize_t r = recv(fd, buf + n, 1, 0);
+        if (r <= 0)
+            return false;
+        if (buf[n++] == '\n') {
+            buf[n] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
+/* All of the SIZE bytes, without SIGPIPE (tev_send_all; the reason is not needed here). */
+static bool send_all(int fd, const void *bytes, size_t size)
+{
+    char err[128];
+    return tev_send_all(fd, bytes, size, err, sizeof err);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The client */
+
+/* PATH made absolute against the working directory (not resolved: the viewer shows the
+ * names the user gave), malloc'd; NULL when no memory or no working directory. */
+static char *absolute_path(const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    const char *rel = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+    size_t len = strlen(cwd) + strlen(rel) + 2;
+    char *abs = malloc(len);
+    if (abs)
+        snprintf(abs, len, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", rel);
+    return abs;
+}
+
+/* Sends the paths and their end; false with the reason in ERR. */
+static bool send_paths(int fd, char *const *paths, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        char *abs = absolute_path(paths[i]);
+        if (!abs) {
+            snprintf(err, errlen, "%s: cannot make the path absolute: %s", paths[i],
+                     strerror(errno));
+            return false;
+        }
+        bool ok = send_all(fd, abs, strlen(abs) + 1);
+        free(abs);
+        if (!ok) {
+            snprintf(err, errlen, "sending %s: %s", paths[i], strerror(errno));
+            return false;
+        }
+    }
+    if (!send_all(fd, "", 1)) {
+        snprintf(err, errlen, "sending the end of the list: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+int handoff_send(char *const *paths, int n, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    err[0] = '\0';
+    if (!handoff_enabled())   /* asked for: nothing to say */
+        return -1;
+    if (!handoff_socket_path(path, sizeof path, err, errlen))
+        return -1;
+    int fd = connect_unix(path);
+    if (fd < 0) {
+        if (errno != ENOENT && errno != ECONNREFUSED)   /* else: none runs, or a stale socket */
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[256];
+    if (!read_line(fd, line, sizeof line, GREETING_TIMEOUT_MS) ||
+        strcmp(line, HANDOFF_GREETING) != 0) {
+        snprintf(err, errlen, "%s: no hdrtone answers there", path);
+        close(fd);
+        return -1;
+    }
+    int status = 0;
+    if (!send_paths(fd, paths, n, err, errlen)) {
+        status = 1;
+    } else if (!read_line(fd, line, sizeof line, REPLY_TIMEOUT_MS)) {
+        snprintf(err, errlen, "%s: the running hdrtone did not confirm", path);
+        status = 1;
+    } else if (strncmp(line, "ok ", 3) != 0) {
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(err, errlen, "the running hdrtone refused: %s", line);
+        status = 1;
+    }
+    close(fd);
+    return status;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The server */
+
+struct handoff {
+    int fd;                  /* listening, non-blocking */
+    int stop[2];             /* a byte written to stop[1] ends the thread */
+    pthread_t thread;
+    bool started;            /* the thread runs: stop joins it */
+    pthread_mutex_t lock;
+    char **queue;            /* received, not yet drained (under lock) */
+    int nqueue;
+    void (*wake)(void);
+    char path[PATH_MAX];
+    dev_t dev;               /* the socket file made, to remove only our own */
+    ino_t ino;
+};
+
+typedef struct client {
+    int fd;                  /* -1: free slot */
+    char *buf;
+    size_t len;
+    long long deadline;      /* now_ms() after which a client that has not finished goes */
+} client;
+
+/* Binds and listens on PATH, removing a stale socket first. The listening socket, or -1 with
+ * the reason in ERR. Runs under the lock file (handoff_listen). */
+static int bind_socket(const char *path, bool *taken, char *err, size_t errlen)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    struct sockaddr_un a = unix_address(path);
+    for (int attempt = 0; fd >= 0; attempt++) {
+        if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0)
+            break;
+        if (errno != EADDRINUSE || attempt > 0)
+            goto fail;
+        int probe = connect_unix(path);
+        if (probe >= 0) {
+            close(probe);
+            *taken = true;
+            snprintf(err, errlen, "another hdrtone accepts hand-offs on %s", path);
+            close(fd);
+            return -1;
+        }
+        struct stat st;
+        if (errno != ECONNREFUSED || lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+            snprintf(err, errlen, "%s is in the way (not a socket hdrtone can remove)", path);
+            close(fd);
+            return -1;
+        }
+        if (unlink(path) != 0)   /* stale: its hdrtone is gone */
+            goto fail;
+    }
+    if (fd >= 0 && listen(fd, HANDOFF_MAX_CLIENTS) == 0)
+        return fd;
+fail:
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+static void client_close(client *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    free(c->buf);
+    *c = (client){.fd = -1};
+}
+
+/* A new connection into a free slot, greeted; refused when it is another user's (the folder
+ * should keep them out already) or no slot is free. */
+static void client_accept(handoff *h, client *cs)
+{
+    int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    client *c = NULL;
+    for (int i = 0; i < HANDOFF_MAX_CLIENTS && !c; i++)
+        c = cs[i].fd < 0 ? &cs[i] : NULL;
+    if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+        cred.uid != geteuid() || !send_all(fd, HANDOFF_GREETING, strlen(HANDOFF_GREETING))) {
+        close(fd);
+        return;
+    }
+    *c = (client){.fd = fd, .deadline = now_ms() + HANDOFF_CLIENT_TIMEOUT_MS};
+}
+
+/* Whether BUF[0..LEN) holds the whole list (its empty path seen); *N = the paths before it. */
+static bool list_complete(const char *buf, size_t len, int *n)
+{
+    *n = 0;
+    for (size_t at = 0; at < len;) {
+        const char *nul = memchr(buf + at, '\0', len - at);
+        if (!nul)
+            return false;
+        if (nul == buf + at)
+            return true;
+        (*n)++;
+        at = (size_t)(nul - buf) + 1;
+    }
+    return false;
+}
+
+/* Queues the N paths of a complete list; the reply for the client, or NULL when queued. */
+static const char *queue_paths(handoff *h, const char *buf, int n)
+{
+    for (const char *p = buf; *p; p += strlen(p) + 1)
+        if (p[0] != '/' || strlen(p) >= PATH_MAX)
+            return "error a path is not absolute or too long\n";
+    pthread_mutex_lock(&h->lock);
+    const char *reply = NULL;
+    char **q = realloc(h->queue, (size_t)(h->nqueue + n) * sizeof *q);
+    if (q)
+        h->queue = q;
+    for (const char *p = buf; q && *p && !reply; p += strlen(p) + 1)
+        if (!(q[h->nqueue] = strdup(p)))
+            reply = "error out of memory\n";
+        else
+            h->nqueue++;
+    pthread_mutex_unlock(&h->lock);
+    return q ? reply : "error out of memory\n";
+}
+
+/* Reads what client C sent; once its list is complete, queues it, replies and closes. */
+static void client_read(handoff *h, client *c)
+{
+    char chunk[4096];
+    ssize_t r = recv(c->fd, chunk, sizeof chunk, 0);
+    if (r < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    char *b = r > 0 && c->len + (size_t)r <= HANDOFF_MAX_BYTES ? realloc(c->buf, c->len + (size_t)r)
+                                                              : NULL;
+    if (!b) {   /* closed early, failed, too long, or no memory */
+        client_close(c);
+        return;
+    }
+    memcpy(b + c->len, chunk, (size_t)r);
+    c->buf = b;
+    c->len += (size_t)r;
+    int n;
+    if (!list_complete(c->buf, c->len, &n))
+        return;
+    const char *reply = queue_paths(h, c->buf, n);
+    if (!reply && n > 0 && h->wake)   /* before the reply: the paths are there when it comes */
+        h->wake();
+    char ok[32];
+    snprintf(ok, sizeof ok, "ok %d\n", n);
+    send_all(c->fd, reply ? reply : ok, strlen(reply ? reply : ok));
+    client_close(c);
+}
+
+/* How long poll may wait: until the nearest client's deadline (-1: none). */
+static int poll_timeout(const client *cs)
+{
+    long long next = -1, now = now_ms();
+    for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+        if (cs[i].fd >= 0 && (next < 0 || cs[i].deadline < next))
+            next = cs[i].deadline;
+    return next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
+}
+
+static void *serve(void *arg)
+{
+    handoff *h = arg;
+    client cs[HANDOFF_MAX_CLIENTS];
+    for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+        cs[i] = (client){.fd = -1};
+    for (;;) {
+        struct pollfd p[2 + HANDOFF_MAX_CLIENTS] = {{h->stop[0], POLLIN, 0}, {h->fd, POLLIN, 0}};
+        for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+            p[2 + i] = (struct pollfd){cs[i].fd, POLLIN, 0};   /* fd -1 is skipped */
+        if (poll(p, 2 + HANDOFF_MAX_CLIENTS, poll_timeout(cs)) < 0 && errno != EINTR)
+            break;
+        if (p[0].revents)
+            break;
+        for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+            if (cs[i].fd >= 0 && p[2 + i].revents)
+                client_read(h, &cs[i]);
+        if (p[1].revents & POLLIN)
+            client_accept(h, cs);
+        long long now = now_ms();
+        for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+            if (cs[i].fd >= 0 && now >= cs[i].deadline)
+                client_close(&cs[i]);
+    }
+    for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+        client_close(&cs[i]);
+    return NULL;
+}
+
+/* The socket bound and listening under the lock file beside it; false with ERR. */
+static bool listen_locked(handoff *h, bool *taken, char *err, size_t errlen)
+{
+    char lock[PATH_MAX + sizeof LOCK_NAME];
+    snprintf(lock, sizeof lock, "%.*s/%s", (int)(strrchr(h->path, '/') - h->path), h->path,
+             LOCK_NAME);
+    int lk = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lk < 0 || flock(lk, LOCK_EX) != 0) {
+        snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+        if (lk >= 0)
+            close(lk);
+        return false;
+    }
+    h->fd = bind_socket(h->path, taken, err, errlen);
+    struct stat st;
+    if (h->fd >= 0 && lstat(h->path, &st) == 0) {
+        h->dev = st.st_dev;
+        h->ino = st.st_ino;
+    }
+    close(lk);   /* and with it the lock */
+    return h->fd >= 0;
+}
+
+handoff *handoff_listen(void (*wake)(void), bool *quiet, char *err, size_t errlen)
+{
+    bool taken = false;
+    *quiet = !handoff_enabled();
+    handoff *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->fd = h->stop[0] = h->stop[1] = -1;
+    h->wake = wake;
+    if (!handoff_socket_path(h->path, sizeof h->path, err, errlen) ||
+        !listen_locked(h, &taken, err, errlen)) {
+        *quiet |= taken;
+        free(h);
+        return NULL;
+    }
+    pthread_mutex_init(&h->lock, NULL);
+    h->started = pipe2(h->stop, O_CLOEXEC) == 0 && pthread_create(&h->thread, NULL, serve, h) == 0;
+    if (!h->started) {
+        snprintf(err, errlen, "cannot start the hand-off thread: %s", strerror(errno));
+        handoff_stop(&h);
+        return NULL;
+    }
+    return h;
+}
+
+int handoff_drain(handoff *h, char ***paths)
+{
+    pthread_mutex_lock(&h->lock);
+    *paths = h->queue;
+    int n = h->nqueue;
+    h->queue = NULL;
+    h->nqueue = 0;
+    pthread_mutex_unlock(&h->lock);
+    return n;
+}
+
+const char *handoff_path(const handoff *h) { return h->path; }
+
+void handoff_stop(handoff **hp)
+{
+    handoff *h = hp ? *hp : NULL;
+    if (!h)
+        return;
+    if (h->started && write(h->stop[1], "x", 1) == 1)
+        pthread_join(h->thread, NULL);
+    struct stat st;
+    if (lstat(h->path, &st) == 0 && st.st_dev == h->dev && st.st_ino == h->ino)
+        unlink(h->path);   /* ours still: a later hdrtone may have replaced a stale one */
+    for (int i = 0; i < 2; i++)
+        if (h->stop[i] >= 0)
+            close(h->stop[i]);
+    close(h->fd);
+    for (int i = 0; i < h->nqueue; i++)
+        free(h->queue[i]);
+    free(h->queue);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    *hp = NULL;
+}

@@ -1,0 +1,155 @@
+/* The hand-off socket (src/viewer/handoff.h), no window: where the socket goes
+ * ($XDG_RUNTIME_DIR when private, else ${TMPDIR}/hdrtone-UID made 0700; a folder open to
+ * others or a link is refused; HT_HANDOFF=off), a round trip (relative paths arrive absolute,
+ * in order, and wake the viewer), a second listener stays out, a stale socket is not handed
+ * to and is replaced by the next listener, and a listener that does not greet as hdrtone gets
+ * nothing. */
+#define _DEFAULT_SOURCE   /* mkdtemp, setenv */
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "handoff.h"
+#include "testutil.h"
+
+static char root[64];
+static atomic_int wakes;   /* counted on the server's thread */
+static void wake(void) { wakes++; }
+
+static void test_where(void)
+{
+    char path[PATH_MAX], err[512], want[PATH_MAX], run[128], tmp[128];
+    snprintf(run, sizeof run, "%s/run", root);
+    snprintf(tmp, sizeof tmp, "%s/tmp", root);
+    CHECK(mkdir(run, 0700) == 0 && mkdir(tmp, 0755) == 0, "mkdir");
+    setenv("XDG_RUNTIME_DIR", run, 1);
+    setenv("TMPDIR", tmp, 1);
+    CHECK(handoff_socket_path(path, sizeof path, err, sizeof err), "%s", err);
+    snprintf(want, sizeof want, "%s/%s", run, HANDOFF_SOCKET_NAME);
+    CHECK(strcmp(path, want) == 0, "private XDG_RUNTIME_DIR: %s", path);
+    /* Open to others: the fallback, made 0700. */
+    chmod(run, 0755);
+    CHECK(handoff_socket_path(path, sizeof path, err, sizeof err), "%s", err);
+    snprintf(want, sizeof want, "%s/hdrtone-%u/%s", tmp, (unsigned)geteuid(), HANDOFF_SOCKET_NAME);
+    CHECK(strcmp(path, want) == 0, "fallback: %s", path);
+    struct stat st;
+    snprintf(want, sizeof want, "%s/hdrtone-%u", tmp, (unsigned)geteuid());
+    CHECK(stat(want, &st) == 0 && (st.st_mode & 0777) == 0700, "fallback mode %o",
+          (unsigned)(st.st_mode & 0777));
+    /* A fallback open to others, or a link, is refused. */
+    chmod(want, 0755);
+    CHECK(!handoff_socket_path(path, sizeof path, err, sizeof err) && strstr(err, "0700"),
+          "mode 0755 refused: %s", err);
+    CHECK(rmdir(want) == 0 && symlink(run, want) == 0, "symlink");
+    chmod(run, 0700);
+    unsetenv("XDG_RUNTIME_DIR");
+    CHECK(!handoff_socket_path(path, sizeof path, err, sizeof err) &&
+              strstr(err, "not a folder"), "a link refused: %s", err);
+    unlink(want);
+    setenv("XDG_RUNTIME_DIR", run, 1);
+    setenv("HT_HANDOFF", "off", 1);
+    CHECK(!handoff_socket_path(path, sizeof path, err, sizeof err), "HT_HANDOFF=off");
+    char *paths[] = {"/x.exr"};
+    CHECK(handoff_send(paths, 1, err, sizeof err) == -1 && err[0] == '\0', "off: quiet, %s", err);
+    bool quiet = false;
+    CHECK(handoff_listen(NULL, &quiet, err, sizeof err) == NULL && quiet, "off: no listener");
+    unsetenv("HT_HANDOFF");
+}
+
+static void test_round_trip(void)
+{
+    char err[512], cwd[PATH_MAX];
+    bool quiet = true;
+    handoff *h = handoff_listen(wake, &quiet, err, sizeof err);
+    CHECK(h && !quiet, "listen: %s", err);
+    if (!h)
+        return;
+    handoff *second = handoff_listen(NULL, &quiet, err, sizeof err);
+    CHECK(!second && quiet && strstr(err, "another hdrtone"), "a second listener: %s", err);
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    char *paths[] = {"a b.exr", "./dir/", "/abs/x.hdr"};
+    CHECK_EQ(handoff_send(paths, 3, err, sizeof err), 0);
+    CHECK(err[0] == '\0', "message: %s", err);
+    char **got;
+    int n = handoff_drain(h, &got);
+    CHECK_EQ(n, 3);
+    char want[3][PATH_MAX + 16];
+    snprintf(want[0], sizeof want[0], "%s/a b.exr", cwd);
+    snprintf(want[1], sizeof want[1], "%s/dir/", cwd);
+    snprintf(want[2], sizeof want[2], "/abs/x.hdr");
+    for (int i = 0; i < n && i < 3; i++)
+        CHECK(strcmp(got[i], want[i]) == 0, "path %d: %s, want %s", i, got[i], want[i]);
+    for (int i = 0; i < n; i++)
+        free(got[i]);
+    free(got);
+    CHECK_EQ(wakes, 1);
+    CHECK_EQ(handoff_drain(h, &got), 0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", handoff_path(h));
+    handoff_stop(&h);
+    CHECK(h == NULL && access(path, F_OK) != 0, "the socket file goes with its listener");
+}
+
+/* A socket file at the hand-off's path: bound, then LISTENING or not. Returns its fd. */
+static int plant_socket(bool listening)
+{
+    char path[PATH_MAX], err[512];
+    CHECK(handoff_socket_path(path, sizeof path, err, sizeof err), "%s", err);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, path, strlen(path));
+    CHECK(bind(fd, (struct sockaddr *)&a, sizeof a) == 0, "bind %s", path);
+    if (listening)
+        CHECK(listen(fd, 4) == 0, "listen");
+    return fd;
+}
+
+static void test_stale_and_strangers(void)
+{
+    char err[512], *paths[] = {"/x.exr"};
+    int fd = plant_socket(false);
+    close(fd);   /* a socket file nobody accepts on: an hdrtone that was killed */
+    CHECK_EQ(handoff_send(paths, 1, err, sizeof err), -1);
+    CHECK(err[0] == '\0', "a stale socket is no error: %s", err);
+    bool quiet;
+    handoff *h = handoff_listen(NULL, &quiet, err, sizeof err);
+    CHECK(h != NULL, "the stale socket is replaced: %s", err);
+    CHECK_EQ(handoff_send(paths, 1, err, sizeof err), 0);
+    handoff_stop(&h);
+    /* Something that listens but does not greet as hdrtone receives no path. */
+    fd = plant_socket(true);
+    CHECK_EQ(handoff_send(paths, 1, err, sizeof err), -1);
+    CHECK(strstr(err, "no hdrtone answers") != NULL, "message: %s", err);
+    int c = accept(fd, NULL, NULL);
+    char buf[64];
+    CHECK(c >= 0 && recv(c, buf, sizeof buf, MSG_DONTWAIT) <= 0, "the stranger got bytes");
+    close(c);
+    close(fd);
+    char path[PATH_MAX];
+    if (handoff_socket_path(path, sizeof path, err, sizeof err))
+        unlink(path);
+}
+
+int main(void)
+{
+    snprintf(root, sizeof root, "/tmp/ht_handoff_XXXXXX");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    unsetenv("HT_HANDOFF");   /* the tests' environment turns it off */
+    test_where();
+    test_round_trip();
+    test_stale_and_strangers();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    CHECK(system(cmd) == 0, "cleanup");
+    return test_finish("test_handoff");
+}
