@@ -8,7 +8,7 @@ import sys
 binary, out = sys.argv[1], sys.argv[2]
 table = subprocess.run([binary, "--help-completion"], check=True, capture_output=True,
                        text=True).stdout
-commands = ["view", "export", "stats", "bench", "analyze"]
+commands = ["view", "export", "stats", "bench", "analyze", "compare"]
 per_command = {c: [] for c in commands}
 choices = []
 for line in table.splitlines():
@@ -33,7 +33,7 @@ _hdrtone()
     esac
     cmd=view
     if ((COMP_CWORD > 1)); then
-        case ${COMP_WORDS[1]} in export|stats|bench|analyze|view) cmd=${COMP_WORDS[1]} ;; esac
+        case ${COMP_WORDS[1]} in export|stats|bench|analyze|compare|view) cmd=${COMP_WORDS[1]} ;; esac
     fi
     case $cmd in
 %s

@@ -8,6 +8,7 @@
 
 #include "actions.h"
 #include "commands.h"
+#include "compare_cmd.h"
 #include "handoff.h"
 #include "seq_cmd.h"
 #include "viewer.h"
@@ -75,6 +76,7 @@ static void print_usage(FILE *f)
             "       hdrtone export SEQ -o OUT_SEQ [--adapt ...] a sequence, adapted in time\n"
             "       hdrtone analyze SEQ -o DIR        each frame's analysis (sharded export)\n"
             "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
+            "       hdrtone compare REF TEST... [--json]  FLIP and error metrics\n"
             "       hdrtone COMMAND --help | --help | --version\n"
             "Formats: OpenEXR, Radiance .hdr and PFM, recognised by content.\n");
 }
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"bench", cmd_bench},
-                   {"analyze", cmd_analyze}, {"view", cmd_view}};
+                   {"analyze", cmd_analyze}, {"compare", cmd_compare}, {"view", cmd_view}};
     for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 2, argv + 2);

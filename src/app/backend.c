@@ -56,6 +56,15 @@ void backend_destroy(cmd_backend **bp)
     *bp = NULL;
 }
 
+bool backend_gl_context(cmd_backend *b, char *err, size_t errlen)
+{
+    char why[HT_ERR_MAX];
+    if (ensure_context(b, why, sizeof why))
+        return true;
+    snprintf(err, errlen, "no GPU: %s (--backend cpu works without one)", why);
+    return false;
+}
+
 pipeline *backend_pipeline(cmd_backend *b, char *err, size_t errlen)
 {
     if (b->pipe)

@@ -22,6 +22,10 @@ cmd_backend *backend_create(ht_options *o, char *err, size_t errlen);
 /* Accepts NULL; sets *b to NULL. Releases the GL context and pipeline. */
 void backend_destroy(cmd_backend **b);
 
+/* B's headless GL context, made current on first use, without a pipeline (compare's GPU
+ * passes). False (reason in err) when there is no GPU. */
+bool backend_gl_context(cmd_backend *b, char *err, size_t errlen);
+
 /* The GPU's pipeline in B's headless context, made on first use (NULL, reason in err, when
  * there is no GPU). HT_MAX_PIECE=N (a test hook, tests/README.md) splits images into pieces
  * of at most N pixels a side. */

@@ -12,6 +12,7 @@
 
 #include "bench_export.h"
 #include "bench_decode.h"
+#include "bench_flip.h"
 #include "bench_playback.h"
 #include "bench_present.h"
 #include "commands.h"
@@ -614,8 +615,10 @@ int cmd_bench(int argc, char **argv)
             print_report(stdout, o.json, false, what, img.width, img.height, samples, rows, n,
                          b.wall_clock, pipeline_human_report(b.pipe));
         }
+        fputs(o.json ? "\n]" : "\n", stdout);
+        bench_flip(stdout, o.json, img.width, img.height, o.runs, &b.wall_clock);
         if (o.json)
-            fputs("\n]}\n", stdout);
+            fputs("}\n", stdout);
         if (b.err[0])   /* the rows of a failed pass mean nothing, but bench reports them */
             fprintf(stderr, "hdrtone bench: GPU pipeline: %s\n", b.err);
         status = 0;

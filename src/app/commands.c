@@ -59,6 +59,14 @@ static const struct {
      "Writes each frame's analysis (what the temporal adaptation needs of it) into\n"
      "DIR/analysis.NNNNNNNNN.txt, for export SEQ --frames A-B --analysis DIR on\n"
      "other machines or processes (the same tone-mapping options).\n"},
+    {HT_CMD_COMPARE,
+     "usage: hdrtone compare REF TEST... [--metric M] [--json] [-o MAP.png|MAP.exr]\n"
+     "                       [--map grey] [--fail-above X] [--ppd N] [--tonemapper T]\n"
+     "Compares each TEST with REF: FLIP (LDR-FLIP for PNG and JPEG pairs, HDR-FLIP for\n"
+     "OpenEXR, .hdr and PFM pairs, as NVIDIA's FLIP tool computes them) with its pooled\n"
+     "values, and MSE, RMSE, PSNR, relative MSE and MAE (as tev defines them). One line\n"
+     "per test (--json: one object per line). Exits 1 when a test is worse than\n"
+     "--fail-above in --metric, or cannot be compared.\n"},
 };
 
 int commands_start(int argc, char **argv, unsigned command, const char *name, ht_options *o,

@@ -1,6 +1,9 @@
 #include "options.h"
 
+#include "compare_cmd.h"
+
 #include "encode.h"
+#include "flip.h"
 #include "human.h"
 #include "image.h"
 #include "legend.h"
@@ -61,7 +64,7 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 #define TEST_HOOK "test hook: "   /* the help of an option for the tests (is_test_hook) */
 /* The display modes' options: the viewer and export. */
 #define VIEWS (HT_CMD_VIEW | HT_CMD_EXPORT)
-#define TM HT_CMD_ALL
+#define TM (HT_CMD_ALL & ~HT_CMD_COMPARE)   /* the commands that tone-map */
 #define HUMAN (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)   /* human.h's options */
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
 #define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
@@ -237,6 +240,28 @@ static const opt_def OPTIONS[] = {
     STRING("analysis", HT_CMD_EXPORT, analysis, "DIR",
            "the frames' analyses from hdrtone analyze: the adaptation before --frames is replayed "
            "from them"),
+    /* compare's (compare_cmd.c). */
+    {"metric", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(metric), 0, 0, compare_metrics, "NAME",
+     "the metric of --fail-above, of the text line and of -o's map: flip (FLIP's mean), mse, "
+     "rmse, psnr, relmse or mae"},
+    FLAG("json", HT_CMD_COMPARE, json,
+         "one JSON object per test on its own line (every metric and FLIP's pooled values)"),
+    {"output", 'o', OPT_STRING, HT_CMD_COMPARE, OFF(output), 0, 0, NULL, "MAP",
+     "write the error map of --metric: .png (colour map; --map grey) or .exr (the float "
+     "values); a directory for several tests (TEST's name, .png)"},
+    {"map", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(map_kind), 0, 0, compare_map_kinds, "KIND",
+     "-o's PNG: color (FLIP in magma, the difference diverging, the others viridis) or grey "
+     "(round(255 clamp(error, 0, 1)))"},
+    {"fail-above", 0, OPT_DOUBLE, HT_CMD_COMPARE, OFF(fail_above), -1e30, 1e30, NULL, "X",
+     "exit 1 when a test's --metric is worse than X (above X; for psnr below X)"},
+    {"ppd", 0, OPT_DOUBLE, HT_CMD_COMPARE, OFF(ppd), FLIP_MIN_PPD, FLIP_MAX_PPD, NULL, "N",
+     "FLIP's viewing conditions in pixels per degree (default: 67.02, FLIP's: 0.7 m from a "
+     "0.7 m wide display of 3840 pixels)"},
+    {"tonemapper", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(flip_tonemapper), 0, 0, flip_tonemappers,
+     "NAME", "HDR-FLIP's tone mapper"},
+    {"backend", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(backend), 0, 0, options_backends, "NAME",
+     "where FLIP and the metrics run: gpu, cpu (the CPU reference, on every core) or auto (the "
+     "GPU when its renderer is hardware, else the CPU)"},
     {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
 };
 #undef STRING
@@ -271,6 +296,7 @@ void options_default(ht_options *o)
     o->fps = 24;
     display_params_default(&o->display);
     o->legend = true;
+    o->fail_above = NAN;
 }
 
 static bool parse_double(const char *s, double *v)
@@ -558,7 +584,7 @@ static void md_escape(const char *s, char *out, size_t len)
 /* The README's options section, from the same table (tests/cli/test_readme.sh keeps them equal). */
 static const struct { unsigned bit; const char *name; } cmds[] = {
     {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
-    {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}};
+    {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}, {HT_CMD_COMPARE, "compare"}};
 
 void options_print_completion(FILE *f)
 {

@@ -19,7 +19,8 @@ enum {
     HT_CMD_STATS = 1u << 2,
     HT_CMD_BENCH = 1u << 3,
     HT_CMD_ANALYZE = 1u << 4,
-    HT_CMD_ALL = 0x1Fu,
+    HT_CMD_COMPARE = 1u << 5,
+    HT_CMD_ALL = 0x3Fu,
 };
 
 /* HT_BACKEND_AUTO becomes one of the others as a command starts (commands_parse). */
@@ -78,6 +79,12 @@ typedef struct ht_options {
     double fps;               /* --fps: frames per second of a sequence */
     double cut_threshold;     /* --cut-threshold: stops of a scene cut (0: none) */
     const char *analysis;     /* export --analysis DIR: the analyses of hdrtone analyze */
+    /* compare (compare_cmd.c). */
+    int metric;               /* --metric: COMPARE_METRIC_* (compare_cmd.h) */
+    int map_kind;             /* --map: COMPARE_MAP_COLOR or COMPARE_MAP_GREY */
+    double fail_above;        /* --fail-above X (NAN: off) */
+    double ppd;               /* --ppd: FLIP's pixels per degree (0: FLIP's default) */
+    int flip_tonemapper;      /* --tonemapper: HDR-FLIP's (flip_tonemapper) */
     bool help;
     uint64_t given[HT_OPTIONS_MAX / 64];   /* the options on the command line, a bit per row
                                               of the table (options_given) */

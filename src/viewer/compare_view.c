@@ -11,6 +11,12 @@
 const ht_enum compare_modes[] = {
     {COMPARE_OFF, "off", "off"},
     {COMPARE_WIPE, "wipe", "wipe: current | reference"},
+    {COMPARE_DIFF, "difference", "difference (signed)"},
+    {COMPARE_ABS, "absolute", "absolute error"},
+    {COMPARE_SQUARED, "squared", "squared error"},
+    {COMPARE_RELATIVE, "relative", "relative squared error"},
+    {COMPARE_FLIP, "flip", "LDR-FLIP (the pictures shown)"},
+    {COMPARE_HDR_FLIP, "hdr-flip", "HDR-FLIP (the linear images)"},
     {0, NULL, NULL},
 };
 
@@ -18,11 +24,11 @@ const ht_enum compare_modes[] = {
  * in v->ref_err. */
 static bool ref_load(viewer *v)
 {
-    if (v->ref < 0 || v->ref >= v->nfiles) {
-        v->ref = -1;
+    if (v->s.ref < 0 || v->s.ref >= v->nfiles) {
+        v->s.ref = -1;
         return false;
     }
-    const char *path = v->files[v->ref];
+    const char *path = v->files[v->s.ref];
     if (v->ref_loaded && strcmp(path, v->ref_path) == 0)
         return true;
     v->ref_loaded = false;
@@ -40,13 +46,14 @@ static bool ref_load(viewer *v)
     }
     snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
     v->ref_loaded = true;
+    v->ref_exposures_ok = false;
     v->ref_err[0] = '\0';
     return true;
 }
 
 bool viewer_ref_shown(viewer *v)
 {
-    if (v->ref < 0 || !v->have_image || (v->compare == COMPARE_OFF && !v->flip_held))
+    if (v->s.ref < 0 || !v->have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
         return false;
     if (!ref_load(v))
         return false;
@@ -63,14 +70,19 @@ bool viewer_ref_shown(viewer *v)
 
 void viewer_ref_render(viewer *v, const scene_view *view, int samples)
 {
-    if (!v->rb.valid)
+    if (!v->frame.valid)
         return;   /* the curve comes with the current image's first read-back */
-    tonemap_params tm = v->tm;
+    tonemap_params tm = v->s.tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
-    ht_source scene = pass_scene_run_image(v->scene, v->ref_pipe, !v->ref_img.half_exact,
-                                           v->vp.w, v->vp.h, samples, *view);
     char err[HT_ERR_MAX];
-    pipeline_set_result(v->ref_pipe, &v->rb.r);
+    if (!v->ref_scene && !(v->ref_scene = pass_scene_create(err, sizeof err))) {
+        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
+        return;
+    }
+    ht_source scene = pass_scene_run_image(v->ref_scene, v->ref_pipe, !v->ref_img.half_exact,
+                                           v->vp.w, v->vp.h, samples, *view);
+    v->ref_src = scene;
+    pipeline_set_result(v->ref_pipe, &v->frame.r);
     if (!pipeline_run_pass(v->ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
 }
@@ -90,21 +102,120 @@ static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
 
 int viewer_wipe_pos(const viewer *v)
 {
-    double f = fmin(1, fmax(0, v->wipe));
-    return (int)lround(f * (v->wipe_horizontal ? v->vp.h : v->vp.w));
+    double f = fmin(1, fmax(0, v->s.wipe));
+    return (int)lround(f * (v->s.wipe_horizontal ? v->vp.h : v->vp.w));
 }
 
 void viewer_present(viewer *v, bool ref)
 {
+    if (ref && v->cmp_shown && !v->s.flip_held) {   /* the error map */
+        blit(v, compare_gpu_texture(v->cmp), 0, 0, v->vp.w, v->vp.h);
+        return;
+    }
     blit(v, pipeline_output_texture(v->pipe), 0, 0, v->vp.w, v->vp.h);
     if (!ref)
         return;
     unsigned r = pipeline_output_texture(v->ref_pipe);
     int at = viewer_wipe_pos(v);
-    if (v->flip_held)
+    if (v->s.flip_held)
         blit(v, r, 0, 0, v->vp.w, v->vp.h);
-    else if (v->compare == COMPARE_WIPE && v->wipe_horizontal)
+    else if (v->s.compare == COMPARE_WIPE && v->s.wipe_horizontal)
         blit(v, r, 0, at, v->vp.w, v->vp.h);
-    else if (v->compare == COMPARE_WIPE)
+    else if (v->s.compare == COMPARE_WIPE)
         blit(v, r, at, 0, v->vp.w, v->vp.h);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Error maps (compare_gpu.h) */
+
+bool viewer_compare_map(const viewer *v) { return v->s.compare >= COMPARE_DIFF; }
+
+bool viewer_compare_linear(const viewer *v)
+{
+    return viewer_compare_map(v) && v->s.compare != COMPARE_FLIP;
+}
+
+/* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
+ * reference. */
+static bool ref_exposures(viewer *v, const flip_params *fp, char *err, size_t errlen)
+{
+    if (v->ref_exposures_ok)
+        return true;
+    if (!v->ref_img.rgba) {
+        snprintf(err, errlen, "HDR-FLIP needs the reference's floats");
+        return false;
+    }
+    v->ref_exposures_ok = flip_exposures_for(v->ref_img.rgba, v->ref_img.width,
+                                             v->ref_img.height, 4, fp, &v->ref_exposures, err,
+                                             errlen);
+    return v->ref_exposures_ok;
+}
+
+/* Where the numbers are taken, in viewport pixels: the region when there is one, else the
+ * image as it is shown (the viewport's pixels outside it, black in both, would dilute the
+ * means); clipped to the viewport. */
+static flip_rect numbers_rect(const viewer *v)
+{
+    flip_rect r = {0, 0, 0, 0};
+    const int whole[4] = {0, 0, v->img.width - 1, v->img.height - 1};
+    const int *q = v->region_valid ? v->region.rect : whole;
+    view_place p = viewer_place(v);
+    view_point a = view_to_window(p, (view_point){q[0], q[1]});
+    view_point b = view_to_window(p, (view_point){q[2] + 1, q[3] + 1});
+    int x0 = (int)fmax(0, floor(a.x)), y0 = (int)fmax(0, floor(a.y));
+    int x1 = (int)fmin(v->vp.w, ceil(b.x)), y1 = (int)fmin(v->vp.h, ceil(b.y));
+    if (x1 > x0 && y1 > y0)
+        r = (flip_rect){x0, y0, x1 - x0, y1 - y0};
+    return r;
+}
+
+void viewer_compare_run(viewer *v)
+{
+    static const metrics_map MAPS[COMPARE_COUNT] = {
+        [COMPARE_DIFF] = METRICS_MAP_DIFF, [COMPARE_ABS] = METRICS_MAP_ABS,
+        [COMPARE_SQUARED] = METRICS_MAP_SQUARED, [COMPARE_RELATIVE] = METRICS_MAP_RELATIVE,
+        [COMPARE_FLIP] = METRICS_MAP_FLIP, [COMPARE_HDR_FLIP] = METRICS_MAP_FLIP};
+    char err[HT_ERR_MAX];
+    v->cmp_shown = false;
+    if (!v->cmp && !(v->cmp = compare_gpu_create(err, sizeof err))) {
+        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+        return;
+    }
+    compare_gpu_desc d = {0};
+    bool ldr = v->s.compare == COMPARE_FLIP;
+    d.ref = (compare_gpu_image){ldr ? pipeline_output_texture(v->ref_pipe) : v->ref_src.texture,
+                                v->vp.w, v->vp.h};
+    d.test = (compare_gpu_image){ldr ? pipeline_output_texture(v->pipe) : v->scene_src.texture,
+                                 v->vp.w, v->vp.h};
+    d.source = ldr ? FLIP_SRC_SRGB : v->s.compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
+                                                                    : FLIP_SRC_LINEAR;
+    d.mode = MAPS[v->s.compare];
+    d.rect = numbers_rect(v);
+    d.flip.ppd = (float)v->s.ppd;
+    d.flip.tonemapper = (flip_tonemapper)v->s.flip_tonemapper;
+    d.skip_flip = v->s.compare < COMPARE_FLIP;
+    if (v->s.compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
+        snprintf(v->ref_err, sizeof v->ref_err, "HDR-FLIP: %.200s", err);
+        return;
+    }
+    d.exposures = v->ref_exposures;
+    if (!viewer_compare_linear(v) || (v->ref_src.samples == 1 && v->scene_src.samples == 1))
+        v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
+    if (!v->cmp_shown)
+        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s",
+                 v->cmp_shown ? "" : err);
+}
+
+void viewer_compare_poll(viewer *v)
+{
+    if (v->cmp && compare_gpu_poll(v->cmp, &v->cmp_numbers)) {
+        v->cmp_have = true;
+        v->dirty = true;   /* the panel shows them */
+    }
+}
+
+void viewer_compare_free(viewer *v)
+{
+    compare_gpu_destroy(&v->cmp);
+    pass_scene_destroy(&v->ref_scene);
 }

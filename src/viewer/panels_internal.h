@@ -49,6 +49,9 @@ void panels_canvas(struct viewer *v, struct nk_context *ctx);
 void panels_display(struct viewer *v, struct nk_context *ctx);
 void panels_legend(struct viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb);
 int panels_legend_width(const struct viewer *v);
+/* The comparison's settings (FLIP's viewing conditions, HDR-FLIP's tone mapper) and numbers
+ * of the picture shown and of the region, with FLIP's weighted histogram. */
+void panels_compare_numbers(struct viewer *v, struct nk_context *ctx);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */
 void panels_region(struct viewer *v, struct nk_context *ctx);
 void panels_region_text(const struct viewer *v, char *buf, size_t len);

@@ -27,11 +27,11 @@ static const double LIVE_POLL_S = 0.02;
 
 view_place viewer_place(const viewer *v)
 {
-    return view_placement(v->view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
+    return view_placement(v->s.view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
                           v->vp.h);
 }
 
-static scene_view scene_view_of(const viewer *v)
+scene_view viewer_scene_view(const viewer *v)
 {
     view_place p = viewer_place(v);
     return (scene_view){p.x, p.y, p.zoom};
@@ -53,238 +53,13 @@ void viewer_fit(viewer *v)
 {
     if (!v->have_image || v->vp.w <= 0 || v->vp.h <= 0)
         return;
-    v->view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
-    v->fitted = true;
+    v->s.view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+    v->s.fitted = true;
 }
 
 bool viewer_human_shown(const viewer *v)
 {
-    return human_requested(&v->tm) && pipeline_image_pieces(v->pipe) == 1;
-}
-
-/* ---------------------------------------------------------------------------------------
- * The read-back of the analysis */
-
-/* Starts the copy of the frame buffer for the text (no stall), unless one is in flight. */
-static void readback_start(viewer *v)
-{
-    if (v->rb.fence)
-        return;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_READ_BUFFER, pipeline_frame_buffer(v->pipe));
-    glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, sizeof(ht_frame));
-    v->rb.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    glFlush();   /* polls pass no flush flag: the fence must reach the GPU by itself */
-}
-
-/* Differs enough to show in the text? */
-static bool result_changed(const tonemap_result *a, const tonemap_result *b)
-{
-    if (a->mapping != b->mapping || a->bins != b->bins || a->n_valid != b->n_valid ||
-        a->n_counted != b->n_counted || a->iterations != b->iterations)
-        return true;
-    const float fa[] = {a->bw_min, a->bw_max, a->lw_min, a->lw_max, a->linear_scale,
-                        a->cumf[a->bins / 2]};
-    const float fb[] = {b->bw_min, b->bw_max, b->lw_min, b->lw_max, b->linear_scale,
-                        b->cumf[b->bins / 2]};
-    for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
-        if (fabsf(fa[i] - fb[i]) > 1e-4f * fmaxf(1.0f, fabsf(fa[i])))
-            return true;
-    return false;
-}
-
-/* Fetches a finished copy. A result that changes the text asks for one more frame; that
- * frame's copy then matches and the window goes idle again. */
-static void readback_poll(viewer *v)
-{
-    if (!v->rb.fence)
-        return;
-    GLenum s = glClientWaitSync(v->rb.fence, 0, 0);
-    if (s != GL_ALREADY_SIGNALED && s != GL_CONDITION_SATISFIED)
-        return;
-    glDeleteSync(v->rb.fence);
-    v->rb.fence = NULL;
-    tonemap_result r;
-    glBindBuffer(GL_COPY_READ_BUFFER, v->rb.buf);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof r, &r);
-    if (!v->rb.valid || result_changed(&r, &v->rb.r))
-        v->dirty = true;
-    v->rb.r = r;
-    v->rb.valid = true;
-}
-
-/* ---------------------------------------------------------------------------------------
- * Statistics on demand */
-
-/* A pass that cannot run (its program does not build on this driver): said on screen and on
- * stderr once, not every frame. */
-static void gpu_error(viewer *v, const char *err)
-{
-    if (!strstr(v->message, err))
-        viewer_set_message(v, true, "GPU pipeline: %s", err);
-}
-
-static bool stats_wanted(const viewer *v)
-{
-    return v->have_image && (v->show_marks || (v->show_panels && v->hist_mode != HIST_LOG));
-}
-
-/* stats_update's work: the statistics of the image with the current settings. */
-static void stats_compute(viewer *v)
-{
-    v->stats_tried = true;
-    v->stats_ok = false;
-    v->stats_gen = v->image_gen;
-    v->stats_tm = v->tm;
-    imgstats_free(&v->stats);
-    char err[HT_ERR_MAX];
-    if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source img = pipeline_image_source(v->pipe);
-    if (pipeline_image_pieces(v->pipe) != 1 || img.width != v->img.width ||
-        img.height != v->img.height) {
-        /* An image in several textures: imgstats' GPU passes take one texture of the whole
-         * image. The brightest pixel and the peaks come from the CPU reference then (the
-         * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->img, NULL, v->peaks, v->min_distance, &v->stats)) {
-            viewer_set_message(v, true, "statistics: out of memory");
-            return;
-        }
-        v->stats_ok = true;
-        return;
-    }
-    /* The output of this image's own curve, never the frame before's. */
-    pipeline_set_latency(v->pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err);
-    pipeline_set_latency(v->pipe, v->latency);
-    if (!ok) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
-    if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, v->peaks, v->min_distance,
-                          &v->stats, err, sizeof err)) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    v->stats_ok = true;
-}
-
-/* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
- * on demand (a mode turned on, another image, other parameters) and cached: the whole image
- * tone-mapped as `export` does it (pipeline_tonemap_uploaded: the image source, an output of
- * the image's size), then imgstats' GPU passes on it (brightest/darkest, the peaks, the RGBA
- * and grey histograms). The brightest and peaks need a read-back, once per change; the panel
- * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
- * frame's own passes, which overwrite the pipeline's frame and output again. True when it
- * ran them. */
-static bool stats_update(viewer *v)
-{
-    if (!stats_wanted(v))
-        return false;
-    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->tm))
-        return false;
-    stats_compute(v);
-    return true;
-}
-
-/* ---------------------------------------------------------------------------------------
- * The frame */
-
-/* What a frame's picture depends on: with the same key the last output is presented again
- * (a cursor move, a help or panel change redraws only the overlay). */
-static viewer_frame_key frame_key(viewer *v, int samples)
-{
-    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
-                          v->adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
-                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0};
-    return k;
-}
-
-static bool frame_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
-{
-    return a->image == b->image && a->view.cx == b->view.cx && a->view.cy == b->view.cy &&
-           a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
-           a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
-           a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image &&
-           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0;
-}
-
-/* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
- * (the stage's grids are in its pixels, so V's analysis of the view does not apply; a
- * sequence does not adapt with the options: viewer_seq_adapted), then the stage over the
- * image into the pipeline's float picture; the one made last while the image and settings
- * are the same (its analysis is still the frame's: the statistics' passes, the only other
- * ones, run with the same settings). */
-static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
-{
-    unsigned long gen = pipeline_image_generation(v->pipe);
-    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->tm)) {
-        *pic = v->human_pic;
-        return true;
-    }
-    tonemap_result r;
-    v->human_cached = false;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->tm, &r, err, errlen))
-        return false;
-    ht_human_grids g = pipeline_human_grids(v->pipe);
-    if (!pipeline_human_prepare(v->pipe, &g, &v->tm, pic, err, errlen))
-        return false;
-    v->human_cached = true;
-    v->human_gen = gen;
-    v->human_tm = v->tm;
-    v->human_pic = *pic;
-    return true;
-}
-
-/* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
- * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
- * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
-static void render(viewer *v, bool f32, int samples)
-{
-    ht_source img = pipeline_image_source(v->pipe), pic;
-    char err[HT_ERR_MAX];
-    /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
-    const tonemap_result *adapted = viewer_seq_adapted(v);
-    bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
-                                                                        sizeof err);
-    if (human && !staged)
-        gpu_error(v, err);
-    if (!staged)   /* the analysis below replaces the one the kept picture goes with */
-        v->human_cached = false;
-    /* An image in pieces: the picture without the options (the status says so). */
-    tonemap_params tm = v->tm;
-    if (!human)
-        tm.veil = tm.acuity = tm.color_loss = false;
-    /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
-     * GPU when zoomed out. */
-    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,
-                                              scene_view_of(v))
-                             : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
-                                                    samples, scene_view_of(v));
-    if (pass_scene_error(v->scene)[0])
-        gpu_error(v, pass_scene_error(v->scene));
-    if (staged) {
-        if (!pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-            gpu_error(v, err);
-    } else if (adapted) {
-        if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
-            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-            gpu_error(v, err);
-    } else if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &tm, err,
-                               sizeof err)) {
-        gpu_error(v, err);
-    }
-    if (v->testing) {
-        pipeline_read_result(v->pipe, &v->rb.r);   /* hooks: exact text, no hurry */
-        v->rb.valid = true;
-    } else {
-        readback_start(v);
-    }
+    return human_requested(&v->s.tm) && pipeline_image_pieces(v->pipe) == 1;
 }
 
 /* The view when the viewport is known: a new image's first view, a fitted view refitted
@@ -292,10 +67,10 @@ static void render(viewer *v, bool f32, int samples)
 static void update_view(viewer *v)
 {
     if (v->view_fresh) {
-        v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
-        v->fitted = v->view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
+        v->s.view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+        v->s.fitted = v->s.view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
         v->view_fresh = false;
-    } else if (v->fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
+    } else if (v->s.fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
         viewer_fit(v);
     }
 }
@@ -317,17 +92,21 @@ static int draw_frame(viewer *v)
     if (v->have_image) {
         update_view(v);
         viewer_display_update(v);
-        bool stats_ran = stats_update(v);   /* it overwrites the output: render again */
+        bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
-        samples = pass_scene_samples(v->scene, v->msaa, f32);
-        viewer_frame_key key = frame_key(v, samples);
-        bool changed = stats_ran || !v->have_last || !frame_key_equal(&key, &v->last);
+        /* An error map of the linear pictures compares pixels: one sample each. */
+        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->scene, v->s.msaa, f32);
+        viewer_frame_key key = renderer_frame_key(v, samples);
+        bool changed = stats_ran || !v->have_last || !renderer_key_equal(&key, &v->last);
         if (changed || v->latency_due) {
-            render(v, f32, samples);
-            scene_view sv = scene_view_of(v);
+            renderer_render(v, f32, samples);
+            scene_view sv = viewer_scene_view(v);
             if (key.ref)
                 viewer_ref_render(v, &sv, samples);
+            v->cmp_shown = false;
+            if (key.ref && viewer_compare_map(v))
+                viewer_compare_run(v);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->latency_due = changed && v->latency == 1;
@@ -392,7 +171,7 @@ static bool screenshot(viewer *v, const char *path)
         if (v->message[0])
             printf("message: %s\n", v->message);
         /* The marked peaks (X), data-window coordinates, by rank. */
-        for (int i = 0; v->show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
+        for (int i = 0; v->s.show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
             printf("peak: %d %d,%d\n", i + 1, v->stats.peaks[i].x, v->stats.peaks[i].y);
         fflush(stdout);
     }
@@ -408,15 +187,14 @@ static void viewer_cleanup(viewer *v)
 {
     if (v->win) {
         glfwMakeContextCurrent(v->win);
-        if (v->rb.fence)
-            glDeleteSync(v->rb.fence);
-        glDeleteBuffers(1, &v->rb.buf);
+        gpu_readback_destroy(&v->rb);
         glDeleteFramebuffers(1, &v->present_fbo);
         ui_destroy(&v->gui);
         imgstats_gpu_destroy(&v->stats_ctx);
         pass_scene_destroy(&v->scene);
         pipeline_destroy(&v->pipe);
         pipeline_destroy(&v->ref_pipe);
+        viewer_compare_free(v);
         glfwDestroyWindow(v->win);
     }
     viewer_net_stop(v);
@@ -433,12 +211,12 @@ static void viewer_cleanup(viewer *v)
 /* The viewer's state from the command line's options. */
 static void viewer_init(viewer *v, const ht_options *o)
 {
-    v->tm = o->tm;
-    v->msaa = o->msaa < 1 ? 1 : o->msaa;
-    v->show_panels = !o->no_panels;
+    v->s.tm = o->tm;
+    v->s.msaa = o->msaa < 1 ? 1 : o->msaa;
+    v->s.show_panels = !o->no_panels;
     v->ui_scale = o->ui_scale > 0 ? (float)o->ui_scale : 1;
     v->latency = o->latency;
-    v->view.zoom = 1;
+    v->s.view.zoom = 1;
     v->dirty = true;
     v->testing = o->keys || o->screenshot;
     v->opt_part = o->part;
@@ -448,9 +226,10 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;
     v->watch_fd = v->watch_wd = -1;
-    v->ref = -1;
-    v->wipe = 0.5;
-    v->disp = o->display;
+    v->s.ref = -1;
+    v->rb_slot = -1;
+    v->s.wipe = 0.5;
+    v->s.disp = o->display;
     v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
@@ -466,7 +245,7 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb.fence)
+        else if (v->rb_slot >= 0)
             glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
         else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
@@ -477,7 +256,8 @@ static int run_loop(viewer *v, const ht_options *o)
             v->ui_frames--;
             v->dirty = true;
         }
-        readback_poll(v);
+        renderer_poll(v);
+        viewer_compare_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         viewer_seq_poll(v);
@@ -547,11 +327,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         return 1;
     }
     glGenFramebuffers(1, &v->present_fbo);
-    glGenBuffers(1, &v->rb.buf);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, v->rb.buf);
-    glBufferData(GL_COPY_WRITE_BUFFER, sizeof(ht_frame), NULL, GL_STREAM_READ);
-    if (o->reference && (v->ref = viewer_files_add(v, o->reference)) >= 0)
-        v->compare = COMPARE_WIPE;
+    if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
+        v->s.compare = COMPARE_WIPE;
     if (seq)
         viewer_seq_start(v);
     else

@@ -64,6 +64,8 @@ void act_reference(struct viewer *v, double arg);
 void act_set_compare(struct viewer *v, double mode);
 void act_compare(struct viewer *v, double arg);
 void act_wipe_axis(struct viewer *v, double arg);
+void act_set_ppd(struct viewer *v, double ppd);
+void act_set_flip_tonemapper(struct viewer *v, double t);
 void act_set_wipe(struct viewer *v, double at);
 void act_flip(struct viewer *v, double down);
 void act_set_view(struct viewer *v, double mode);

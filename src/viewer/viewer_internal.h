@@ -1,12 +1,20 @@
-/* The viewer's state and what its files share (viewer.h is the public side):
- *   viewer.c         the loop and the frame (scene pass -> analyse -> apply -> present into
- *                    the viewport -> panels), the statistics on demand, the screenshot hook
+/* The viewer's state and what its files share (viewer.h is the public side). The state is
+ * the document (the open images: file_list.c), the session (what is looked at and how:
+ * struct session), the renderer's GPU objects and frame record, and the platform's window.
+ *   viewer.c         the loop and the frame (layout -> renderer -> present into the
+ *                    viewport -> panels), the screenshot hook
+ *   renderer.c       the frame's passes, the statistics on demand, the frame record (its
+ *                    analysis read back through gpu/readback.c)
+ *   compare_view.c   the reference: its pipeline, the wipe and the error maps (compare_gpu)
+ *   display_view.c   the display mode and the image's units; region_view.c the region
  *   platform.c       the platform: the GLFW window and its events, and the scripted event
- *                    source of the tests (--keys, --clicks)
+ *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
  *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture
+ *                    the histogram plot, the help, the marks over the picture;
+ *                    panels_display.c the display mode, the legend, the region, the
+ *                    comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
@@ -26,29 +34,35 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "compare_gpu.h"
 #include "display.h"
 #include "file_list.h"
 #include "image.h"
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
+#include "readback.h"
 #include "region.h"
 #include "ui.h"
 #include "pipeline.h"
 #include "view.h"
 
-/* A copy of the frame buffer read back without stalling: copied into rb_buf after the
- * analysis, fenced, and fetched once the fence has passed (a frame or so later). The text
- * lines and the range keys use it; the overlay's plots read the GPU buffer directly. */
-typedef struct readback {
-    unsigned buf;
-    GLsync fence;
-    tonemap_result r;
-    bool valid;
-} readback;
+/* The frame record the renderer publishes (renderer.c): the analysis of the last frame
+ * whose read-back has come back, a frame or so after it was drawn. Panels, the text and the
+ * actions read it; nothing waits for it. */
+typedef struct frame_record {
+    bool valid;                /* there is one for the shown image */
+    tonemap_result r;          /* its analysis: counts, range, histogram, curve */
+} frame_record;
 
-/* How the reference is shown (compare_view.c; compare_modes names them). */
-enum { COMPARE_OFF, COMPARE_WIPE, COMPARE_COUNT };
+/* How the reference is shown (compare_view.c; compare_modes names them): beside the image
+ * (wipe), or an error map of the two (compare_gpu.h) with its colour bar. The maps of
+ * differences and HDR-FLIP compare the linear pictures (the scene pass's, one sample a
+ * pixel), LDR-FLIP the two pictures as displayed. */
+enum {
+    COMPARE_OFF, COMPARE_WIPE, COMPARE_DIFF, COMPARE_ABS, COMPARE_SQUARED, COMPARE_RELATIVE,
+    COMPARE_FLIP, COMPARE_HDR_FLIP, COMPARE_COUNT
+};
 extern const ht_enum compare_modes[];
 
 /* What the histogram panel shows (Tab cycles). */
@@ -65,6 +79,10 @@ typedef struct viewer_frame_key {
     display_params disp;       /* resolved */
     bool ref;                  /* the reference is drawn too */
     unsigned long ref_image;   /* its pipeline_image_generation */
+    int compare;               /* the comparison's mode, its rectangle and FLIP's settings */
+    int region[4];
+    double ppd;
+    int flip_tonemapper;
 } viewer_frame_key;
 
 /* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
@@ -72,14 +90,38 @@ typedef struct viewport {
     int x, y, w, h;
 } viewport;
 
+/* The session: what the user looks at and how: plain data, changed only by actions (and
+ * set from the command line at the start). The document (the open images, file_list.h) and
+ * the frame record (what the renderer measured) are apart from it. */
+typedef struct session {
+    tonemap_params tm;         /* the operator's settings */
+    display_params disp;       /* the display mode as asked (display_view.c resolves it) */
+    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
+    bool adapt_view;           /* the analysis reads the view, not the image */
+    view_state view;
+    bool fitted;               /* the view fits the image: it refits when the viewport changes */
+    int hist_mode;             /* HIST_* */
+    bool show_marks, show_panels, show_help, show_open;
+    int ref;                   /* the reference's entry in the list, -1: none */
+    int compare;               /* COMPARE_* */
+    bool flip_held;            /* Z held: the reference is shown instead */
+    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
+    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
+    double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
+    int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
+} session;
+
 typedef struct viewer {
+    session s;                 /* what is looked at, and how (plain data) */
     GLFWwindow *win;
     pipeline *pipe;
     pass_scene *scene;
     ui *gui;
     float ui_scale;            /* --ui-scale (times the monitor's content scale) */
     unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
-    readback rb;
+    frame_record frame;
+    struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
+    int rb_slot;               /* its read in flight, -1: none */
 
     /* The open images and the shown one's neighbours (file_list.h). files, nfiles and cur
      * are the first fields of list under their old names, for the code that reads them
@@ -110,8 +152,6 @@ typedef struct viewer {
     char layers[192];          /* the part's layers as hdr_part_info lists them */
 
     /* Statistics, computed on demand for the whole image (viewer.c: stats_update). */
-    int hist_mode;             /* HIST_* */
-    bool show_marks;
     int grey_kernel;
     int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
     imgstats_gpu_ctx *stats_ctx;
@@ -128,19 +168,14 @@ typedef struct viewer {
     tonemap_params human_tm;
     ht_source human_pic;
 
-    view_state view;
     bool view_fresh;           /* set the initial view on the next frame (size known then) */
-    bool fitted;               /* the view fits the image: it refits when the viewport changes */
     int fb_w, fb_h;
     viewport vp;               /* where the picture goes (panels_layout) */
     int dock_w;                /* the dock's width, 0 when folded away */
     float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
 
     /* Settings the keys change. */
-    tonemap_params tm;
-    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
-    bool show_panels, show_help, show_open, adapt_view;
     bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
     char open_path[1024];      /* the open box's text */
     char help_filter[64];      /* the help's search text: typed while the help shows */
@@ -169,7 +204,7 @@ typedef struct viewer {
 
     /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
      * for the image, and the image's units. */
-    display_params disp, disp_asked, disp_res;
+    display_params disp_asked, disp_res;
     unsigned long disp_gen;    /* image_gen of disp_res and units */
     image_units units;
     double user_scale;         /* --scale, or 0: the file's units */
@@ -183,13 +218,16 @@ typedef struct viewer {
 
     /* The reference (compare_view.c): another entry of the list, drawn with the current
      * image's view and curve in its own pipeline. */
-    int ref;                   /* its entry, -1: none */
-    int compare;               /* COMPARE_* */
-    bool flip_held;            /* Z held: the reference is shown instead */
-    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
-    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
     bool wipe_drag;            /* the mouse drags the divider */
     pipeline *ref_pipe;
+    pass_scene *ref_scene;     /* the reference's scene pass (the current image's is kept) */
+    ht_source scene_src, ref_src;   /* the last scene pictures of both */
+    compare_gpu *cmp;          /* the error maps and their numbers */
+    bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
+    bool cmp_have;             /* cmp_numbers holds a run's numbers */
+    compare_gpu_numbers cmp_numbers;
+    bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
+    flip_exposures ref_exposures;
     hdr_image ref_img;
     bool ref_loaded;
     char ref_path[4096];       /* what ref_img holds */
@@ -212,7 +250,23 @@ _Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
                    offsetof(viewer, cur) == offsetof(viewer, list.cur),
                "the old names of the file list's fields alias v->list's");
 
+/* renderer.c */
+
+/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting. */
+void renderer_poll(viewer *v);
+/* The statistics for the histogram panel's output modes and the marks, when wanted and out
+ * of date; true when it ran passes (the frame must be rendered again). */
+bool renderer_stats_update(viewer *v);
+/* What a frame's picture depends on, and whether two are the same (re-present, no passes). */
+viewer_frame_key renderer_frame_key(viewer *v, int samples);
+bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b);
+/* The frame's passes into the pipeline's output and the read-back of its analysis. */
+void renderer_render(viewer *v, bool f32, int samples);
+
 /* viewer.c */
+
+/* The scene pass's view of the image (from the view and the viewport). */
+scene_view viewer_scene_view(const viewer *v);
 
 /* Where the current view puts the image in the window. */
 view_place viewer_place(const viewer *v);
@@ -368,6 +422,15 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples);
 void viewer_present(viewer *v, bool ref);
 /* The divider's place in viewport pixels (x, or y when horizontal). */
 int viewer_wipe_pos(const viewer *v);
+/* Whether the mode draws an error map, and whether it reads the linear pictures (the scene
+ * pass then runs with one sample a pixel). */
+bool viewer_compare_map(const viewer *v);
+bool viewer_compare_linear(const viewer *v);
+/* The error map of the frame's two pictures (after both were rendered), never waiting; its
+ * numbers come with viewer_compare_poll, once a frame. */
+void viewer_compare_run(viewer *v);
+void viewer_compare_poll(viewer *v);
+void viewer_compare_free(viewer *v);
 
 /* viewer_seq.c */
 

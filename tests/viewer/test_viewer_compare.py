@@ -3,7 +3,11 @@
      reference (brighter here) right of it;
   2. dragging the divider moves the split to the mouse;
   3. holding Z shows the reference over the whole picture, and letting go brings the wipe back;
-  4. a reference of another size is refused with a message naming both sizes."""
+  4. a reference of another size is refused with a message naming both sizes;
+  5. the absolute-error view at 1:1 shows the CPU's absolute-error map (`hdrtone compare
+     --metric mae -o`, the same colour map and range) within 2 levels;
+  6. HDR-FLIP in the window, at 1:1 on a pair of ../shared/flip-reference, gives the mean
+     NVIDIA's FLIP tool gives (within 0.003)."""
 import os
 import subprocess
 import sys
@@ -98,7 +102,56 @@ def main():
                          capture_output=True, text=True, timeout=120).stdout
     check("reference c.pfm: the reference is 100x100, the image 300x200" in out,
           "a reference of another size: refused, both sizes said")
+    map_case(tmp, a, b)
+    flip_case(tmp)
     sys.exit(1 if fails else 0)
+
+
+def shot_layout(tmp, *args):
+    """--screenshot with the layout hook: the PNG, the hook's lines and the layout file."""
+    png, lay = os.path.join(tmp, "shot.png"), os.path.join(tmp, "layout")
+    env = dict(os.environ, HT_TEST_LAYOUT=lay)
+    out = subprocess.run([BIN, "view", *args, "--screenshot", png, "--frames", "16"],
+                         capture_output=True, text=True, timeout=300, env=env).stdout
+    info = {l.split()[0]: l.split()[1:] for l in out.splitlines() if l.strip()}
+    from PIL import Image
+    return np.asarray(Image.open(png).convert("RGB")).astype(int), info, open(lay).read()
+
+
+def map_case(tmp, a, b):
+    want = os.path.join(tmp, "mae.png")
+    subprocess.run([BIN, "compare", b, a, "--metric", "mae", "-o", want], check=True,
+                   capture_output=True)
+    # t t: wipe -> difference -> absolute error; 1:1, the whole 300x200 image in view.
+    px, info, _ = shot_layout(tmp, a, "--reference", b, "--window", "960x600", "--keys",
+                              "ctrl+0 t t")
+    ix, iy = map(int, info["screenshot"][5].split(","))
+    from PIL import Image
+    ref = np.asarray(Image.open(want).convert("RGB")).astype(int)
+    shown = px[iy:iy + 200, ix:ix + 300]
+    off = np.abs(shown - ref).max(axis=2)
+    check(shown.shape == ref.shape and np.mean(off > 2) < 0.01,
+          "absolute error view = compare --metric mae's map (%.2f%% of pixels off by > 2)"
+          % (100 * np.mean(off > 2)))
+
+
+def flip_case(tmp):
+    shared = os.environ.get("HT_SHARED", "")
+    ref = os.path.join(shared, "flip-reference", "Cannon.ref.exr")
+    test = os.path.join(shared, "flip-reference", "Cannon.noise.exr")
+    results = os.path.join(shared, "flip-reference", "flip", "RESULTS.tsv")
+    if not all(os.path.exists(p) for p in (ref, test, results)):
+        print("skipped (no ../shared): HDR-FLIP against NVIDIA's tool")
+        return
+    row = next(l.split("\t") for l in open(results) if "Cannon.noise.exr" in l)
+    want = float(row[7])
+    # t x6: wipe -> ... -> HDR-FLIP; 1:1 with the 780x566 image whole in the window.
+    _, _, lay = shot_layout(tmp, test, "--reference", ref, "--window", "1200x900", "--keys",
+                            "ctrl+0 t t t t t t")
+    line = next((l for l in lay.splitlines() if l.startswith("compare: FLIP mean")), "")
+    got = float(line.split()[3]) if line else float("nan")
+    check(abs(got - want) <= 0.003, "HDR-FLIP in the window: mean %.5f, NVIDIA's tool %.6f"
+          % (got, want))
 
 
 main()

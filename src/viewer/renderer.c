@@ -1,0 +1,241 @@
+/* The renderer: a frame's passes (scene, the human-vision stage, analysis, apply) into the
+ * pipelines' outputs, the statistics on demand, and the frame record it publishes (v->frame:
+ * the analysis read back a frame or so later through the GPU layer's fenced read-back).
+ * Nothing here waits for the GPU but the test hooks' exact reads. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "human.h"
+#include "human_gpu.h"
+#include "viewer_internal.h"
+
+/* ---------------------------------------------------------------------------------------
+ * The read-back of the analysis */
+
+/* Starts the copy of the frame's analysis (gpu_readback: fenced, no stall), unless one is in
+ * flight. */
+static void readback_start(viewer *v)
+{
+    char err[HT_ERR_MAX];
+    if (v->rb_slot >= 0)
+        return;
+    if (!v->rb && !(v->rb = gpu_readback_create(1)))
+        return;
+    v->rb_slot = gpu_readback_start_buffer(v->rb, pipeline_frame_buffer(v->pipe),
+                                           sizeof(ht_frame), err, sizeof err);
+}
+
+/* Differs enough to show in the text? */
+static bool result_changed(const tonemap_result *a, const tonemap_result *b)
+{
+    if (a->mapping != b->mapping || a->bins != b->bins || a->n_valid != b->n_valid ||
+        a->n_counted != b->n_counted || a->iterations != b->iterations)
+        return true;
+    const float fa[] = {a->bw_min, a->bw_max, a->lw_min, a->lw_max, a->linear_scale,
+                        a->cumf[a->bins / 2]};
+    const float fb[] = {b->bw_min, b->bw_max, b->lw_min, b->lw_max, b->linear_scale,
+                        b->cumf[b->bins / 2]};
+    for (size_t i = 0; i < sizeof fa / sizeof fa[0]; i++)
+        if (fabsf(fa[i] - fb[i]) > 1e-4f * fmaxf(1.0f, fabsf(fa[i])))
+            return true;
+    return false;
+}
+
+/* Fetches a finished copy. A result that changes the text asks for one more frame; that
+ * frame's copy then matches and the window goes idle again. */
+void renderer_poll(viewer *v)
+{
+    tonemap_result r;
+    char err[HT_ERR_MAX];
+    if (v->rb_slot < 0 || !gpu_readback_ready(v->rb, v->rb_slot))
+        return;
+    bool ok = gpu_readback_finish(v->rb, v->rb_slot, &r, err, sizeof err);
+    v->rb_slot = -1;
+    if (!ok)
+        return;
+    if (!v->frame.valid || result_changed(&r, &v->frame.r))
+        v->dirty = true;
+    v->frame.r = r;
+    v->frame.valid = true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Statistics on demand */
+
+/* A pass that cannot run (its program does not build on this driver): said on screen and on
+ * stderr once, not every frame. */
+static void gpu_error(viewer *v, const char *err)
+{
+    if (!strstr(v->message, err))
+        viewer_set_message(v, true, "GPU pipeline: %s", err);
+}
+
+static bool stats_wanted(const viewer *v)
+{
+    return v->have_image && (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
+}
+
+/* stats_update's work: the statistics of the image with the current settings. */
+static void stats_compute(viewer *v)
+{
+    v->stats_tried = true;
+    v->stats_ok = false;
+    v->stats_gen = v->image_gen;
+    v->stats_tm = v->s.tm;
+    imgstats_free(&v->stats);
+    char err[HT_ERR_MAX];
+    if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
+        viewer_set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    ht_source img = pipeline_image_source(v->pipe);
+    if (pipeline_image_pieces(v->pipe) != 1 || img.width != v->img.width ||
+        img.height != v->img.height) {
+        /* An image in several textures: imgstats' GPU passes take one texture of the whole
+         * image. The brightest pixel and the peaks come from the CPU reference then (the
+         * same answer); the histograms of the output are not available. */
+        if (!imgstats_cpu(&v->img, NULL, v->peaks, v->min_distance, &v->stats)) {
+            viewer_set_message(v, true, "statistics: out of memory");
+            return;
+        }
+        v->stats_ok = true;
+        return;
+    }
+    /* The output of this image's own curve, never the frame before's. */
+    pipeline_set_latency(v->pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->s.tm, NULL, NULL, err, sizeof err);
+    pipeline_set_latency(v->pipe, v->latency);
+    if (!ok) {
+        viewer_set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
+        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, v->peaks, v->min_distance,
+                          &v->stats, err, sizeof err)) {
+        viewer_set_message(v, true, "statistics: %s", err);
+        return;
+    }
+    v->stats_ok = true;
+}
+
+/* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
+ * on demand (a mode turned on, another image, other parameters) and cached: the whole image
+ * tone-mapped as `export` does it (pipeline_tonemap_uploaded: the image source, an output of
+ * the image's size), then imgstats' GPU passes on it (brightest/darkest, the peaks, the RGBA
+ * and grey histograms). The brightest and peaks need a read-back, once per change; the panel
+ * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
+ * frame's own passes, which overwrite the pipeline's frame and output again. True when it
+ * ran them. */
+bool renderer_stats_update(viewer *v)
+{
+    if (!stats_wanted(v))
+        return false;
+    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->s.tm))
+        return false;
+    stats_compute(v);
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The frame */
+
+/* What a frame's picture depends on: with the same key the last output is presented again
+ * (a cursor move, a help or panel change redraws only the overlay). */
+viewer_frame_key renderer_frame_key(viewer *v, int samples)
+{
+    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->s.view, v->s.tm, samples,
+                          v->s.adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
+                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0,
+                          v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
+    if (v->region_valid)
+        memcpy(k.region, v->region.rect, sizeof k.region);
+    return k;
+}
+
+bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
+{
+    return a->image == b->image && a->view.cx == b->view.cx && a->view.cy == b->view.cy &&
+           a->view.zoom == b->view.zoom && tonemap_params_equal(&a->tm, &b->tm) &&
+           a->samples == b->samples && a->adapt_view == b->adapt_view && a->w == b->w &&
+           a->h == b->h && a->ref == b->ref && a->ref_image == b->ref_image &&
+           memcmp(&a->disp, &b->disp, sizeof a->disp) == 0 && a->compare == b->compare &&
+           memcmp(a->region, b->region, sizeof a->region) == 0 && a->ppd == b->ppd &&
+           a->flip_tonemapper == b->flip_tonemapper;
+}
+
+/* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
+ * (the stage's grids are in its pixels, so V's analysis of the view does not apply; a
+ * sequence does not adapt with the options: viewer_seq_adapted), then the stage over the
+ * image into the pipeline's float picture; the one made last while the image and settings
+ * are the same (its analysis is still the frame's: the statistics' passes, the only other
+ * ones, run with the same settings). */
+static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
+{
+    unsigned long gen = pipeline_image_generation(v->pipe);
+    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->s.tm)) {
+        *pic = v->human_pic;
+        return true;
+    }
+    tonemap_result r;
+    v->human_cached = false;
+    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &r, err, errlen))
+        return false;
+    ht_human_grids g = pipeline_human_grids(v->pipe);
+    if (!pipeline_human_prepare(v->pipe, &g, &v->s.tm, pic, err, errlen))
+        return false;
+    v->human_cached = true;
+    v->human_gen = gen;
+    v->human_tm = v->s.tm;
+    v->human_pic = *pic;
+    return true;
+}
+
+/* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
+ * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
+ * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
+void renderer_render(viewer *v, bool f32, int samples)
+{
+    ht_source img = pipeline_image_source(v->pipe), pic;
+    char err[HT_ERR_MAX];
+    /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
+    const tonemap_result *adapted = viewer_seq_adapted(v);
+    bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
+                                                                        sizeof err);
+    if (human && !staged)
+        gpu_error(v, err);
+    if (!staged)   /* the analysis below replaces the one the kept picture goes with */
+        v->human_cached = false;
+    /* An image in pieces: the picture without the options (the status says so). */
+    tonemap_params tm = v->s.tm;
+    if (!human)
+        tm.veil = tm.acuity = tm.color_loss = false;
+    /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
+     * GPU when zoomed out. */
+    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,
+                                              viewer_scene_view(v))
+                             : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
+                                                    samples, viewer_scene_view(v));
+    v->scene_src = scene;
+    if (pass_scene_error(v->scene)[0])
+        gpu_error(v, pass_scene_error(v->scene));
+    if (staged) {
+        if (!pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+            gpu_error(v, err);
+    } else if (adapted) {
+        if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+            gpu_error(v, err);
+    } else if (!pipeline_frame(v->pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
+                               sizeof err)) {
+        gpu_error(v, err);
+    }
+    if (v->testing) {
+        pipeline_read_result(v->pipe, &v->frame.r);   /* hooks: exact text, no hurry */
+        v->frame.valid = true;
+    } else {
+        readback_start(v);
+    }
+}
+
