@@ -1,7 +1,8 @@
-/* make_bench_exr IN.exr OUT.exr WIDTH HEIGHT piz|zip
+/* make_bench_exr IN.exr OUT.exr WIDTH HEIGHT piz|zip|none|dwaa
  * Writes a large half-float RGB EXR for the export benchmarks (BENCHMARKS.md): IN scaled
  * bilinearly to WIDTH x HEIGHT with faint deterministic noise (so it compresses like a photo,
- * not like flat colour), in the given compression. */
+ * not like flat colour), in the given compression (dwaa through OpenEXR's own writer, at its
+ * default level 45: tinyexr cannot write it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,42 @@
 
 #include "image.h"
 
+#ifdef HT_HAVE_OPENEXR
+#include <ImfCRgbaFile.h>
+
+/* Writes the planes CH (B, G, R) as half RGB with DWAA compression. */
+static int write_dwaa(const char *path, float *const ch[3], int w, int h)
+{
+    ImfRgba *px = malloc(sizeof *px * (size_t)w * h);
+    ImfHeader *hdr = ImfNewHeader();
+    if (!px || !hdr)
+        return 1;
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        ImfFloatToHalf(ch[2][i], &px[i].r);
+        ImfFloatToHalf(ch[1][i], &px[i].g);
+        ImfFloatToHalf(ch[0][i], &px[i].b);
+        ImfFloatToHalf(1.0f, &px[i].a);
+    }
+    ImfHeaderSetDataWindow(hdr, 0, 0, w - 1, h - 1);
+    ImfHeaderSetDisplayWindow(hdr, 0, 0, w - 1, h - 1);
+    ImfHeaderSetCompression(hdr, IMF_DWAA_COMPRESSION);
+    ImfOutputFile *out = ImfOpenOutputFile(path, hdr, IMF_WRITE_RGB);
+    int rc = !out || !ImfOutputSetFrameBuffer(out, px, 1, (size_t)w) ||
+             !ImfOutputWritePixels(out, h);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", path, ImfErrorMessage());
+    if (out)
+        ImfCloseOutputFile(out);
+    ImfDeleteHeader(hdr);
+    free(px);
+    return rc;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     if (argc != 6) {
-        fprintf(stderr, "usage: %s IN.exr OUT.exr WIDTH HEIGHT piz|zip\n", argv[0]);
+        fprintf(stderr, "usage: %s IN.exr OUT.exr WIDTH HEIGHT piz|zip|none|dwaa\n", argv[0]);
         return 2;
     }
     char err[HT_ERR_MAX];
@@ -24,7 +57,9 @@ int main(int argc, char **argv)
         return 1;
     }
     int w = atoi(argv[3]), h = atoi(argv[4]);
-    int comp = strcmp(argv[5], "piz") == 0 ? TINYEXR_COMPRESSIONTYPE_PIZ : TINYEXR_COMPRESSIONTYPE_ZIP;
+    int comp = strcmp(argv[5], "piz") == 0    ? TINYEXR_COMPRESSIONTYPE_PIZ
+               : strcmp(argv[5], "none") == 0 ? TINYEXR_COMPRESSIONTYPE_NONE
+                                              : TINYEXR_COMPRESSIONTYPE_ZIP;
     if (w < 1 || h < 1) {
         fprintf(stderr, "bad size\n");
         return 2;
@@ -50,6 +85,10 @@ int main(int argc, char **argv)
                 ch[2 - c][(size_t)y * w + x] = v * noise;   /* stored B, G, R */
             }
         }
+#ifdef HT_HAVE_OPENEXR
+    if (strcmp(argv[5], "dwaa") == 0)
+        return write_dwaa(argv[2], ch, w, h);
+#endif
     EXRHeader header;
     EXRImage image;
     InitEXRHeader(&header);

@@ -1,7 +1,7 @@
-/* Exporting many files in one process: decoder threads read the next files and encoder
- * threads encode and write the previous ones while the main thread, which owns the GL
- * context, tone-maps the current one. Lookahead is bounded so memory stays at a few images.
- * A stream on standard output (outputs "-") gets its frames in input order: each encoder
+/* Exporting many files in one process: worker threads decode the next files and encode and
+ * write the previous ones while the main thread, which owns the GL context, tone-maps the
+ * current one. Lookahead is bounded so memory stays at a few images.
+ * A stream on standard output (outputs "-") gets its frames in input order: each worker
  * encodes in parallel, then waits until every earlier job is done before it writes. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "batch.h"
@@ -37,7 +37,7 @@ typedef struct batch {
     pthread_cond_t cv;
     job *jobs;
     int n;
-    int next_load, next_encode;   /* next index a decoder / encoder claims */
+    int next_load, next_encode;   /* next index a worker claims to decode / to encode */
     int gpu_at;                   /* index the main thread is at */
     int finished;                 /* jobs done (encoded or failed) */
     const ht_options *o;
@@ -48,10 +48,11 @@ typedef struct batch {
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
     double t0;
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
-    /* Frames in flight: decoded ahead of the GPU (one per decoder), and tone-mapped waiting
-     * for an encoder (one per encoder, plus one): about jobs + 2 frames in memory. */
+    /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
+     * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
+    const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
     bool linear;                  /* o->format holds floats: map_linear's output */
     cmd_backend *be;              /* the command's backend (backend.h) */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
@@ -67,6 +68,17 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Bits per channel of the tone-mapped output, and the bytes of J's (j->px). */
+static int out_bits(const batch *b)
+{
+    return b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
+}
+
+static size_t px_bytes(const batch *b, const job *j)
+{
+    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8);
 }
 
 /* Under the lock: a message, clearing the progress line first. */
@@ -102,49 +114,45 @@ static void finish(batch *b, job *j, bool ok)
     pthread_cond_broadcast(&b->cv);
 }
 
-/* Threads decoding each file: one each when the files keep every decoder thread busy, else
- * the cores (--jobs when given) shared among the files, a single file getting them all. */
-static int load_threads(const ht_options *o, int n, int ndec, long cpus)
+/* Threads decoding each file: one each when the files keep every worker busy, else the cores
+ * (--jobs when given) shared among the files, a single file getting them all. */
+static int load_threads(const ht_options *o, int n, int workers, long cpus)
 {
-    if (n > 1 && n >= ndec)
+    if (n > 1 && n >= workers)
         return 1;
     long t = (o->jobs > 0 ? o->jobs : cpus) / (n > 1 ? n : 1);
     return t < 1 ? 1 : t > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)t;
 }
 
-static void *decoder(void *arg)
+/* Decodes J (a worker, without the lock). */
+static void decode_one(batch *b, job *j)
 {
-    batch *b = arg;
     char err[HT_ERR_MAX];
-    pthread_mutex_lock(&b->mu);
-    while (b->next_load < b->n) {
-        if (b->next_load - b->gpu_at >= b->ahead) {
-            pthread_cond_wait(&b->cv, &b->mu);
-            continue;
-        }
-        job *j = &b->jobs[b->next_load++];
-        pthread_mutex_unlock(&b->mu);
-        image_load_options lo = options_load(b->o);
-        lo.threads = b->load_threads;
-        double t = now_s();
-        bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
-        /* The GPU takes a half-exact image as half floats, converted here, not by the driver
-         * on the GL thread; the floats go (half the memory), except with the human-vision
-         * options, whose CPU fallback for an image in pieces needs them (batch_gpu_start). */
-        if (ok && b->to_half)
-            image_add_half(&j->img, !human_requested(&b->o->tm));
-        t = now_s() - t;
-        pthread_mutex_lock(&b->mu);
-        b->busy_s[BATCH_decode] += t;
-        if (!ok) {
-            report_job(b, j, err);
-            finish(b, j, false);
-        }
-        j->loaded = true;
-        pthread_cond_broadcast(&b->cv);
+    image_load_options lo = options_load(b->o);
+    lo.threads = b->load_threads;
+    /* The GPU takes a half-exact image as half floats, decoded straight to them here, not
+     * converted by the driver on the GL thread; no floats (half the memory), except with
+     * the human-vision options, whose CPU fallback for an image in pieces needs them
+     * (batch_gpu_start). */
+    lo.half_only = b->to_half;
+    lo.half_alloc = b->half_alloc;
+    double t = now_s();
+    bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
+    if (ok && b->to_half && human_requested(&b->o->tm) && !image_add_floats(&j->img)) {
+        snprintf(err, sizeof err, "%s: out of memory", j->in);
+        image_free(&j->img);
+        ok = false;
     }
+    t = now_s() - t;
+    pthread_mutex_lock(&b->mu);
+    b->busy_s[BATCH_decode] += t;
+    if (!ok) {
+        report_job(b, j, err);
+        finish(b, j, false);
+    }
+    j->loaded = true;
+    pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
-    return NULL;
 }
 
 /* --display-window: the display window as RGBA of BYTES per channel, the data window's pixels
@@ -235,36 +243,66 @@ static bool write_frame(batch *b, job *j, const encode_buffer *enc, double *t0, 
     return true;
 }
 
-static void *encoder(void *arg)
+/* Encodes and writes J, which is tone-mapped (a worker, without the lock). */
+static void encode_one(batch *b, job *j)
+{
+    char err[HT_ERR_MAX];
+    encode_buffer enc;
+    double t0 = now_s(), t1;
+    bool ok = encode_job(b, j, &enc, err, sizeof err);
+    image_pool_put(j->px, px_bytes(b, j));
+    j->px = NULL;
+    t1 = now_s();
+    double tw = t1;
+    if (ok)
+        ok = b->stream ? write_frame(b, j, &enc, &tw, err, sizeof err)
+                       : file_write_atomic(j->out, enc.data, enc.len, err, sizeof err);
+    free(enc.data);
+    double t2 = now_s();
+    pthread_mutex_lock(&b->mu);
+    b->busy_s[BATCH_encode] += t1 - t0;
+    b->busy_s[BATCH_write] += t2 - tw;
+    if (!ok)
+        report_job(b, j, err);
+    finish(b, j, ok);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Under the lock: the next job to encode when it is tone-mapped (jobs that failed before
+ * are passed over), or NULL. Jobs are tone-mapped in order, so only the first can be. */
+static job *encode_ready(batch *b)
+{
+    while (b->next_encode < b->n && b->jobs[b->next_encode].done)
+        b->next_encode++;
+    return b->next_encode < b->n && b->jobs[b->next_encode].mapped
+               ? &b->jobs[b->next_encode++] : NULL;
+}
+
+/* A worker: encodes what is tone-mapped, else decodes the next file when there is room
+ * ahead of the GPU, else waits. One pool for both: since decoding became as cheap as
+ * encoding (a 4K PIZ frame ~200 ms, its PNG ~180 ms), a fixed split left one side idle
+ * while the other was the bottleneck. */
+static void *worker(void *arg)
 {
     batch *b = arg;
-    char err[HT_ERR_MAX];
     pthread_mutex_lock(&b->mu);
-    while (b->next_encode < b->n) {
-        job *j = &b->jobs[b->next_encode++];
-        while (!j->mapped && !j->done)
+    for (;;) {
+        job *j = encode_ready(b);
+        bool load = !j && b->next_load < b->n && b->next_load - b->gpu_at < b->ahead;
+        if (load)
+            j = &b->jobs[b->next_load++];
+        if (!j && b->next_load >= b->n && b->next_encode >= b->n)
+            break;
+        if (!j) {
             pthread_cond_wait(&b->cv, &b->mu);
-        if (j->done)   /* failed before it got here */
             continue;
+        }
         pthread_mutex_unlock(&b->mu);
-        encode_buffer enc;
-        double t0 = now_s(), t1;
-        bool ok = encode_job(b, j, &enc, err, sizeof err);
-        free(j->px);
-        j->px = NULL;
-        t1 = now_s();
-        double tw = t1;
-        if (ok)
-            ok = b->stream ? write_frame(b, j, &enc, &tw, err, sizeof err)
-                           : file_write_atomic(j->out, enc.data, enc.len, err, sizeof err);
-        free(enc.data);
-        double t2 = now_s();
+        if (load)
+            decode_one(b, j);
+        else
+            encode_one(b, j);
         pthread_mutex_lock(&b->mu);
-        b->busy_s[BATCH_encode] += t1 - t0;
-        b->busy_s[BATCH_write] += t2 - tw;
-        if (!ok)
-            report_job(b, j, err);
-        finish(b, j, ok);
     }
     pthread_mutex_unlock(&b->mu);
     return NULL;
@@ -278,7 +316,7 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
         pthread_cond_broadcast(&b->cv);
     } else {
         report_job(b, j, msg);
-        free(j->px);
+        image_pool_put(j->px, px_bytes(b, j));
         j->px = NULL;
         finish(b, j, false);
     }
@@ -309,13 +347,14 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
 static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
-    int bits = b->linear ? 32 : b->o->depth == 16 ? 16 : 8;
+    int bits = out_bits(b);
     *slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
     memcpy(j->display_window, j->img.display_window, sizeof j->display_window);
-    bool ok = (j->px = malloc((size_t)j->width * j->height * 3 * (bits / 8))) != NULL;
+    /* From the pool: the read-back's copy into fresh pages faulted on the GL thread. */
+    bool ok = (j->px = image_pool_get(px_bytes(b, j))) != NULL;
     if (!ok)
         snprintf(err, sizeof err, "out of memory for %dx%d", j->width, j->height);
     else if (b->hook && b->hook->tonemap)
@@ -410,12 +449,12 @@ static void tonemap_all(batch *b)
 }
 
 /* The batch's measurements into *S. */
-static void fill_stats(const batch *b, int ndec, int nenc, batch_stats *s)
+static void fill_stats(const batch *b, int workers, batch_stats *s)
 {
     memcpy(s->busy_s, b->busy_s, sizeof s->busy_s);
-    s->threads[BATCH_decode] = ndec;
+    s->threads[BATCH_decode] = s->threads[BATCH_encode] = s->threads[BATCH_write] = workers;
     s->threads[BATCH_tonemap] = tonemap_threads(b);
-    s->threads[BATCH_encode] = s->threads[BATCH_write] = nenc;
+    s->shared = true;
     s->frames = 0;
     for (int i = 0; i < b->n; i++)
         s->frames += b->jobs[i].ok;
@@ -447,31 +486,28 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     b.progress = n > 1 && isatty(STDERR_FILENO);
     b.t0 = now_s();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    /* Decoding costs about three times encoding (bench --export): two thirds decode. */
-    int jobs = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 64 ? 64 : (int)cpus;
-    int nenc = jobs / 3 > 0 ? jobs / 3 : 1, ndec = jobs - nenc > 0 ? jobs - nenc : 1;
-    if (ndec + nenc > 64)
-        ndec = nenc = 32;
-    b.ahead = ndec > 2 ? ndec : 2;
-    b.backlog = nenc + 1;
+    /* One worker per core (or --jobs), decoding or encoding. Frames in flight: half the
+     * workers' decoded ahead of the GPU (decoding is no longer the bottleneck: a frame costs
+     * about as much to decode as to encode), and a third tone-mapped waiting for a worker to
+     * encode them: under jobs + 2 in memory. */
+    int workers = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 64 ? 64 : (int)cpus;
+    workers = workers > 64 ? 64 : workers;
+    b.ahead = workers / 2 > 2 ? workers / 2 : 2;
+    b.backlog = workers / 3 + 1;
     b.linear = encode_format_is_float((encode_format)o->format);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
-    b.load_threads = load_threads(o, n, ndec, cpus);
+    b.load_threads = load_threads(o, n, workers, cpus);
+    /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
+     * being uploaded. */
+    if (b.to_half)
+        b.half_alloc = batch_gpu_allocator(b.be, b.ahead + 2);
     pthread_t threads[64];
     int nthreads = 0;
-    for (int i = 0; i < ndec && nthreads < 64; i++)
-        if (pthread_create(&threads[nthreads], NULL, decoder, &b) == 0)
+    for (int i = 0; i < workers; i++)
+        if (pthread_create(&threads[nthreads], NULL, worker, &b) == 0)
             nthreads++;
-    int ndec_started = nthreads;
-    for (int i = 0; i < nenc && nthreads < 64; i++)
-        if (pthread_create(&threads[nthreads], NULL, encoder, &b) == 0)
-            nthreads++;
-    if (ndec_started == 0 || nthreads == ndec_started) {
+    if (nthreads == 0) {
         fprintf(stderr, "hdrtone export: cannot start worker threads\n");
-        pthread_mutex_lock(&b.mu);
-        b.next_load = b.next_encode = n;   /* the threads that did start stop */
-        pthread_cond_broadcast(&b.cv);
-        pthread_mutex_unlock(&b.mu);
     } else {
         tonemap_all(&b);
     }
@@ -481,7 +517,7 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     for (int i = 0; i < n; i++)
         status |= !b.jobs[i].ok;
     if (stats)
-        fill_stats(&b, ndec_started, nthreads - ndec_started, stats);
+        fill_stats(&b, nthreads, stats);
     batch_gpu_destroy(&b.gpu);
     pthread_cond_destroy(&b.cv);
     pthread_mutex_destroy(&b.mu);

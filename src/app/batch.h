@@ -7,9 +7,9 @@
 
 /* The stages of an export, for bench --export. */
 #define BATCH_STAGES(X)                                                               \
-    X(decode)     /* read + decode, on the decoder threads */                            \
+    X(decode)     /* read + decode, on the worker threads */                             \
     X(tonemap)    /* upload, GPU passes, read-back, or the CPU backend: main thread */   \
-    X(encode)     /* PNG / JPEG / hdr / pfm / stream encoding, on the encoder threads */ \
+    X(encode)     /* PNG / JPEG / hdr / pfm / stream encoding, on the worker threads */  \
     X(write)      /* writing the file (atomic) or the stream */
 #define BATCH_STAGE_ENUM_(n) BATCH_##n,
 enum { BATCH_STAGES(BATCH_STAGE_ENUM_) BATCH_STAGE_COUNT };
@@ -24,11 +24,12 @@ typedef struct batch_stats {
     int threads[BATCH_STAGE_COUNT];
     int frames;
     double wall_s;
+    bool shared;   /* decode, encode and write ran on the same threads (a pool of workers) */
 } batch_stats;
 
 /* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N with the backend BE, in o->format (ENCODE_AUTO: PNG; the caller
  * checks that it accepts the pixels), o->depth and o->quality, with o->jobs worker threads
- * (at least one decoder and one encoder); the main thread does the tone mapping (it owns the
+ * (at least two) that decode and encode; the main thread does the tone mapping (it owns the
  * GL context; the CPU backend adds tonemap_fast's workers). A float format (hdr, pfm) gets
  * the linear output as Radiance's pcond writes it, from the CPU whatever the backend:
  * tonemap_cpu_apply_linear's values, and for hdr the EXPOSURE line tonemap_exposure_pcond.

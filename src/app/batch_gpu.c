@@ -69,6 +69,13 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
     return *slot >= 0;
 }
 
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames)
+{
+    char err[HT_ERR_MAX];
+    pipeline *p = backend_pipeline(be, err, sizeof err);
+    return p ? pipeline_upload_allocator(p, frames) : NULL;
+}
+
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen)
 {
     return gpu_readback_finish(g->rb, slot, out, err, errlen);

@@ -26,6 +26,12 @@ void batch_gpu_destroy(batch_gpu **g);
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen);
 
+/* The upload allocator of BE's pipeline for FRAMES frames in flight
+ * (pipeline_upload_allocator), for the decoders' image_load_options.half_alloc; makes the GL
+ * context on the calling thread, the one that tone-maps, when there is none. NULL when there
+ * is no GPU (the decoders then use the pool, and the GPU's failure shows when tone-mapping). */
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames);
+
 /* Waits for the read-back SLOT and writes its pixels to OUT. False, reason in err. */
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen);
 

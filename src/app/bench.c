@@ -11,6 +11,7 @@
 #include <glad/gl.h>
 
 #include "bench_export.h"
+#include "bench_decode.h"
 #include "bench_flip.h"
 #include "bench_playback.h"
 #include "bench_present.h"
@@ -532,6 +533,11 @@ int cmd_bench(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
     if (early >= 0)
         return early;
+    if (o.bench_decode) {
+        int status = bench_decode(&o, pos, npos);
+        free(pos);
+        return status;
+    }
     if (o.bench_playback || o.bench_export) {
         /* The command's backend: --export's as export decides it, the GPU for --playback
          * (the viewer's). */

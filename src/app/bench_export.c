@@ -9,38 +9,84 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "bench_decode.h"
 #include "commands.h"
 #include "encode.h"
 #include "gl_context.h"
 
-/* Prints S: per stage the busy seconds per frame and the fraction of its threads' time. */
-static void print_stats(FILE *f, bool json, const ht_options *o, int n, const batch_stats *s)
+/* Frames per second stage I of S allows: its threads over its time per frame (0: unknown);
+ * for stages that share their threads, what they allow together. */
+static double stage_allows(const batch_stats *s, int i)
+{
+    int threads = s->threads[i] ? s->threads[i] : 1;
+    double busy = s->busy_s[i];
+    if (s->shared && i != BATCH_tonemap)
+        busy = s->busy_s[BATCH_decode] + s->busy_s[BATCH_encode] + s->busy_s[BATCH_write];
+    return busy > 0 ? threads * (double)s->frames / busy : 0;
+}
+
+/* The least that any stage allows, and which stage (-1: none measured). */
+static double stages_bound(const batch_stats *s, int *which)
+{
+    double bound = 0;
+    *which = -1;
+    for (int i = 0; i < BATCH_STAGE_COUNT; i++) {
+        double a = stage_allows(s, i);
+        if (a > 0 && (*which < 0 || a < bound)) {
+            bound = a;
+            *which = i;
+        }
+    }
+    return bound;
+}
+
+/* Prints S: per stage the busy seconds per frame, the fraction of its threads' time and the
+ * frames per second it allows; the decode's floor (FLOOR_MS a frame a thread, -1: none) and
+ * the rate it would allow. */
+static void print_stats(FILE *f, bool json, const ht_options *o, int n, const batch_stats *s,
+                        double floor_ms)
 {
     double fps = s->wall_s > 0 ? s->frames / s->wall_s : 0;
-    int frames = s->frames > 0 ? s->frames : 1;
+    int frames = s->frames > 0 ? s->frames : 1, which;
+    double bound = stages_bound(s, &which);
+    double floor_fps = floor_ms > 0 ? s->threads[BATCH_decode] * 1e3 / floor_ms : 0;
     encode_format fmt = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
     if (json) {
         fputs("{\"device\": ", f);
         commands_json_str(f, o->backend == HT_BACKEND_CPU ? "cpu" : gl_renderer());
         fprintf(f, ", \"format\": \"%s\", \"files\": %d, \"frames\": %d, \"wall_s\": %.4f, "
-                   "\"fps\": %.3f, \"stages\": [", encode_format_name(fmt), n, s->frames,
-                s->wall_s, fps);
+                   "\"fps\": %.3f, \"stages_allow_fps\": %.3f, \"decode_floor_ms\": %.3f, "
+                   "\"decode_floor_allows_fps\": %.3f, \"stages\": [",
+                encode_format_name(fmt), n, s->frames, s->wall_s, fps, bound, floor_ms,
+                floor_fps);
         for (int i = 0; i < BATCH_STAGE_COUNT; i++)
             fprintf(f, "%s{\"name\": \"%s\", \"threads\": %d, \"ms_per_frame\": %.2f, "
-                       "\"busy\": %.3f}", i ? ", " : "", batch_stage_names[i], s->threads[i],
-                    s->busy_s[i] * 1e3 / frames,
-                    s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)));
+                       "\"busy\": %.3f, \"allows_fps\": %.3f}", i ? ", " : "",
+                    batch_stage_names[i], s->threads[i], s->busy_s[i] * 1e3 / frames,
+                    s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)),
+                    stage_allows(s, i));
         fputs("]}\n", f);
         return;
     }
     fprintf(f, "export of %d file(s) to %s on %s: %d frame(s) in %.3f s, %.2f frames/s\n", n,
             encode_format_name(fmt), o->backend == HT_BACKEND_CPU ? "the CPU" : gl_renderer(),
             s->frames, s->wall_s, fps);
-    fprintf(f, "%-10s %8s %14s %8s\n", "stage", "threads", "ms per frame", "busy");
+    fprintf(f, "%-10s %8s %14s %8s %12s\n", "stage", "threads", "ms per frame", "busy",
+            "allows f/s");
     for (int i = 0; i < BATCH_STAGE_COUNT; i++)
-        fprintf(f, "%-10s %8d %14.1f %7.0f%%\n", batch_stage_names[i], s->threads[i],
+        fprintf(f, "%-10s %8d %14.1f %7.0f%% %12.1f\n", batch_stage_names[i], s->threads[i],
                 s->busy_s[i] * 1e3 / frames,
-                100 * s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)));
+                100 * s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)),
+                stage_allows(s, i));
+    if (s->shared)
+        fprintf(f, "(decode, encode and write share %d workers: \"allows\" is for the three "
+                   "together)\n", s->threads[BATCH_decode]);
+    if (which >= 0)
+        fprintf(f, "the stages allow %.1f frames/s (%s)", bound, batch_stage_names[which]);
+    if (floor_ms > 0)
+        fprintf(f, "; the decode alone at OpenEXR's floor (%.1f ms a frame a thread) %.1f",
+                floor_ms, floor_fps);
+    fputc('\n', f);
 }
 
 /* Runs the batch with outputs OUT/NNNN.EXT (or a stream into /dev/null); removes them. */
@@ -97,6 +143,7 @@ int bench_export(cmd_backend *be, const ht_options *o, char **files, int n)
     batch_stats s = {0};
     int status = run_batch(be, o, files, n, dir, &s);
     rmdir(dir);
-    print_stats(stdout, o->json, o, n, &s);
+    /* After the batch, not to take cores from it: the first file's floor. */
+    print_stats(stdout, o->json, o, n, &s, bench_decode_floor_ms(files[0]));
     return status;
 }

@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include "adapt.h"
+#include "bench_decode.h"
 #include "commands.h"
 #include "gl_context.h"
 #include "gpu_timer.h"
@@ -84,19 +85,28 @@ static bool play(playback *b, seq_decoder *d, int first, int count)
     return true;
 }
 
-static void print_playback(FILE *f, const playback *b, const char *seq)
+/* Prints the frame rate, each stage's time per frame, and the rates that the GL thread's
+ * stages (upload + pipeline) and the decoders at OpenEXR's floor (FLOOR_MS a frame a
+ * decoder, -1: none) allow. */
+static void print_playback(FILE *f, const playback *b, const char *seq, double floor_ms)
 {
     static const char *const modes[] = {"none", "exp", "human"};
     double fps = b->wall_ms > 0 ? b->frames * 1e3 / b->wall_ms : 0;
     int frames = b->frames > 0 ? b->frames : 1;
+    double gl_ms = (b->ms[ST_UPLOAD] + b->ms[ST_PIPELINE]) / frames;
+    double gl_fps = gl_ms > 0 ? 1e3 / gl_ms : 0;
+    double floor_fps = floor_ms > 0 ? seq_decoder_workers() * 1e3 / floor_ms : 0;
+    unsigned long direct = pipeline_direct_uploads(b->pipe);
     if (b->o->json) {
         fputs("{\"device\": ", f);
         commands_json_str(f, gl_renderer());
         fputs(", \"sequence\": ", f);
         commands_json_str(f, seq);
         fprintf(f, ", \"adapt\": \"%s\", \"frames\": %d, \"failed\": %d, \"wall_s\": %.4f, "
-                   "\"fps\": %.3f, \"stages\": [", modes[b->ap.mode], b->frames, b->failed,
-                b->wall_ms * 1e-3, fps);
+                   "\"fps\": %.3f, \"gl_thread_allows_fps\": %.3f, \"decode_floor_ms\": %.3f, "
+                   "\"decode_floor_allows_fps\": %.3f, \"direct_uploads\": %lu, \"stages\": [",
+                modes[b->ap.mode], b->frames, b->failed, b->wall_ms * 1e-3, fps, gl_fps,
+                floor_ms, floor_fps, direct);
         for (int i = 0; i < ST_COUNT; i++)
             fprintf(f, "%s{\"name\": \"%s\", \"ms_per_frame\": %.2f}", i ? ", " : "",
                     STAGE_NAMES[i], b->ms[i] / frames);
@@ -111,6 +121,11 @@ static void print_playback(FILE *f, const playback *b, const char *seq)
     fprintf(f, "\n%-12s %14s\n", "stage", "ms per frame");
     for (int i = 0; i < ST_COUNT; i++)
         fprintf(f, "%-12s %14.1f\n", STAGE_NAMES[i], b->ms[i] / frames);
+    fprintf(f, "the GL thread (upload + pipeline) allows %.1f frames/s", gl_fps);
+    if (floor_ms > 0)
+        fprintf(f, "; %d decoders at OpenEXR's floor (%.1f ms a frame) %.1f",
+                seq_decoder_workers(), floor_ms, floor_fps);
+    fprintf(f, "; %lu of %d uploads copied nothing\n", direct, b->frames);
 }
 
 int bench_playback(cmd_backend *be, const ht_options *o, char **files, int n)
@@ -137,17 +152,24 @@ int bench_playback(cmd_backend *be, const ht_options *o, char **files, int n)
         fprintf(stderr, "hdrtone bench: %s\n", err);
         status = 1;
     } else {
+        /* Frames as half floats alone, decoded into the upload buffers: the decoders' slots
+         * (their frames + 2 cached: seq_decoder.c) and the one being uploaded. */
         image_load_options lo = options_load(o);
-        int count = f.last - f.first + 1;
-        seq_decoder *d = seq_decoder_start(&f.pat, f.first, count, &lo, seq_decoder_workers(),
-                                           err, sizeof err);
+        int count = f.last - f.first + 1, workers = seq_decoder_workers();
+        lo.half_only = true;
+        lo.half_alloc = pipeline_upload_allocator(b->pipe, workers + 4);
+        seq_decoder *d = seq_decoder_start(&f.pat, f.first, count, &lo, workers, err,
+                                           sizeof err);
         if (!d) {
             fprintf(stderr, "hdrtone bench: %s\n", err);
             status = 1;
         } else {
             status = play(b, d, f.first, count) && b->failed == 0 ? 0 : 1;
             seq_decoder_stop(&d);
-            print_playback(stdout, b, files[0]);
+            char first[4096];
+            double floor_ms = seq_format(&f.pat, f.first, first, sizeof first)
+                                  ? bench_decode_floor_ms(first) : -1;
+            print_playback(stdout, b, files[0], floor_ms);
         }
     }
     seq_frames_free(&f);

@@ -50,6 +50,7 @@ static const struct {
      "usage: hdrtone bench [FILE | --synthetic WxH] [--msaa N] [--runs N] [--json]\n"
      "       hdrtone bench --export FILE... [--format F] [-j N] [--json]\n"
      "       hdrtone bench --playback SEQ [--frames A-B] [--adapt M] [--json]\n"
+     "       hdrtone bench --decode FILE... [--json]\n"
      "GPU time of every pass (median and minimum after a warm-up), bandwidth probes\n"
      "from the same run, and ratios to the bandwidth floor. Default: --synthetic 3840x2160.\n"
      "Exits 1 when the GPU result differs from the CPU reference.\n"},

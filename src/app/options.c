@@ -162,7 +162,7 @@ static const opt_def OPTIONS[] = {
          "write the display window (RGBA), the area outside the data window transparent "
          "(default: the data window, RGB)"),
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
-     "threads that decode and encode files while the GPU works, two thirds decoding (default: "
+     "threads that decode and encode files while the GPU works, each doing either (default: "
      "the CPU cores, 2 to 64); with the CPU backend also the tone mapping's threads"},
     FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json,
          "print one JSON object (stats: one line per input, JSON Lines)"),
@@ -184,6 +184,9 @@ static const opt_def OPTIONS[] = {
     FLAG("export", HT_CMD_BENCH, bench_export,
          "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
          "per frame and busy fraction, frames per second"),
+    FLAG("decode", HT_CMD_BENCH, bench_decode,
+         "time hdrtone's decode of each FILE on one thread beside OpenEXR's own into a reused "
+         "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),

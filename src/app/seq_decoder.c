@@ -88,14 +88,21 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&d->mu);
         char path[4096], err[HT_ERR_MAX] = "";
         hdr_image img = {0};
+        /* The GPU's half floats made here, on a decoding thread, not by the driver on the GL
+         * thread (118 ms a 4K frame on an H100 host): decoded straight to half where the
+         * decoder can; the floats, derived from them, for the caller's CPU uses. */
+        image_load_options lo = d->lo;
+        lo.half_only = true;
         bool ok = seq_format(&d->pat, d->first + i, path, sizeof path) &&
-                  image_load(path, &d->lo, &img, err, sizeof err);
+                  image_load(path, &lo, &img, err, sizeof err);
         if (!ok && !err[0])
             snprintf(err, sizeof err, "file name too long");
-        /* The GPU's half floats made here, on a decoding thread, not by the driver on the GL
-         * thread (118 ms a 4K frame on an H100 host); the floats stay for the CPU's uses. */
-        if (ok)
-            image_add_half(&img, false);
+        if (ok && !d->lo.half_only && !image_add_floats(&img)) {
+            snprintf(err, sizeof err, "%.400s: out of memory", path);
+            image_free(&img);
+            ok = false;
+        }
+
         pthread_mutex_lock(&d->mu);
         sl->img = img;
         sl->state = ok ? SLOT_READY : SLOT_FAILED;

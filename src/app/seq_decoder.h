@@ -17,8 +17,9 @@ typedef struct seq_decoder seq_decoder;
 int seq_decoder_workers(void);
 
 /* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P (seq_frames_open's,
- * missing ones included), loaded with LO (its strings are copied), from index 0 on. NULL with
- * the reason in err. */
+ * missing ones included), loaded with LO (its strings are copied), from index 0 on: half_exact
+ * frames come with their half floats (what the GPU uploads) and, unless LO->half_only, their
+ * floats too. NULL with the reason in err. */
 seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
                                const image_load_options *lo, int threads, char *err,
                                size_t errlen);

@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include "pipeline_internal.h"
+#include "upload_ring.h"
 
 #define HT_PASS_NAME_(n) #n,
 const char *const pipeline_pass_names[HT_PASS_COUNT] = {HT_PASSES(HT_PASS_NAME_)};
@@ -80,6 +81,7 @@ void pipeline_destroy(pipeline **pp)
     free(p->first);
     pipeline_release_textures(p);
     gpu_buf_destroy(&p->staging);
+    upload_ring_destroy(&p->ring);
     for (int i = 0; i < HT_PASS_COUNT; i++)
         gpu_timer_destroy(&p->timer[i]);
     gpu_timer_destroy(&p->frame_timer);
@@ -124,6 +126,13 @@ static bool refill(pipeline *p, const hdr_image *img, const uint16_t *half)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     if (half) {
         size_t bytes = (size_t)w * h * 4 * sizeof *half;
+        upload_ring_prepare(p->ring, bytes);
+        if (upload_ring_bind(p->ring, half)) { /* decoded into the buffer: nothing to copy */
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_HALF_FLOAT, NULL);
+            upload_ring_uploaded(p->ring, half);
+            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+            return true;
+        }
         gpu_buf_recreate_as(&p->staging, GL_PIXEL_UNPACK_BUFFER, bytes, GL_STREAM_DRAW);
         void *dst = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes,
                                      GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
@@ -210,6 +219,18 @@ bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen
     return true;
 }
 
+
+const image_allocator *pipeline_upload_allocator(pipeline *p, int frames)
+{
+    if (!p->ring)
+        p->ring = upload_ring_create(frames);
+    return upload_ring_allocator(p->ring);
+}
+
+unsigned long pipeline_direct_uploads(const pipeline *p)
+{
+    return upload_ring_direct(p->ring);
+}
 
 ht_source pipeline_image_source(const pipeline *p)
 {

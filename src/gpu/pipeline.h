@@ -64,6 +64,16 @@ void pipeline_destroy(pipeline **p);
  * pipeline_tonemap_* apply every piece, pass_scene_run_image draws them all). False (with
  * the reason) for an empty image or when out of memory. */
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen);
+/* An allocator for image_load_options.half_alloc (with half_only): decoder threads then
+ * decode frames straight into persistently mapped pixel-buffer objects, up to FRAMES of
+ * them, made at the first frame's size, and pipeline_upload copies nothing (upload_ring.h;
+ * without buffer storage in the driver it hands out nothing). Every image loaded with it
+ * must be freed before pipeline_destroy. NULL when out of memory. */
+const image_allocator *pipeline_upload_allocator(pipeline *p, int frames);
+
+/* The uploads so far that copied nothing (from pipeline_upload_allocator's buffers). */
+unsigned long pipeline_direct_uploads(const pipeline *p);
+
 /* The uploaded image as a source (texture 0 before any upload). For an image in pieces: its
  * first piece (top left), which pipeline_frame and pipeline_run_pass's analysis passes
  * take for the whole image. */

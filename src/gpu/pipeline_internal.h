@@ -30,6 +30,7 @@ struct pipeline {
     int image_w, image_h;
     unsigned image_format;             /* GL_RGBA16F or GL_RGBA32F */
     gpu_buf staging;                   /* GL_PIXEL_UNPACK_BUFFER for half uploads */
+    struct upload_ring *ring;          /* decoders' upload buffers (pipeline_upload_allocator) */
     int max_piece;                     /* test knob: piece size limit (0: the GL limit) */
     unsigned long uploads;             /* pipeline_image_generation */
     gpu_tex out;                       /* output of the apply pass, RGBA8 (or RGBA16) */

@@ -1,89 +1,125 @@
 /* Loading by content (magic bytes) and the reference statistics. */
-#define _POSIX_C_SOURCE 200809L /* fileno */
+#define _POSIX_C_SOURCE 200809L /* pread */
 #include "image_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Largest file we read into memory. The biggest image we accept (1<<20 pixels a side, capped
  * at 4 GiB of RGBA floats) compresses to far less than this, so a bigger file is a mistake
  * (or a device such as /dev/zero) rather than a picture. */
 #define IMAGE_MAX_FILE_BYTES ((size_t)2 << 30)
 
+/* Files up to this size are read into the reading thread's buffer, which stays for the next
+ * one (an 8K PIZ frame is ~75 MB, uncompressed ~400 MB); a larger one gets its own. */
+#define IMAGE_KEEP_FILE_BYTES ((size_t)512 << 20)
+
 static const uint8_t EXR_MAGIC[4] = {0x76, 0x2f, 0x31, 0x01};
 
-/* Reads the whole of PATH into a malloc'd buffer. Returns NULL with err filled on failure. */
-static uint8_t *read_whole_file(const char *path, size_t *size_out, char *err, size_t errlen)
+/* Reads the stream FD (a pipe or a device) until EOF into a malloc'd buffer, grown as it fills
+ * up to IMAGE_MAX_FILE_BYTES. Returns it (its length in *SIZE_OUT) or NULL with err filled. */
+static uint8_t *read_stream(const char *path, int fd, char *err, size_t errlen, size_t *size_out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
-        fclose(f);
-        return NULL;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "%s: is a directory, not an image file", path);
-        fclose(f);
-        return NULL;
-    }
-    /* Regular files tell their size; pipes and devices are read until EOF, still capped. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : (size_t)1 << 20;
-    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > IMAGE_MAX_FILE_BYTES) {
-        snprintf(err, errlen, "%s: file is too large (%lld bytes, limit %zu)", path,
-                 (long long)st.st_size, IMAGE_MAX_FILE_BYTES);
-        fclose(f);
-        return NULL;
-    }
+    size_t cap = (size_t)1 << 20, len = 0;
     uint8_t *buf = malloc(cap);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory reading the file", path);
-        fclose(f);
-        return NULL;
-    }
-    size_t len = 0;
     for (;;) {
+        if (!buf) {
+            snprintf(err, errlen, "%s: out of memory reading the file", path);
+            return NULL;
+        }
         if (len == cap) {
             if (cap >= IMAGE_MAX_FILE_BYTES) {
                 snprintf(err, errlen, "%s: file is too large (limit %zu bytes)", path,
                          IMAGE_MAX_FILE_BYTES);
                 free(buf);
-                fclose(f);
                 return NULL;
             }
-            size_t ncap = cap * 2 > IMAGE_MAX_FILE_BYTES ? IMAGE_MAX_FILE_BYTES : cap * 2;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                snprintf(err, errlen, "%s: out of memory reading the file", path);
+            cap = cap * 2 > IMAGE_MAX_FILE_BYTES ? IMAGE_MAX_FILE_BYTES : cap * 2;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb)
                 free(buf);
-                fclose(f);
-                return NULL;
-            }
             buf = nb;
-            cap = ncap;
+            continue;
         }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        if (got == 0)
             break;
-        }
+        len += (size_t)got;
     }
-    fclose(f);
     *size_out = len;
+    return buf;
+}
+
+/* Reads the regular file FD of SIZE bytes with pread into BUF (SIZE + 1 bytes; NULL: out of
+ * memory). Returns it, or NULL with err filled (BUF then is the caller's to free). */
+static uint8_t *read_regular(const char *path, int fd, size_t size, uint8_t *buf, char *err,
+                             size_t errlen)
+{
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory reading the file", path);
+        return NULL;
+    }
+    for (size_t len = 0; len < size;) {
+        ssize_t got = pread(fd, buf + len, size - len, (off_t)len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            snprintf(err, errlen, "%s: read error: %s", path,
+                     got < 0 ? strerror(errno) : "the file shrank while it was read");
+            return NULL;
+        }
+        len += (size_t)got;
+    }
+    return buf;
+}
+
+/* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
+ * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
+ * caller frees it). Returns NULL with err filled on failure. */
+static uint8_t *read_whole_file(const char *path, size_t *size_out, bool *owned, char *err,
+                                size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    uint8_t *buf = NULL;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not an image file", path);
+    } else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > IMAGE_MAX_FILE_BYTES) {
+        snprintf(err, errlen, "%s: file is too large (%lld bytes, limit %zu)", path,
+                 (long long)st.st_size, IMAGE_MAX_FILE_BYTES);
+    } else if (S_ISREG(st.st_mode)) {
+        /* Regular files tell their size; pipes and devices are read until EOF, capped. A
+         * file larger than a stream's frames gets a buffer of its own, not kept. */
+        size_t n = (size_t)st.st_size;
+        *owned = n > IMAGE_KEEP_FILE_BYTES;
+        *size_out = n;
+        uint8_t *mem = *owned ? malloc(n + 1) : image_thread_buffer(n + 1);
+        if (!(buf = read_regular(path, fd, n, mem, err, errlen)) && *owned)
+            free(mem);
+    } else {
+        *owned = true;
+        buf = read_stream(path, fd, err, errlen, size_out);
+    }
+    close(fd);
     return buf;
 }
 
@@ -170,11 +206,13 @@ bool image_load(const char *path, const image_load_options *opts, hdr_image *img
         return false;
     }
     size_t size = 0;
-    uint8_t *data = read_whole_file(path, &size, err, errlen);
+    bool owned = false;
+    uint8_t *data = read_whole_file(path, &size, &owned, err, errlen);
     if (!data)
         return false;
     bool ok = image_load_memory(path, data, size, opts, img, err, errlen);
-    free(data);
+    if (owned)
+        free(data);
     return ok;
 }
 
@@ -227,7 +265,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     }
     if (!ok)
         image_free(img);
-    else if (img->part_count == 0) /* formats with one image */
+    else if (opts->half_only && img->half_exact && !img->half)
+        image_add_half(img, true); /* a decoder that made floats: the halves from them */
+    if (ok && img->part_count == 0) /* formats with one image */
         img->part_count = 1;
     if (ok && !(img->exposure > 0))
         img->exposure = 1.0;
@@ -238,8 +278,13 @@ void image_free(hdr_image *img)
 {
     if (!img)
         return;
-    free(img->rgba);
-    free(img->half);
+    /* The next frame of a stream takes the same buffers, their pages still mapped. */
+    size_t n = img->width > 0 && img->height > 0 ? (size_t)img->width * img->height * 4 : 0;
+    image_pool_put(img->rgba, n * sizeof *img->rgba);
+    if (img->half && img->half_alloc)
+        img->half_alloc->put(img->half_alloc->ctx, img->half);
+    else
+        image_pool_put(img->half, n * sizeof *img->half);
     free(img->parts);
     memset(img, 0, sizeof *img);
 }
@@ -330,12 +375,58 @@ void image_rgba_to_half(const float *v, size_t n, uint16_t *out)
 bool image_add_half(hdr_image *img, bool drop_floats)
 {
     size_t n = (size_t)img->width * img->height * 4;
-    if (!img->half_exact || !img->rgba || img->half || !(img->half = malloc(n * sizeof *img->half)))
+    if (!img->half_exact || !img->rgba || img->half ||
+        !(img->half = image_pool_get(n * sizeof *img->half)))
         return false;
     image_rgba_to_half(img->rgba, n, img->half);
     if (drop_floats) {
-        free(img->rgba);
+        image_pool_put(img->rgba, n * sizeof *img->rgba);
         img->rgba = NULL;
     }
+    return true;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* F16C, 8 values an instruction; a block with a NaN goes through image_half_to_float, which
+ * keeps a signalling NaN's payload as it is (F16C would quieten it). */
+__attribute__((target("avx,f16c"))) static void from_half_f16c(const uint16_t *h, size_t n,
+                                                                float *out)
+{
+    size_t i = 0;
+    const __m128i abs = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+    for (; i + 8 <= n; i += 8) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(h + i));
+        if (_mm_movemask_epi8(_mm_cmpgt_epi16(_mm_and_si128(v, abs), inf))) {
+            for (size_t k = i; k < i + 8; k++)
+                out[k] = image_half_to_float(h[k]);
+            continue;
+        }
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(v));
+    }
+    for (; i < n; i++)
+        out[i] = image_half_to_float(h[i]);
+}
+#endif
+
+void image_half_to_rgba(const uint16_t *h, size_t n, float *out)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx")) {
+        from_half_f16c(h, n, out);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        out[i] = image_half_to_float(h[i]);
+}
+
+bool image_add_floats(hdr_image *img)
+{
+    if (img->rgba)
+        return true;
+    size_t n = (size_t)img->width * img->height * 4;
+    if (!img->half || !n || !(img->rgba = image_pool_get(n * sizeof *img->rgba)))
+        return false;
+    image_half_to_rgba(img->half, n, img->rgba);
     return true;
 }

@@ -6,6 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where a loader may put an image's half floats instead of the pool (image_load_options.half_alloc):
+ * the GPU layer's persistently mapped upload buffers, which the decoder then writes straight
+ * into. Both functions are called from any thread. */
+typedef struct image_allocator {
+    void *(*get)(void *ctx, size_t bytes); /* a buffer of BYTES, or NULL (none free: the pool) */
+    void (*put)(void *ctx, void *p);       /* gives back what get returned */
+    void *ctx;
+} image_allocator;
+
 typedef struct hdr_image {
     int width, height;        /* of the data window (the pixels held) */
     float *rgba;              /* width*height*4 floats, row-major, top row first; owned (may be
@@ -30,6 +39,10 @@ typedef struct hdr_image {
     double exposure;          /* Radiance EXPOSURE product already divided out (1 = none) */
     double white_luminance;   /* OpenEXR "whiteLuminance" of the part: cd/m^2 of RGB 1,1,1
                                  (0 = absent); units.h turns it into the image's units */
+    const image_allocator *half_alloc; /* where half came from, NULL = the pool */
+    char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
+                                 to half), "OpenEXRCore" (straight to half for a half view,
+                                 else to floats), "OpenEXR RGBA", "tinyexr", "" (no EXR) */
 } hdr_image;
 
 /* One part of a (multi-part) file, for listings. */
@@ -56,7 +69,24 @@ typedef struct image_load_options {
     int threads;              /* threads decoding the one file: 0 = one per online CPU, 1 = the
                                  calling thread alone; at most HT_MAX_LOAD_THREADS are used.
                                  The pixels are the same whatever the count. */
+    bool half_only;           /* a half_exact image comes back as img->half alone (rgba NULL),
+                                 decoded straight to half floats where its decoder can: what
+                                 the GPU uploads; image_add_floats derives the floats */
+    const image_allocator *half_alloc; /* with half_only: where to decode the half floats
+                                 (NULL, or when it has none: the pool); must outlive the image */
+    int decoder;              /* image_decoder: the OpenEXR decoder wanted (tests, bench
+                                 --decode); one that cannot read the file is not used */
 } image_load_options;
+
+/* OpenEXR decoders. AUTO picks by measurement (BENCHMARKS.md, "Decoding straight to half
+ * floats"): the C++ library for half views, tinyexr or OpenEXRCore for the rest. */
+typedef enum image_decoder {
+    IMAGE_DECODER_AUTO,
+    IMAGE_DECODER_TINYEXR,   /* one thread; no PXR24, B44, DWA or subsampled channels */
+    IMAGE_DECODER_CORE,      /* OpenEXRCore, chunks on several threads; no DWA */
+    IMAGE_DECODER_OPENEXR,   /* the C++ library, straight to half; half R,G,B / Y views only */
+    IMAGE_DECODER_COUNT
+} image_decoder;
 
 /* Most threads one image_load uses (image_load_options.threads). */
 #define HT_MAX_LOAD_THREADS 64
@@ -94,6 +124,36 @@ void image_get_pixel(const hdr_image *img, size_t k, float rgba[4]);
  * img->rgba then. False (nothing changed) when IMG is not half_exact, has no floats or has
  * its half floats already, or out of memory. */
 bool image_add_half(hdr_image *img, bool drop_floats);
+
+/* N half floats as floats (exact). */
+void image_half_to_rgba(const uint16_t *h, size_t n, float *out);
+
+/* Gives an image that has only half floats (image_load_options.half_only) its floats too,
+ * converted from them (exact): what the CPU paths and statistics read. True when IMG has its
+ * floats afterwards; false when out of memory or IMG has no pixels. */
+bool image_add_floats(hdr_image *img);
+
+/* The floor `bench --decode` measures decoding against: OpenEXR's C++ library alone decoding
+ * part 0's R, G, B (Y when there is no R) of the OpenEXR file DATA (SIZE bytes) as half floats
+ * into OUT (the data window, W x H x 4 halves; the other slots left as they were) on the
+ * calling thread. No validation: only
+ * for bytes image_load_memory accepted. False with the reason in WHY (also without the
+ * library). */
+bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why, size_t wl);
+
+/* A buffer of BYTES from the pool of reused ones (image_pool.c): frames of a stream have one
+ * size, and a large buffer given back keeps its pages mapped for the next (a fresh one faults
+ * each 4 KiB page in on first touch). A fresh malloc'd one when none fits; NULL when out of
+ * memory. It may be handed to free(); image_pool_put gives it back for reuse instead. */
+void *image_pool_get(size_t bytes);
+
+/* Gives P (BYTES long, malloc'd; NULL is ignored) to the pool, which keeps a few of the large
+ * ones for image_pool_get and frees the rest. Thread-safe, as image_pool_get. */
+void image_pool_put(void *p, size_t bytes);
+
+/* Frees the pool's free buffers of BYTES: those another allocator now provides (the GPU's
+ * upload buffers), which would only sit there. */
+void image_pool_drop(size_t bytes);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);

@@ -1,6 +1,8 @@
-/* OpenEXR decoding: tinyexr (Debian 1.0.1), from memory, with OpenEXRCore (image_openexr.c)
- * for what tinyexr cannot decode (PXR24, B44, B44A, DWAA, DWAB, subsampled channels) —
- * decided from the headers, never by trying one decoder after the other.
+/* OpenEXR decoding from memory: half R,G,B / Y views straight into the half floats the GPU
+ * uploads by OpenEXR's C++ library (exr_cxx.cpp); the rest through tinyexr (Debian 1.0.1) or
+ * OpenEXRCore (image_openexr.c) for what tinyexr cannot decode (PXR24, B44, B44A, DWAA, DWAB,
+ * subsampled channels) — decided from the headers, never by trying one decoder after the
+ * other.
  *
  * No decoder sees a file before exr_validate (exr_validate.c) has accepted its structure;
  * exr_select.c chooses the part and the channels that make R, G, B, A; this file decodes
@@ -343,8 +345,17 @@ static bool assemble(const exr_part_info *p, const exr_view *v, exr_plane *plane
 
 /* ---- one load, step by step ---- */
 
-/* Which decoder reads the part: tinyexr, OpenEXRCore, or (DWA) the C++ RGBA interface. */
-typedef enum { DECODE_TINYEXR, DECODE_CORE, DECODE_RGBA } exr_decoder;
+/* Which decoder reads the part: tinyexr, OpenEXRCore, (DWA) the C++ RGBA interface, or
+ * straight to half the C++ library or OpenEXRCore. */
+typedef enum {
+    DECODE_TINYEXR,
+    DECODE_CORE,
+    DECODE_RGBA,
+    DECODE_HALF,
+    DECODE_CORE_HALF
+} exr_decoder;
+static const char *const decoder_names[] = {"tinyexr", "OpenEXRCore", "OpenEXR RGBA", "OpenEXR",
+                                            "OpenEXRCore"};
 
 /* Everything one load holds; exr_load_free releases it, whichever step failed. */
 typedef struct exr_load {
@@ -358,6 +369,10 @@ typedef struct exr_load {
     int nplanes;
     int threads;              /* decoding threads, resolved from the options */
     float *rgba;              /* w x h x 4; handed to the image on success */
+    uint16_t *half;           /* w x h x 4 (DECODE_HALF); handed over too */
+    const image_allocator *half_alloc; /* where half came from, NULL = the pool */
+    bool half_only;           /* image_load_options.half_only */
+    const image_allocator *alloc; /* image_load_options.half_alloc */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
 
@@ -365,7 +380,11 @@ static void exr_load_free(exr_load *L)
 {
     for (int k = 0; k < L->nplanes; k++)
         free(L->planes[k].v);
-    free(L->rgba);
+    image_pool_put(L->rgba, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->rgba);
+    if (L->half && L->half_alloc)
+        L->half_alloc->put(L->half_alloc->ctx, L->half);
+    else
+        image_pool_put(L->half, (size_t)L->w * (size_t)L->h * 4 * sizeof *L->half);
     exr_file_free(&L->file);
 }
 
@@ -396,14 +415,65 @@ static int load_threads(const image_load_options *opts)
     return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
 }
 
-/* tinyexr on one thread unless the headers say it cannot; OpenEXRCore on several (tinyexr
- * decodes a file on one thread only, and OpenEXRCore decodes chunks in parallel, the same
- * pixels); refuses what no decoder of this build reads. */
+/* True (with the reason in L->why) when part P is DWA-compressed and the view is one that only
+ * the C++ library could read but not through its RGBA interface, the one DWA path for views
+ * that are not half: another part, a layer, or other channels. */
+static bool dwa_refused(exr_load *L, const exr_part_info *p)
+{
+    bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
+    if (!dwa || (L->part == 0 && !L->view.layer[0] && !L->view.fallback))
+        return false;
+    snprintf(L->why, sizeof L->why, "%s-compressed parts can only be read for part 0's "
+                                    "un-prefixed R,G,B or Y channels unless they are half (the "
+                                    "OpenEXR 3.1 C core has no DWA decoder)",
+             exr_compression_name(p->compression));
+    return true;
+}
+
+/* True when every channel of the view is HALF at full resolution, as R,G,B(,A) or grey: what
+ * the C++ library writes straight into the RGBA half floats. */
+static bool half_view(const exr_load *L)
+{
+    if (L->view.mode == VIEW_YC)
+        return false;
+    for (int k = 0; k < VIEW_N; k++) {
+        const exr_chan *c = L->view.idx[k] >= 0 ? &L->p->chans[L->view.idx[k]] : NULL;
+        if (c && (c->type != EXR_HALF || c->xs != 1 || c->ys != 1))
+            return false;
+    }
+    return true;
+}
+
+/* True when the C++ library decodes PART: PIZ (2.3x faster than OpenEXRCore, measured on the
+ * lent H200: BENCHMARKS.md, "Decoding straight to half floats"; its output is always whole,
+ * even from a damaged chunk) and DWA (no other decoder here). Uncompressed data goes to
+ * OpenEXRCore, faster there (46 against 75 ms a 4K frame); RLE, ZIP and ZIPS too: the C++
+ * library 3.1 takes a chunk that decompresses short and leaves the rest of its line buffer,
+ * stale memory, in the image; B44 and PXR24: OpenEXRCore's are as fast. */
+static bool cxx_whole(const exr_part_info *p)
+{
+    return p->compression == EXR_PIZ || p->compression == EXR_DWAA ||
+           p->compression == EXR_DWAB;
+}
+
+/* A half view straight into the half floats, on as many threads as asked, by the C++ library
+ * where it is safe (cxx_whole: the fastest of the three, BENCHMARKS.md, "Decoding straight to
+ * half floats"), else by OpenEXRCore; else tinyexr on one thread unless the headers say it
+ * cannot, OpenEXRCore on several (tinyexr decodes a file on one thread only, and OpenEXRCore
+ * decodes chunks in parallel, the same pixels); refuses what no decoder of this build reads.
+ * OPTS->decoder picks one where it can read the file. */
 static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_decoder *dec)
 {
     const exr_file *f = &L->file;
     const exr_part_info *p = L->p;
-    bool core = false;
+    int want = opts->decoder;
+    if (image_have_openexr() && half_view(L) && want != IMAGE_DECODER_TINYEXR) {
+        bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
+        bool cxx = cxx_whole(p) && (want != IMAGE_DECODER_CORE || dwa); /* Core has no DWA */
+        *dec = cxx ? DECODE_HALF : DECODE_CORE_HALF;
+        return true;
+    }
+    bool core = want == IMAGE_DECODER_CORE && image_have_openexr();
     uint64_t all_pixels = 0; /* tinyexr decodes every part of a file together */
     for (int k = 0; k < f->nparts; k++) {
         core = core || f->parts[k].needs_core;
@@ -421,7 +491,7 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         }
         core = true; /* decodes only the part asked for */
     }
-    if (L->threads > 1 && image_have_openexr())
+    if (L->threads > 1 && image_have_openexr() && want != IMAGE_DECODER_TINYEXR)
         core = true;
     if (core && !image_have_openexr()) {
         const exr_part_info *q = p->needs_core ? p : f->parts;
@@ -440,24 +510,60 @@ static bool choose_decoder(exr_load *L, const image_load_options *opts, exr_deco
         return false;
     }
     bool dwa = p->compression == EXR_DWAA || p->compression == EXR_DWAB;
-    if (dwa && (L->part != 0 || L->view.layer[0] || L->view.fallback)) {
-        snprintf(L->why, sizeof L->why, "%s-compressed parts can only be read for part 0's "
-                                        "un-prefixed R,G,B or Y channels (the OpenEXR 3.1 C "
-                                        "core has no DWA decoder)",
-                 exr_compression_name(p->compression));
+    if (dwa_refused(L, p))
         return false;
-    }
     *dec = dwa ? DECODE_RGBA : core ? DECODE_CORE : DECODE_TINYEXR;
     return true;
 }
 
 /* Decodes the planes with DEC, or (DECODE_RGBA) the RGBA image itself. */
+/* Grey views: R (decoded from Y) copied into G and B, pixels [begin, end). */
+static void grey_range(void *arg, size_t begin, size_t end)
+{
+    uint16_t *px = arg;
+    for (size_t i = begin; i < end; i++)
+        px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
+}
+
+/* Decodes the view straight into L->half with DEC (the C++ library or OpenEXRCore). */
+static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decoder dec)
+{
+    L->nplanes = 0; /* no planes: the library writes the RGBA halves itself */
+    size_t n = (size_t)L->w * (size_t)L->h, bytes = n * 4 * sizeof *L->half;
+    const image_allocator *al = L->half_only ? L->alloc : NULL;
+    if (al && (L->half = al->get(al->ctx, bytes)))
+        L->half_alloc = al;
+    else if (!(L->half = image_pool_get(bytes))) {
+        snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
+        return false;
+    }
+    const exr_view *v = &L->view;
+    bool grey = v->mode == VIEW_GREY;
+    const int from[4] = {grey ? VIEW_Y : VIEW_R, grey ? -1 : VIEW_G, grey ? -1 : VIEW_B, VIEW_A};
+    const char *names[4];
+    for (int k = 0; k < 4; k++)
+        names[k] = from[k] >= 0 && v->idx[from[k]] >= 0 ? L->p->chans[v->idx[from[k]]].name
+                                                        : NULL;
+    bool ok = dec == DECODE_HALF
+                  ? image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
+                                       sizeof L->why)
+                  : image_openexr_core_half(data, size, L->part, names, L->threads, L->half, n,
+                                            L->why, sizeof L->why);
+    if (!ok)
+        return false;
+    if (grey)
+        parallel_ranges(L->threads, n, grey_range, L->half);
+    return true;
+}
+
 static bool decode(exr_load *L, const char *path, const uint8_t *data, size_t size,
                    exr_decoder dec)
 {
+    if (dec == DECODE_HALF || dec == DECODE_CORE_HALF)
+        return decode_half(L, data, size, dec);
     if (dec == DECODE_RGBA) {
         L->nplanes = 0; /* the RGBA interface picks the channels itself, as our view does */
-        L->rgba = malloc((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
+        L->rgba = image_pool_get((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
         if (!L->rgba) {
             snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
             return false;
@@ -483,9 +589,19 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
             return false;
         }
     }
-    if (dec == DECODE_RGBA)
+    bool half = dec == DECODE_HALF || dec == DECODE_CORE_HALF;
+    if (dec == DECODE_RGBA || (half && L->half_only))
         return true;
-    L->rgba = malloc((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
+    if (half) { /* floats wanted: made from the halves (exact), which go */
+        size_t n = (size_t)L->w * (size_t)L->h * 4;
+        if (!(L->rgba = image_pool_get(n * sizeof *L->rgba))) {
+            snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
+            return false;
+        }
+        image_half_to_rgba(L->half, n, L->rgba);
+        return true;
+    }
+    L->rgba = image_pool_get((size_t)L->w * (size_t)L->h * 4 * sizeof(float));
     if (!L->rgba) {
         snprintf(L->why, sizeof L->why, "out of memory (%d x %d)", L->w, L->h);
         return false;
@@ -495,7 +611,7 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
 }
 
 /* Moves the pixels into IMG and describes the file. */
-static void fill_image(exr_load *L, hdr_image *img)
+static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
 {
     const exr_part_info *p = L->p;
     bool all_half = true;
@@ -508,6 +624,12 @@ static void fill_image(exr_load *L, hdr_image *img)
     img->height = L->h;
     img->rgba = L->rgba;
     L->rgba = NULL;
+    if (!img->rgba) { /* half_only: the halves are the image */
+        img->half = L->half;
+        img->half_alloc = L->half_alloc;
+        L->half = NULL;
+    }
+    snprintf(img->decoder, sizeof img->decoder, "%s", decoder_names[dec]);
     memcpy(img->data_window, p->dw, sizeof p->dw);
     memcpy(img->display_window, p->disp, sizeof p->disp);
     img->half_exact = all_half;
@@ -536,6 +658,8 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     exr_decoder dec;
     bool ok = false;
     L.threads = load_threads(opts);
+    L.half_only = opts->half_only;
+    L.alloc = opts->half_alloc;
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))
@@ -543,7 +667,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     if (!choose_decoder(&L, opts, &dec) || !decode(&L, path, data, size, dec) ||
         !make_rgba(&L, dec))
         goto fail;
-    fill_image(&L, img);
+    fill_image(&L, dec, img);
     ok = true;
     goto done;
 fail:

@@ -20,6 +20,10 @@ static inline float image_round_half(float f)
     return image_half_to_float(image_float_to_half(f));
 }
 
+/* The calling thread's file buffer, at least BYTES long, reused by its next call and freed when
+ * the thread ends; NULL when out of memory. */
+uint8_t *image_thread_buffer(size_t bytes);
+
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);
 
@@ -83,6 +87,22 @@ typedef struct exr_plane {
  * interface (the C++ library's C wrapper), into W x H x 4 floats; DW is the data window the
  * headers gave. For DWAA/DWAB, which OpenEXRCore 3.1 cannot decode. */
 bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *why, size_t wl);
+
+/* Decodes level 0 of part PART from the whole file in memory (validated by exr_validate) with
+ * OpenEXR's C++ library, on up to THREADS threads, straight into OUT: the part's data window
+ * as interleaved RGBA half floats, slot k from the HALF channel NAMES[k] (full resolution),
+ * or, for a NULL name, filled with 0 (R, G, B) or 1 (A). False with "reason" (no path) in
+ * WHY. */
+bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
+                        int threads, uint16_t *out, char *why, size_t wl);
+
+/* The same with OpenEXRCore, which refuses a chunk that decompresses to fewer bytes than its
+ * pixels need (the C++ library 3.1 then leaves the rest of its line buffer, stale memory, in
+ * the image): chunks on up to THREADS threads, each channel written in place with the
+ * interleaved stride; N = the data window's pixels. */
+bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
+                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             char *why, size_t wl);
 
 /* True when this build has the OpenEXR library. */
 bool image_have_openexr(void);

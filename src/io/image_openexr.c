@@ -126,6 +126,8 @@ typedef struct core_job {
     const exr_attr_chlist_t *chl;
     exr_plane *planes;
     int nplanes;
+    uint16_t *rgba;  /* interleaved mode: the planes decoded straight into these RGBA halves, */
+    const int *slot; /* plane p into slot slot[p] (image_openexr_core_half); NULL: floats */
     int *types;      /* each plane's EXR_PIXEL_* type */
     uint32_t tw, th; /* tile size (tiled) */
     int32_t lines;   /* scanlines per chunk (scanline) */
@@ -206,6 +208,14 @@ static bool core_alloc_planes(core_job *j)
         pl->nx = (int)image_multiples(j->dw.min.x, j->dw.max.x, e->x_sampling);
         pl->ny = (int)image_multiples(j->dw.min.y, j->dw.max.y, e->y_sampling);
         j->types[p] = (int)e->pixel_type;
+        if (j->rgba) { /* written in place: HALF at full resolution (image_exr.c's half_view) */
+            if (e->pixel_type != EXR_PIXEL_HALF || e->x_sampling != 1 || e->y_sampling != 1) {
+                snprintf(j->why, j->wl, "channel '%s' is not a full-resolution half channel",
+                         pl->name);
+                return false;
+            }
+            continue;
+        }
         pl->v = calloc((size_t)pl->nx * (size_t)pl->ny + 1, sizeof *pl->v);
         if (!pl->v) {
             snprintf(j->why, j->wl, "out of memory");
@@ -272,6 +282,15 @@ static bool core_set_targets(core_worker *w, long ox, long oy)
                 snprintf(w->why, sizeof w->why, "OpenEXR library: chunk of channel '%s' does "
                                                 "not fit the data window", pl->name);
                 return false;
+            }
+            if (j->rgba) { /* straight into the interleaved halves */
+                ch->decode_to_ptr = (uint8_t *)(j->rgba + ((size_t)s->sy * (size_t)pl->nx +
+                                                           (size_t)s->sx) * 4 + j->slot[p]);
+                ch->user_bytes_per_element = 2;
+                ch->user_data_type = EXR_PIXEL_HALF;
+                ch->user_pixel_stride = 4 * 2;
+                ch->user_line_stride = pl->nx * 4 * 2;
+                break;
             }
             size_t need = (size_t)ch->width * (size_t)ch->height * (size_t)bpe + 4;
             if (need > s->cap) {
@@ -360,7 +379,7 @@ static bool core_decode_chunk(core_worker *w, long k)
         fail(rv, "decoding pixels", w->why, sizeof w->why);
         return false;
     }
-    for (int c = 0; c < w->dec.channel_count; c++)
+    for (int c = 0; c < w->dec.channel_count && !j->rgba; c++)
         for (int p = 0; p < j->nplanes; p++)
             if (w->dec.channels[c].decode_to_ptr &&
                 w->dec.channels[c].decode_to_ptr == w->slots[p].buf)
@@ -445,33 +464,60 @@ static void core_job_free(core_job *j)
     pthread_mutex_destroy(&j->mu);
 }
 
+/* Runs J (its source, part, planes and mode set) on up to THREADS threads. */
+static bool core_run(core_job *j, int threads)
+{
+    core_msg msg = {""};
+    core_thread_msg = &msg;
+    pthread_mutex_init(&j->mu, NULL);
+    for (int p = 0; p < j->nplanes; p++) {
+        j->planes[p].v = NULL;
+        j->planes[p].nx = j->planes[p].ny = 0;
+    }
+    j->types = calloc((size_t)j->nplanes + 1, sizeof *j->types);
+    bool ok = false;
+    if (!j->types)
+        snprintf(j->why, j->wl, "out of memory");
+    else
+        ok = core_open(j) && core_alloc_planes(j) && core_layout(j) &&
+             core_read_chunks(j, threads);
+    core_job_free(j);
+    core_thread_msg = NULL;
+    if (!ok)
+        for (int p = 0; p < j->nplanes; p++) {
+            free(j->planes[p].v);
+            j->planes[p].v = NULL;
+        }
+    return ok;
+}
+
 bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
                           exr_plane *planes, int nplanes, char *why, size_t wl)
 {
     core_job j = {.src = {data, size}, .part = part, .planes = planes, .nplanes = nplanes,
                   .why = why, .wl = wl};
-    core_msg msg = {""};
-    core_thread_msg = &msg;
-    pthread_mutex_init(&j.mu, NULL);
-    for (int p = 0; p < nplanes; p++) {
-        planes[p].v = NULL;
-        planes[p].nx = planes[p].ny = 0;
-    }
-    j.types = calloc((size_t)nplanes + 1, sizeof *j.types);
-    bool ok = false;
-    if (!j.types)
-        snprintf(why, wl, "out of memory");
-    else
-        ok = core_open(&j) && core_alloc_planes(&j) && core_layout(&j) &&
-             core_read_chunks(&j, threads);
-    core_job_free(&j);
-    core_thread_msg = NULL;
-    if (!ok)
-        for (int p = 0; p < nplanes; p++) {
-            free(planes[p].v);
-            planes[p].v = NULL;
+    return core_run(&j, threads);
+}
+
+bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
+                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             char *why, size_t wl)
+{
+    exr_plane planes[4];
+    int slot[4], np = 0;
+    for (int k = 0; k < 4; k++)
+        if (names[k]) {
+            planes[np] = (exr_plane){names[k], 0, 0, NULL};
+            slot[np++] = k;
         }
-    return ok;
+    core_job j = {.src = {data, size}, .part = part, .planes = planes, .nplanes = np,
+                  .rgba = out, .slot = slot, .why = why, .wl = wl};
+    if (!core_run(&j, threads))
+        return false;
+    for (int k = 0; k < 4; k++) /* the slots of no channel: colour 0, alpha 1 */
+        for (size_t i = 0; !names[k] && i < n; i++)
+            out[i * 4 + k] = k == 3 ? 0x3c00 : 0;
+    return true;
 }
 
 #else /* !HT_HAVE_OPENEXR */
@@ -486,6 +532,33 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 }
 
 bool image_have_openexr(void) { return false; }
+
+bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
+                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             char *why, size_t wl)
+{
+    (void)n;
+    return image_openexr_half(data, size, part, names, threads, out, why, wl);
+}
+
+bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
+                        int threads, uint16_t *out, char *why, size_t wl)
+{
+    (void)data;
+    (void)size;
+    (void)part;
+    (void)names;
+    (void)threads;
+    (void)out;
+    snprintf(why, wl, "this hdrtone was built without the OpenEXR library (libopenexr-dev)");
+    return false;
+}
+
+bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
+                         size_t wl)
+{
+    return image_openexr_half(data, size, 0, NULL, 1, out, why, wl);
+}
 
 bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
                           exr_plane *planes, int nplanes, char *why, size_t wl)

@@ -28,27 +28,27 @@ static bool has_layers(const viewer *v)
     char names[VIEWER_MAX_LAYERS][64];
     return viewer_layer_names(v, names, VIEWER_MAX_LAYERS) > 1;
 }
-static bool on_adapt(const viewer *v) { return v->adapt_view; }
-static bool on_linear(const viewer *v) { return v->tm.force_linear; }
-static bool on_points(const viewer *v) { return v->tm.point_samples; }
-static bool on_pcond(const viewer *v) { return v->tm.pcond; }
-static bool on_veil(const viewer *v) { return v->tm.veil; }
-static bool on_acuity(const viewer *v) { return v->tm.acuity; }
-static bool on_color(const viewer *v) { return v->tm.color_loss; }
-static bool on_human(const viewer *v) { return v->tm.veil && v->tm.acuity && v->tm.color_loss; }
-static bool on_marks(const viewer *v) { return v->show_marks; }
+static bool on_adapt(const viewer *v) { return v->s.adapt_view; }
+static bool on_linear(const viewer *v) { return v->s.tm.force_linear; }
+static bool on_points(const viewer *v) { return v->s.tm.point_samples; }
+static bool on_pcond(const viewer *v) { return v->s.tm.pcond; }
+static bool on_veil(const viewer *v) { return v->s.tm.veil; }
+static bool on_acuity(const viewer *v) { return v->s.tm.acuity; }
+static bool on_color(const viewer *v) { return v->s.tm.color_loss; }
+static bool on_human(const viewer *v) { return v->s.tm.veil && v->s.tm.acuity && v->s.tm.color_loss; }
+static bool on_marks(const viewer *v) { return v->s.show_marks; }
 static bool on_watch(const viewer *v) { return v->watching; }
-static bool on_panels(const viewer *v) { return v->show_panels; }
-static bool on_help(const viewer *v) { return v->show_help; }
-static bool has_ref(const viewer *v) { return v->ref >= 0; }
+static bool on_panels(const viewer *v) { return v->s.show_panels; }
+static bool on_help(const viewer *v) { return v->s.show_help; }
+static bool has_ref(const viewer *v) { return v->s.ref >= 0; }
 static bool has_region(const viewer *v) { return v->region_valid; }
-static bool on_tonemap(const viewer *v) { return v->disp.mode == HT_VIEW_TONEMAP; }
-static bool on_exposure(const viewer *v) { return v->disp.mode == HT_VIEW_EXPOSURE; }
-static bool on_falsecolor(const viewer *v) { return v->disp.mode == HT_VIEW_FALSECOLOR; }
-static bool on_channel(const viewer *v) { return v->disp.mode == HT_VIEW_CHANNEL; }
-static bool on_ref(const viewer *v) { return v->ref >= 0 && v->ref == v->cur; }
-static bool on_wipe_h(const viewer *v) { return v->wipe_horizontal; }
-static bool on_flip(const viewer *v) { return v->flip_held; }
+static bool on_tonemap(const viewer *v) { return v->s.disp.mode == HT_VIEW_TONEMAP; }
+static bool on_exposure(const viewer *v) { return v->s.disp.mode == HT_VIEW_EXPOSURE; }
+static bool on_falsecolor(const viewer *v) { return v->s.disp.mode == HT_VIEW_FALSECOLOR; }
+static bool on_channel(const viewer *v) { return v->s.disp.mode == HT_VIEW_CHANNEL; }
+static bool on_ref(const viewer *v) { return v->s.ref >= 0 && v->s.ref == v->cur; }
+static bool on_wipe_h(const viewer *v) { return v->s.wipe_horizontal; }
+static bool on_flip(const viewer *v) { return v->s.flip_held; }
 
 #define K(k) {GLFW_KEY_##k, 0}
 #define KS(k) {GLFW_KEY_##k, SHIFT}

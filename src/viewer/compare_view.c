@@ -24,11 +24,11 @@ const ht_enum compare_modes[] = {
  * in v->ref_err. */
 static bool ref_load(viewer *v)
 {
-    if (v->ref < 0 || v->ref >= v->nfiles) {
-        v->ref = -1;
+    if (v->s.ref < 0 || v->s.ref >= v->nfiles) {
+        v->s.ref = -1;
         return false;
     }
-    const char *path = v->files[v->ref];
+    const char *path = v->files[v->s.ref];
     if (v->ref_loaded && strcmp(path, v->ref_path) == 0)
         return true;
     v->ref_loaded = false;
@@ -53,7 +53,7 @@ static bool ref_load(viewer *v)
 
 bool viewer_ref_shown(viewer *v)
 {
-    if (v->ref < 0 || !v->have_image || (v->compare == COMPARE_OFF && !v->flip_held))
+    if (v->s.ref < 0 || !v->have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
         return false;
     if (!ref_load(v))
         return false;
@@ -72,7 +72,7 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
 {
     if (!v->frame.valid)
         return;   /* the curve comes with the current image's first read-back */
-    tonemap_params tm = v->tm;
+    tonemap_params tm = v->s.tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     char err[HT_ERR_MAX];
     if (!v->ref_scene && !(v->ref_scene = pass_scene_create(err, sizeof err))) {
@@ -102,13 +102,13 @@ static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
 
 int viewer_wipe_pos(const viewer *v)
 {
-    double f = fmin(1, fmax(0, v->wipe));
-    return (int)lround(f * (v->wipe_horizontal ? v->vp.h : v->vp.w));
+    double f = fmin(1, fmax(0, v->s.wipe));
+    return (int)lround(f * (v->s.wipe_horizontal ? v->vp.h : v->vp.w));
 }
 
 void viewer_present(viewer *v, bool ref)
 {
-    if (ref && v->cmp_shown && !v->flip_held) {   /* the error map */
+    if (ref && v->cmp_shown && !v->s.flip_held) {   /* the error map */
         blit(v, compare_gpu_texture(v->cmp), 0, 0, v->vp.w, v->vp.h);
         return;
     }
@@ -117,22 +117,22 @@ void viewer_present(viewer *v, bool ref)
         return;
     unsigned r = pipeline_output_texture(v->ref_pipe);
     int at = viewer_wipe_pos(v);
-    if (v->flip_held)
+    if (v->s.flip_held)
         blit(v, r, 0, 0, v->vp.w, v->vp.h);
-    else if (v->compare == COMPARE_WIPE && v->wipe_horizontal)
+    else if (v->s.compare == COMPARE_WIPE && v->s.wipe_horizontal)
         blit(v, r, 0, at, v->vp.w, v->vp.h);
-    else if (v->compare == COMPARE_WIPE)
+    else if (v->s.compare == COMPARE_WIPE)
         blit(v, r, at, 0, v->vp.w, v->vp.h);
 }
 
 /* ---------------------------------------------------------------------------------------
  * Error maps (compare_gpu.h) */
 
-bool viewer_compare_map(const viewer *v) { return v->compare >= COMPARE_DIFF; }
+bool viewer_compare_map(const viewer *v) { return v->s.compare >= COMPARE_DIFF; }
 
 bool viewer_compare_linear(const viewer *v)
 {
-    return viewer_compare_map(v) && v->compare != COMPARE_FLIP;
+    return viewer_compare_map(v) && v->s.compare != COMPARE_FLIP;
 }
 
 /* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
@@ -182,19 +182,19 @@ void viewer_compare_run(viewer *v)
         return;
     }
     compare_gpu_desc d = {0};
-    bool ldr = v->compare == COMPARE_FLIP;
+    bool ldr = v->s.compare == COMPARE_FLIP;
     d.ref = (compare_gpu_image){ldr ? pipeline_output_texture(v->ref_pipe) : v->ref_src.texture,
                                 v->vp.w, v->vp.h};
     d.test = (compare_gpu_image){ldr ? pipeline_output_texture(v->pipe) : v->scene_src.texture,
                                  v->vp.w, v->vp.h};
-    d.source = ldr ? FLIP_SRC_SRGB : v->compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
+    d.source = ldr ? FLIP_SRC_SRGB : v->s.compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
                                                                     : FLIP_SRC_LINEAR;
-    d.mode = MAPS[v->compare];
+    d.mode = MAPS[v->s.compare];
     d.rect = numbers_rect(v);
-    d.flip.ppd = (float)v->ppd;
-    d.flip.tonemapper = (flip_tonemapper)v->flip_tonemapper;
-    d.skip_flip = v->compare < COMPARE_FLIP;
-    if (v->compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
+    d.flip.ppd = (float)v->s.ppd;
+    d.flip.tonemapper = (flip_tonemapper)v->s.flip_tonemapper;
+    d.skip_flip = v->s.compare < COMPARE_FLIP;
+    if (v->s.compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
         snprintf(v->ref_err, sizeof v->ref_err, "HDR-FLIP: %.200s", err);
         return;
     }

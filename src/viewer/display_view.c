@@ -12,15 +12,15 @@ void viewer_display_update(viewer *v)
     bool image = v->disp_gen != v->image_gen;
     if (image) {
         units_of_image(&v->img, v->user_scale, &v->units);
-        display_set_units(&v->disp, &v->units);
+        display_set_units(&v->s.disp, &v->units);
     }
-    if (image || memcmp(&v->disp, &v->disp_asked, sizeof v->disp) != 0) {
-        v->disp_asked = v->disp;
-        v->disp_res = v->disp;
+    if (image || memcmp(&v->s.disp, &v->disp_asked, sizeof v->s.disp) != 0) {
+        v->disp_asked = v->s.disp;
+        v->disp_res = v->s.disp;
         display_resolve(&v->disp_res, &v->img);   /* an automatic scale reads the image */
         v->disp_gen = v->image_gen;
     }
-    const display_params *d = v->disp.mode == HT_VIEW_TONEMAP ? NULL : &v->disp_res;
+    const display_params *d = v->s.disp.mode == HT_VIEW_TONEMAP ? NULL : &v->disp_res;
     pipeline_set_display(v->pipe, d);
     if (v->ref_pipe)
         pipeline_set_display(v->ref_pipe, d);

@@ -70,9 +70,9 @@ void panels_layout(viewer *v)
     float s = ui_scale(v->gui), row = panels_row(v);
     int top = (int)(row + 4 * s), bottom = (int)(row + 4 * s);
     int dock = 0;
-    if (!v->show_panels)
+    if (!v->s.show_panels)
         top = bottom = 0;   /* the picture alone fills the window */
-    if (v->show_panels) {
+    if (v->s.show_panels) {
         dock = (int)fminf(DOCK_PT * s, v->fb_w / 2.0f);
         if (dock < DOCK_MIN_PT * s)
             dock = 0;   /* too narrow for its text: folded away (Ctrl+H shows it floating) */
@@ -157,12 +157,12 @@ static void section_images(viewer *v, struct nk_context *ctx)
                      v->img.height);
         else
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
-        if (i == v->ref)
+        if (i == v->s.ref)
             snprintf(name + strlen(name), sizeof name - strlen(name), "  (reference)");
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.86f, 0.14f});
         nk_bool sel = i == v->cur;
         note(ctx, "image%d", i);
-        if (i == v->ref)   /* the reference: marked, as tev does */
+        if (i == v->s.ref)   /* the reference: marked, as tev does */
             nk_style_push_color(ctx, &ctx->style.selectable.text_normal, PANELS_GREEN);
         bool shift = nk_input_is_key_down(&ctx->input, NK_KEY_SHIFT);
         if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel)) {
@@ -171,7 +171,7 @@ static void section_images(viewer *v, struct nk_context *ctx)
             else if (i != v->cur)
                 action_set(v, ACT_SELECT_IMAGE, i);
         }
-        if (i == v->ref)
+        if (i == v->s.ref)
             nk_style_pop_color(ctx);
         note(ctx, "close%d", i);
         if (nk_button_label(ctx, "x"))
@@ -258,9 +258,9 @@ static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 static void section_range(viewer *v, struct nk_context *ctx)
 {
     const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
-    bool manual = v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin;
-    double lo = manual ? v->tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
-    double hi = manual ? v->tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
+    bool manual = v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin;
+    double lo = manual ? v->s.tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
+    double hi = manual ? v->s.tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
     nk_layout_row_dynamic(ctx, panels_row(v), 1);
     nk_bool autom = !manual, was = autom;
     nk_checkbox_label(ctx, "automatic luminance range (A)", &autom);
@@ -281,22 +281,22 @@ static void section_range(viewer *v, struct nk_context *ctx)
 static void section_settings(viewer *v, struct nk_context *ctx)
 {
     section_range(v, ctx);
-    double x = panels_log_slider(v, ctx, "Ldmax", v->tm.ldmax, 1, 1e4, &g_fields[2]);
+    double x = panels_log_slider(v, ctx, "Ldmax", v->s.tm.ldmax, 1, 1e4, &g_fields[2]);
     if (!isnan(x))
         action_set(v, ACT_SET_LDMAX, x);
-    x = panels_log_slider(v, ctx, "Dr", v->tm.drange, 2, 1e5, &g_fields[3]);
+    x = panels_log_slider(v, ctx, "Dr", v->s.tm.drange, 2, 1e5, &g_fields[3]);
     if (!isnan(x))
         action_set(v, ACT_SET_DRANGE, x);
-    panels_enum_combo(v, ctx, "ceiling", tonemap_ceilings, v->tm.ceiling, ACT_SET_CEILING);
-    panels_enum_combo(v, ctx, "samples", tonemap_samplings, v->tm.sampling, ACT_SET_SAMPLING);
-    panels_enum_combo(v, ctx, "weights", tonemap_luminances, v->tm.luminance, ACT_SET_WEIGHTS);
-    panels_enum_combo(v, ctx, "transfer", tonemap_transfers, v->tm.transfer, ACT_SET_TRANSFER);
+    panels_enum_combo(v, ctx, "ceiling", tonemap_ceilings, v->s.tm.ceiling, ACT_SET_CEILING);
+    panels_enum_combo(v, ctx, "samples", tonemap_samplings, v->s.tm.sampling, ACT_SET_SAMPLING);
+    panels_enum_combo(v, ctx, "weights", tonemap_luminances, v->s.tm.luminance, ACT_SET_WEIGHTS);
+    panels_enum_combo(v, ctx, "transfer", tonemap_transfers, v->s.tm.transfer, ACT_SET_TRANSFER);
     nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.5f, 0.5f});
-    int bins = nk_propertyi(ctx, "#bins", HT_MIN_BINS, v->tm.bins, HT_MAX_BINS, 1, 1);
-    if (bins != v->tm.bins)
-        action_set(v, ACT_SET_BINS, bins > v->tm.bins ? v->tm.bins * 2 : v->tm.bins / 2);
-    int msaa = nk_propertyi(ctx, "#MSAA", 1, v->msaa, 8, 1, 1);
-    if (msaa != v->msaa)
+    int bins = nk_propertyi(ctx, "#bins", HT_MIN_BINS, v->s.tm.bins, HT_MAX_BINS, 1, 1);
+    if (bins != v->s.tm.bins)
+        action_set(v, ACT_SET_BINS, bins > v->s.tm.bins ? v->s.tm.bins * 2 : v->s.tm.bins / 2);
+    int msaa = nk_propertyi(ctx, "#MSAA", 1, v->s.msaa, 8, 1, 1);
+    if (msaa != v->s.msaa)
         action_run(v, ACT_MSAA);
     nk_layout_row_dynamic(ctx, panels_row(v), 2);
     panels_toggle(v, ctx, ACT_LINEAR, "linear (K)");
@@ -345,15 +345,15 @@ static void section_parts(viewer *v, struct nk_context *ctx)
 
 static void section_compare(viewer *v, struct nk_context *ctx)
 {
-    if (v->ref < 0) {
+    if (v->s.ref < 0) {
         panels_text(v, ctx, "no reference: Shift+R marks the shown image,\nShift+click one in the list",
                     false);
         return;
     }
     char text[512];
-    snprintf(text, sizeof text, "reference: %d  %s", v->ref + 1, viewer_base_name(v->files[v->ref]));
+    snprintf(text, sizeof text, "reference: %d  %s", v->s.ref + 1, viewer_base_name(v->files[v->s.ref]));
     panels_text(v, ctx, text, false);
-    panels_enum_combo(v, ctx, "mode", compare_modes, v->compare, ACT_SET_COMPARE);
+    panels_enum_combo(v, ctx, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
     nk_layout_row_dynamic(ctx, panels_row(v), 2);
     panels_toggle(v, ctx, ACT_WIPE_AXIS, "horizontal divider");
     if (nk_button_label(ctx, "no reference"))
@@ -389,7 +389,7 @@ static void dock(viewer *v, struct nk_context *ctx)
             panels_display(v, ctx);
             nk_tree_pop(ctx);
         }
-        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare", v->ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare", v->s.ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
             section_compare(v, ctx);
             nk_tree_pop(ctx);
         }
@@ -436,7 +436,7 @@ static void status_bar(viewer *v, struct nk_context *ctx)
 
 static void open_box(viewer *v, struct nk_context *ctx)
 {
-    if (!v->show_open)
+    if (!v->s.show_open)
         return;
     float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->vp.w - 16);
     struct nk_rect r = nk_rect(v->vp.x + (v->vp.w - w) / 2, (float)v->vp.y + 16 * s, w,
@@ -463,13 +463,13 @@ void panels_build(viewer *v)
 {
     struct nk_context *ctx = ui_ctx(v->gui);
     layout_begin(v);
-    if (v->show_panels) {
+    if (v->s.show_panels) {
         menu_bar(v, ctx);
         dock(v, ctx);
         status_bar(v, ctx);
     }
     open_box(v, ctx);
-    if (v->show_help)
+    if (v->s.show_help)
         panels_help(v, ctx);
     layout_end();
 }

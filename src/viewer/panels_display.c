@@ -15,7 +15,7 @@ static const float LEGEND_ZOOM = 1.5f;
 /* The colour bar of the error map shown, once its numbers have come. */
 static bool compare_bar(const viewer *v, metrics_colorbar *cb)
 {
-    if (!v->cmp_shown || !v->cmp_have || v->flip_held)
+    if (!v->cmp_shown || !v->cmp_have || v->s.flip_held)
         return false;
     *cb = v->cmp_numbers.colorbar;
     return cb->lut != NULL;
@@ -26,7 +26,7 @@ int panels_legend_width(const viewer *v)
     metrics_colorbar cb;
     if (v->have_image && compare_bar(v, &cb))
         return (int)(90 * ui_scale(v->gui));
-    if (v->disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
+    if (v->s.disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
         return 0;
     float s = ui_scale(v->gui);
     return (int)(LEGEND_WIDTH * LEGEND_ZOOM * s + 8 * s);
@@ -71,8 +71,8 @@ void panels_legend(viewer *v, struct nk_context *ctx, struct nk_command_buffer *
         double pos = legend_row_position(&l, r), c[3];
         double nb[4] = {pos, pos, legend_row_position(&l, r - 1), legend_row_position(&l, r + 1)};
         falsecolor_rgb(d, pos, nb, c);
-        struct nk_color col = nk_rgb(tonemap_encode(&v->tm, c[0]), tonemap_encode(&v->tm, c[1]),
-                                     tonemap_encode(&v->tm, c[2]));
+        struct nk_color col = nk_rgb(tonemap_encode(&v->s.tm, c[0]), tonemap_encode(&v->s.tm, c[1]),
+                                     tonemap_encode(&v->s.tm, c[2]));
         nk_fill_rect(cb, nk_rect(x, y + (l.strip_top + r) * k, LEGEND_STRIP * k, k + 0.5f), 0,
                      col);
     }
@@ -95,7 +95,7 @@ static void falsecolor_settings(viewer *v, struct nk_context *ctx)
 {
     float row = panels_row(v);
     nk_layout_row_dynamic(ctx, row, 1);
-    nk_bool autom = v->disp.fc_max <= 0, was = autom;
+    nk_bool autom = v->s.disp.fc_max <= 0, was = autom;
     nk_checkbox_label(ctx, "automatic scale (falsecolor -s a)", &autom);
     if (autom != was)
         action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->disp_res.fc_max);
@@ -103,40 +103,40 @@ static void falsecolor_settings(viewer *v, struct nk_context *ctx)
     if (!isnan(x))
         action_set(v, ACT_SET_FC_MAX, x);
     nk_layout_row_dynamic(ctx, row, 2);
-    int dec = nk_propertyi(ctx, "#log decades", 0, v->disp.fc_decades, 12, 1, 0.2f);
-    if (dec != v->disp.fc_decades)
+    int dec = nk_propertyi(ctx, "#log decades", 0, v->s.disp.fc_decades, 12, 1, 0.2f);
+    if (dec != v->s.disp.fc_decades)
         action_set(v, ACT_SET_FC_DECADES, dec);
-    int steps = nk_propertyi(ctx, "#steps", 2, v->disp.fc_steps, 100, 1, 0.2f);
-    if (steps != v->disp.fc_steps)
+    int steps = nk_propertyi(ctx, "#steps", 2, v->s.disp.fc_steps, 100, 1, 0.2f);
+    if (steps != v->s.disp.fc_steps)
         action_set(v, ACT_SET_FC_STEPS, steps);
-    panels_enum_combo(v, ctx, "style", display_fc_styles, v->disp.fc_style, ACT_SET_FC_STYLE);
+    panels_enum_combo(v, ctx, "style", display_fc_styles, v->s.disp.fc_style, ACT_SET_FC_STYLE);
 }
 
 void panels_display(viewer *v, struct nk_context *ctx)
 {
-    panels_enum_combo(v, ctx, "show", display_modes, v->disp.mode, ACT_SET_VIEW);
+    panels_enum_combo(v, ctx, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
     char text[256];
-    if (v->disp.mode == HT_VIEW_EXPOSURE) {
+    if (v->s.disp.mode == HT_VIEW_EXPOSURE) {
         nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
         nk_label(ctx, "exposure EV", NK_TEXT_LEFT);
-        float ev = (float)v->disp.exposure, nev = ev;
+        float ev = (float)v->s.disp.exposure, nev = ev;
         nk_slider_float(ctx, -20, &nev, 20, 0.25f);
         if (nev != ev)
             action_set(v, ACT_SET_EXPOSURE, nev);
         nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
         nk_label(ctx, "offset", NK_TEXT_LEFT);
-        float off = (float)v->disp.offset, noff = off;
+        float off = (float)v->s.disp.offset, noff = off;
         nk_slider_float(ctx, -0.5f, &noff, 0.5f, 0.01f);
         if (noff != off)
             action_set(v, ACT_SET_OFFSET, noff);
         snprintf(text, sizeof text, "%+.2f EV, offset %+.3f (Ctrl+E, Ctrl+Shift+E)",
-                 v->disp.exposure, v->disp.offset);
+                 v->s.disp.exposure, v->s.disp.offset);
         panels_text(v, ctx, text, false);
-    } else if (v->disp.mode == HT_VIEW_FALSECOLOR) {
+    } else if (v->s.disp.mode == HT_VIEW_FALSECOLOR) {
         falsecolor_settings(v, ctx);
-    } else if (v->disp.mode == HT_VIEW_CHANNEL) {
-        panels_enum_combo(v, ctx, "channel", display_channels, v->disp.channel, ACT_SET_CHANNEL);
-        panels_enum_combo(v, ctx, "palette", display_channel_palettes, v->disp.ch_palette,
+    } else if (v->s.disp.mode == HT_VIEW_CHANNEL) {
+        panels_enum_combo(v, ctx, "channel", display_channels, v->s.disp.channel, ACT_SET_CHANNEL);
+        panels_enum_combo(v, ctx, "palette", display_channel_palettes, v->s.disp.ch_palette,
                           ACT_SET_CH_PALETTE);
         snprintf(text, sizeof text, "range %.4g .. %.4g (%s)", v->disp_res.ch_min,
                  v->disp_res.ch_max, ht_enum_label(display_channel_palettes,
@@ -223,14 +223,14 @@ static void flip_histogram(viewer *v, struct nk_context *ctx, const flip_pooled 
 void panels_compare_numbers(viewer *v, struct nk_context *ctx)
 {
     static typed_field ppd_field;
-    if (v->compare >= COMPARE_FLIP) {
-        double ppd = v->ppd > 0 ? v->ppd : flip_default_ppd();
+    if (v->s.compare >= COMPARE_FLIP) {
+        double ppd = v->s.ppd > 0 ? v->s.ppd : flip_default_ppd();
         double x = panels_log_slider(v, ctx, "px/deg", ppd, 1, 1000, &ppd_field);
         if (!isnan(x))
             action_set(v, ACT_SET_PPD, x);
     }
-    if (v->compare == COMPARE_HDR_FLIP)
-        panels_enum_combo(v, ctx, "tone mapper", flip_tonemappers, v->flip_tonemapper,
+    if (v->s.compare == COMPARE_HDR_FLIP)
+        panels_enum_combo(v, ctx, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
                           ACT_SET_FLIP_TONEMAPPER);
     if (!v->cmp_shown || !v->cmp_have)
         return;
@@ -240,7 +240,7 @@ void panels_compare_numbers(viewer *v, struct nk_context *ctx)
     char text[512], head[128];
     snprintf(head, sizeof head, "%s as shown: %llu px at %.3g%%",
              v->region_valid ? "the region" : "the image",
-             (unsigned long long)n->metrics_rect.count, v->view.zoom * 100);
+             (unsigned long long)n->metrics_rect.count, v->s.view.zoom * 100);
     panels_text(v, ctx, head, false);
     numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
     panels_text(v, ctx, text, false);

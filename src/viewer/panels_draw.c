@@ -37,12 +37,12 @@ static void plot_axis(const viewer *v, double *lo, double *hi)
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
     }
     if (v->y_max > 0) {
-        a = fmin(a, log(v->y_min * v->tm.scale));
-        b = fmax(b, log(v->y_max * v->tm.scale));
+        a = fmin(a, log(v->y_min * v->s.tm.scale));
+        b = fmax(b, log(v->y_max * v->s.tm.scale));
     }
-    if (v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin) {
-        a = fmin(a, log(v->tm.lmin));
-        b = fmax(b, log(v->tm.lmax));
+    if (v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin) {
+        a = fmin(a, log(v->s.tm.lmin));
+        b = fmax(b, log(v->s.tm.lmax));
     }
     if (!(b > a)) {
         a = 0;
@@ -78,10 +78,10 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
     }
     /* The curve: log Ld over the display's range, from Ldmax / Dr to Ldmax. */
     float pts[2 * 128];
-    double y0 = log10(v->tm.ldmax / v->tm.drange), y1 = log10(v->tm.ldmax);
+    double y0 = log10(v->s.tm.ldmax / v->s.tm.drange), y1 = log10(v->s.tm.ldmax);
     for (int i = 0; i < 128; i++) {
         double x = r->bw_min + (r->bw_max - r->bw_min) * i / 127.0;
-        double ld = tonemap_curve_ld(r, &v->tm, exp(x));
+        double ld = tonemap_curve_ld(r, &v->s.tm, exp(x));
         double t = (log10(fmax(ld, 1e-30)) - y0) / (y1 - y0);
         pts[2 * i] = plot_x(p, x);
         pts[2 * i + 1] = p->b.y + p->b.h - (float)fmin(1, fmax(0, t)) * (p->b.h - 2) - 1;
@@ -93,7 +93,7 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
             rmax = rs->hist[i] > rmax ? rs->hist[i] : rmax;
         /* Its bins are in cd/m^2 by the file's units; the axis is the operator's. */
         double rw = (rs->ln_max - rs->ln_min) / REGION_BINS;
-        double lo = rs->ln_min + log(v->tm.scale / v->units.scale);
+        double lo = rs->ln_min + log(v->s.tm.scale / v->units.scale);
         for (int i = 0; i < REGION_BINS; i++) {
             float x0 = plot_x(p, lo + i * rw), x1 = plot_x(p, lo + (i + 1) * rw);
             float h = (float)rs->hist[i] / rmax * (p->b.h - 4);
@@ -116,7 +116,7 @@ static void plot_output(viewer *v, const plot *p)
 {
     static const struct nk_color cols[4] = {{255, 90, 90, 255}, {90, 220, 90, 255},
                                             {110, 150, 255, 255}, {200, 200, 200, 255}};
-    int nch = v->hist_mode == HIST_RGBA ? 4 : 1;
+    int nch = v->s.hist_mode == HIST_RGBA ? 4 : 1;
     for (int ch = 0; ch < nch; ch++) {
         const uint32_t *h = nch == 4 ? v->stats.rgba_hist[ch] : v->stats.grey_hist;
         uint32_t maxc = 1;
@@ -137,9 +137,9 @@ void panels_histogram(viewer *v, struct nk_context *ctx)
                                             "grey of the output"};
     float row = panels_row(v);
     nk_layout_row_dynamic(ctx, row, 1);
-    int m = nk_combo(ctx, modes, HIST_MODES, v->hist_mode, (int)row,
+    int m = nk_combo(ctx, modes, HIST_MODES, v->s.hist_mode, (int)row,
                      nk_vec2(nk_widget_width(ctx), row * 4));
-    if (m != v->hist_mode)
+    if (m != v->s.hist_mode)
         action_set(v, ACT_SET_HIST_MODE, m);
     plot p;
     nk_layout_row_dynamic(ctx, fmaxf(4 * row, fminf(9 * row, v->vp.h * 0.3f)), 1);
@@ -150,12 +150,12 @@ void panels_histogram(viewer *v, struct nk_context *ctx)
     nk_fill_rect(p.cb, p.b, 0, nk_rgb(24, 24, 27));
     plot_axis(v, &p.lo, &p.hi);
     const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
-    if (v->hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
+    if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
-    else if (v->hist_mode != HIST_LOG && v->stats_ok && v->stats.have_hist)
+    else if (v->s.hist_mode != HIST_LOG && v->stats_ok && v->stats.have_hist)
         plot_output(v, &p);
     char lo[48], hi[48];
-    if (v->hist_mode == HIST_LOG) {
+    if (v->s.hist_mode == HIST_LOG) {
         snprintf(lo, sizeof lo, "%.3g", exp(p.lo));
         snprintf(hi, sizeof hi, "%.3g cd/m2", exp(p.hi));
     } else {
@@ -165,7 +165,7 @@ void panels_histogram(viewer *v, struct nk_context *ctx)
     nk_layout_row_dynamic(ctx, row, 2);
     nk_label_colored(ctx, lo, NK_TEXT_LEFT, PANELS_DIM);
     nk_label_colored(ctx, hi, NK_TEXT_RIGHT, PANELS_DIM);
-    if (v->hist_mode != HIST_LOG && v->stats_ok && !v->stats.have_hist)
+    if (v->s.hist_mode != HIST_LOG && v->stats_ok && !v->stats.have_hist)
         panels_text(v, ctx, "no output histograms: the image is\nlarger than one GPU texture",
                     false);
 }
@@ -233,7 +233,7 @@ static void draw_display_frame(viewer *v, struct nk_command_buffer *cb)
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
 static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
 {
-    if (!v->show_marks || !v->stats_ok)
+    if (!v->s.show_marks || !v->stats_ok)
         return;
     view_place place = viewer_place(v);
     float u = ui_scale(v->gui);
@@ -275,7 +275,7 @@ static void draw_marks(viewer *v, struct nk_context *ctx, struct nk_command_buff
  * window's background, as tone mapping shows it black. */
 static void cover_outside(viewer *v, struct nk_command_buffer *cb)
 {
-    if (v->disp.mode == HT_VIEW_TONEMAP)
+    if (v->s.disp.mode == HT_VIEW_TONEMAP)
         return;
     view_place p = viewer_place(v);
     view_point a = view_to_window(p, (view_point){0, 0});
@@ -309,25 +309,25 @@ static void draw_region(viewer *v, struct nk_command_buffer *cb)
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb)
 {
-    if (v->ref < 0 || v->ref_err[0] || (v->compare == COMPARE_OFF && !v->flip_held))
+    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
         return;
     float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
     const struct nk_user_font *f = ctx->style.font;
     char a[300], b[300];
     snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
-    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->ref]));
+    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->s.ref]));
     float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
     float bw = f->width(f->userdata, f->height, b, (int)strlen(b)) + 12 * s;
     float aw = f->width(f->userdata, f->height, a, (int)strlen(a)) + 12 * s;
     struct nk_color bg = nk_rgba(0, 0, 0, 170), fg = nk_rgb(240, 240, 240);
-    if (v->flip_held) {
+    if (v->s.flip_held) {
         nk_draw_text(cb, nk_rect(x + 6 * s, y + 6 * s, bw, th), b, (int)strlen(b), f, bg, fg);
         return;
     }
-    if (v->compare != COMPARE_WIPE)
+    if (v->s.compare != COMPARE_WIPE)
         return;
     float at = (float)viewer_wipe_pos(v);
-    if (v->wipe_horizontal) {
+    if (v->s.wipe_horizontal) {
         nk_fill_rect(cb, nk_rect(x, y + at - 1, w, 2), 0, nk_rgb(255, 255, 255));
         nk_draw_text(cb, nk_rect(x + 6 * s, y + at - th - 4 * s, aw, th), a, (int)strlen(a), f,
                      bg, fg);

@@ -18,7 +18,7 @@ static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
 /* While the help shows, letters type its search: only Esc, F1 and Backspace act. */
 static bool help_key(viewer *v, int key)
 {
-    if (!v->show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
+    if (!v->s.show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
         return false;
     size_t n = strlen(v->help_filter);
     if (key == GLFW_KEY_BACKSPACE && n > 0)
@@ -56,7 +56,7 @@ static void on_char(GLFWwindow *w, unsigned codepoint)
 {
     viewer *v = from(w);
     size_t n = strlen(v->help_filter);
-    if (v->show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
+    if (v->s.show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
         v->help_filter[n] = (char)codepoint;
         v->help_filter[n + 1] = '\0';
     } else if (ui_wants_keyboard(v->gui)) {
@@ -87,9 +87,9 @@ static bool on_picture(const viewer *v, double x, double y)
 /* Framebuffer point (X, Y) within grabbing distance of the wipe's divider? */
 static bool near_divider(const viewer *v, double x, double y)
 {
-    if (v->compare != COMPARE_WIPE || v->ref < 0)
+    if (v->s.compare != COMPARE_WIPE || v->s.ref < 0)
         return false;
-    double at = viewer_wipe_pos(v), d = v->wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
+    double at = viewer_wipe_pos(v), d = v->s.wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
     return fabs(d) <= 8 * ui_scale(v->gui);
 }
 
@@ -102,10 +102,10 @@ static void on_cursor(GLFWwindow *w, double x, double y)
     if (v->region_drag)
         viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
     else if (v->wipe_drag)
-        action_set(v, ACT_SET_WIPE, v->wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
+        action_set(v, ACT_SET_WIPE, v->s.wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
     else if (v->dragging) {
-        v->view = view_pan(v->view, lx - v->mouse_x, ly - v->mouse_y);
-        v->fitted = false;
+        v->s.view = view_pan(v->s.view, lx - v->mouse_x, ly - v->mouse_y);
+        v->s.fitted = false;
     }
     v->mouse_x = lx;
     v->mouse_y = ly;
@@ -154,9 +154,9 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
     if (!on_picture(v, x, y)) {
         ui_input_scroll(v->gui, dx, dy);
     } else {
-        v->view = view_zoom_at(v->view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
+        v->s.view = view_zoom_at(v->s.view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
                                v->vp.w, v->vp.h);
-        v->fitted = false;
+        v->s.fitted = false;
     }
     v->dirty = true;
 }

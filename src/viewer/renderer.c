@@ -73,7 +73,7 @@ static void gpu_error(viewer *v, const char *err)
 
 static bool stats_wanted(const viewer *v)
 {
-    return v->have_image && (v->show_marks || (v->show_panels && v->hist_mode != HIST_LOG));
+    return v->have_image && (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
 }
 
 /* stats_update's work: the statistics of the image with the current settings. */
@@ -82,7 +82,7 @@ static void stats_compute(viewer *v)
     v->stats_tried = true;
     v->stats_ok = false;
     v->stats_gen = v->image_gen;
-    v->stats_tm = v->tm;
+    v->stats_tm = v->s.tm;
     imgstats_free(&v->stats);
     char err[HT_ERR_MAX];
     if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
@@ -104,7 +104,7 @@ static void stats_compute(viewer *v)
     }
     /* The output of this image's own curve, never the frame before's. */
     pipeline_set_latency(v->pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->tm, NULL, NULL, err, sizeof err);
+    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->s.tm, NULL, NULL, err, sizeof err);
     pipeline_set_latency(v->pipe, v->latency);
     if (!ok) {
         viewer_set_message(v, true, "statistics: %s", err);
@@ -132,7 +132,7 @@ bool renderer_stats_update(viewer *v)
 {
     if (!stats_wanted(v))
         return false;
-    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->tm))
+    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->s.tm))
         return false;
     stats_compute(v);
     return true;
@@ -145,10 +145,10 @@ bool renderer_stats_update(viewer *v)
  * (a cursor move, a help or panel change redraws only the overlay). */
 viewer_frame_key renderer_frame_key(viewer *v, int samples)
 {
-    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->view, v->tm, samples,
-                          v->adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
+    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->s.view, v->s.tm, samples,
+                          v->s.adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
                           v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0,
-                          v->compare, {0}, v->ppd, v->flip_tonemapper};
+                          v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
     if (v->region_valid)
         memcpy(k.region, v->region.rect, sizeof k.region);
     return k;
@@ -174,20 +174,20 @@ bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
 static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
 {
     unsigned long gen = pipeline_image_generation(v->pipe);
-    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->tm)) {
+    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->s.tm)) {
         *pic = v->human_pic;
         return true;
     }
     tonemap_result r;
     v->human_cached = false;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->tm, &r, err, errlen))
+    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &r, err, errlen))
         return false;
     ht_human_grids g = pipeline_human_grids(v->pipe);
-    if (!pipeline_human_prepare(v->pipe, &g, &v->tm, pic, err, errlen))
+    if (!pipeline_human_prepare(v->pipe, &g, &v->s.tm, pic, err, errlen))
         return false;
     v->human_cached = true;
     v->human_gen = gen;
-    v->human_tm = v->tm;
+    v->human_tm = v->s.tm;
     v->human_pic = *pic;
     return true;
 }
@@ -208,7 +208,7 @@ void renderer_render(viewer *v, bool f32, int samples)
     if (!staged)   /* the analysis below replaces the one the kept picture goes with */
         v->human_cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
-    tonemap_params tm = v->tm;
+    tonemap_params tm = v->s.tm;
     if (!human)
         tm.veil = tm.acuity = tm.color_loss = false;
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
@@ -227,7 +227,7 @@ void renderer_render(viewer *v, bool f32, int samples)
         if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
             !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
-    } else if (!pipeline_frame(v->pipe, v->adapt_view ? scene : img, scene, &tm, err,
+    } else if (!pipeline_frame(v->pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
                                sizeof err)) {
         gpu_error(v, err);
     }

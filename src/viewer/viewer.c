@@ -27,7 +27,7 @@ static const double LIVE_POLL_S = 0.02;
 
 view_place viewer_place(const viewer *v)
 {
-    return view_placement(v->view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
+    return view_placement(v->s.view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
                           v->vp.h);
 }
 
@@ -53,13 +53,13 @@ void viewer_fit(viewer *v)
 {
     if (!v->have_image || v->vp.w <= 0 || v->vp.h <= 0)
         return;
-    v->view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
-    v->fitted = true;
+    v->s.view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+    v->s.fitted = true;
 }
 
 bool viewer_human_shown(const viewer *v)
 {
-    return human_requested(&v->tm) && pipeline_image_pieces(v->pipe) == 1;
+    return human_requested(&v->s.tm) && pipeline_image_pieces(v->pipe) == 1;
 }
 
 /* The view when the viewport is known: a new image's first view, a fitted view refitted
@@ -67,10 +67,10 @@ bool viewer_human_shown(const viewer *v)
 static void update_view(viewer *v)
 {
     if (v->view_fresh) {
-        v->view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
-        v->fitted = v->view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
+        v->s.view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+        v->s.fitted = v->s.view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
         v->view_fresh = false;
-    } else if (v->fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
+    } else if (v->s.fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
         viewer_fit(v);
     }
 }
@@ -96,7 +96,7 @@ static int draw_frame(viewer *v)
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */
-        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->scene, v->msaa, f32);
+        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->scene, v->s.msaa, f32);
         viewer_frame_key key = renderer_frame_key(v, samples);
         bool changed = stats_ran || !v->have_last || !renderer_key_equal(&key, &v->last);
         if (changed || v->latency_due) {
@@ -171,7 +171,7 @@ static bool screenshot(viewer *v, const char *path)
         if (v->message[0])
             printf("message: %s\n", v->message);
         /* The marked peaks (X), data-window coordinates, by rank. */
-        for (int i = 0; v->show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
+        for (int i = 0; v->s.show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
             printf("peak: %d %d,%d\n", i + 1, v->stats.peaks[i].x, v->stats.peaks[i].y);
         fflush(stdout);
     }
@@ -211,12 +211,12 @@ static void viewer_cleanup(viewer *v)
 /* The viewer's state from the command line's options. */
 static void viewer_init(viewer *v, const ht_options *o)
 {
-    v->tm = o->tm;
-    v->msaa = o->msaa < 1 ? 1 : o->msaa;
-    v->show_panels = !o->no_panels;
+    v->s.tm = o->tm;
+    v->s.msaa = o->msaa < 1 ? 1 : o->msaa;
+    v->s.show_panels = !o->no_panels;
     v->ui_scale = o->ui_scale > 0 ? (float)o->ui_scale : 1;
     v->latency = o->latency;
-    v->view.zoom = 1;
+    v->s.view.zoom = 1;
     v->dirty = true;
     v->testing = o->keys || o->screenshot;
     v->opt_part = o->part;
@@ -226,10 +226,10 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;
     v->watch_fd = v->watch_wd = -1;
-    v->ref = -1;
+    v->s.ref = -1;
     v->rb_slot = -1;
-    v->wipe = 0.5;
-    v->disp = o->display;
+    v->s.wipe = 0.5;
+    v->s.disp = o->display;
     v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
@@ -327,8 +327,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
         return 1;
     }
     glGenFramebuffers(1, &v->present_fbo);
-    if (o->reference && (v->ref = viewer_files_add(v, o->reference)) >= 0)
-        v->compare = COMPARE_WIPE;
+    if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
+        v->s.compare = COMPARE_WIPE;
     if (seq)
         viewer_seq_start(v);
     else

@@ -24,9 +24,9 @@ static const tonemap_result *current_result(const viewer *v)
  * frame used. False when there is none yet. */
 static bool manual_range(viewer *v, double *lo, double *hi)
 {
-    if (v->tm.lmin > 0 && v->tm.lmax > v->tm.lmin) {
-        *lo = v->tm.lmin;
-        *hi = v->tm.lmax;
+    if (v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin) {
+        *lo = v->s.tm.lmin;
+        *hi = v->s.tm.lmax;
         return true;
     }
     const tonemap_result *r = current_result(v);
@@ -58,8 +58,8 @@ void act_range(viewer *v, double how)
         break;
     case +2: lo /= RANGE_STEP; hi *= RANGE_STEP; break;          /* widen */
     }
-    v->tm.lmin = clampd(lo, 1e-30, 1e29);
-    v->tm.lmax = clampd(hi, v->tm.lmin * 1.0001, 1e30);
+    v->s.tm.lmin = clampd(lo, 1e-30, 1e29);
+    v->s.tm.lmax = clampd(hi, v->s.tm.lmin * 1.0001, 1e30);
 }
 
 void act_range_fit(viewer *v, double arg)
@@ -70,35 +70,35 @@ void act_range_fit(viewer *v, double arg)
         return;
     }
     /* pcond's upper edge: counted pixels are below 1.01 * max. */
-    v->tm.lmin = v->y_min * v->tm.scale;
-    v->tm.lmax = v->y_max * v->tm.scale * 1.01;
+    v->s.tm.lmin = v->y_min * v->s.tm.scale;
+    v->s.tm.lmax = v->y_max * v->s.tm.scale * 1.01;
 }
 
 void act_range_auto(viewer *v, double arg)
 {
     (void)arg;
-    v->tm.lmin = v->tm.lmax = 0;
+    v->s.tm.lmin = v->s.tm.lmax = 0;
 }
 
 static const double DISPLAY_STEP = 1.4142135623730951; /* half a stop */
 
 void act_ldmax(viewer *v, double dir)
 {
-    double l = dir > 0 ? v->tm.ldmax * DISPLAY_STEP : v->tm.ldmax / DISPLAY_STEP;
-    v->tm.ldmax = clampd(l, 1e-3, 1e6);
+    double l = dir > 0 ? v->s.tm.ldmax * DISPLAY_STEP : v->s.tm.ldmax / DISPLAY_STEP;
+    v->s.tm.ldmax = clampd(l, 1e-3, 1e6);
 }
 
 void act_drange(viewer *v, double dir)
 {
-    double d = dir > 0 ? v->tm.drange * DISPLAY_STEP : v->tm.drange / DISPLAY_STEP;
-    v->tm.drange = clampd(d, 1.001, 1e6);
+    double d = dir > 0 ? v->s.tm.drange * DISPLAY_STEP : v->s.tm.drange / DISPLAY_STEP;
+    v->s.tm.drange = clampd(d, 1.001, 1e6);
 }
 
 /* linear -> human -> none -> linear */
 void act_ceiling(viewer *v, double arg)
 {
     (void)arg;
-    v->tm.ceiling = ht_enum_next(tonemap_ceilings, v->tm.ceiling);
+    v->s.tm.ceiling = ht_enum_next(tonemap_ceilings, v->s.tm.ceiling);
 }
 
 /* *CHOICE to the next of CHOICES, and the parameter it needs, *PARAM, to DEFAULT when unset. */
@@ -112,35 +112,35 @@ static void next_choice(int *choice, const ht_enum *choices, double *param, doub
 void act_sampling(viewer *v, double arg)
 {
     (void)arg;
-    next_choice(&v->tm.sampling, tonemap_samplings, &v->tm.fov, 40);
+    next_choice(&v->s.tm.sampling, tonemap_samplings, &v->s.tm.fov, 40);
 }
 
 void act_points(viewer *v, double arg)
 {
     (void)arg;
-    v->tm.point_samples = !v->tm.point_samples;
-    if (v->tm.sampling != HT_SAMPLING_FOVEAL)
+    v->s.tm.point_samples = !v->s.tm.point_samples;
+    if (v->s.tm.sampling != HT_SAMPLING_FOVEAL)
         viewer_set_message(v, false, "point samples %s (they count with foveal sampling only: O)",
-                    v->tm.point_samples ? "on" : "off");
+                    v->s.tm.point_samples ? "on" : "off");
 }
 
 void act_weights(viewer *v, double arg)
 {
     (void)arg;
-    v->tm.luminance = ht_enum_next(tonemap_luminances, v->tm.luminance);
+    v->s.tm.luminance = ht_enum_next(tonemap_luminances, v->s.tm.luminance);
     viewer_update_y_range(v);
 }
 
 void act_linear(viewer *v, double arg)
 {
     (void)arg;
-    v->tm.force_linear = !v->tm.force_linear;
+    v->s.tm.force_linear = !v->s.tm.force_linear;
 }
 
 /* The human-vision options (human.h), each on its own key: ARG 0 veil, 1 acuity, 2 colour. */
 void act_human(viewer *v, double arg)
 {
-    bool *opt[] = {&v->tm.veil, &v->tm.acuity, &v->tm.color_loss};
+    bool *opt[] = {&v->s.tm.veil, &v->s.tm.acuity, &v->s.tm.color_loss};
     *opt[(int)arg] = !*opt[(int)arg];
 }
 
@@ -149,10 +149,10 @@ void act_human(viewer *v, double arg)
 void act_human_all(viewer *v, double arg)
 {
     (void)arg;
-    if (v->tm.veil && v->tm.acuity && v->tm.color_loss)
-        v->tm.veil = v->tm.acuity = v->tm.color_loss = false;
+    if (v->s.tm.veil && v->s.tm.acuity && v->s.tm.color_loss)
+        v->s.tm.veil = v->s.tm.acuity = v->s.tm.color_loss = false;
     else
-        human_params_all(&v->tm);
+        human_params_all(&v->s.tm);
 }
 
 /* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
@@ -160,15 +160,15 @@ void act_human_all(viewer *v, double arg)
 void act_pcond(viewer *v, double arg)
 {
     (void)arg;
-    tonemap_params keep = v->tm;
-    tonemap_apply_preset(&v->tm, v->tm.pcond ? HT_PRESET_DEFAULT : HT_PRESET_PCOND);
-    v->tm.ceiling = keep.ceiling;
-    v->tm.force_linear = keep.force_linear;
-    v->tm.transfer = keep.transfer;
-    v->tm.gamma = keep.gamma;
-    v->tm.scale = keep.scale;
-    v->tm.lmin = keep.lmin;
-    v->tm.lmax = keep.lmax;
+    tonemap_params keep = v->s.tm;
+    tonemap_apply_preset(&v->s.tm, v->s.tm.pcond ? HT_PRESET_DEFAULT : HT_PRESET_PCOND);
+    v->s.tm.ceiling = keep.ceiling;
+    v->s.tm.force_linear = keep.force_linear;
+    v->s.tm.transfer = keep.transfer;
+    v->s.tm.gamma = keep.gamma;
+    v->s.tm.scale = keep.scale;
+    v->s.tm.lmin = keep.lmin;
+    v->s.tm.lmax = keep.lmax;
     /* (The status text says "preset pcond": no message over the picture.) */
     viewer_update_y_range(v);
 }
@@ -178,25 +178,25 @@ void act_pcond(viewer *v, double arg)
 void act_hist_mode(viewer *v, double arg)
 {
     (void)arg;
-    v->hist_mode = (v->hist_mode + 1) % HIST_MODES;
+    v->s.hist_mode = (v->s.hist_mode + 1) % HIST_MODES;
 }
 
 void act_marks(viewer *v, double arg)
 {
     (void)arg;
-    v->show_marks = !v->show_marks;
+    v->s.show_marks = !v->s.show_marks;
 }
 
 void act_bins(viewer *v, double dir)
 {
-    int b = dir > 0 ? v->tm.bins * 2 : v->tm.bins / 2;
-    v->tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+    int b = dir > 0 ? v->s.tm.bins * 2 : v->s.tm.bins / 2;
+    v->s.tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
 }
 
 void act_transfer(viewer *v, double arg)
 {
     (void)arg;
-    next_choice(&v->tm.transfer, tonemap_transfers, &v->tm.gamma, 2.2);
+    next_choice(&v->s.tm.transfer, tonemap_transfers, &v->s.tm.gamma, 2.2);
 }
 
 void act_msaa(viewer *v, double arg)
@@ -204,31 +204,31 @@ void act_msaa(viewer *v, double arg)
     (void)arg;
     /* The next count the driver really gives (llvmpipe offers 1 and 4, not 2), then back to 1. */
     bool f32 = !v->img.half_exact;
-    int cur = pass_scene_samples(v->scene, v->msaa, f32);
+    int cur = pass_scene_samples(v->scene, v->s.msaa, f32);
     for (int n = 2; n <= 8; n *= 2) {
         int got = pass_scene_samples(v->scene, n, f32);
         if (got > cur) {
-            v->msaa = got;
+            v->s.msaa = got;
             return;
         }
     }
-    v->msaa = 1;
+    v->s.msaa = 1;
 }
 
-void act_panels(viewer *v, double arg) { (void)arg; v->show_panels = !v->show_panels; }
+void act_panels(viewer *v, double arg) { (void)arg; v->s.show_panels = !v->s.show_panels; }
 void act_help(viewer *v, double arg)
 {
     (void)arg;
-    v->show_help = !v->show_help;
+    v->s.show_help = !v->s.show_help;
     v->help_filter[0] = '\0';
 }
-void act_adapt(viewer *v, double arg) { (void)arg; v->adapt_view = !v->adapt_view; }
+void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
 
 /* Zoom keys zoom at the window's centre (the wheel at the cursor). */
 void act_zoom(viewer *v, double dir)
 {
-    v->fitted = false;
-    v->view = view_zoom_at(v->view, dir > 0 ? 2.0 : 0.5,
+    v->s.fitted = false;
+    v->s.view = view_zoom_at(v->s.view, dir > 0 ? 2.0 : 0.5,
                            (view_point){v->vp.w / 2.0, v->vp.h / 2.0}, v->vp.w, v->vp.h);
 }
 
@@ -237,20 +237,20 @@ void act_fit(viewer *v, double arg) { (void)arg; viewer_fit(v); }
 void act_one(viewer *v, double arg)
 {
     (void)arg;
-    v->view.zoom = 1;
-    v->fitted = false;
+    v->s.view.zoom = 1;
+    v->s.fitted = false;
 }
 
 /* Arrow keys scroll the view: ARG is the direction (1 right, 2 left, 3 down, 4 up). */
 void act_pan(viewer *v, double arg)
 {
     const double step = 128.0;   /* window pixels; the image moves the other way */
-    v->fitted = false;
+    v->s.fitted = false;
     switch ((int)arg) {
-    case 1: v->view = view_pan(v->view, -step, 0); break;
-    case 2: v->view = view_pan(v->view, step, 0); break;
-    case 3: v->view = view_pan(v->view, 0, -step); break;
-    case 4: v->view = view_pan(v->view, 0, step); break;
+    case 1: v->s.view = view_pan(v->s.view, -step, 0); break;
+    case 2: v->s.view = view_pan(v->s.view, step, 0); break;
+    case 3: v->s.view = view_pan(v->s.view, 0, -step); break;
+    case 4: v->s.view = view_pan(v->s.view, 0, step); break;
     }
 }
 
@@ -268,8 +268,8 @@ void act_quit(viewer *v, double arg)
         v->menu_close = true;
         return;
     }
-    if (arg == 1 && (v->show_help || v->show_open)) {
-        v->show_help = v->show_open = false;
+    if (arg == 1 && (v->s.show_help || v->s.show_open)) {
+        v->s.show_help = v->s.show_open = false;
         return;
     }
     v->quit = true;
@@ -319,7 +319,7 @@ void act_close(viewer *v, double arg)
 void act_open(viewer *v, double arg)
 {
     (void)arg;
-    v->show_open = !v->show_open;
+    v->s.show_open = !v->s.show_open;
 }
 
 /* The open box's Enter: the typed path (file or folder) added to the list and shown. */
@@ -334,7 +334,7 @@ void act_open_typed(viewer *v, double arg)
         return;
     char *paths[1] = {path};
     viewer_files_drop(v, paths, 1);
-    v->show_open = false;
+    v->s.show_open = false;
 }
 
 void act_copy_path(viewer *v, double arg)
@@ -351,49 +351,49 @@ void act_copy_path(viewer *v, double arg)
 
 void act_set_lmin(viewer *v, double x)
 {
-    v->tm.lmin = clampd(x, 1e-30, 1e29);
-    if (!(v->tm.lmax > v->tm.lmin))
-        v->tm.lmax = v->tm.lmin * RANGE_STEP;
+    v->s.tm.lmin = clampd(x, 1e-30, 1e29);
+    if (!(v->s.tm.lmax > v->s.tm.lmin))
+        v->s.tm.lmax = v->s.tm.lmin * RANGE_STEP;
 }
 
 void act_set_lmax(viewer *v, double x)
 {
-    v->tm.lmax = clampd(x, 1e-29, 1e30);
-    if (!(v->tm.lmin > 0) || v->tm.lmin >= v->tm.lmax)
-        v->tm.lmin = v->tm.lmax / 100;
+    v->s.tm.lmax = clampd(x, 1e-29, 1e30);
+    if (!(v->s.tm.lmin > 0) || v->s.tm.lmin >= v->s.tm.lmax)
+        v->s.tm.lmin = v->s.tm.lmax / 100;
 }
 
-void act_set_ldmax(viewer *v, double x) { v->tm.ldmax = clampd(x, 1e-3, 1e6); }
-void act_set_drange(viewer *v, double x) { v->tm.drange = clampd(x, 1.001, 1e6); }
-void act_set_ceiling(viewer *v, double x) { v->tm.ceiling = (int)x; }
+void act_set_ldmax(viewer *v, double x) { v->s.tm.ldmax = clampd(x, 1e-3, 1e6); }
+void act_set_drange(viewer *v, double x) { v->s.tm.drange = clampd(x, 1.001, 1e6); }
+void act_set_ceiling(viewer *v, double x) { v->s.tm.ceiling = (int)x; }
 
 void act_set_sampling(viewer *v, double x)
 {
-    v->tm.sampling = (int)x;
-    if (!(v->tm.fov > 0))
-        v->tm.fov = 40;
+    v->s.tm.sampling = (int)x;
+    if (!(v->s.tm.fov > 0))
+        v->s.tm.fov = 40;
 }
 
 void act_set_weights(viewer *v, double x)
 {
-    v->tm.luminance = (int)x;
+    v->s.tm.luminance = (int)x;
     viewer_update_y_range(v);
 }
 
 void act_set_transfer(viewer *v, double x)
 {
-    v->tm.transfer = (int)x;
-    if (!(v->tm.gamma > 0))
-        v->tm.gamma = 2.2;
+    v->s.tm.transfer = (int)x;
+    if (!(v->s.tm.gamma > 0))
+        v->s.tm.gamma = 2.2;
 }
 
-void act_set_msaa(viewer *v, double x) { v->msaa = x < 1 ? 1 : (int)x; }
-void act_set_hist_mode(viewer *v, double x) { v->hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES; }
+void act_set_msaa(viewer *v, double x) { v->s.msaa = x < 1 ? 1 : (int)x; }
+void act_set_hist_mode(viewer *v, double x) { v->s.hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES; }
 
 void act_set_bins(viewer *v, double x)
 {
     int b = (int)x;
-    v->tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+    v->s.tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
 }
 
 /* Parts and layers by index: stepped to, so that the file list's rules (default layer of a
@@ -421,9 +421,9 @@ void act_set_layer(viewer *v, double index)
 void act_set_reference(viewer *v, double index)
 {
     int i = (int)index;
-    v->ref = i >= 0 && i < v->nfiles && i != v->ref ? i : -1;
-    if (v->ref >= 0 && v->compare == COMPARE_OFF)
-        v->compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
+    v->s.ref = i >= 0 && i < v->nfiles && i != v->s.ref ? i : -1;
+    if (v->s.ref >= 0 && v->s.compare == COMPARE_OFF)
+        v->s.compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
     v->ref_err[0] = '\0';
 }
 
@@ -436,31 +436,31 @@ void act_reference(viewer *v, double arg)
 void act_set_compare(viewer *v, double mode)
 {
     int m = (int)mode;
-    v->compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
+    v->s.compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
 }
 
 void act_compare(viewer *v, double arg)
 {
     (void)arg;
-    v->compare = ht_enum_next(compare_modes, v->compare);
+    v->s.compare = ht_enum_next(compare_modes, v->s.compare);
 }
 
 void act_wipe_axis(viewer *v, double arg)
 {
     (void)arg;
-    v->wipe_horizontal = !v->wipe_horizontal;
+    v->s.wipe_horizontal = !v->s.wipe_horizontal;
 }
 
-void act_set_ppd(viewer *v, double ppd) { v->ppd = clampd(ppd, 1, 1000); }
+void act_set_ppd(viewer *v, double ppd) { v->s.ppd = clampd(ppd, 1, 1000); }
 
 void act_set_flip_tonemapper(viewer *v, double t)
 {
     if (ht_enum_has(flip_tonemappers, (int)t))
-        v->flip_tonemapper = (int)t;
+        v->s.flip_tonemapper = (int)t;
 }
 
-void act_set_wipe(viewer *v, double at) { v->wipe = clampd(at, 0, 1); }
-void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
+void act_set_wipe(viewer *v, double at) { v->s.wipe = clampd(at, 0, 1); }
+void act_flip(viewer *v, double down) { v->s.flip_held = down != 0; }
 
 /* ---------------------------------------------------------------------------------------
  * The display mode (display_view.c) */
@@ -468,44 +468,44 @@ void act_flip(viewer *v, double down) { v->flip_held = down != 0; }
 void act_set_view(viewer *v, double mode)
 {
     if (ht_enum_has(display_modes, (int)mode))
-        v->disp.mode = (int)mode;
+        v->s.disp.mode = (int)mode;
 }
 
 void act_view_channel(viewer *v, double arg)
 {
     (void)arg;
-    if (v->disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
-        v->disp.channel = ht_enum_next(display_channels, v->disp.channel);
-        v->disp.ch_min = v->disp.ch_max = 0;
+    if (v->s.disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
+        v->s.disp.channel = ht_enum_next(display_channels, v->s.disp.channel);
+        v->s.disp.ch_min = v->s.disp.ch_max = 0;
     }
-    v->disp.mode = HT_VIEW_CHANNEL;
+    v->s.disp.mode = HT_VIEW_CHANNEL;
 }
 
-void act_exposure(viewer *v, double stops) { v->disp.exposure = clampd(v->disp.exposure + stops, -40, 40); }
-void act_set_exposure(viewer *v, double ev) { v->disp.exposure = clampd(ev, -40, 40); }
-void act_set_offset(viewer *v, double x) { v->disp.offset = clampd(x, -1, 1); }
-void act_set_fc_max(viewer *v, double cd) { v->disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0; }
-void act_set_fc_decades(viewer *v, double n) { v->disp.fc_decades = (int)clampd(n, 0, 12); }
-void act_set_fc_steps(viewer *v, double n) { v->disp.fc_steps = (int)clampd(n, 2, 100); }
+void act_exposure(viewer *v, double stops) { v->s.disp.exposure = clampd(v->s.disp.exposure + stops, -40, 40); }
+void act_set_exposure(viewer *v, double ev) { v->s.disp.exposure = clampd(ev, -40, 40); }
+void act_set_offset(viewer *v, double x) { v->s.disp.offset = clampd(x, -1, 1); }
+void act_set_fc_max(viewer *v, double cd) { v->s.disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0; }
+void act_set_fc_decades(viewer *v, double n) { v->s.disp.fc_decades = (int)clampd(n, 0, 12); }
+void act_set_fc_steps(viewer *v, double n) { v->s.disp.fc_steps = (int)clampd(n, 2, 100); }
 
 void act_set_fc_style(viewer *v, double s)
 {
     if (ht_enum_has(display_fc_styles, (int)s))
-        v->disp.fc_style = (int)s;
+        v->s.disp.fc_style = (int)s;
 }
 
 void act_set_channel(viewer *v, double c)
 {
     if (ht_enum_has(display_channels, (int)c)) {
-        v->disp.channel = (int)c;
-        v->disp.ch_min = v->disp.ch_max = 0;   /* its own range */
+        v->s.disp.channel = (int)c;
+        v->s.disp.ch_min = v->s.disp.ch_max = 0;   /* its own range */
     }
 }
 
 void act_set_ch_palette(viewer *v, double p)
 {
     if (ht_enum_has(display_channel_palettes, (int)p))
-        v->disp.ch_palette = (int)p;
+        v->s.disp.ch_palette = (int)p;
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ void viewer_update_y_range(viewer *v)
     if (!v->have_image)
         return;
     double w[3];
-    tonemap_luminance_weights(v->tm.luminance, w);
+    tonemap_luminance_weights(v->s.tm.luminance, w);
     double lo = INFINITY, hi = 0;
     size_t n = (size_t)v->img.width * v->img.height;
     for (size_t i = 0; i < n; i++) {
@@ -211,12 +211,12 @@ static bool reload_keep_view(viewer *v)
     int dw[4], dsp[4];
     memcpy(dw, v->img.data_window, sizeof dw);
     memcpy(dsp, v->img.display_window, sizeof dsp);
-    view_state view = v->view;
+    view_state view = v->s.view;
     if (!viewer_load_current(v))
         return false;
     if (had && memcmp(dw, v->img.data_window, sizeof dw) == 0 &&
         memcmp(dsp, v->img.display_window, sizeof dsp) == 0) {
-        v->view = view;
+        v->s.view = view;
         v->view_fresh = false;
     }
     return true;

@@ -1,12 +1,20 @@
-/* The viewer's state and what its files share (viewer.h is the public side):
- *   viewer.c         the loop and the frame (scene pass -> analyse -> apply -> present into
- *                    the viewport -> panels), the statistics on demand, the screenshot hook
+/* The viewer's state and what its files share (viewer.h is the public side). The state is
+ * the document (the open images: file_list.c), the session (what is looked at and how:
+ * struct session), the renderer's GPU objects and frame record, and the platform's window.
+ *   viewer.c         the loop and the frame (layout -> renderer -> present into the
+ *                    viewport -> panels), the screenshot hook
+ *   renderer.c       the frame's passes, the statistics on demand, the frame record (its
+ *                    analysis read back through gpu/readback.c)
+ *   compare_view.c   the reference: its pipeline, the wipe and the error maps (compare_gpu)
+ *   display_view.c   the display mode and the image's units; region_view.c the region
  *   platform.c       the platform: the GLFW window and its events, and the scripted event
- *                    source of the tests (--keys, --clicks)
+ *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
  *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture
+ *                    the histogram plot, the help, the marks over the picture;
+ *                    panels_display.c the display mode, the legend, the region, the
+ *                    comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
@@ -82,7 +90,29 @@ typedef struct viewport {
     int x, y, w, h;
 } viewport;
 
+/* The session: what the user looks at and how: plain data, changed only by actions (and
+ * set from the command line at the start). The document (the open images, file_list.h) and
+ * the frame record (what the renderer measured) are apart from it. */
+typedef struct session {
+    tonemap_params tm;         /* the operator's settings */
+    display_params disp;       /* the display mode as asked (display_view.c resolves it) */
+    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
+    bool adapt_view;           /* the analysis reads the view, not the image */
+    view_state view;
+    bool fitted;               /* the view fits the image: it refits when the viewport changes */
+    int hist_mode;             /* HIST_* */
+    bool show_marks, show_panels, show_help, show_open;
+    int ref;                   /* the reference's entry in the list, -1: none */
+    int compare;               /* COMPARE_* */
+    bool flip_held;            /* Z held: the reference is shown instead */
+    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
+    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
+    double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
+    int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
+} session;
+
 typedef struct viewer {
+    session s;                 /* what is looked at, and how (plain data) */
     GLFWwindow *win;
     pipeline *pipe;
     pass_scene *scene;
@@ -122,8 +152,6 @@ typedef struct viewer {
     char layers[192];          /* the part's layers as hdr_part_info lists them */
 
     /* Statistics, computed on demand for the whole image (viewer.c: stats_update). */
-    int hist_mode;             /* HIST_* */
-    bool show_marks;
     int grey_kernel;
     int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
     imgstats_gpu_ctx *stats_ctx;
@@ -140,19 +168,14 @@ typedef struct viewer {
     tonemap_params human_tm;
     ht_source human_pic;
 
-    view_state view;
     bool view_fresh;           /* set the initial view on the next frame (size known then) */
-    bool fitted;               /* the view fits the image: it refits when the viewport changes */
     int fb_w, fb_h;
     viewport vp;               /* where the picture goes (panels_layout) */
     int dock_w;                /* the dock's width, 0 when folded away */
     float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
 
     /* Settings the keys change. */
-    tonemap_params tm;
-    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
     int samples;               /* what the last frame got */
-    bool show_panels, show_help, show_open, adapt_view;
     bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
     char open_path[1024];      /* the open box's text */
     char help_filter[64];      /* the help's search text: typed while the help shows */
@@ -181,7 +204,7 @@ typedef struct viewer {
 
     /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
      * for the image, and the image's units. */
-    display_params disp, disp_asked, disp_res;
+    display_params disp_asked, disp_res;
     unsigned long disp_gen;    /* image_gen of disp_res and units */
     image_units units;
     double user_scale;         /* --scale, or 0: the file's units */
@@ -195,11 +218,6 @@ typedef struct viewer {
 
     /* The reference (compare_view.c): another entry of the list, drawn with the current
      * image's view and curve in its own pipeline. */
-    int ref;                   /* its entry, -1: none */
-    int compare;               /* COMPARE_* */
-    bool flip_held;            /* Z held: the reference is shown instead */
-    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
-    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
     bool wipe_drag;            /* the mouse drags the divider */
     pipeline *ref_pipe;
     pass_scene *ref_scene;     /* the reference's scene pass (the current image's is kept) */
@@ -208,8 +226,6 @@ typedef struct viewer {
     bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
     bool cmp_have;             /* cmp_numbers holds a run's numbers */
     compare_gpu_numbers cmp_numbers;
-    double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
-    int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
     bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
     flip_exposures ref_exposures;
     hdr_image ref_img;

@@ -52,7 +52,7 @@ static void adapt_shown(viewer *v, int frame, bool in_order)
     s->have_r = false;
     if (s->ap.mode == HT_ADAPT_NONE)
         return;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->tm, &s->r, err, sizeof err)) {
+    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &s->r, err, sizeof err)) {
         viewer_set_message(v, true, "GPU pipeline: %s", err);
         return;
     }
@@ -61,8 +61,8 @@ static void adapt_shown(viewer *v, int frame, bool in_order)
         adapt_init(&s->st);
     adapt_update(&s->ap, &s->st, &s->af);
     if (s->af.valid)
-        adapt_result(&s->st, &v->tm, &s->r);
-    s->r_tm = v->tm;
+        adapt_result(&s->st, &v->s.tm, &s->r);
+    s->r_tm = v->s.tm;
     s->have_r = true;
 }
 
@@ -212,9 +212,9 @@ void viewer_seq_key(viewer *v, int arg)
 const tonemap_result *viewer_seq_adapted(viewer *v)
 {
     viewer_seq *s = v->seq;
-    if (!s || !s->have_r || v->adapt_view || !v->have_image || human_requested(&v->tm))
+    if (!s || !s->have_r || v->s.adapt_view || !v->have_image || human_requested(&v->s.tm))
         return NULL;
-    if (!tonemap_params_equal(&s->r_tm, &v->tm))
+    if (!tonemap_params_equal(&s->r_tm, &v->s.tm))
         adapt_shown(v, s->first + s->good, false);   /* other settings: start afresh */
     return s->have_r ? &s->r : NULL;
 }
@@ -235,7 +235,7 @@ void viewer_seq_status(const viewer *v, char *buf, size_t len)
         n += snprintf(buf + n, len - n, " %.1f fps (of %g, %ld dropped)", rate, s->fps,
                       s->dropped);
     static const char *const names[] = {"none", "exp", "human"};
-    bool off = human_requested(&v->tm);   /* viewer_seq_adapted: no adaptation with them */
+    bool off = human_requested(&v->s.tm);   /* viewer_seq_adapted: no adaptation with them */
     if (n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - n, "  adapt %s", off ? "off (human vision)"
                                                           : names[s->ap.mode]);

@@ -24,8 +24,8 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
 static double pixel_lw(const viewer *v, const float *p)
 {
     double w[3];
-    tonemap_luminance_weights(v->tm.luminance, w);
-    return v->tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
+    tonemap_luminance_weights(v->s.tm.luminance, w);
+    return v->s.tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
 }
 
 /* The image pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or
@@ -68,18 +68,18 @@ static void add(text_buf *t, const char *fmt, ...)
  * human-vision stage, whose grids are in the image's pixels (viewer.c render). */
 static bool analyses_view(const viewer *v)
 {
-    return v->adapt_view && !viewer_human_shown(v);
+    return v->s.adapt_view && !viewer_human_shown(v);
 }
 
 /* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
 static void status_view(text_buf *t, const viewer *v, int samples)
 {
     add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
-        v->img.width, v->img.height, v->cur + 1, v->nfiles, v->view.zoom * 100, samples);
-    if (samples != v->msaa)   /* --msaa asked for a count this GPU does not offer */
-        add(t, " (asked %d)", v->msaa);
+        v->img.width, v->img.height, v->cur + 1, v->nfiles, v->s.view.zoom * 100, samples);
+    if (samples != v->s.msaa)   /* --msaa asked for a count this GPU does not offer */
+        add(t, " (asked %d)", v->s.msaa);
     add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");
-    if (v->adapt_view && !analyses_view(v))
+    if (v->s.adapt_view && !analyses_view(v))
         add(t, " (not the view: human vision)");
     if (v->latency)
         add(t, "  latency %d frame", v->latency);
@@ -118,7 +118,7 @@ static void status_part(text_buf *t, const viewer *v)
 /* The luminance range (set or automatic) and the mapping. */
 static void status_range(text_buf *t, const viewer *v, const tonemap_result *r)
 {
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     char a[32], b[32];
     if (tm->lmin > 0 && tm->lmax > tm->lmin) {
         fmt_lum(tm->lmin, a, sizeof a);
@@ -149,7 +149,7 @@ static void analysed_size(const viewer *v, int *w, int *h)
  * luminance weights, forced linear, the preset. */
 static void status_sampling(text_buf *t, const viewer *v)
 {
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     if (tm->sampling == HT_SAMPLING_FOVEAL) {
         int sw, sh;
         analysed_size(v, &sw, &sh);
@@ -170,7 +170,7 @@ static void status_sampling(text_buf *t, const viewer *v)
 /* The display range, ceiling, bins and transfer. */
 static void status_display(text_buf *t, const viewer *v)
 {
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     char a[32], b[32];
     fmt_lum(tm->ldmax / tm->drange, a, sizeof a);
     fmt_lum(tm->ldmax, b, sizeof b);
@@ -218,7 +218,7 @@ static void status_human_one(text_buf *t, bool on, const human_report *rep, int 
  * or that an image in pieces is shown without them. */
 static void status_human(text_buf *t, const viewer *v)
 {
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     if (!human_requested(tm))
         return;
     if (!viewer_human_shown(v)) {
@@ -239,7 +239,7 @@ static void status_human(text_buf *t, const viewer *v)
 static void status_marks(text_buf *t, const viewer *v)
 {
     const imgstats *st = &v->stats;
-    if (!v->show_marks)
+    if (!v->s.show_marks)
         return;
     if (!v->stats_ok)
         add(t, "\nbrightest: not available");
@@ -255,7 +255,7 @@ static void status_marks(text_buf *t, const viewer *v)
 /* The pixel under the cursor, from the CPU copy of the image, and what it maps to. */
 static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
 {
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     int ix, iy;
     const float *p = cursor_pixel(v, &ix, &iy);
     if (!p) {
@@ -288,9 +288,9 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_display(&t, v);
     status_human(&t, v);
     status_marks(&t, v);
-    if (v->ref >= 0)
-        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->ref]),
-            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->compare));
+    if (v->s.ref >= 0)
+        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->s.ref]),
+            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->s.compare));
     status_pixel(&t, v, r);
 }
 
@@ -325,7 +325,7 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
         add(&t, "(move the cursor over the picture)");
         return;
     }
-    const tonemap_params *tm = &v->tm;
+    const tonemap_params *tm = &v->s.tm;
     double lw = pixel_lw(v, p);
     add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
         ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
@@ -348,7 +348,7 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
     } else if (v->net_warn[0]) {
         snprintf(buf, len, "%s", v->net_warn);
         *error = true;
-    } else if (v->ref_err[0] && v->ref >= 0 && v->compare != COMPARE_OFF) {
+    } else if (v->ref_err[0] && v->s.ref >= 0 && v->s.compare != COMPARE_OFF) {
         snprintf(buf, len, "%s", v->ref_err);
         *error = true;
     } else if (v->load_err[0]) {

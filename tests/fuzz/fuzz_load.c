@@ -1,7 +1,11 @@
 /* libFuzzer harness: any bytes through the loaders (OpenEXR, Radiance, PFM), as a file's
  * content. A crash, hang, leak or sanitizer report is a bug; refusing the input is fine.
- * Each input is loaded on one thread and on three: one OpenEXR decoder against the other
- * (image_exr.c's choose_decoder), where both accept the file their pixels must be the same.
+ * Each input is loaded by every OpenEXR decoder (image_decoder: the C++ library straight to
+ * half and OpenEXRCore, each on one thread and on three, tinyexr; image_exr.c's
+ * choose_decoder), as half floats where the image is half-exact. One decoder on one thread and
+ * on three must give the same pixels whenever it accepts the file; two decoders, when every
+ * decoder accepts it: damaged compressed data (a PIZ chunk that decompresses short, say) is
+ * refused by OpenEXRCore but decoded to different garbage by the C++ library and tinyexr.
  * Every build links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,23 +16,55 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Equal pixels: each value equal, or NaN in both (a NaN's payload may differ by path). */
+static bool same(const hdr_image *a, const hdr_image *b)
+{
+    if (a->width != b->width || a->height != b->height || !a->half != !b->half)
+        return false;
+    size_t n = (size_t)a->width * (size_t)a->height * 4;
+    for (size_t i = 0; i < n; i++) {
+        if (a->half) {
+            uint16_t x = a->half[i], y = b->half[i];
+            if (x != y && !((x & 0x7fff) > 0x7c00 && (y & 0x7fff) > 0x7c00))
+                return false;
+        } else {
+            float x = a->rgba[i], y = b->rgba[i];
+            if (memcmp(&x, &y, sizeof x) != 0 && !(x != x && y != y))
+                return false;
+        }
+    }
+    return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* A small pixel limit keeps the fuzzer on parsing, not on decoding huge honest images. */
-    image_load_options opts = {.max_pixels = (uint64_t)1 << 22, .threads = 1};
-    hdr_image one, three;
+    static const struct {
+        int decoder, threads;
+    } runs[] = {
+        {IMAGE_DECODER_OPENEXR, 1}, {IMAGE_DECODER_OPENEXR, 3}, {IMAGE_DECODER_CORE, 1},
+        {IMAGE_DECODER_CORE, 3},    {IMAGE_DECODER_TINYEXR, 1},
+    };
+    enum { NRUNS = sizeof runs / sizeof runs[0] };
+    hdr_image img[NRUNS];
+    bool ok[NRUNS];
     char err[HT_ERR_MAX];
-    bool ok1 = image_load_memory("fuzz-input", data, size, &opts, &one, err, sizeof err);
-    opts.threads = 3;
-    bool ok3 = image_load_memory("fuzz-input", data, size, &opts, &three, err, sizeof err);
-    if (ok1 && ok3 &&
-        (one.width != three.width || one.height != three.height ||
-         memcmp(one.rgba, three.rgba, (size_t)one.width * (size_t)one.height * 4 *
-                                          sizeof(float)) != 0))
-        abort(); /* one thread and three decoded different pixels */
-    if (ok1)
-        image_free(&one);
-    if (ok3)
-        image_free(&three);
+    for (int r = 0; r < NRUNS; r++) {
+        image_load_options opts = {.max_pixels = (uint64_t)1 << 22, .threads = runs[r].threads,
+                                   .half_only = true, .decoder = runs[r].decoder};
+        ok[r] = image_load_memory("fuzz-input", data, size, &opts, &img[r], err, sizeof err);
+    }
+    bool all = true;
+    for (int r = 0; r < NRUNS; r++)
+        all = all && ok[r];
+    for (int r = 1; r < NRUNS; r++)
+        for (int q = 0; q < r; q++) {
+            bool one_decoder = ok[r] && ok[q] && strcmp(img[q].decoder, img[r].decoder) == 0;
+            if ((one_decoder || all) && !same(&img[q], &img[r]))
+                abort(); /* two decoders (or thread counts) decoded different pixels */
+        }
+    for (int r = 0; r < NRUNS; r++)
+        if (ok[r])
+            image_free(&img[r]);
     return 0;
 }

@@ -1,0 +1,232 @@
+/* The upload ring: pixel-buffer objects with immutable storage, mapped once for good
+ * (GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT), that decoder threads write half floats into.
+ * A frame's upload is then glTexSubImage2D from the buffer (a DMA), and the GL thread copies
+ * nothing; before, it copied 66 MB a 4K frame into a freshly mapped buffer (16-22 ms a frame
+ * on the lent H200 machine: BENCHMARKS.md).
+ *
+ * The storage is asked with GL_MAP_READ_BIT and GL_CLIENT_STORAGE_BIT: drivers then place it
+ * in cached system memory. A write-combined placement would make OpenEXR's writes (one
+ * channel at a time, two bytes in every eight) partial-line writes, far slower than to cached
+ * memory. */
+#include "upload_ring.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <EGL/egl.h>
+#include <glad/gl.h>
+
+#ifndef GL_MAP_PERSISTENT_BIT
+#define GL_MAP_PERSISTENT_BIT 0x0040
+#define GL_MAP_COHERENT_BIT 0x0080
+#define GL_CLIENT_STORAGE_BIT 0x0200
+#endif
+
+/* glBufferStorage (GL 4.4, GL_ARB_buffer_storage): not in the GL 4.3 loader, looked up. */
+typedef void (*buffer_storage_fn)(GLenum target, GLsizeiptr size, const void *data,
+                                  GLbitfield flags);
+
+/* A slot: free, or out (taken by a decoder, held by an image), and its upload's fence. */
+typedef struct ring_slot {
+    GLuint pbo;
+    void *map;
+    bool out;      /* handed out by get and not yet put back */
+    GLsync fence;  /* an upload from it that may still be running (GL thread only) */
+} ring_slot;
+
+struct upload_ring {
+    pthread_mutex_t mu;  /* guards everything below but the fences */
+    image_allocator alloc;
+    int cap;             /* slots made at most */
+    int n;               /* slots made (0: none yet, or no buffer storage) */
+    size_t bytes;        /* of each slot */
+    bool unsupported;    /* the driver has no buffer storage */
+    unsigned long direct; /* uploads from slots (GL thread) */
+    ring_slot *slots;    /* cap entries */
+};
+
+static void *ring_get(void *ctx, size_t bytes)
+{
+    upload_ring *r = ctx;
+    void *p = NULL;
+    pthread_mutex_lock(&r->mu);
+    for (int i = 0; i < r->n && bytes == r->bytes && !p; i++)
+        if (r->slots[i].map && !r->slots[i].out && !r->slots[i].fence) {
+            r->slots[i].out = true;
+            p = r->slots[i].map;
+        }
+    pthread_mutex_unlock(&r->mu);
+    return p;
+}
+
+/* Slot holding P, or -1; under the lock. */
+static int find(const upload_ring *r, const void *p)
+{
+    for (int i = 0; p && i < r->n; i++)
+        if (r->slots[i].map == p)
+            return i;
+    return -1;
+}
+
+static void ring_put(void *ctx, void *p)
+{
+    upload_ring *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    int i = find(r, p);
+    if (i >= 0)
+        r->slots[i].out = false; /* free once its fence, if any, has signalled */
+    pthread_mutex_unlock(&r->mu);
+}
+
+upload_ring *upload_ring_create(int slots)
+{
+    upload_ring *r = calloc(1, sizeof *r);
+    if (!r || !(r->slots = calloc((size_t)(slots > 0 ? slots : 1), sizeof *r->slots))) {
+        free(r);
+        return NULL;
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    r->cap = slots > 0 ? slots : 1;
+    r->alloc = (image_allocator){ring_get, ring_put, r};
+    return r;
+}
+
+const image_allocator *upload_ring_allocator(upload_ring *r)
+{
+    return r ? &r->alloc : NULL;
+}
+
+/* Deletes the slots' buffers that no image holds; under the lock, GL thread. True when every
+ * one went. */
+static bool drop_buffers(upload_ring *r)
+{
+    bool all = true;
+    for (int i = 0; i < r->n; i++) {
+        ring_slot *s = &r->slots[i];
+        if (s->fence) {
+            glClientWaitSync(s->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
+            glDeleteSync(s->fence);
+            s->fence = NULL;
+        }
+        if (s->out) {
+            all = false;
+            continue;
+        }
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->pbo);
+        glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+        glDeleteBuffers(1, &s->pbo);
+        *s = (ring_slot){0};
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (all)
+        r->n = 0;
+    return all;
+}
+
+void upload_ring_destroy(upload_ring **rp)
+{
+    if (!rp || !*rp)
+        return;
+    upload_ring *r = *rp;
+    pthread_mutex_lock(&r->mu);
+    bool all = drop_buffers(r);
+    pthread_mutex_unlock(&r->mu);
+    if (all) { /* else an image still points into a mapping: leak the ring rather */
+        pthread_mutex_destroy(&r->mu);
+        free(r->slots);
+        free(r);
+    }
+    *rp = NULL;
+}
+
+/* The driver's glBufferStorage, or NULL (GL before 4.4 without GL_ARB_buffer_storage). */
+static buffer_storage_fn buffer_storage(void)
+{
+    GLint major = 0, minor = 0, next = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    bool has = major > 4 || (major == 4 && minor >= 4);
+    glGetIntegerv(GL_NUM_EXTENSIONS, &next);
+    for (GLint i = 0; !has && i < next; i++) {
+        const char *e = (const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i);
+        has = e && strcmp(e, "GL_ARB_buffer_storage") == 0;
+    }
+    return has ? (buffer_storage_fn)eglGetProcAddress("glBufferStorage") : NULL;
+}
+
+/* Makes the slots for frames of BYTES; under the lock, GL thread, none made. */
+static void make_buffers(upload_ring *r, size_t bytes)
+{
+    buffer_storage_fn storage = buffer_storage();
+    if (!storage) {
+        r->unsupported = true;
+        return;
+    }
+    GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT |
+                       GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT;
+    r->bytes = bytes;
+    for (r->n = 0; r->n < r->cap; r->n++) {
+        ring_slot *s = &r->slots[r->n];
+        glGenBuffers(1, &s->pbo);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->pbo);
+        storage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, flags);
+        if (glGetError() != GL_NO_ERROR ||
+            !(s->map = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes, flags &
+                                        ~GL_CLIENT_STORAGE_BIT))) {
+            glDeleteBuffers(1, &s->pbo);
+            *s = (ring_slot){0};
+            break; /* fewer slots: what the driver gave */
+        }
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    /* The frames decoded before the ring existed left their buffers in the pool: the next
+     * ones come from the ring, those would only hold memory (a batch's peak). */
+    if (r->n > 0)
+        image_pool_drop(bytes);
+}
+
+void upload_ring_prepare(upload_ring *r, size_t bytes)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->mu);
+    for (int i = 0; i < r->n; i++) {
+        ring_slot *s = &r->slots[i];
+        if (s->fence && glClientWaitSync(s->fence, 0, 0) != GL_TIMEOUT_EXPIRED) {
+            glDeleteSync(s->fence);
+            s->fence = NULL;
+        }
+    }
+    if (!r->unsupported && bytes != r->bytes && (r->n == 0 || drop_buffers(r)))
+        make_buffers(r, bytes);
+    pthread_mutex_unlock(&r->mu);
+}
+
+bool upload_ring_bind(upload_ring *r, const void *p)
+{
+    if (!r)
+        return false;
+    pthread_mutex_lock(&r->mu);
+    int i = find(r, p);
+    if (i >= 0)
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, r->slots[i].pbo);
+    pthread_mutex_unlock(&r->mu);
+    return i >= 0;
+}
+
+void upload_ring_uploaded(upload_ring *r, const void *p)
+{
+    pthread_mutex_lock(&r->mu);
+    int i = find(r, p);
+    if (i >= 0 && !r->slots[i].fence)
+        r->slots[i].fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->direct += i >= 0;
+    pthread_mutex_unlock(&r->mu);
+}
+
+unsigned long upload_ring_direct(const upload_ring *r)
+{
+    return r ? r->direct : 0;
+}
