@@ -104,14 +104,14 @@ static int draw_frame(viewer *v)
             scene_view sv = viewer_scene_view(v);
             if (key.ref)
                 viewer_ref_render(v, &sv, samples);
-            v->cmp_shown = false;
-            if (key.ref && viewer_compare_map(v))
-                viewer_compare_run(v);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->latency_due = changed && v->latency == 1;
             v->last = key;
             v->have_last = true;
+            v->cmp_shown = false;
+            if (key.ref && viewer_compare_map(v))
+                viewer_compare_run(v);   /* of this frame's pictures (v->last) */
             v->renders++;
         }
         viewer_present(v, key.ref);

@@ -455,8 +455,10 @@ void act_set_ppd(viewer *v, double ppd) { v->s.ppd = clampd(ppd, 1, 1000); }
 
 void act_set_flip_tonemapper(viewer *v, double t)
 {
-    if (ht_enum_has(flip_tonemappers, (int)t))
+    if (ht_enum_has(flip_tonemappers, (int)t)) {
         v->s.flip_tonemapper = (int)t;
+        v->ref_exposures_ok = false;   /* HDR-FLIP's exposures depend on the tone mapper */
+    }
 }
 
 void act_set_wipe(viewer *v, double at) { v->s.wipe = clampd(at, 0, 1); }

@@ -225,6 +225,9 @@ typedef struct viewer {
     compare_gpu *cmp;          /* the error maps and their numbers */
     bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
     bool cmp_have;             /* cmp_numbers holds a run's numbers */
+    viewer_frame_key cmp_key;  /* the frame of the last run that computed FLIP: a new one
+                                  differing only in its rectangle reuses its map */
+    bool cmp_key_valid;
     compare_gpu_numbers cmp_numbers;
     bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
     flip_exposures ref_exposures;

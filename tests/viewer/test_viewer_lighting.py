@@ -17,20 +17,7 @@ import numpy as np  # noqa: E402
 
 BIN = os.environ["HT_BIN"]
 SHARED = os.environ.get("HT_SHARED", "")
-fails = []
-
-
-def check(ok, msg):
-    print(("ok: " if ok else "FAIL: ") + msg)
-    if not ok:
-        fails.append(msg)
-
-
-def write_pfm(path, rgb):
-    h, w, _ = rgb.shape
-    with open(path, "wb") as f:
-        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
-        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
+check, fails, write_pfm = xwin.check, xwin.fails, xwin.write_pfm
 
 
 def region_lines(v):

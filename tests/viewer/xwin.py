@@ -26,6 +26,25 @@ def in_xvfb(screen="1920x1080x24"):
     sys.exit(r.returncode)
 
 
+fails = []
+
+
+def check(ok, msg):
+    """Prints ok/FAIL and MSG; a failure is kept in fails (the test exits 1 with any)."""
+    print(("ok: " if ok else "FAIL: ") + msg)
+    if not ok:
+        fails.append(msg)
+
+
+def write_pfm(path, rgb):
+    """RGB (H x W x 3 floats, top row first) as a PFM file (bottom row first, as PFM is)."""
+    import numpy as np
+    h, w, _ = rgb.shape
+    with open(path, "wb") as f:
+        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
+        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
+
+
 def xdo(*args):
     return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True,
                           text=True).stdout.strip()
