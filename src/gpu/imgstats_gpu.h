@@ -61,8 +61,8 @@ bool imgstats_gpu_run(imgstats_gpu_ctx *c, const hdr_image *img, int grey_kernel
 bool imgstats_gpu_read(imgstats_gpu_ctx *c, const hdr_image *img, int peaks, int min_distance,
                        imgstats *out, char *err, size_t errlen);
 
-/* The SSBO of the histograms (layout ht_hist: rgba[4*256] then grey[256]), for an overlay
- * that draws them without a read-back; valid after hist_clear + rgba + a grey pass. */
+/* The SSBO of the histograms (layout ht_hist: rgba[4*256] then grey[256]), for a pass
+ * that reads them without a read-back; valid after hist_clear + rgba + a grey pass. */
 unsigned imgstats_gpu_hist_buffer(const imgstats_gpu_ctx *c);
 
 #endif

@@ -142,7 +142,7 @@ void pipeline_set_pass_timing(pipeline *p, bool on);
 void pipeline_set_output(pipeline *p, unsigned texture);
 
 /* The GL objects others may read (not delete): the RGBA8 output texture and the frame SSBO
- * (layout ht_frame) that the overlay draws from. */
+ * (layout ht_frame) that the viewer reads back for its panels. */
 unsigned pipeline_output_texture(const pipeline *p);
 /* 8 or 16: the bits per channel of the output texture (RGBA8, or RGBA16 after
  * pipeline_tonemap_uploaded16). */

@@ -58,25 +58,14 @@
     X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
     HT_PIXEL_CLASSES(X)                                                                       \
-    HT_PLOT_MODES(X)                                                                          \
     HT_DISPLAY_CONSTANTS(X)
 
 /* X(name, value): the class of a pixel (ht_classify in common.glsl, classify in
- * tonemap_cpu.c). Part of HT_CONSTANTS, as are the plot modes. */
+ * tonemap_cpu.c). Part of HT_CONSTANTS. */
 #define HT_PIXEL_CLASSES(X)     \
     X(HT_PIX_VALID, 0)          /* finite, Lw > 0 */ \
     X(HT_PIX_NONFINITE, 1)      /* R, G, B or Lw not finite */ \
     X(HT_PIX_NONPOSITIVE, 2)    /* finite, Lw <= 0 */
-
-/* X(name, value): what one draw of overlay_plot.vert draws (its u_mode). */
-#define HT_PLOT_MODES(X)        \
-    X(HT_PLOT_HIST, 0)          /* the histogram's bars, one instance per bin */ \
-    X(HT_PLOT_TRIMMED, 1)       /* the trimmed histogram's bars */ \
-    X(HT_PLOT_CURVE, 2)         /* the response curve */ \
-    X(HT_PLOT_RANGE, 3)         /* the ends of the histogram's range */ \
-    X(HT_PLOT_CURSOR, 4)        /* the vertical line at the cursor's luminance */ \
-    X(HT_PLOT_DOT, 5)           /* the square on the curve at the cursor's luminance */ \
-    X(HT_PLOT_CEILING, 6)       /* the linear ceiling of the last pass */
 
 /* X(name, value): the display modes of the apply pass (display.h: display_modes names them)
  * and their choices. Part of HT_CONSTANTS. */
@@ -192,9 +181,7 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_OUT, 4)            \
     X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
     X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */ \
-    X(HT_BIND_OVERLAY, 7)        /* overlay: the height scale of the panel's bars */ \
-    X(HT_BIND_OVERLAY_HIST, 8)   /* overlay: the ht_hist it draws */ \
-    X(HT_BIND_DISPATCH, 14)      /* the fused finishing's counters and dispatch arguments */
+    X(HT_BIND_DISPATCH, 12)      /* the fused finishing's counters and dispatch arguments */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
 #undef HT_ENUM_
@@ -228,9 +215,9 @@ HT_GREY_KERNELS(HT_ENUM_)
 
 /* Binding points of the statistics buffers. */
 #define HT_STATS_BINDINGS(X)        \
-    X(HT_BIND_EXTREMA_TILES, 9)    \
-    X(HT_BIND_PEAKS, 10)           \
-    X(HT_BIND_HIST, 11)
+    X(HT_BIND_EXTREMA_TILES, 7)    \
+    X(HT_BIND_PEAKS, 8)           \
+    X(HT_BIND_HIST, 9)
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_STATS_CONSTANTS(HT_ENUM_)
@@ -242,9 +229,9 @@ HT_STATS_BINDINGS(HT_ENUM_)
  * sample radii, fw * fh floats (input pixels) followed by their largest (at least 1); and the
  * analysis' view-ray directions (human_ray_dirs), fw * fh vec4 (xyz; w 0). */
 #define HT_HUMAN_BINDINGS(X)       \
-    X(HT_BIND_VEIL, 12)            \
-    X(HT_BIND_SAMPLE_RADII, 13)    \
-    X(HT_BIND_RAY_DIRS, 15)
+    X(HT_BIND_VEIL, 10)            \
+    X(HT_BIND_SAMPLE_RADII, 11)    \
+    X(HT_BIND_RAY_DIRS, 13)
 /* Which stages of the human-vision per-pixel stage apply (bits of ht_human_grids.stages and
  * of the shaders' u_human_stages). */
 #define HT_HUMAN_STAGES(X)         \

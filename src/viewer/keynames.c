@@ -114,6 +114,8 @@ void keys_show(int key, int mods, char *buf, size_t len)
         snprintf(base, sizeof base, "%c", 'A' + (key - GLFW_KEY_A));
     else if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9)
         snprintf(base, sizeof base, "%c", '0' + (key - GLFW_KEY_0));
+    else if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12)
+        snprintf(base, sizeof base, "F%d", 1 + (key - GLFW_KEY_F1));
     else {
         snprintf(base, sizeof base, "key %d", key);
         for (size_t i = 0; i < sizeof KEY_NAMES / sizeof KEY_NAMES[0]; i++)

@@ -142,7 +142,7 @@ bool renderer_stats_update(viewer *v)
  * The frame */
 
 /* What a frame's picture depends on: with the same key the last output is presented again
- * (a cursor move, a help or panel change redraws only the overlay). */
+ * (a cursor move, a help or panel change redraws only the panels). */
 viewer_frame_key renderer_frame_key(viewer *v, int samples)
 {
     viewer_frame_key k = {pipeline_image_generation(v->pipe), v->s.view, v->s.tm, samples,

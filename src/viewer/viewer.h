@@ -1,6 +1,6 @@
 /* The interactive viewer: a GLFW window that runs the whole GPU pipeline on every drawn frame
- * (scene pass with zoom/pan and MSAA, analyse, apply), with the histogram overlay and the
- * keyboard controls of one key table. */
+ * (scene pass with zoom/pan and MSAA, analyse, apply) into the picture's viewport, with the
+ * panels beside it and every action of one action table by key, menu or panel. */
 #ifndef HT_VIEWER_H
 #define HT_VIEWER_H
 

@@ -120,7 +120,6 @@ static void check_preamble(void)
     snprintf(line, sizeof line, "#define %s %d\n", #name, (int)(value));          \
     CHECK(strstr(pre, line) != NULL, "the preamble lacks %s", #name);
     HT_PIXEL_CLASSES(HAS_)
-    HT_PLOT_MODES(HAS_)
     HT_BINDINGS(HAS_)
     HT_STATS_BINDINGS(HAS_)
 #undef HAS_
