@@ -38,6 +38,9 @@ struct viewer_seq {
     tonemap_result r;
     tonemap_params r_tm;     /* what r was computed with */
     bool have_r;
+
+    bool *reported;          /* count entries: a frame that failed was said on stderr once
+                                (playing loops; the window says it each time) */
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -86,7 +89,15 @@ static void show(viewer *v, int i, bool block)
     v->dirty = true;
     int frame = s->first + i;
     if (!ok) {
-        viewer_set_message(v, true, "frame %d: %s (holding the last good frame)", frame, err);
+        if (s->reported && s->reported[i]) {   /* said already: on screen only */
+            snprintf(v->message, sizeof v->message, "frame %d: %.400s (holding the last good "
+                     "frame)", frame, err);
+            v->message_error = true;
+        } else {
+            viewer_set_message(v, true, "frame %d: %s (holding the last good frame)", frame, err);
+        }
+        if (s->reported)
+            s->reported[i] = true;
         return;
     }
     bool first = !v->have_image;
@@ -126,6 +137,7 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         s->pat = f.pat;
         s->first = f.first;
         s->count = f.last - f.first + 1;
+        s->reported = calloc((size_t)s->count, sizeof *s->reported);
         seq_frames_free(&f);
         s->fps = o->fps;
         ok = options_adapt(o, &s->ap, err, sizeof err);
@@ -135,6 +147,8 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         ok = !snprintf(err, sizeof err, "out of memory");
     if (!ok) {
         fprintf(stderr, "hdrtone: %s\n", err);
+        if (s)
+            free(s->reported);
         free(s);
         return false;
     }
@@ -166,6 +180,7 @@ void viewer_seq_stop(viewer *v)
     if (!v->seq)
         return;
     seq_decoder_stop(&v->seq->dec);
+    free(v->seq->reported);
     free(v->seq);
     v->seq = NULL;
 }

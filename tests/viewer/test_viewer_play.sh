@@ -66,6 +66,12 @@ grep -q '^message: frame 3: .*holding the last good frame' broken.out ||
 [[ "$(image_px held)" == "$(image_px broken)" ]] || err "the broken frame changed the picture"
 play after --frames 5
 [[ $(frame_of after) == 4 ]] || err "after the broken frame: frame $(frame_of after)"
+# Played round twice, the broken frame is said on stderr once (the window says it each time).
+timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --adapt none --no-panels --window 800x600 \
+  --screenshot loop.png --frames 14 >loop.out 2>loop.err ||
+  err "loop: the viewer failed: $(tail -3 loop.err)"
+n=$(grep -c 'frame 3: ' loop.err)
+[[ $n == 1 ]] || err "the broken frame said $n times on stderr over two rounds, not once"
 [[ "$(image_px after)" != "$(image_px held)" ]] || err "frame 4 shows frame 2's picture"
 
 # The adaptation's state shows in the status while playing (human: the default).
