@@ -32,8 +32,8 @@ typedef struct playback {
     double wall_ms, ms[ST_COUNT];
 } playback;
 
-/* Frame FRAME, uploaded: analysis, the adaptation's step, apply (as viewer_seq.c and
- * viewer.c render do, on the image instead of the window's scene). */
+/* Frame FRAME, uploaded: analysis, the adaptation's step, apply (as viewer_seq.c and the
+ * viewer's renderer_render do, on the image instead of the window's scene). */
 static bool tonemap_frame(playback *b, int frame, char *err, size_t errlen)
 {
     const tonemap_params *tm = &b->o->tm;

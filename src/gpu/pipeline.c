@@ -640,6 +640,17 @@ bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonema
     return true;
 }
 
+void pipeline_copy_result(pipeline *dst, const pipeline *src)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, src->buf.frame.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, dst->buf.frame.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, sizeof(ht_frame));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    dst->analysed = true;
+}
+
 void pipeline_set_result(pipeline *p, const tonemap_result *r)
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the passes' writes */

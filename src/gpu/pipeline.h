@@ -194,6 +194,10 @@ bool pipeline_tonemap_uploaded16(pipeline *p, const tonemap_params *params, tone
 bool pipeline_analyze_uploaded(pipeline *p, const tonemap_params *params, tonemap_result *r,
                                char *err, size_t errlen);
 
+/* SRC's frame (its last analysis, on the GPU) as DST's, for DST's next apply pass: another
+ * image's curve on DST's image without a read-back. */
+void pipeline_copy_result(pipeline *dst, const pipeline *src);
+
 /* R as the frame's analysis (written into the frame buffer) for the next apply pass run
  * with pipeline_run_pass: another image's curve on this one (a reference shown with the
  * current image's tone mapping). */

@@ -81,7 +81,7 @@ unsigned ui_draw_texture(ui_draw *u, const void *pixels, int w, int h)
 }
 
 void ui_draw_render(ui_draw *u, int fb_w, int fb_h, const ui_vertex *vtx, size_t nvtx,
-                    const uint16_t *idx, size_t nidx, const ui_cmd *cmds, size_t ncmds)
+                    const uint32_t *idx, size_t nidx, const ui_cmd *cmds, size_t ncmds)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, fb_w, fb_h);
@@ -110,7 +110,7 @@ void ui_draw_render(ui_draw *u, int fb_w, int fb_h, const ui_vertex *vtx, size_t
         /* Scissor boxes are in GL's bottom-up rows. */
         int x = (int)c->clip[0], y = (int)c->clip[1], w = (int)c->clip[2], h = (int)c->clip[3];
         glScissor(x < 0 ? 0 : x, fb_h - (y + h), w < 0 ? 0 : w, h < 0 ? 0 : h);
-        glDrawElements(GL_TRIANGLES, (GLsizei)c->count, GL_UNSIGNED_SHORT,
+        glDrawElements(GL_TRIANGLES, (GLsizei)c->count, GL_UNSIGNED_INT,
                        (void *)(offset * sizeof *idx));
         offset += c->count;
     }

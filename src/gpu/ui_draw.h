@@ -35,8 +35,8 @@ void ui_draw_destroy(ui_draw **u);
  * Returns its GL name, 0 on failure. */
 unsigned ui_draw_texture(ui_draw *u, const void *pixels, int w, int h);
 /* Draws CMDS[0..NCMDS) over the default framebuffer of FB_W x FB_H with vertices VTX (NVTX)
- * and 16-bit indices IDX (NIDX), then restores the state it changed (blend, scissor). */
+ * and 32-bit indices IDX (NIDX), then restores the state it changed (blend, scissor). */
 void ui_draw_render(ui_draw *u, int fb_w, int fb_h, const ui_vertex *vtx, size_t nvtx,
-                    const uint16_t *idx, size_t nidx, const ui_cmd *cmds, size_t ncmds);
+                    const uint32_t *idx, size_t nidx, const ui_cmd *cmds, size_t ncmds);
 
 #endif

@@ -35,7 +35,10 @@ static bool on_pcond(const viewer *v) { return v->s.tm.pcond; }
 static bool on_veil(const viewer *v) { return v->s.tm.veil; }
 static bool on_acuity(const viewer *v) { return v->s.tm.acuity; }
 static bool on_color(const viewer *v) { return v->s.tm.color_loss; }
-static bool on_human(const viewer *v) { return v->s.tm.veil && v->s.tm.acuity && v->s.tm.color_loss; }
+static bool on_human(const viewer *v)
+{
+    return v->s.tm.veil && v->s.tm.acuity && v->s.tm.color_loss;
+}
 static bool on_marks(const viewer *v) { return v->s.show_marks; }
 static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->s.show_panels; }
@@ -88,7 +91,8 @@ static const action ACTIONS[ACT_COUNT] = {
                     GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL, "Ctrl+S"},
     [ACT_COPY_PATH] = {"file.copy_path", "Copy the image's path", GROUP_FILE, {KC(C)},
                        act_copy_path, 0, false, has_files, NULL, "Ctrl+C (copies the image)"},
-    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes a menu, the help or the open box)", GROUP_FILE,
+    [ACT_QUIT] = {"file.quit", "Quit (Esc first closes a menu, the help or the open box)",
+                  GROUP_FILE,
                   {K(ESCAPE), K(Q), KC(Q)}, act_quit, 1, false, NULL, NULL, "Ctrl+Q"},
 
     [ACT_FIT] = {"view.fit", "Fit the image to the viewport", GROUP_VIEW, {K(F)}, act_fit, 0,
@@ -118,7 +122,9 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_REFERENCE] = {"compare.reference",
                        "Make the shown image the reference (again: none; Shift+click in the list)",
                        GROUP_COMPARE, {KS(R)}, act_reference, 0, false, has_files, on_ref},
-    [ACT_COMPARE] = {"compare.mode", "Comparison: off / wipe / difference / abs. / squared / rel. error / LDR-FLIP / HDR-FLIP", GROUP_COMPARE,
+    [ACT_COMPARE] = {"compare.mode",
+                     "Comparison: off / wipe / difference / abs. / squared / rel. error / "
+                     "LDR-FLIP / HDR-FLIP", GROUP_COMPARE,
                      {K(T)}, act_compare, 0, false, has_ref, NULL},
     [ACT_WIPE_AXIS] = {"compare.wipe_axis", "Wipe divider: vertical / horizontal",
                        GROUP_COMPARE, {KS(T)}, act_wipe_axis, 0, false, has_ref, on_wipe_h},
@@ -307,8 +313,10 @@ void action_key_up(viewer *v, int key)
 {
     for (int i = 0; i < ACT_COUNT; i++)
         for (int k = 0; ACTIONS[i].hold && k < ACTION_MAX_KEYS && ACTIONS[i].keys[k].key; k++)
-            if (ACTIONS[i].keys[k].key == key)
-                run_with(v, (action_id)i, 0);
+            if (ACTIONS[i].keys[k].key == key) {   /* a release always ends the hold */
+                ACTIONS[i].run(v, 0);
+                v->dirty = true;
+            }
 }
 
 void action_keys_text(action_id id, char *buf, size_t len)

@@ -20,6 +20,20 @@ const ht_enum compare_modes[] = {
     {0, NULL, NULL},
 };
 
+/* The reference's pixels: a network image, or the file with the command line's part and
+ * layer (not the ones the current image was stepped to: the reference is its own file). */
+static bool ref_read(viewer *v, const char *path, char *err, size_t errlen)
+{
+    const char *net = viewer_net_name(v, path);
+    if (net)
+        return viewer_net_load(v, net, &v->ref_img, err, errlen);
+    image_load_options lo = {0};
+    lo.part = v->opt_part;
+    lo.layer = v->opt_layer;
+    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    return image_load(path, &lo, &v->ref_img, err, errlen);
+}
+
 /* The reference's image in its pipeline, loaded when the entry changed. False with the reason
  * in v->ref_err. */
 static bool ref_load(viewer *v)
@@ -29,8 +43,8 @@ static bool ref_load(viewer *v)
         return false;
     }
     const char *path = v->files[v->s.ref];
-    if (v->ref_loaded && strcmp(path, v->ref_path) == 0)
-        return true;
+    if (strcmp(path, v->ref_path) == 0)   /* loaded, or failed: not again every frame */
+        return v->ref_loaded;
     v->ref_loaded = false;
     image_free(&v->ref_img);
     char err[HT_ERR_MAX];
@@ -38,17 +52,22 @@ static bool ref_load(viewer *v)
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
         return false;
     }
-    if (!viewer_load_source(v, path, &v->ref_img, err, sizeof err) ||
+    snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
+    if (!ref_read(v, path, err, sizeof err) ||
         !pipeline_upload(v->ref_pipe, &v->ref_img, err, sizeof err)) {
         snprintf(v->ref_err, sizeof v->ref_err, "reference %.200s", err);
         image_free(&v->ref_img);
         return false;
     }
-    snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
     v->ref_loaded = true;
     v->ref_exposures_ok = false;
     v->ref_err[0] = '\0';
     return true;
+}
+
+const char *viewer_ref_path(const viewer *v)
+{
+    return v->s.ref >= 0 && v->s.ref < v->nfiles ? v->files[v->s.ref] : "";
 }
 
 bool viewer_ref_shown(viewer *v)
@@ -70,8 +89,6 @@ bool viewer_ref_shown(viewer *v)
 
 void viewer_ref_render(viewer *v, const scene_view *view, int samples)
 {
-    if (!v->frame.valid)
-        return;   /* the curve comes with the current image's first read-back */
     tonemap_params tm = v->s.tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     char err[HT_ERR_MAX];
@@ -82,7 +99,8 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
     ht_source scene = pass_scene_run_image(v->ref_scene, v->ref_pipe, !v->ref_img.half_exact,
                                            v->vp.w, v->vp.h, samples, *view);
     v->ref_src = scene;
-    pipeline_set_result(v->ref_pipe, &v->frame.r);
+    pipeline_copy_result(v->ref_pipe, v->pipe);   /* this frame's curve, on the GPU */
+    pipeline_set_display(v->ref_pipe, viewer_display_of(v));
     if (!pipeline_run_pass(v->ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
 }

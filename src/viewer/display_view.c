@@ -20,10 +20,12 @@ void viewer_display_update(viewer *v)
         display_resolve(&v->disp_res, &v->img);   /* an automatic scale reads the image */
         v->disp_gen = v->image_gen;
     }
-    const display_params *d = v->s.disp.mode == HT_VIEW_TONEMAP ? NULL : &v->disp_res;
-    pipeline_set_display(v->pipe, d);
-    if (v->ref_pipe)
-        pipeline_set_display(v->ref_pipe, d);
+    pipeline_set_display(v->pipe, viewer_display_of(v));   /* the reference's: its render */
+}
+
+const display_params *viewer_display_of(const viewer *v)
+{
+    return v->s.disp.mode == HT_VIEW_TONEMAP ? NULL : &v->disp_res;
 }
 
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb)

@@ -37,8 +37,8 @@ bool handoff_socket_path(char *path, size_t len, char *err, size_t errlen);
 /* The client side of `hdrtone FILE...`: hands PATHS[0..N) (made absolute against the working
  * directory) to the running hdrtone. Returns -1 when there is none to take them (no socket, a
  * stale one, something that does not greet as hdrtone; ERR then says why, or "" when simply
- * none runs or the hand-off is off): the caller opens a window. Else 0 (handed over) or 1 (the hdrtone that greeted
- * failed to take them; ERR says why). */
+ * none runs or the hand-off is off): the caller opens a window. Else 0 (handed over) or 1
+ * (the hdrtone that greeted failed to take them; ERR says why). */
 int handoff_send(char *const *paths, int n, char *err, size_t errlen);
 
 typedef struct handoff handoff;

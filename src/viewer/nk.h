@@ -11,6 +11,7 @@
 #define NK_INCLUDE_FONT_BAKING
 #define NK_KEYSTATE_BASED_INPUT
 #define NK_VSNPRINTF vsnprintf
+#define NK_UINT_DRAW_INDEX   /* 32-bit indices: a dense dock and the help exceed 65536 vertices */
 /* Debian's libstb has the same stb_truetype (1.26) and stb_rect_pack (1.01) compiled. */
 #define NK_NO_STB_TRUETYPE_IMPLEMENTATION
 #define NK_NO_STB_RECT_PACK_IMPLEMENTATION

@@ -100,8 +100,12 @@ static void menu_item(viewer *v, struct nk_context *ctx, action_id id)
     nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.72f, 0.28f});
     if (!on)
         nk_widget_disable_begin(ctx);
-    if (nk_menu_item_label(ctx, label, NK_TEXT_LEFT))
-        action_run(v, id);
+    if (nk_menu_item_label(ctx, label, NK_TEXT_LEFT)) {
+        if (a->hold)   /* from a menu there is no key to let go: a switch */
+            action_set(v, id, !a->checked(v));
+        else
+            action_run(v, id);
+    }
     nk_label(ctx, keys, NK_TEXT_RIGHT);
     if (!on)
         nk_widget_disable_end(ctx);
@@ -147,7 +151,8 @@ static void section_images(viewer *v, struct nk_context *ctx)
 {
     float row = panels_row(v);
     if (v->nfiles == 0)
-        panels_text(v, ctx, v->net ? "waiting for images (--listen)" : "no image: Ctrl+O or drop files",
+        panels_text(v, ctx,
+                    v->net ? "waiting for images (--listen)" : "no image: Ctrl+O or drop files",
                     false);
     for (int i = 0; i < v->nfiles; i++) {
         char name[160];
@@ -164,7 +169,7 @@ static void section_images(viewer *v, struct nk_context *ctx)
         note(ctx, "image%d", i);
         if (i == v->s.ref)   /* the reference: marked, as tev does */
             nk_style_push_color(ctx, &ctx->style.selectable.text_normal, PANELS_GREEN);
-        bool shift = nk_input_is_key_down(&ctx->input, NK_KEY_SHIFT);
+        bool shift = v->press_mods & GLFW_MOD_SHIFT;
         if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel)) {
             if (shift)   /* Shift+click: the reference (tev) */
                 action_set(v, ACT_SET_REFERENCE, i);
@@ -296,8 +301,10 @@ static void section_settings(viewer *v, struct nk_context *ctx)
     if (bins != v->s.tm.bins)
         action_set(v, ACT_SET_BINS, bins > v->s.tm.bins ? v->s.tm.bins * 2 : v->s.tm.bins / 2);
     int msaa = nk_propertyi(ctx, "#MSAA", 1, v->s.msaa, 8, 1, 1);
-    if (msaa != v->s.msaa)
-        action_run(v, ACT_MSAA);
+    if (msaa > v->s.msaa)
+        action_run(v, ACT_MSAA);   /* the next count the GPU offers */
+    else if (msaa < v->s.msaa)
+        action_set(v, ACT_SET_MSAA, v->s.msaa / 2 < 1 ? 1 : v->s.msaa / 2);
     nk_layout_row_dynamic(ctx, panels_row(v), 2);
     panels_toggle(v, ctx, ACT_LINEAR, "linear (K)");
     panels_toggle(v, ctx, ACT_POINTS, "point samples (I)");
@@ -346,12 +353,14 @@ static void section_parts(viewer *v, struct nk_context *ctx)
 static void section_compare(viewer *v, struct nk_context *ctx)
 {
     if (v->s.ref < 0) {
-        panels_text(v, ctx, "no reference: Shift+R marks the shown image,\nShift+click one in the list",
+        panels_text(v, ctx,
+                    "no reference: Shift+R marks the shown image,\nShift+click one in the list",
                     false);
         return;
     }
     char text[512];
-    snprintf(text, sizeof text, "reference: %d  %s", v->s.ref + 1, viewer_base_name(v->files[v->s.ref]));
+    snprintf(text, sizeof text, "reference: %d  %s", v->s.ref + 1,
+             viewer_base_name(viewer_ref_path(v)));
     panels_text(v, ctx, text, false);
     panels_enum_combo(v, ctx, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
     nk_layout_row_dynamic(ctx, panels_row(v), 2);
@@ -389,7 +398,8 @@ static void dock(viewer *v, struct nk_context *ctx)
             panels_display(v, ctx);
             nk_tree_pop(ctx);
         }
-        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare", v->s.ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
+        if (nk_tree_push(ctx, NK_TREE_TAB, "Compare",
+                         v->s.ref >= 0 ? NK_MAXIMIZED : NK_MINIMIZED)) {
             section_compare(v, ctx);
             nk_tree_pop(ctx);
         }
@@ -467,6 +477,8 @@ void panels_build(viewer *v)
         menu_bar(v, ctx);
         dock(v, ctx);
         status_bar(v, ctx);
+    } else {
+        v->menu_open = v->menu_close = false;   /* no menu bar: no menu open */
     }
     open_box(v, ctx);
     if (v->s.show_help)

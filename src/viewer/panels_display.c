@@ -194,7 +194,8 @@ static void numbers_text(const flip_pooled *fp, bool flip, const metrics_values 
     int n = 0;
     if (flip)
         n = snprintf(buf, len,
-                     "FLIP mean %.4f  median %.4f\n     q1 %.4f  q3 %.4f\n     min %.4f  max %.4f\n",
+                     "FLIP mean %.4f  median %.4f\n     q1 %.4f  q3 %.4f\n"
+                     "     min %.4f  max %.4f\n",
                      fp->mean, fp->weighted_median, fp->q1, fp->q3, fp->min, fp->max);
     snprintf(buf + n, len - (size_t)n,
              "MSE %.4g  RMSE %.4g\nPSNR %.2f dB  relMSE %.4g\nMAE %.4g",

@@ -315,7 +315,7 @@ static void draw_compare(viewer *v, struct nk_context *ctx, struct nk_command_bu
     const struct nk_user_font *f = ctx->style.font;
     char a[300], b[300];
     snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
-    snprintf(b, sizeof b, "reference: %s", viewer_base_name(v->files[v->s.ref]));
+    snprintf(b, sizeof b, "reference: %s", viewer_base_name(viewer_ref_path(v)));
     float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
     float bw = f->width(f->userdata, f->height, b, (int)strlen(b)) + 12 * s;
     float aw = f->width(f->userdata, f->height, a, (int)strlen(a)) + 12 * s;

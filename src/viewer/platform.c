@@ -31,9 +31,9 @@ void viewer_key(viewer *v, int key, int mods)
     if (help_key(v, key))
         return;
     if (v->gui && ui_wants_keyboard(v->gui)) {
-        if (key == GLFW_KEY_ESCAPE)   /* Esc leaves a text field (and closes its box) */
-            action_run(v, ACT_QUIT);
-        return;
+        if (key == GLFW_KEY_ESCAPE && v->s.show_open)   /* Esc closes the open box */
+            action_run(v, ACT_OPEN);
+        return;   /* a typed field's keys are its own: Esc there never quits */
     }
     action_key(v, key, mods);
 }
@@ -56,6 +56,10 @@ static void on_char(GLFWwindow *w, unsigned codepoint)
 {
     viewer *v = from(w);
     size_t n = strlen(v->help_filter);
+    if (v->help_swallow) {
+        v->help_swallow = false;
+        return;
+    }
     if (v->s.show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
         v->help_filter[n] = (char)codepoint;
         v->help_filter[n + 1] = '\0';
@@ -128,6 +132,8 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
     ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
+    if (action == GLFW_PRESS)
+        v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
         bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
         if (v->region_drag && action == GLFW_RELEASE)

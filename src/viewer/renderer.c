@@ -18,8 +18,11 @@
 static void readback_start(viewer *v)
 {
     char err[HT_ERR_MAX];
-    if (v->rb_slot >= 0)
+    if (v->rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
+        v->rb_wanted = true;
         return;
+    }
+    v->rb_wanted = false;
     if (!v->rb && !(v->rb = gpu_readback_create(1)))
         return;
     v->rb_slot = gpu_readback_start_buffer(v->rb, pipeline_frame_buffer(v->pipe),
@@ -44,6 +47,15 @@ static bool result_changed(const tonemap_result *a, const tonemap_result *b)
 
 /* Fetches a finished copy. A result that changes the text asks for one more frame; that
  * frame's copy then matches and the window goes idle again. */
+void renderer_forget(viewer *v)
+{
+    if (v->rb_slot >= 0)
+        gpu_readback_cancel(v->rb, v->rb_slot);   /* another image's analysis */
+    v->rb_slot = -1;
+    v->rb_wanted = false;
+    v->frame.valid = false;
+}
+
 void renderer_poll(viewer *v)
 {
     tonemap_result r;
@@ -52,6 +64,8 @@ void renderer_poll(viewer *v)
         return;
     bool ok = gpu_readback_finish(v->rb, v->rb_slot, &r, err, sizeof err);
     v->rb_slot = -1;
+    if (v->rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
+        readback_start(v);
     if (!ok)
         return;
     if (!v->frame.valid || result_changed(&r, &v->frame.r))
@@ -76,7 +90,7 @@ static bool stats_wanted(const viewer *v)
     return v->have_image && (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
 }
 
-/* stats_update's work: the statistics of the image with the current settings. */
+/* renderer_stats_update's work: the statistics of the image with the current settings. */
 static void stats_compute(viewer *v)
 {
     v->stats_tried = true;
@@ -132,7 +146,8 @@ bool renderer_stats_update(viewer *v)
 {
     if (!stats_wanted(v))
         return false;
-    if (v->stats_tried && v->stats_gen == v->image_gen && tonemap_params_equal(&v->stats_tm, &v->s.tm))
+    if (v->stats_tried && v->stats_gen == v->image_gen &&
+        tonemap_params_equal(&v->stats_tm, &v->s.tm))
         return false;
     stats_compute(v);
     return true;

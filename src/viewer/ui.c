@@ -11,7 +11,7 @@
 #include "font.h"
 #include "ui_draw.h"
 
-enum { UI_MAX_VERTS = 1 << 16, UI_MAX_IDX = 1 << 18, UI_MAX_CMDS = 4096 };
+enum { UI_MAX_VERTS = 1 << 18, UI_MAX_IDX = 1 << 20, UI_MAX_CMDS = 8192 };
 
 struct ui {
     struct nk_context ctx;
@@ -21,7 +21,7 @@ struct ui {
     ui_draw *draw;
     float scale, text_px;
     ui_vertex *vtx;
-    uint16_t *idx;
+    uint32_t *idx;
     ui_cmd *dcmds;
     /* A press and its release within one frame (a fast click) would leave the toolkit no
      * frame with the button down, in which it activates the window under it: the release
@@ -195,7 +195,8 @@ void ui_input_key(ui *u, int key, bool down, int mods)
         {GLFW_KEY_TAB, NK_KEY_TAB},             {GLFW_KEY_LEFT, NK_KEY_LEFT},
         {GLFW_KEY_RIGHT, NK_KEY_RIGHT},         {GLFW_KEY_HOME, NK_KEY_TEXT_START},
         {GLFW_KEY_END, NK_KEY_TEXT_END},        {GLFW_KEY_UP, NK_KEY_UP},
-        {GLFW_KEY_DOWN, NK_KEY_DOWN},
+        {GLFW_KEY_DOWN, NK_KEY_DOWN},           {GLFW_KEY_LEFT_SHIFT, NK_KEY_SHIFT},
+        {GLFW_KEY_RIGHT_SHIFT, NK_KEY_SHIFT},   /* text selection with Shift */
     };
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
         if (KEYS[i].glfw == key)
@@ -235,7 +236,12 @@ void ui_render(ui *u, int fb_w, int fb_h)
     struct nk_buffer vbuf, ebuf;
     nk_buffer_init_fixed(&vbuf, u->vtx, UI_MAX_VERTS * sizeof *u->vtx);
     nk_buffer_init_fixed(&ebuf, u->idx, UI_MAX_IDX * sizeof *u->idx);
-    nk_convert(&u->ctx, &u->cmds, &vbuf, &ebuf, &cfg);
+    if (nk_convert(&u->ctx, &u->cmds, &vbuf, &ebuf, &cfg) != NK_CONVERT_SUCCESS) {
+        /* More than the buffers hold: this frame's GUI is not drawn (never past them). */
+        nk_buffer_clear(&u->cmds);
+        nk_clear(&u->ctx);
+        return;
+    }
     size_t n = 0;
     const struct nk_draw_command *c;
     nk_draw_foreach(c, &u->ctx, &u->cmds) {

@@ -89,6 +89,8 @@ static int draw_frame(viewer *v)
     glClearColor(0.12f, 0.12f, 0.13f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
+    if (v->region_valid && v->region_gen != v->image_gen)
+        v->region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->have_image) {
         update_view(v);
         viewer_display_update(v);

@@ -221,6 +221,7 @@ void act_help(viewer *v, double arg)
     (void)arg;
     v->s.show_help = !v->s.show_help;
     v->help_filter[0] = '\0';
+    v->help_swallow = v->s.show_help;   /* H or ? also comes as a character: not typed */
 }
 void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
 
@@ -305,6 +306,10 @@ void act_close_image(viewer *v, double index)
         return;
     bool shown = i == v->cur;
     viewer_files_remove(v, i);
+    if (i == v->s.ref)   /* the reference closed: none; one before it: its index moves */
+        act_set_reference(v, -1);
+    else if (i < v->s.ref)
+        v->s.ref--;
     if (shown || v->nfiles == 0)
         viewer_load_current(v);   /* with none left: no image, the title says so */
 }
@@ -388,7 +393,10 @@ void act_set_transfer(viewer *v, double x)
 }
 
 void act_set_msaa(viewer *v, double x) { v->s.msaa = x < 1 ? 1 : (int)x; }
-void act_set_hist_mode(viewer *v, double x) { v->s.hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES; }
+void act_set_hist_mode(viewer *v, double x)
+{
+    v->s.hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES;
+}
 
 void act_set_bins(viewer *v, double x)
 {
@@ -400,8 +408,8 @@ void act_set_bins(viewer *v, double x)
  * part, what is remembered) stay in one place (viewer_files.c). */
 void act_set_part(viewer *v, double index)
 {
-    for (int guard = 0; guard < v->part_count && v->part_idx != (int)index; guard++)
-        viewer_part_step(v, (int)index > v->part_idx ? +1 : -1);
+    if ((int)index != v->part_idx)
+        viewer_part_step(v, (int)index - v->part_idx);   /* one step of that size: one load */
 }
 
 void act_set_layer(viewer *v, double index)
@@ -410,9 +418,12 @@ void act_set_layer(viewer *v, double index)
     int n = viewer_layer_names(v, names, VIEWER_MAX_LAYERS), i = (int)index;
     if (i < 0 || i >= n)
         return;
-    for (int guard = 0; guard < n && strcmp(v->have_image ? v->img.layer : v->layer_sel,
-                                              names[i]) != 0; guard++)
-        viewer_layer_step(v, +1);
+    const char *cur = v->have_image ? v->img.layer : v->layer_sel;
+    int at = 0;
+    while (at < n && strcmp(names[at], cur) != 0)
+        at++;
+    if (at < n && at != i)
+        viewer_layer_step(v, i - at);   /* one step of that size: one load */
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -422,6 +433,8 @@ void act_set_reference(viewer *v, double index)
 {
     int i = (int)index;
     v->s.ref = i >= 0 && i < v->nfiles && i != v->s.ref ? i : -1;
+    if (v->s.ref < 0)
+        v->s.flip_held = false;
     if (v->s.ref >= 0 && v->s.compare == COMPARE_OFF)
         v->s.compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
     v->ref_err[0] = '\0';
@@ -483,10 +496,16 @@ void act_view_channel(viewer *v, double arg)
     v->s.disp.mode = HT_VIEW_CHANNEL;
 }
 
-void act_exposure(viewer *v, double stops) { v->s.disp.exposure = clampd(v->s.disp.exposure + stops, -40, 40); }
+void act_exposure(viewer *v, double stops)
+{
+    v->s.disp.exposure = clampd(v->s.disp.exposure + stops, -40, 40);
+}
 void act_set_exposure(viewer *v, double ev) { v->s.disp.exposure = clampd(ev, -40, 40); }
 void act_set_offset(viewer *v, double x) { v->s.disp.offset = clampd(x, -1, 1); }
-void act_set_fc_max(viewer *v, double cd) { v->s.disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0; }
+void act_set_fc_max(viewer *v, double cd)
+{
+    v->s.disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0;   /* 0: automatic */
+}
 void act_set_fc_decades(viewer *v, double n) { v->s.disp.fc_decades = (int)clampd(n, 0, 12); }
 void act_set_fc_steps(viewer *v, double n) { v->s.disp.fc_steps = (int)clampd(n, 2, 100); }
 
@@ -521,6 +540,7 @@ void act_region_done(viewer *v, double arg)
     int rect[4];
     viewer_region_rect(v, rect);
     char err[HT_ERR_MAX];
+    v->region_gen = v->image_gen;
     v->region_valid = v->have_image &&
                       region_compute(&v->img, rect, v->units.weights, v->units.scale, &v->region,
                                      err, sizeof err);

@@ -57,7 +57,8 @@ void viewer_export(viewer *v)
     uint8_t *rgb = malloc((size_t)v->img.width * v->img.height * 3);
     if (!rgb)
         snprintf(err, sizeof err, "out of memory");
-    bool ok = rgb && pipeline_tonemap_image(v->pipe, &v->img, &v->s.tm, NULL, rgb, err, sizeof err) &&
+    bool ok = rgb &&
+              pipeline_tonemap_image(v->pipe, &v->img, &v->s.tm, NULL, rgb, err, sizeof err) &&
               png_write_atomic(path, rgb, v->img.width, v->img.height, err, sizeof err);
     free(rgb);
     if (!ok) {

@@ -46,7 +46,7 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
         snprintf(v->layers, sizeof v->layers, "%s", v->img.parts[v->img.part].layers);
     else
         snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
-    v->frame.valid = false;
+    renderer_forget(v);
     v->dirty = true;
     if (!pipeline_upload(v->pipe, &v->img, err, errlen)) {
         image_free(&v->img);
@@ -74,7 +74,7 @@ bool viewer_load_current(viewer *v)
     v->have_image = false;
     v->load_err[0] = '\0';
     v->message[0] = '\0';
-    v->frame.valid = false;
+    renderer_forget(v);
     v->dirty = true;
     if (v->nfiles < 1) {
         glfwSetWindowTitle(v->win, "hdrtone");

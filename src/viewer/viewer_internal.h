@@ -68,7 +68,7 @@ extern const ht_enum compare_modes[];
 /* What the histogram panel shows (Tab cycles). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
 
-/* What a frame's picture depends on (viewer.c frame_key). */
+/* What a frame's picture depends on (renderer_frame_key). */
 typedef struct viewer_frame_key {
     unsigned long image;       /* pipeline_image_generation */
     view_state view;
@@ -151,7 +151,7 @@ typedef struct viewer {
     int part_idx, part_count;  /* of the file, kept when a part fails to load */
     char layers[192];          /* the part's layers as hdr_part_info lists them */
 
-    /* Statistics, computed on demand for the whole image (viewer.c: stats_update). */
+    /* Statistics, computed on demand for the whole image (renderer_stats_update). */
     int grey_kernel;
     int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
     imgstats_gpu_ctx *stats_ctx;
@@ -160,7 +160,7 @@ typedef struct viewer {
     unsigned long stats_gen;   /* image_gen and params of the cached answer */
     tonemap_params stats_tm;
 
-    /* The human-vision stage's picture of the last frame that made one (viewer.c:
+    /* The human-vision stage's picture of the last frame that made one (renderer.c:
      * human_picture), kept while the image (pipeline_image_generation) and the settings are
      * the same: a pan or a zoom only draws the scene from it again. */
     bool human_cached;
@@ -179,6 +179,10 @@ typedef struct viewer {
     bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
     char open_path[1024];      /* the open box's text */
     char help_filter[64];      /* the help's search text: typed while the help shows */
+    int press_mods;            /* GLFW modifiers of the last button press */
+    bool help_swallow;         /* the character of the key that opened the help: dropped */
+    bool rb_wanted;            /* a frame was drawn while a read-back was in flight */
+    unsigned long region_gen;  /* image_gen the region was taken on */
     bool export_due;           /* S: the export runs in the loop, after the frame */
     int ui_frames;             /* frames to draw again for the GUI to settle after input */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
@@ -255,8 +259,11 @@ _Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
 
 /* renderer.c */
 
-/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting. */
+/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting;
+ * one of a frame drawn meanwhile is started then. */
 void renderer_poll(viewer *v);
+/* Another image is shown: the record and a read-back in flight are of the last one. */
+void renderer_forget(viewer *v);
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
  * of date; true when it ran passes (the frame must be rendered again). */
 bool renderer_stats_update(viewer *v);
@@ -402,6 +409,8 @@ void viewer_watch_stop(viewer *v);
 /* The image's units and the display mode resolved for it (when either changed), set on the
  * pipelines for the next frame. */
 void viewer_display_update(viewer *v);
+/* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
+const display_params *viewer_display_of(const viewer *v);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
@@ -413,6 +422,9 @@ void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
 void viewer_region_rect(const viewer *v, int rect[4]);
 
 /* compare_view.c */
+
+/* The reference's entry ("" when there is none, or its index is not in the list). */
+const char *viewer_ref_path(const viewer *v);
 
 /* Whether the frame shows the reference (a mode or Z, a reference of the image's size),
  * loading it when its entry changed; the reason in v->ref_err when not. */

@@ -65,7 +65,7 @@ static void add(text_buf *t, const char *fmt, ...)
 }
 
 /* Whether the frame's analysis reads the view (V), not the image: never with the
- * human-vision stage, whose grids are in the image's pixels (viewer.c render). */
+ * human-vision stage, whose grids are in the image's pixels (renderer_render). */
 static bool analyses_view(const viewer *v)
 {
     return v->s.adapt_view && !viewer_human_shown(v);
@@ -102,7 +102,8 @@ static void status_part(text_buf *t, const viewer *v)
     if (!(v->part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0))
         return;
     if (v->part_count > 1)
-        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->part_count, im->part_name[0] ? " '" : "",
+        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->part_count,
+            im->part_name[0] ? " '" : "",
             im->part_name, im->part_name[0] ? "'" : "");
     else
         add(t, "\n");
@@ -289,7 +290,7 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_human(&t, v);
     status_marks(&t, v);
     if (v->s.ref >= 0)
-        add(&t, "\nreference %s: %s", viewer_base_name(v->files[v->s.ref]),
+        add(&t, "\nreference %s: %s", viewer_base_name(viewer_ref_path(v)),
             v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->s.compare));
     status_pixel(&t, v, r);
 }

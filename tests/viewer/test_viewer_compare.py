@@ -84,6 +84,7 @@ def main():
               "Z released: the wipe again (%s)" % after)
     finally:
         v.close()
+    shift_click_case(a, b)
     out = subprocess.run([BIN, "view", a, "--reference", c, "--screenshot",
                           os.path.join(tmp, "s.png"), "--frames", "3"],
                          capture_output=True, text=True, timeout=120).stdout
@@ -92,6 +93,33 @@ def main():
     map_case(tmp, a, b)
     flip_case(tmp)
     sys.exit(1 if fails else 0)
+
+
+def shift_click_case(a, b):
+    """Shift+click in the list marks the reference (tev); its close button unmarks it and the
+    viewer lives on; Esc in a typed field leaves the viewer running."""
+    v = xwin.Viewer(a, b, "--window", "960x1000", "--msaa", "1")
+    try:
+        v.key("f")
+        lay = v.layout()
+        vp = lay["viewport"]
+        plain = v.pixels()   # no reference yet
+        x, y, w, h = lay["image1"]
+        v.shift_click(x + w // 2, y + h // 2)
+        col = split_at(columns_brighter(v.pixels(), plain, vp))
+        check(v.title().endswith("a.pfm") and col is not None and abs(col - vp[2] // 2) <= 3,
+              "Shift+click marks the reference without selecting it (split at %s)" % col)
+        x, y, w, h = v.layout()["close1"]
+        v.click(x + w // 2, y + h // 2)
+        alive = v.proc.poll() is None
+        col = split_at(columns_brighter(v.pixels(), plain, vp)) if alive else 0
+        check(alive and col is None, "closing the reference: no reference, the viewer lives")
+        x, y, w, h = v.layout()["slider_Dr"]
+        v.click(x + w + 40, y + h // 2)
+        v.key("Escape")
+        check(v.proc.poll() is None, "Esc in a typed field does not quit")
+    finally:
+        v.close()
 
 
 def shot_layout(tmp, *args):

@@ -113,6 +113,17 @@ class Viewer:
         xdo("click", "--window", self.wid, 1)
         self.settle()
 
+    def shift_click(self, x, y):
+        """A click with Shift held, both through XTEST (events sent to the window alone carry
+        no modifier state)."""
+        xdo("mousemove", "--window", self.wid, int(x), int(y))
+        time.sleep(0.3)
+        xdo("keydown", "shift")
+        xdo("click", 1)
+        time.sleep(0.3)
+        xdo("keyup", "shift")
+        self.settle()
+
     def drag(self, x0, y0, x1, y1):
         xdo("mousemove", "--window", self.wid, int(x0), int(y0))
         time.sleep(0.3)   # the press must find the pointer there
