@@ -167,7 +167,8 @@ static void section_images(viewer *v, struct nk_context *ctx)
         nk_layout_row(ctx, NK_DYNAMIC, row, 2, (float[]){0.86f, 0.14f});
         nk_bool sel = i == v->cur;
         note(ctx, "image%d", i);
-        if (i == v->s.ref)   /* the reference: marked, as tev does */
+        bool is_ref = i == v->s.ref;   /* a click below may change it: pop what was pushed */
+        if (is_ref)   /* the reference: marked, as tev does */
             nk_style_push_color(ctx, &ctx->style.selectable.text_normal, PANELS_GREEN);
         bool shift = v->press_mods & GLFW_MOD_SHIFT;
         if (nk_selectable_label(ctx, name, NK_TEXT_LEFT, &sel)) {
@@ -176,7 +177,7 @@ static void section_images(viewer *v, struct nk_context *ctx)
             else if (i != v->cur)
                 action_set(v, ACT_SELECT_IMAGE, i);
         }
-        if (i == v->s.ref)
+        if (is_ref)
             nk_style_pop_color(ctx);
         note(ctx, "close%d", i);
         if (nk_button_label(ctx, "x"))
