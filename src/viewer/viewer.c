@@ -262,6 +262,9 @@ static int run_loop(viewer *v, const ht_options *o)
         viewer_compare_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
+        for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */
+            viewer_seq_key(v, v->seq_keys[k]);
+        v->nseq_keys = 0;
         viewer_seq_poll(v);
         /* A picture that stays (a still, a paused sequence, a pause in a stream) gets its own
          * curve; while the picture changes every frame is one frame late. */

@@ -285,7 +285,13 @@ void act_part(viewer *v, double dir) { viewer_part_step(v, (int)dir); }
 void act_layer(viewer *v, double dir) { viewer_layer_step(v, (int)dir); }
 void act_reload(viewer *v, double arg) { viewer_reload(v, (int)arg); }
 void act_watch(viewer *v, double arg) { viewer_watch_key(v, (int)arg); }
-void act_seq(viewer *v, double arg) { viewer_seq_key(v, (int)arg); }
+/* A sequence's key: queued, run by the loop before the next frame (showing a frame decodes
+ * and analyses it: not in the key's handler). */
+void act_seq(viewer *v, double arg)
+{
+    if (v->nseq_keys < (int)(sizeof v->seq_keys / sizeof v->seq_keys[0]))
+        v->seq_keys[v->nseq_keys++] = (int)arg;
+}
 
 void act_select_image(viewer *v, double index)
 {

@@ -184,6 +184,7 @@ typedef struct viewer {
     bool rb_wanted;            /* a frame was drawn while a read-back was in flight */
     unsigned long region_gen;  /* image_gen the region was taken on */
     bool export_due;           /* S: the export runs in the loop, after the frame */
+    int seq_keys[8], nseq_keys;   /* sequence keys, run by the loop before the next frame */
     int ui_frames;             /* frames to draw again for the GUI to settle after input */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
     bool latency_due;          /* the last render may show the frame before's curve: render
