@@ -18,6 +18,30 @@ def need_numpy():
     sys.exit(77)
 
 
+failures = []
+
+
+def check(cond, msg):
+    """Records a failure (printed on stderr); the test ends with finish()."""
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg, file=sys.stderr)
+
+
+def finish(name):
+    print(name + ":", "FAILED" if failures else "ok")
+    sys.exit(1 if failures else 0)
+
+
+def samples_or_skip():
+    """../shared/exr-samples (HT_SHARED), or exit 77 (skip) when it is not there."""
+    samples = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples")
+    if not os.path.isdir(samples):
+        print("skipped: no", samples)
+        sys.exit(77)
+    return samples
+
+
 def read_hdr(path):
     """A Radiance picture (new-style RLE or flat scanlines) as float32 H x W x 3, decoded
     m * 2^(e - 136) as hdrtone's loader does by default, the EXPOSURE lines not divided out;

@@ -10,17 +10,8 @@ htpy.need_numpy()
 import numpy as np
 
 binary = os.environ["HT_BIN"]
-samples = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples")
-if not os.path.isdir(samples):
-    print("skipped: no", samples)
-    sys.exit(77)
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
+samples = htpy.samples_or_skip()
+check = htpy.check
 
 
 def run(args):
@@ -86,5 +77,4 @@ for bad, code, words in (("1,2,3", 2, "four integers"), ("a,b,c,d", 2, "four int
           f"--region {bad}: exit {r.returncode}, {r.stderr!r}")
     check(code == 2 or venice in r.stderr, f"--region {bad}: no file named: {r.stderr!r}")
 
-print("test_cli_region:", "FAILED" if failures else "ok")
-sys.exit(1 if failures else 0)
+htpy.finish("test_cli_region")

@@ -11,13 +11,7 @@ htpy.need_numpy()
 import numpy as np
 
 binary = os.environ["HT_BIN"]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
+check = htpy.check
 
 
 def stats(path, *extra):
@@ -73,5 +67,4 @@ for white in (None, 250.0):
     line = [l for l in r.stdout.splitlines() if l.startswith("units")]
     check(line and ("whiteLuminance" if white else "relative") in line[0], f"{path}: text {line}")
 
-print("test_cli_units:", "FAILED" if failures else "ok")
-sys.exit(1 if failures else 0)
+htpy.finish("test_cli_units")

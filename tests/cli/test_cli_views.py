@@ -16,18 +16,9 @@ except ImportError:
     sys.exit(77)
 
 binary = os.environ["HT_BIN"]
-samples = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples")
-if not os.path.isdir(samples):
-    print("skipped: no", samples)
-    sys.exit(77)
-failures = []
+samples = htpy.samples_or_skip()
+check = htpy.check
 tmp = tempfile.mkdtemp()
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
 
 
 def export(inp, out, *args):
@@ -90,5 +81,4 @@ for bad in (["--format", "hdr", "-o", os.path.join(tmp, "x.hdr")],
                        capture_output=True, text=True)
     check(r.returncode == 2 and "--view falsecolor" in r.stderr, f"{bad}: {r.returncode} {r.stderr!r}")
 
-print("test_cli_views:", "FAILED" if failures else "ok")
-sys.exit(1 if failures else 0)
+htpy.finish("test_cli_views")
