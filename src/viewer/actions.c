@@ -73,7 +73,7 @@ static const action ACTIONS[ACT_COUNT] = {
                             GROUP_FILE, {KC(PAGE_UP)}, act_neighbour, -1, false, has_files,
                             NULL},
     [ACT_SELECT_NTH] = {"file.select", "Image 1-9 of the list", GROUP_FILE,
-                        {K(1), K(2), K(3), K(4), K(5), K(6), K(7), K(8), K(9)}, act_select_nth,
+                        {K(1), K(2), K(3), K(4), K(5), K(6), K(7), K(8), K(9)}, act_select_image,
                         0, true, has_files, NULL, "1-9"},
     [ACT_NEXT_PART] = {"file.next_part", "Next part of a multi-part EXR", GROUP_FILE, {K(E)},
                        act_part, +1, false, has_parts, NULL},

@@ -217,18 +217,21 @@ void viewer_compare_run(viewer *v)
         return;
     }
     d.exposures = v->ref_exposures;
-    /* Only the rectangle changed since the last run with FLIP: its map is kept (FLIP
-     * (compare_gpu.h's flip_unchanged); HDR-FLIP is an LDR-FLIP per exposure). */
+    /* Only the rectangle changed since the last run with FLIP: its map is kept
+     * (compare_gpu.h's flip_unchanged; HDR-FLIP is an LDR-FLIP per exposure). */
     viewer_frame_key key = v->last;
     memset(key.region, 0, sizeof key.region);
     d.flip_unchanged = !d.skip_flip && v->cmp_key_valid && renderer_key_equal(&key, &v->cmp_key);
-    if (!viewer_compare_linear(v) || (v->ref_src.samples == 1 && v->scene_src.samples == 1))
+    /* The linear maps read the scene pictures with texelFetch: one sample a pixel (viewer.c
+     * asks for it; a staged human-vision picture may still have several). */
+    if (viewer_compare_linear(v) && (v->ref_src.samples != 1 || v->scene_src.samples != 1))
+        snprintf(err, sizeof err, "the pictures have several samples a pixel (MSAA)");
+    else
         v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
     v->cmp_key = key;
     v->cmp_key_valid = v->cmp_shown && !d.skip_flip;
     if (!v->cmp_shown)
-        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s",
-                 v->cmp_shown ? "" : err);
+        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
 }
 
 void viewer_compare_poll(viewer *v)

@@ -23,8 +23,9 @@ static bool compare_bar(const viewer *v, metrics_colorbar *cb)
 
 int panels_legend_width(const viewer *v)
 {
-    metrics_colorbar cb;
-    if (v->have_image && compare_bar(v, &cb))
+    /* By the mode, not by whether the bar's numbers have come: the viewport keeps its size
+     * from the map's first frame (a new size would render and compare everything again). */
+    if (v->have_image && v->s.ref >= 0 && viewer_compare_map(v))
         return (int)(90 * ui_scale(v->gui));
     if (v->s.disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
         return 0;
@@ -112,23 +113,25 @@ static void falsecolor_settings(viewer *v, struct nk_context *ctx)
     panels_enum_combo(v, ctx, "style", display_fc_styles, v->s.disp.fc_style, ACT_SET_FC_STYLE);
 }
 
+/* NAME and a linear slider of VALUE from LO to HI; a move runs the setter SET. */
+static void slider(viewer *v, struct nk_context *ctx, const char *name, double value, float lo,
+                   float hi, float step, action_id set)
+{
+    nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
+    nk_label(ctx, name, NK_TEXT_LEFT);
+    float was = (float)value, now = was;
+    nk_slider_float(ctx, lo, &now, hi, step);
+    if (now != was)
+        action_set(v, set, now);
+}
+
 void panels_display(viewer *v, struct nk_context *ctx)
 {
     panels_enum_combo(v, ctx, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
     char text[256];
     if (v->s.disp.mode == HT_VIEW_EXPOSURE) {
-        nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
-        nk_label(ctx, "exposure EV", NK_TEXT_LEFT);
-        float ev = (float)v->s.disp.exposure, nev = ev;
-        nk_slider_float(ctx, -20, &nev, 20, 0.25f);
-        if (nev != ev)
-            action_set(v, ACT_SET_EXPOSURE, nev);
-        nk_layout_row(ctx, NK_DYNAMIC, panels_row(v), 2, (float[]){0.35f, 0.65f});
-        nk_label(ctx, "offset", NK_TEXT_LEFT);
-        float off = (float)v->s.disp.offset, noff = off;
-        nk_slider_float(ctx, -0.5f, &noff, 0.5f, 0.01f);
-        if (noff != off)
-            action_set(v, ACT_SET_OFFSET, noff);
+        slider(v, ctx, "exposure EV", v->s.disp.exposure, -20, 20, 0.25f, ACT_SET_EXPOSURE);
+        slider(v, ctx, "offset", v->s.disp.offset, -0.5f, 0.5f, 0.01f, ACT_SET_OFFSET);
         snprintf(text, sizeof text, "%+.2f EV, offset %+.3f (Ctrl+E, Ctrl+Shift+E)",
                  v->s.disp.exposure, v->s.disp.offset);
         panels_text(v, ctx, text, false);

@@ -302,9 +302,6 @@ void act_select_image(viewer *v, double index)
     viewer_load_current(v);
 }
 
-/* 1..9 (tev): the Nth image of the list. */
-void act_select_nth(viewer *v, double n) { act_select_image(v, n); }
-
 void act_close_image(viewer *v, double index)
 {
     int i = (int)index;

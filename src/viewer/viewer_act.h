@@ -40,7 +40,6 @@ void act_reload(struct viewer *v, double arg);
 void act_watch(struct viewer *v, double arg);
 void act_seq(struct viewer *v, double arg);
 void act_select_image(struct viewer *v, double index);
-void act_select_nth(struct viewer *v, double n);
 void act_close_image(struct viewer *v, double index);
 void act_close(struct viewer *v, double arg);
 void act_open(struct viewer *v, double arg);
