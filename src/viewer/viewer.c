@@ -253,7 +253,6 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
-        ui_input_end(v->gui);
         if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
             v->ui_frames--;
             v->dirty = true;

@@ -11,10 +11,10 @@
  *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
- *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture;
- *                    panels_display.c the display mode, the legend, the region, the
- *                    comparison's numbers
+ *   panels.cpp       the GUI (C++, Dear ImGui through ui.cpp; C interface panels.h, ui.h):
+ *                    menu bar, dock, status bar; panels_draw.cpp the histogram plot, the
+ *                    help, the marks over the picture; panels_display.cpp the display mode,
+ *                    the legend, the region, the comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
