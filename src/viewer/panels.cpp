@@ -182,7 +182,7 @@ static void section_images(viewer *v)
         float w = ImGui::CalcItemWidth();
         ImGui::AlignTextToFramePadding();   /* as high as the button beside it */
         bool shift = v->press_mods & GLFW_MOD_SHIFT;
-        if (ImGui::Selectable(name, i == v->cur, 0, ImVec2(w, 0))) {
+        if (panels_selectable(name, i == v->cur, w)) {
             if (shift)   /* Shift+click: the reference (tev) */
                 action_set(v, ACT_SET_REFERENCE, i);
             else if (i != v->cur)
@@ -210,7 +210,7 @@ static void section_folder(viewer *v)
     }
     for (int i = 0; i < l->nneighbours; i++) {
         ImGui::PushID(i);
-        if (ImGui::Selectable(file_list_name(l->neighbours[i]), i == at) && i != at)
+        if (panels_selectable(file_list_name(l->neighbours[i]), i == at, 0) && i != at)
             action_set(v, ACT_SET_NEIGHBOUR, i - at);
         panels_note("neighbour%d", i);
         ImGui::PopID();
@@ -312,10 +312,30 @@ static void section_range(viewer *v)
 
 int panels_count(const char *name, int value, int lo, int hi)
 {
+    float w = ImGui::CalcItemWidth();   /* the cell's (panels_cell) */
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fmaxf(1, w - ImGui::CalcTextSize(name).x -
+                                         ImGui::GetStyle().ItemSpacing.x));
+    ImGui::PushID(name);
     int n = value;
-    if (ImGui::InputInt(name, &n, 1, 1) && n != value)
+    bool changed = ImGui::InputInt("##count", &n, 1, 1);
+    panels_note("count_%s", name);
+    ImGui::PopID();
+    if (changed && n != value)
         return n < lo ? lo : n > hi ? hi : n;
     return value;
+}
+
+bool panels_selectable(const char *label, bool selected, float width)
+{
+    ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(40, 90, 150, 255));
+    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, IM_COL32(60, 100, 150, 255));
+    ImGui::PushStyleColor(ImGuiCol_HeaderActive, IM_COL32(40, 90, 150, 255));
+    bool clicked = ImGui::Selectable(label, selected, 0, ImVec2(width, 0));
+    ImGui::PopStyleColor(3);
+    return clicked;
 }
 
 static void section_settings(viewer *v)
@@ -369,7 +389,7 @@ static void section_parts(viewer *v)
         const char *pn = v->img.parts ? v->img.parts[p].name : "";
         snprintf(name, sizeof name, "part %d%s%s", p, pn[0] ? "  " : "", pn);
         ImGui::PushID(p);
-        if (ImGui::Selectable(name, p == v->part_idx) && p != v->part_idx)
+        if (panels_selectable(name, p == v->part_idx, 0) && p != v->part_idx)
             action_set(v, ACT_SET_PART, p);
         panels_note("part%d", p);
         if (p == v->part_idx) {
@@ -378,8 +398,8 @@ static void section_parts(viewer *v)
             ImGui::Indent();
             for (int l = 0; l < n; l++) {
                 ImGui::PushID(l);
-                if (ImGui::Selectable(layers[l][0] ? layers[l] : "(none)",
-                                      strcmp(v->img.layer, layers[l]) == 0))
+                if (panels_selectable(layers[l][0] ? layers[l] : "(none)",
+                                      strcmp(v->img.layer, layers[l]) == 0, 0))
                     action_set(v, ACT_SET_LAYER, l);
                 panels_note("layer%d", l);
                 ImGui::PopID();

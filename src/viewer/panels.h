@@ -1,7 +1,7 @@
 /* The viewer's panels (C++ with Dear ImGui in panels*.cpp, behind this C interface): the menu
  * bar, the dock beside the picture (images, settings, histogram and curve, parts and layers,
- * pixel inspector), the status bar, the help and the open box. They read the viewer's state and the frame record and change nothing but
- * through actions (actions.h). */
+ * pixel inspector), the status bar, the help and the open box. They read the viewer's state
+ * and the frame record and change nothing but through actions (actions.h). */
 #ifndef HT_PANELS_H
 #define HT_PANELS_H
 

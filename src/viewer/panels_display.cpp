@@ -37,7 +37,8 @@ static void draw_compare_bar(viewer *v, ImDrawList *dl, const metrics_colorbar *
     float h = fminf(300 * s, (float)v->vp.h - 16 * s), w = 20 * s, th = ui_text_px(v->gui);
     for (int i = 0; i < 256; i++) {
         const uint8_t *c = bar->lut[255 - i];
-        dl->AddRectFilled(ImVec2(x, y + h * i / 256.0f), ImVec2(x + w, y + h * (i + 1) / 256.0f + 1),
+        dl->AddRectFilled(ImVec2(x, y + h * i / 256.0f),
+                          ImVec2(x + w, y + h * (i + 1) / 256.0f + 1),
                           IM_COL32(c[0], c[1], c[2], 255));
     }
     for (int k = 0; k <= 4; k++) {   /* five labels, top to bottom */

@@ -118,9 +118,11 @@ static void plot_output(viewer *v, const plot *p)
         for (int i = 1; i < 255; i++)   /* the clipped ends would flatten the rest */
             maxc = h[i] > maxc ? h[i] : maxc;
         ImVec2 pts[256];
-        for (int i = 0; i < 256; i++)
+        for (int i = 0; i < 256; i++) {
+            float t = fminf(1, (float)h[i] / maxc);
             pts[i] = ImVec2(p->a.x + p->size.x * i / 255.0f,
-                            p->a.y + p->size.y - fminf(1, (float)h[i] / maxc) * (p->size.y - 2) - 1);
+                            p->a.y + p->size.y - t * (p->size.y - 2) - 1);
+        }
         p->dl->AddPolyline(pts, 256, cols[nch == 4 ? ch : 3], 0, 1.5f);
     }
 }
@@ -193,7 +195,8 @@ void panels_help(viewer *v)
         float cw = ImGui::GetWindowContentRegionMax().x - x0;
         ImGui::TextUnformatted("search (type)");
         ImGui::SameLine(x0 + 0.2f * cw);
-        ImGui::TextColored(ImColor(PANELS_GREEN), "%s_", v->help_filter);   /* platform.c types it */
+        /* platform.c types it */
+        ImGui::TextColored(ImColor(PANELS_GREEN), "%s_", v->help_filter);
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool header = false;
             for (int i = 0; i < ACT_COUNT; i++) {

@@ -50,7 +50,8 @@ double panels_log_slider(viewer *v, const char *name, double value, double lo, d
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
 void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
                        action_id set);
-/* A count with - and + buttons; the new count (clamped to LO..HI), VALUE when unchanged. */
+/* NAME and a count with - and + buttons in the next cell (panels_cell); the new count
+ * (clamped to LO..HI), VALUE when unchanged. */
 int panels_count(const char *name, int value, int lo, int hi);
 /* The next item in a row of columns: from FROM to FROM + WIDTH of the row's width
  * (fractions), with the item spacing between columns. */
@@ -58,6 +59,9 @@ void panels_cell(float from, float width);
 /* A plot's room: the row's width, H high, with a dark background; its corner and size, or
  * false when it is scrolled out of sight. */
 bool panels_plot_area(float h, ImVec2 *a, ImVec2 *size);
+/* An entry of a list (images, parts, layers), highlighted when SELECTED, WIDTH wide (0: the
+ * row's); whether it was clicked. */
+bool panels_selectable(const char *label, bool selected, float width);
 /* A checkbox showing action ID's state; a click runs it. */
 void panels_toggle(viewer *v, action_id id, const char *name);
 

@@ -58,8 +58,8 @@ static void ui_style(float scale)
     c[ImGuiCol_ChildBg] = rgb(43, 43, 46, 0);
     c[ImGuiCol_PopupBg] = rgb(50, 50, 54, 250);
     c[ImGuiCol_Border] = rgb(70, 70, 76);
-    c[ImGuiCol_FrameBg] = rgb(30, 30, 33);
-    c[ImGuiCol_FrameBgHovered] = rgb(50, 50, 56);
+    c[ImGuiCol_FrameBg] = rgb(58, 58, 64);
+    c[ImGuiCol_FrameBgHovered] = rgb(72, 72, 80);
     c[ImGuiCol_FrameBgActive] = rgb(40, 60, 90);
     c[ImGuiCol_TitleBg] = c[ImGuiCol_TitleBgActive] = c[ImGuiCol_TitleBgCollapsed] =
         rgb(55, 55, 60);
