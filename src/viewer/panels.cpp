@@ -54,8 +54,10 @@ void panels_note(const char *fmt, ...)
     fprintf(g_layout, " %d %d %d %d\n", (int)a.x, (int)a.y, (int)(b.x - a.x), (int)(b.y - a.y));
 }
 
-/* Points of the layout (times the GUI's scale). */
+/* Points of the layout (times the GUI's scale), and the dock's largest share of the width:
+ * at 640x400 a 16:9 picture fitted beside it keeps 35 % of the window. */
 enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
+static const float DOCK_SHARE = 0.375f;
 
 float panels_row(const viewer *v) { return ui_text_px(v->gui) + 8 * ui_scale(v->gui); }
 
@@ -67,7 +69,7 @@ extern "C" void panels_layout(viewer *v)
     if (!v->s.show_panels)
         top = bottom = 0;   /* the picture alone fills the window */
     if (v->s.show_panels) {
-        dock = (int)fminf(DOCK_PT * s, v->fb_w / 2.0f);
+        dock = (int)fminf(DOCK_PT * s, v->fb_w * DOCK_SHARE);
         if (dock < DOCK_MIN_PT * s)
             dock = 0;   /* too narrow for its text: folded away (Ctrl+H shows it floating) */
     }
@@ -118,19 +120,27 @@ static bool bar_window(const viewer *v, const char *name, float y, float h,
 /* ---------------------------------------------------------------------------------------
  * Menu bar: one menu per action group, each action with its keys, greyed when disabled */
 
+/* An action's entry: its short label, keys and check mark; its whole label in a tooltip. */
 static void menu_item(viewer *v, action_id id)
 {
     const action *a = action_get(id);
-    char keys[96];
+    char keys[96], label[160], help[256];
     action_keys_text(id, keys, sizeof keys);
+    action_menu_label(id, label, sizeof label);
     bool on = a->checked && a->checked(v);
-    if (ImGui::MenuItem(a->label, keys, on, action_enabled(v, id))) {
+    if (ImGui::MenuItem(label, keys, on, action_enabled(v, id))) {
         if (a->hold)   /* from a menu there is no key to let go: a switch */
             action_set(v, id, !on);
         else
             action_run(v, id);
     }
     panels_note("menu_%s", a->id);
+    panels_note_text("menu_entry", label);
+    action_plain_label(id, help, sizeof help);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && strcmp(help, label) != 0) {
+        ImGui::SetTooltip("%s", help);
+        panels_note_text("tooltip", help);
+    }
 }
 
 static void menu_bar(viewer *v)
@@ -139,7 +149,9 @@ static void menu_bar(viewer *v)
     if (bar_window(v, "menu", 0, (float)v->vp.y, ImGuiWindowFlags_MenuBar) &&
         ImGui::BeginMenuBar()) {
         for (int g = 0; g < GROUP_COUNT; g++) {
-            if (!ImGui::BeginMenu(action_group_name((action_group)g)))
+            bool shown = ImGui::BeginMenu(action_group_name((action_group)g));
+            panels_note("menubar%d", g);
+            if (!shown)
                 continue;
             open = true;
             for (int i = 0; i < ACT_COUNT; i++)
@@ -298,6 +310,7 @@ static void section_range(viewer *v)
     bool autom = !manual;
     if (ImGui::Checkbox("automatic luminance range (A)", &autom))
         action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
+    panels_note_text("auto_range", autom ? "on" : "off");
     double x = panels_log_slider(v, "Lmin", lo, 1e-6, 1e8, &g_fields[0]);
     if (!std::isnan(x)) {
         action_set(v, ACT_SET_LMAX, hi);
@@ -437,7 +450,13 @@ static void section_pixel(viewer *v)
 {
     char text[512];
     viewer_pixel_text(v, text, sizeof text);
+    int lines = 1;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
     panels_text(text, false);
+    panels_note_text("pixel", text);
+    for (; lines < VIEWER_PIXEL_LINES; lines++)   /* the longest text's room: nothing moves */
+        ImGui::TextUnformatted("");
 }
 
 /* A section of the dock under a header, open at first when OPEN. */

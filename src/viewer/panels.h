@@ -11,8 +11,8 @@ struct viewer;
 
 /* The picture's viewport (v->vp) for the framebuffer's size, the GUI's scale and which
  * panels show: the menu bar above, the status bar below, the dock at the right; the dock
- * never takes more than half the window and folds away below 230 points of width, so the
- * picture keeps at least half the window and no text overlaps. */
+ * never takes more than 3/8 of the width and folds away below 230 points, so the picture
+ * keeps most of the window and no text overlaps. */
 void panels_layout(struct viewer *v);
 
 /* Builds this frame's panels (ui_render draws them). */

@@ -197,14 +197,16 @@ void panels_help(viewer *v)
         ImGui::SameLine(x0 + 0.2f * cw);
         /* platform.c types it */
         ImGui::TextColored(ImColor(PANELS_GREEN), "%s_", v->help_filter);
+        panels_note_text("help_search", v->help_filter);
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool header = false;
             for (int i = 0; i < ACT_COUNT; i++) {
                 const action *a = action_get((action_id)i);
-                char keys[128];
+                char keys[128], label[256];
                 action_keys_text((action_id)i, keys, sizeof keys);
+                action_plain_label((action_id)i, label, sizeof label);
                 if (a->group != (action_group)g ||
-                    (v->help_filter[0] && !strcasestr(a->label, v->help_filter) &&
+                    (v->help_filter[0] && !strcasestr(label, v->help_filter) &&
                      !strcasestr(keys, v->help_filter)))
                     continue;
                 if (!header) {
@@ -214,7 +216,7 @@ void panels_help(viewer *v)
                 }
                 ImGui::TextUnformatted(keys);
                 ImGui::SameLine(x0 + 0.3f * cw);
-                ImGui::TextUnformatted(a->label);
+                ImGui::TextUnformatted(label);
                 panels_note("help_%s", a->id);
             }
         }

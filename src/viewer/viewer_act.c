@@ -221,7 +221,6 @@ void act_help(viewer *v, double arg)
     (void)arg;
     v->s.show_help = !v->s.show_help;
     v->help_filter[0] = '\0';
-    v->help_swallow = v->s.show_help;   /* H or ? also comes as a character: not typed */
 }
 void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
 

@@ -101,11 +101,13 @@ class Viewer:
         return xdo("getwindowname", self.wid)
 
     def layout(self):
+        """The widgets' places by name; the hook's text lines ("NAME: text") left out."""
         out = {}
         with open(self.layout_path) as f:
             for line in f:
                 name, *xywh = line.split()
-                out[name] = tuple(int(t) for t in xywh)
+                if not name.endswith(":"):
+                    out[name] = tuple(int(t) for t in xywh)
         return out
 
     def click(self, x, y):
