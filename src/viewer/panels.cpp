@@ -543,6 +543,12 @@ extern "C" void panels_build(viewer *v)
     open_box(v);
     if (v->s.show_help)
         panels_help(v);
+    char shown[64];
+    snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
+    if (viewer_loading(v) && v->nfiles > 0)
+        panels_note_text("loading", viewer_base_name(v->files[v->cur]));
+    else if (v->have_image)
+        panels_note_text("shown", shown);
     layout_end();
 }
 

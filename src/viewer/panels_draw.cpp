@@ -378,9 +378,13 @@ void panels_canvas(viewer *v, ImDrawList *dl)
         draw_compare(v, dl);
         panels_legend(v, dl);
     } else {
-        const char *t = v->load_err[0] ? v->load_err
-                        : v->net     ? "waiting for images (tev protocol, --listen)"
-                                     : "no image: Ctrl+O to open one, or drop files here";
+        char loading[300];
+        snprintf(loading, sizeof loading, "loading %s ...",
+                 v->nfiles > 0 ? viewer_base_name(v->files[v->cur]) : "");
+        const char *t = v->load_err[0]     ? v->load_err
+                        : viewer_loading(v) ? loading
+                        : v->net           ? "waiting for images (tev protocol, --listen)"
+                                           : "no image: Ctrl+O to open one, or drop files here";
         float pad = ImGui::GetStyle().WindowPadding.x;
         dl->AddText(ImVec2(v->vp.x + pad, v->vp.y + pad),
                     v->load_err[0] ? PANELS_RED : IM_COL32(230, 230, 230, 255), t);

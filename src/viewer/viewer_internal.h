@@ -244,6 +244,13 @@ typedef struct viewer {
     /* An image sequence being played (hdrtone SEQ; NULL: files). */
     struct viewer_seq *seq;
 
+    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
+     * load the shown entry wants (an older job's image is dropped), a load waiting for the
+     * worker. */
+    struct load_job *load_job;
+    unsigned long load_gen;
+    bool load_want;
+
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
     int (*replay)[2];          /* key, mods */
@@ -347,6 +354,16 @@ void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
 bool viewer_load_current(viewer *v);
+/* The same off the UI thread: files[cur] decodes on a worker while the window answers (the
+ * canvas says "loading"); viewer_load_poll shows it when it is done, if it is still the one
+ * wanted (a newer load, synchronous or not, discards it). Network images, sequences and the
+ * test hooks (--keys, --screenshot: each replayed key sees the loaded image) load at once. */
+void viewer_load_begin(viewer *v);
+void viewer_load_poll(viewer *v);
+/* Whether a load is on its way (the loop then polls instead of waiting for events). */
+bool viewer_loading(const viewer *v);
+/* Waits for the worker and frees its job (the viewer's end). */
+void viewer_load_stop(viewer *v);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);

@@ -8,10 +8,13 @@
   5. menu entries are short labels without Markdown backticks, inside the window; the whole
      sentence shows as the entry's tooltip;
   6. at 640x400 the dock leaves a 16:9 picture at least 35 % of the window, and at 800x500 it
-     takes less than 40 % of the width."""
+     takes less than 40 % of the width;
+  7. an 8K file decodes off the UI thread: a key pressed while it loads (F1, the help) takes
+     effect before the load ends, and the image shows when it does."""
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xwin  # noqa: E402
@@ -154,6 +157,36 @@ def dock_case():
     check(0 < dock < 0.4 * 800, "800x500: the dock is %d px, under 40%% of the width" % dock)
 
 
+def load_case(tmp, small):
+    big = os.path.join(tmp, "big.exr")
+    r = subprocess.run([os.environ["HT_MAKE_BENCH_EXR"], DEFAULT, big, "7680", "4320", "piz"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        check(False, "make_bench_exr: " + r.stderr)
+        return
+    v = xwin.Viewer(small, big, "--window", "960x600", "--msaa", "1")
+    seen = []   # (help shown, still loading) of each layout written
+    try:
+        xwin.xdo("key", "--window", v.wid, "Down")
+        xwin.xdo("key", "--window", v.wid, "F1")
+        end = time.time() + 60
+        while time.time() < end:
+            with open(v.layout_path) as f:
+                text = f.read()
+            state = ("help_file.open" in text, "loading: big.exr" in text)
+            if not seen or seen[-1] != state:
+                seen.append(state)
+            if "shown: 7680x4320" in text:
+                break
+            time.sleep(0.02)
+        shown = "shown: 7680x4320" in text
+    finally:
+        v.close()
+    check((True, True) in seen and seen[-1] == (True, False) and shown,
+          "a key during an 8K load acts before the load ends (help shown, loading: %s), "
+          "then the image shows (%s)" % (seen, shown))
+
+
 def main():
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
     img = os.path.join(tmp, "a.pfm")
@@ -165,6 +198,7 @@ def main():
     menu_scroll_case(img)
     menu_labels_case(img)
     dock_case()
+    load_case(tmp, img)
     sys.exit(1 if fails else 0)
 
 
