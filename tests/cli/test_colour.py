@@ -161,6 +161,35 @@ if grey is not None:
     g = grey[-1, 40]
     check(g[0] > g[2] + 2, "absolute ACEScg: the ACES white is warmer than D65 (%s)" % g)
 
+# Out of gamut: saturated Rec. 2020 colours on an sRGB display. The rule of docs/colour.md,
+# written here in numpy: to Rec. 709 (the matrix by OCIO's transforms), then, where a channel
+# is negative, mixed towards the display luminance Y until the smallest is 0; then clipped.
+wide = np.zeros((8, 16, 3), np.float32)
+for i in range(16):
+    a = i / 16 * 2 * np.pi
+    wide[:, i] = 0.45 + 0.45 * np.array([np.cos(a), np.cos(a - 2.1), np.cos(a + 2.1)])
+wide[4:] *= 0.3
+wide_path = write_exr("wide.exr", wide, REC2020)
+xyz_wide = ocio_apply("DISPLAY - CIE-XYZ-D65_to_REC.1886-REC.2020", wide ** (1 / 2.4),
+                      inverse=True)
+# The unclipped Rec. 709 values: XYZ -> Rec. 709 by the inverse of OCIO's XYZ of the sRGB
+# display's primaries (its rows, for row vectors).
+to709 = np.linalg.inv(ocio_apply("DISPLAY - CIE-XYZ-D65_to_sRGB",
+                                 srgb_encode(np.eye(3, dtype=np.float32)), inverse=True))
+rgb = xyz_wide @ to709
+check(float(rgb.min()) < -0.05, "the wide colours are out of the sRGB gamut (min %g)" % rgb.min())
+y = rgb @ np.array([0.2126390, 0.7151687, 0.0721923])
+lo = rgb.min(axis=-1)
+t = np.where(lo < 0, y / np.where(lo < 0, y - lo, 1), 1)[..., None]
+compressed = np.where((lo < 0)[..., None], y[..., None] + t * (rgb - y[..., None]), rgb)
+gap = np.abs(srgb_encode(compressed) - srgb_encode(rgb)).max() * 255
+check(gap > 10, "compress and clip differ on these colours (%.1f levels)" % gap)
+for rule, want_lin in (("clip", rgb), ("compress", compressed)):
+    want = np.round(srgb_encode(want_lin) * 255).astype(int)
+    for backend in ("cpu", "gpu"):
+        compare(export(wide_path, "--view", "exposure", "--gamut", rule, "--backend", backend),
+                want, "--gamut %s (%s) vs numpy" % (rule, backend))
+
 # Degenerate chromaticities: refused, naming the file and the reason.
 one = np.ones((2, 2, 3), np.float32)
 for label, chroma, adopted in [
