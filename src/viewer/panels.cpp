@@ -182,6 +182,8 @@ static void section_images(viewer *v)
         if (i == v->cur && v->have_image)
             snprintf(name, sizeof name, "%d  %s  %dx%d", i + 1, base, v->img.width,
                      v->img.height);
+        else if (i == v->cur && viewer_loading(v))
+            snprintf(name, sizeof name, "%d  %s  (loading)", i + 1, base);
         else
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
         if (i == v->s.ref)
@@ -245,10 +247,8 @@ static bool typed_number(typed_field *f, double value, double *typed)
     return enter && end != f->text;
 }
 
-double panels_log_slider(viewer *v, const char *name, double value, double lo, double hi,
-                         typed_field *f)
+double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f)
 {
-    (void)v;
     ImGui::PushID(name);
     panels_cell(0, 0.2f);
     ImGui::AlignTextToFramePadding();
@@ -311,12 +311,12 @@ static void section_range(viewer *v)
     if (ImGui::Checkbox("automatic luminance range (A)", &autom))
         action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
     panels_note_text("auto_range", autom ? "on" : "off");
-    double x = panels_log_slider(v, "Lmin", lo, 1e-6, 1e8, &g_fields[0]);
+    double x = panels_log_slider("Lmin", lo, 1e-6, 1e8, &g_fields[0]);
     if (!std::isnan(x)) {
         action_set(v, ACT_SET_LMAX, hi);
         action_set(v, ACT_SET_LMIN, x);
     }
-    x = panels_log_slider(v, "Lmax", hi, 1e-6, 1e8, &g_fields[1]);
+    x = panels_log_slider("Lmax", hi, 1e-6, 1e8, &g_fields[1]);
     if (!std::isnan(x)) {
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
@@ -354,10 +354,10 @@ bool panels_selectable(const char *label, bool selected, float width)
 static void section_settings(viewer *v)
 {
     section_range(v);
-    double x = panels_log_slider(v, "Ldmax", v->s.tm.ldmax, 1, 1e4, &g_fields[2]);
+    double x = panels_log_slider("Ldmax", v->s.tm.ldmax, 1, 1e4, &g_fields[2]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_LDMAX, x);
-    x = panels_log_slider(v, "Dr", v->s.tm.drange, 2, 1e5, &g_fields[3]);
+    x = panels_log_slider("Dr", v->s.tm.drange, 2, 1e5, &g_fields[3]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_DRANGE, x);
     panels_enum_combo(v, "ceiling", tonemap_ceilings, v->s.tm.ceiling, ACT_SET_CEILING);

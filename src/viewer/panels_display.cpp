@@ -90,7 +90,7 @@ static void falsecolor_settings(viewer *v)
     bool autom = v->s.disp.fc_max <= 0;
     if (ImGui::Checkbox("automatic scale (falsecolor -s a)", &autom))
         action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->disp_res.fc_max);
-    double x = panels_log_slider(v, "max", v->disp_res.fc_max, 1e-3, 1e9, &g_fields[1]);
+    double x = panels_log_slider("max", v->disp_res.fc_max, 1e-3, 1e9, &g_fields[1]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_FC_MAX, x);
     panels_cell(0, 0.5f);
@@ -222,7 +222,7 @@ void panels_compare_numbers(viewer *v)
     static typed_field ppd_field;
     if (v->s.compare >= COMPARE_FLIP) {
         double ppd = v->s.ppd > 0 ? v->s.ppd : flip_default_ppd();
-        double x = panels_log_slider(v, "px/deg", ppd, 1, 1000, &ppd_field);
+        double x = panels_log_slider("px/deg", ppd, 1, 1000, &ppd_field);
         if (!std::isnan(x))
             action_set(v, ACT_SET_PPD, x);
     }

@@ -45,8 +45,7 @@ struct typed_field {
 
 /* A value on a log10 slider from LO to HI with a typed field F beside it (Enter applies);
  * the chosen value, or NAN when neither changed it. */
-double panels_log_slider(viewer *v, const char *name, double value, double lo, double hi,
-                         typed_field *f);
+double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f);
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
 void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
                        action_id set);
