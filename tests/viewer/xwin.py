@@ -73,7 +73,18 @@ class Viewer:
         if not self.wid:
             self.close()
             raise RuntimeError("no hdrtone window (the display refused it three times)")
+        self.wait_loaded()
         self.settle()
+
+    def wait_loaded(self, timeout=60):
+        """Until no file is loading (files decode off the window's thread: the window shows
+        before its image)."""
+        end = time.time() + timeout
+        while time.time() < end and self.proc.poll() is None:
+            with open(self.layout_path) as f:
+                if "\nloading: " not in "\n" + f.read():
+                    return
+            time.sleep(0.05)
 
     def _wait_window(self):
         self.wid = None
