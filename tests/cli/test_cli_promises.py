@@ -8,6 +8,7 @@
 - a sequence's -o may be a folder (the input's pattern there, the format's extension);
 - compare makes the folders of -o (maps/ for several tests, newdir/ of newdir/flip.png);
 - the CPU backend writing .hdr says nothing of the GPU; help says stats IN...;
+- --ldmax changes the picture with --ceiling human only, as its help says;
 - --help-markdown's rows are whole (the -o row ended "analyze: the fo")."""
 import os, socket, stat, subprocess, sys, tempfile, threading
 
@@ -158,6 +159,16 @@ check(r.returncode == 2, "compare with several tests into a file: %d" % r.return
 # The CPU backend's linear output: no word of the GPU; --backend gpu says it goes to the CPU.
 r = run("export", tiny, "-o", "x.hdr", "--backend", "cpu")
 check(r.returncode == 0 and "GPU" not in r.stderr, "export -o x.hdr: %s" % r.stderr)
+
+# --ldmax moves the picture only with the human ceiling (its help and docs/operator.md say so).
+outs = {}
+for name, extra in (("plain", []), ("ldmax", ["--ldmax", "200"]), ("human", ["--ceiling", "human"]),
+                    ("human_ldmax", ["--ceiling", "human", "--ldmax", "200"])):
+    r = run("export", desk, "-o", name + ".png", "--backend", "cpu", *extra)
+    outs[name] = open(os.path.join(tmp, name + ".png"), "rb").read() if r.returncode == 0 else b""
+check(outs["plain"] and outs["plain"] == outs["ldmax"], "--ldmax 200 changed the default mapping")
+check(outs["human"] and outs["human"] != outs["human_ldmax"],
+      "--ldmax 200 did not change --ceiling human")
 
 # Help: stats takes several inputs; the Markdown table's rows are whole.
 for args in (("--help",), ("stats", "--help")):
