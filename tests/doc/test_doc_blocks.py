@@ -8,7 +8,8 @@ no tag that begins with a command is a failure (tag it, so that it runs).
 
 Each command line (a trailing backslash joins lines; lines of a block share one shell, so a
 script's variables carry) must exit as documented: 0, or N where its comment says `exit N`;
-what its comment quotes ("...") it must print (on standard output or error).
+what its comment quotes ("...") it must print (on standard output or error), and in a
+`console` block (commands after "$ ") the lines shown after a command, each a whole line.
 What it printed and wrote is checked against what the docs promise of the command
 (check_line): export's outputs exist in the format of their extension, stats' text lines and
 JSON keys (docs/command-line.md), compare's JSON keys and its maps, analyze's files, the
@@ -27,9 +28,9 @@ COMMANDS = ("export", "stats", "bench", "analyze", "compare", "view")
 # FRAMES frames shot.NNNN.exr of 2by2.exr (the docs' farm examples split 1000 frames).
 # Variables a block's script reads: ENV.
 PLACEHOLDERS = {
-    "shot.exr": "exr-samples/Desk.exr",
+    "shot.exr": "exr-samples/composite_b.exr",   # small: HDR-FLIP of shot.exr and ref.exr
+    "ref.exr": "exr-samples/composite_b.exr",    # is quick also under ASan
     "Desk.exr": "exr-samples/Desk.exr",
-    "ref.exr": "exr-samples/Desk.exr",
     "a.exr": "exr-samples/Desk.exr",
     "b.exr": "exr-samples/Cannon.exr",
     "truth.exr": "exr-samples/comp_rle.exr",   # the same picture as render.exr, lossless
@@ -95,18 +96,26 @@ def blocks_of(path):
     return out
 
 
-def logical_lines(body):
+def logical_lines(body, console):
     """The block's command lines: backslash continuations joined, comments and blanks out;
-    each with its comment (the text after ' #', where expectations are said)."""
+    each with its comment (the text after ' #', where expectations are said) and the lines
+    the block shows it printing (a console block: its commands begin "$ ", the lines after
+    one are its output)."""
     out, cur = [], ""
     for line in body:
+        if console and not cur and not line.startswith("$ "):
+            if out and line.strip():
+                out[-1][2].append(line.strip())
+            continue
+        if console and not cur:
+            line = line[2:]
         if line.endswith("\\"):
             cur += line[:-1] + " "
             continue
         cur += line
         code, comment = split_comment(cur)
         if code.strip():
-            out.append((code.strip(), comment))
+            out.append((code.strip(), comment, []))
         cur = ""
     return out
 
@@ -169,11 +178,10 @@ def hdrtone_calls(code):
     return calls
 
 
-def run_block(where, body, folder):
-    """Runs the block's lines in one bash in FOLDER; returns [(code, comment, rc, out, err)]."""
-    lines = logical_lines(body)
+def run_block(where, lines, folder):
+    """Runs the LINES in one bash in FOLDER; returns [(rc, out, err)] of each."""
     script = ["set -o pipefail"]
-    for n, (code, _) in enumerate(lines):
+    for n, (code, _, _) in enumerate(lines):
         calls = hdrtone_calls(code)
         if calls and viewer_args(calls[0]) and code.split()[0] == "hdrtone":
             code += " --screenshot view.%d.png --frames 2" % n   # the test hooks: then it exits
@@ -184,12 +192,12 @@ def run_block(where, body, folder):
     except subprocess.TimeoutExpired:
         fail(where, "ran past %d s" % TIMEOUT)
     out = []
-    for n, (code, comment) in enumerate(lines):
+    for n in range(len(lines)):
         def read(name):
             p = os.path.join(folder, "%s.%d" % (name, n))
             return open(p, errors="replace").read() if os.path.exists(p) else ""
         rc = read("rc").strip()
-        out.append((code, comment, int(rc) if rc else None, read("out"), read("err")))
+        out.append((int(rc) if rc else None, read("out"), read("err")))
     return out
 
 
@@ -336,18 +344,23 @@ def check_ffmpeg(where, folder, code):
         fail(where, "ffmpeg's %s has no frames: %s" % (words[-1], r.stderr.strip()))
 
 
-def check_block(rel, line, body, folder):
-    results = run_block("%s:%d" % (rel, line), body, folder)
-    for n, (code, comment, rc, out, err) in enumerate(results):
+def check_block(rel, line, tag, body, folder):
+    lines = logical_lines(body, tag == "console")
+    results = run_block("%s:%d" % (rel, line), lines, folder)
+    for n, ((code, comment, shown), (rc, out, err)) in enumerate(zip(lines, results)):
         where = "%s:%d: %s" % (rel, line, code[:70])
         m = re.search(r"\bexits? (\d+)\b", comment)
         want = int(m.group(1)) if m else 0
         if rc != want:
             fail(where, "exit status %s, documented %d: %s" % (rc, want, err.strip()[-300:]))
             continue
+        printed = {text.strip() for text in (out + err).split("\n")}
         for said in re.findall(r'"([^"]+)"', comment):   # what the comment quotes is printed
             if said not in out and said not in err:
                 fail(where, "printed no \"%s\": %s" % (said, (out + err).strip()[-300:]))
+        for said in shown:   # and what a console block shows after it, line for line
+            if said not in printed:
+                fail(where, "printed no line '%s'" % said)
         if want:   # an error documented: its message, not an output, is what there is
             continue
         words = shlex.split(code)
@@ -388,7 +401,7 @@ def main():
                 continue
             before, start = len(failures), time.time()
             folder = folder or make_folder(root)   # a page's blocks, in order, in one folder
-            n = check_block(rel, line, body, folder)
+            n = check_block(rel, line, tag, body, folder)
             ran += 1
             commands += n
             print("%s:%d: ran %d command%s: %s (%.1f s)" % (
