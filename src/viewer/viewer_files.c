@@ -133,7 +133,7 @@ void viewer_update_y_range(viewer *v)
     if (!v->have_image)
         return;
     double w[3];
-    tonemap_luminance_weights(v->s.tm.luminance, w);
+    tonemap_weights(&v->s.tm, w);
     double lo = INFINITY, hi = 0;
     size_t n = (size_t)v->img.width * v->img.height;
     for (size_t i = 0; i < n; i++) {
