@@ -352,7 +352,9 @@ def check_block(rel, line, tag, body, folder):
         m = re.search(r"\bexits? (\d+)\b", comment)
         want = int(m.group(1)) if m else 0
         if rc != want:
-            fail(where, "exit status %s, documented %d: %s" % (rc, want, err.strip()[-300:]))
+            hint = " (a name the docs use? PLACEHOLDERS maps them)" if "o such file" in err else ""
+            fail(where, "exit status %s, documented %d: %s%s" % (rc, want, err.strip()[-300:],
+                                                                 hint))
             continue
         printed = {text.strip() for text in (out + err).split("\n")}
         for said in re.findall(r'"([^"]+)"', comment):   # what the comment quotes is printed
