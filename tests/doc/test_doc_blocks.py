@@ -33,14 +33,15 @@ PLACEHOLDERS = {
     "Desk.exr": "exr-samples/Desk.exr",
     "a.exr": "exr-samples/Desk.exr",
     "b.exr": "exr-samples/Cannon.exr",
-    "truth.exr": "exr-samples/comp_rle.exr",   # the same picture as render.exr, lossless
-    "render.exr": "exr-samples/comp_dwab_v2.exr",   # and lossy: a small FLIP
+    "truth.exr": "pcond-reference/bimodal_narrow/input_decoded.exr",   # both 512x256: small,
+    "render.exr": "pcond-reference/lowrange_1_50/input_decoded.exr",   # for FLIP under ASan
     "venice.hdr": "exr-samples/venice_sunset_1k.hdr",
     "venice_sunset_1k.hdr": "exr-samples/venice_sunset_1k.hdr",
     "Desk/input_decoded.exr": "pcond-reference/Desk/input_decoded.exr",
-    "ref.png": "hdrtone export $S/exr-samples/comp_rle.exr -o ref.png --backend cpu",
-    "a.png": "hdrtone export $S/exr-samples/comp_dwab_v2.exr -o a.png --backend cpu",
-    "b.png": "hdrtone export $S/exr-samples/comp_rle.exr -o b.png --backend cpu --bins 95",
+    # PNGs a little apart: FLIP 0.04 and 0.03, within README's --fail-above 0.05.
+    "ref.png": "hdrtone export $S/exr-samples/composite_b.exr -o ref.png --backend cpu",
+    "a.png": "hdrtone export $S/exr-samples/composite_b.exr -o a.png --backend cpu --drange 95",
+    "b.png": "hdrtone export $S/exr-samples/composite_b.exr -o b.png --backend cpu --drange 98",
     "shot.%04d.exr": "exr-samples/2by2.exr",   # FRAMES frames, shot.0000.exr ...
 }
 FRAMES = 1000
