@@ -134,11 +134,11 @@ def split_comment(line):
     return line, ""
 
 
-def make_folder(root):
-    """A block's folder with the placeholders, and the bin folder with hdrtone."""
+def make_folder(root, frames):
+    """A page's folder with the placeholders (the sequences' FRAMES frames only when FRAMES)."""
     d = tempfile.mkdtemp(dir=root)
     for name, src in PLACEHOLDERS.items():
-        if src.startswith("hdrtone "):
+        if src.startswith("hdrtone ") or ("%04d" in name and not frames):
             continue
         target = os.path.join(SHARED, src)
         if "%04d" in name:
@@ -397,13 +397,15 @@ def main():
     ran = skipped = commands = 0
     for page in doc_pages():
         rel, folder = os.path.relpath(page, SRC), None
-        for line, tag, body, skip in blocks_of(page):
+        blocks = blocks_of(page)
+        for line, tag, body, skip in blocks:
             if skip:
                 skipped += 1
                 print("%s:%d: skipped: %s" % (rel, line, skip))
                 continue
             before, start = len(failures), time.time()
-            folder = folder or make_folder(root)   # a page's blocks, in order, in one folder
+            frames = any(re.search(r"shot\.(%|#)", "\n".join(b)) for _, _, b, _ in blocks)
+            folder = folder or make_folder(root, frames)   # a page's blocks, in one folder
             n = check_block(rel, line, tag, body, folder)
             ran += 1
             commands += n
