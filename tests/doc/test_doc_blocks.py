@@ -1,7 +1,8 @@
 """The documentation's shell blocks, run (issue 33): every fenced block tagged sh, bash, shell
-or console in README.md and docs/*.md (any page added there is picked up) runs, each in a
-folder of its own where the names the docs use are the files of PLACEHOLDERS (the one table
-mapping them to ../shared's samples or to files made from them), with `hdrtone` on PATH. A
+or console in README.md and docs/*.md (any page added there is picked up) runs in a folder of
+its page's (the page's blocks in order, as a reader follows them) where the names the docs use
+are the files of PLACEHOLDERS (the one table mapping them to ../shared's samples or to files
+made from them), with `hdrtone` on PATH. A
 block that cannot run here carries the marker `<!-- doctest: skip REASON -->` on the line
 before its fence, and is listed and counted as skipped with that reason. A fenced block with
 no tag that begins with a command is a failure (tag it, so that it runs).
@@ -23,9 +24,10 @@ SRC = os.environ["HT_SOURCE_DIR"]
 SHARED = os.environ.get("HT_SHARED", "")
 COMMANDS = ("export", "stats", "bench", "analyze", "compare", "view")
 
-# The names the docs use, each made in every block's folder: a sample of ../shared (a
-# symbolic link), or made by an hdrtone command from one ('$S' is ../shared). Sequences:
-# FRAMES frames shot.NNNN.exr of 2by2.exr (the docs' farm examples split 1000 frames).
+# The names the docs use, each made in every page's folder: a sample of ../shared (a
+# symbolic link), or made by an hdrtone command from one ('$S' is ../shared). Sequences
+# (shot.%04d.exr and shot.####.exr): FRAMES frames shot.NNNN.exr of 2by2.exr (the docs' farm
+# examples split 1000 frames).
 # Variables a block's script reads: ENV.
 PLACEHOLDERS = {
     "shot.exr": "exr-samples/composite_b.exr",   # small: HDR-FLIP of shot.exr and ref.exr
