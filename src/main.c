@@ -155,7 +155,7 @@ int main(int argc, char **argv)
         !seq_cmd_is_sequence(argv[1])) {   /* a typo'd command is no file to view */
         fprintf(stderr, "hdrtone: %s: no such command or file (the nearest command: %s; "
                         "hdrtone --help lists them)\n", argv[1], nearest_command(argv[1]));
-        return 2;
+        return strpbrk(argv[1], "./") ? 1 : 2;   /* a missing file (as handed off), or usage */
     }
     return cmd_view(argc - 1, argv + 1);   /* hdrtone FILE... */
 }

@@ -3,14 +3,15 @@
   (here a stand-in speaking the protocol of handoff.h) refuses a missing or unreadable FILE
   before sending anything (exit 1, the reason), exits 1 when the viewer answers "error TEXT"
   (TEXT said), 0 on "ok N" with the paths sent absolute;
-- a typo'd command is no file to view: "no such command or file", the nearest command, exit 2;
+- a typo'd command is no file to view: "no such command or file", the nearest command, exit 2
+  (exit 1 for a name with '.' or '/': a missing file);
 - a malformed --region (corners swapped) is a usage error (exit 2), --msaa 3 too;
 - a sequence's -o may be a folder (the input's pattern there, the format's extension);
 - compare makes the folders of -o (maps/ for several tests, newdir/ of newdir/flip.png);
 - the CPU backend writing .hdr says nothing of the GPU; help says stats IN...;
 - --ldmax changes the picture with --ceiling human only, as its help says;
 - --help-markdown's rows are whole (the -o row ended "analyze: the fo")."""
-import os, socket, stat, subprocess, sys, tempfile, threading
+import os, socket, stat, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from htpy import check, finish, samples_or_skip  # noqa: E402
@@ -86,6 +87,10 @@ check(viewer.received == [[desk]], "the path sent: %s" % viewer.received)
 r = run(desk, os.path.join(tmp, "missing.exr"), env=env)
 check(r.returncode == 1 and "missing.exr" in r.stderr and "No such file" in r.stderr,
       "a missing second file: %d %s" % (r.returncode, r.stderr))
+for _ in range(100):   # the stand-in's thread sees the client close after the client exits
+    if len(viewer.received) == 2:
+        break
+    time.sleep(0.05)
 check(len(viewer.received) == 2 and viewer.received[1] == [],
       "nothing sent for a list with a missing file: %s" % viewer.received)
 locked = os.path.join(tmp, "locked.exr")
@@ -112,9 +117,10 @@ for word, nearest in (("stat", "stats"), ("exprot", "export"), ("comapre", "comp
     check(r.returncode == 2 and "%s: no such command or file" % word in r.stderr and
           "nearest command: %s" % nearest in r.stderr, "%s: %d %s" % (word, r.returncode,
                                                                       r.stderr))
-r = run("nonexistent.exr")
-check(r.returncode == 2 and "no such command or file" in r.stderr, "nonexistent.exr: %s" %
-      r.stderr)
+for word in ("nonexistent.exr", "dir/shot"):   # a missing file: exit 1, as handed off
+    r = run(word)
+    check(r.returncode == 1 and "%s: no such command or file" % word in r.stderr,
+          "%s: %d %s" % (word, r.returncode, r.stderr))
 
 # Usage errors before any image is read.
 r = run("stats", desk, "--region", "300,200,100,50")
