@@ -25,7 +25,8 @@ SHARED = os.environ.get("HT_SHARED", "")
 COMMANDS = ("export", "stats", "bench", "analyze", "compare", "view")
 
 # The names the docs use, each made in every page's folder: a sample of ../shared (a
-# symbolic link), or made by an hdrtone command from one ('$S' is ../shared). Sequences
+# symbolic link), or made by a shell command ('$S' is ../shared; $HT_EXR_COLOUR writes an
+# OpenEXR file with chromaticities through OpenEXR's library, tests/tools/exr_colour.cpp). Sequences
 # (shot.%04d.exr and shot.####.exr): FRAMES frames shot.NNNN.exr of 2by2.exr (the docs' farm
 # examples split 1000 frames).
 # Variables a block's script reads: ENV.
@@ -45,6 +46,12 @@ PLACEHOLDERS = {
     "a.png": "hdrtone export $S/exr-samples/composite_b.exr -o a.png --backend cpu --drange 95",
     "b.png": "hdrtone export $S/exr-samples/composite_b.exr -o b.png --backend cpu --drange 98",
     "shot.%04d.exr": "exr-samples/2by2.exr",   # FRAMES frames, shot.0000.exr ...
+    # ACEScg (AP1 primaries, the ACES white): a 64x48 log ramp, 0.01 .. 100, warm.
+    "render_acescg.exr": "python3 -c 'import struct, sys; sys.stdout.buffer.write(b\"\".join("
+                         "struct.pack(\"<3f\", *(0.01 * 10 ** (4 * i / 3071) * c for c in "
+                         "(1.2, 1, 0.7))) for i in range(3072)))' | \"$HT_EXR_COLOUR\" "
+                         "render_acescg.exr 64 48 0.713 0.293 0.165 0.830 0.128 0.044 0.32168 "
+                         "0.33767",
 }
 FRAMES = 1000
 ENV = {"SLURM_ARRAY_TASK_ID": "3"}
@@ -140,7 +147,7 @@ def make_folder(root, frames):
     """A page's folder with the placeholders (the sequences' FRAMES frames only when FRAMES)."""
     d = tempfile.mkdtemp(dir=root)
     for name, src in PLACEHOLDERS.items():
-        if src.startswith("hdrtone ") or ("%04d" in name and not frames):
+        if " " in src or ("%04d" in name and not frames):   # a command, or frames not needed
             continue
         target = os.path.join(SHARED, src)
         if "%04d" in name:
@@ -150,7 +157,7 @@ def make_folder(root, frames):
             os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
             os.symlink(target, os.path.join(d, name))
     for name, cmd in PLACEHOLDERS.items():
-        if cmd.startswith("hdrtone "):
+        if " " in cmd:
             r = subprocess.run(cmd.replace("$S", SHARED), shell=True, cwd=d, env=ENVIRON,
                                capture_output=True, text=True)
             if r.returncode:
@@ -382,9 +389,10 @@ def main():
     if not os.path.isdir(os.path.join(SHARED, "exr-samples")):
         print("skipped: no %s/exr-samples" % SHARED)
         sys.exit(77)
-    for tool in ("xvfb-run", "ffmpeg", "ffprobe", "parallel"):
-        if not shutil.which(tool):
-            print("skipped: no %s (scripts/setup installs it)" % tool)
+    for tool in ("xvfb-run", "ffmpeg", "ffprobe", "parallel", os.environ.get("HT_EXR_COLOUR")):
+        if not tool or not shutil.which(tool):
+            print("skipped: no %s (scripts/setup installs it)" % (tool or "OpenEXR's C++ "
+                                                                    "library: HT_EXR_COLOUR"))
             sys.exit(77)
     if not os.environ.get("HT_DOCTEST_XVFB"):   # the viewer's lines need a display
         os.environ["HT_DOCTEST_XVFB"] = "1"
