@@ -83,7 +83,8 @@ viewer = FakeViewer(run_dir)
 r = run("Desk.exr", env=env, cwd=samples)
 check(r.returncode == 0 and "handed 1 file" in r.stderr, "handing Desk.exr: %d %s" %
       (r.returncode, r.stderr))
-check(viewer.received == [[desk]], "the path sent: %s" % viewer.received)
+sent = os.path.join(os.path.realpath(samples), "Desk.exr")   # the working folder, as getcwd says
+check(viewer.received == [[sent]], "the path sent: %s, not %s" % (viewer.received, sent))
 r = run(desk, os.path.join(tmp, "missing.exr"), env=env)
 check(r.returncode == 1 and "missing.exr" in r.stderr and "No such file" in r.stderr,
       "a missing second file: %d %s" % (r.returncode, r.stderr))
