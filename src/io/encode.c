@@ -166,8 +166,8 @@ static void png_stripe_fill(void *ctx, int k, uint8_t *out, size_t len)
 
 /* The zlib stream of IM's filtered scanlines, malloc'd: stripes of about PNG_STRIPE_BYTES
  * (by the image's size alone, so the bytes do not depend on the threads). */
-static bool png_deflate(const encode_image *im, uint8_t **z, size_t *zlen, char *err,
-                        size_t errlen)
+static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t *zlen,
+                        char *err, size_t errlen)
 {
     size_t row = (size_t)im->width * im->channels * (im->depth / 8) + 1;
     size_t rows = PNG_STRIPE_BYTES / row;
@@ -184,7 +184,7 @@ static bool png_deflate(const encode_image *im, uint8_t **z, size_t *zlen, char 
                                                                  : st.stripe_rows);
     }
     char why[128];
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, 0, z,
+    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, threads, z,
                            zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
@@ -192,13 +192,14 @@ static bool png_deflate(const encode_image *im, uint8_t **z, size_t *zlen, char 
     return ok;
 }
 
-static bool encode_png(const encode_image *im, encode_buffer *out, char *err, size_t errlen)
+static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
+                       size_t errlen)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     static const uint8_t color_type[5] = {0, 0, 4, 2, 6};   /* by channel count */
     uint8_t *z;
     size_t zlen;
-    if (!png_deflate(im, &z, &zlen, err, errlen))
+    if (!png_deflate(im, threads, &z, &zlen, err, errlen))
         return false;
     size_t nidat = zlen / PNG_MAX_CHUNK + 1;
     /* signature, IHDR (13), sRGB (1) or gAMA (4), the IDATs, IEND */
@@ -433,6 +434,13 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen)
 {
+    return encode_image_threads(f, quality, im, exposure, 0, out, err, errlen);
+}
+
+bool encode_image_threads(encode_format f, int quality, const encode_image *im,
+                          double exposure, int threads, encode_buffer *out, char *err,
+                          size_t errlen)
+{
     out->data = NULL;
     out->len = 0;
     if (!im->pixels || im->width <= 0 || im->height <= 0 ||
@@ -448,7 +456,7 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
     }
     switch (f) {
     case ENCODE_PNG:
-        return encode_png(im, out, err, errlen);
+        return encode_png(im, threads, out, err, errlen);
     case ENCODE_JPEG:
         return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
                            errlen);

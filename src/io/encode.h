@@ -76,6 +76,12 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen);
 
+/* encode_image_exposure with PNG's stripes compressed on THREADS threads (0: one per online
+ * CPU); the bytes are the same for any THREADS. */
+bool encode_image_threads(encode_format f, int quality, const encode_image *im,
+                          double exposure, int threads, encode_buffer *out, char *err,
+                          size_t errlen);
+
 /* R, G, B as Radiance stores them (setcolr): the largest's binary exponent + 128 shared,
  * each mantissa truncated to 8 bits; all 0 at or below 1e-32 (and for non-finite values);
  * all 255, the largest RGBE holds, when the exponent does not fit. */
