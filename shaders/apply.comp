@@ -20,7 +20,7 @@ vec3 tonemap(vec4 c)
 {
     float lw;
     if (ht_classify(c.rgb, u_scale, lw) != HT_PIX_VALID) return vec3(0.0);
-    return clamp(ht_pixel_out(c.rgb, lw, u_scale, u_ldmax, u_drange), 0.0, 1.0);
+    return clamp(ht_to_display(ht_pixel_out(c.rgb, lw, u_scale, u_ldmax, u_drange)), 0.0, 1.0);
 }
 
 #ifdef HT_DISPLAY

@@ -90,9 +90,9 @@ float fc_position_at(ivec2 q)
 vec3 display_sample(ivec2 p, vec4 c)
 {
     if (u_view_mode == HT_VIEW_EXPOSURE) {
-        vec3 o = c.rgb * u_exposure_mul + u_offset;
-        return vec3(ht_finite(c.r) ? o.r : 0.0, ht_finite(c.g) ? o.g : 0.0,
-                    ht_finite(c.b) ? o.b : 0.0);
+        bvec3 f = bvec3(ht_finite(c.r), ht_finite(c.g), ht_finite(c.b));
+        vec3 o = ht_to_display(mix(vec3(0.0), c.rgb * u_exposure_mul, f)) + u_offset;
+        return mix(vec3(0.0), o, f);
     }
     if (u_view_mode == HT_VIEW_FALSECOLOR) {
         vec4 nb = vec4(0.0);

@@ -4,17 +4,29 @@
 // isnan/isinf may be optimised away by some compilers; the exponent bits cannot.
 bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u; }
 
-// Luminance weights: HT_LUMINANCE_REC709 (0, the value of a uniform never set) or
-// HT_LUMINANCE_RADIANCE. The pipeline sets it on the programs that classify pixels.
-uniform int u_luminance;
+// Colour (pass_set_colour): the luminance weights of every Lw, set on the programs that
+// classify pixels; the image -> display matrix, the display's Y row and the gamut rule
+// (HT_GAMUT_*) on those that write display colours.
+uniform vec3 u_lum_w;
+uniform bool u_convert;   // false: the identity (bit for bit the Rec. 709 pipeline)
+uniform mat3 u_to_display;
+uniform vec3 u_display_lum;
+uniform int u_gamut;
 
 // World luminance and the class of a pixel (HT_PIX_*). 'precise' keeps the compiler from fusing
 // multiply-adds, so the GPU computes the same float as the CPU reference.
-vec3 ht_luminance_weights()
+vec3 ht_luminance_weights() { return u_lum_w; }
+
+// Image RGB to display-linear RGB, the gamut rule applied (colour_xform_apply then
+// colour_gamut_apply; the clip follows in the caller).
+vec3 ht_to_display(vec3 c)
 {
-    bool rad = u_luminance == HT_LUMINANCE_RADIANCE;
-    return rad ? vec3(float(HT_RAD_LUM_R), float(HT_RAD_LUM_G), float(HT_RAD_LUM_B))
-               : vec3(float(HT_LUM_R), float(HT_LUM_G), float(HT_LUM_B));
+    if (!u_convert) return c;
+    vec3 d = u_to_display * c;
+    float lo = min(d.r, min(d.g, d.b));
+    if (u_gamut != HT_GAMUT_COMPRESS || !(lo < 0.0)) return d;
+    float y = dot(u_display_lum, d);
+    return y > 0.0 ? vec3(y) + (y / (y - lo)) * (d - vec3(y)) : vec3(0.0);
 }
 
 int ht_classify(vec3 c, float scale, out float lw)

@@ -88,28 +88,36 @@ pipeline *backend_pipeline(cmd_backend *b, char *err, size_t errlen)
 bool backend_tonemap(cmd_backend *b, const ht_options *o, const hdr_image *img,
                      tonemap_result *r, uint8_t *rgb, char *err, size_t errlen)
 {
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen))
+        return false;
     if (o->backend == HT_BACKEND_CPU) {
         tonemap_result local;
         tonemap_result *res = r ? r : &local;
-        tonemap_fast_analyze(img, &o->tm, res, o->jobs);
+        tonemap_fast_analyze(img, &tm, res, o->jobs);
         if (rgb)
-            tonemap_fast_apply(img, &o->tm, res, rgb, o->jobs);
+            tonemap_fast_apply(img, &tm, res, rgb, o->jobs);
         return true;
     }
     pipeline *p = backend_pipeline(b, err, errlen);
-    return p && pipeline_tonemap_image(p, img, &o->tm, r, rgb, err, errlen);
+    return p && pipeline_tonemap_image(p, img, &tm, r, rgb, err, errlen);
 }
 
 bool backend_tonemap_consume(cmd_backend *b, const ht_options *o, hdr_image *img, uint8_t *rgb,
                              uint16_t *rgb16, char *err, size_t errlen)
 {
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen)) {
+        image_free(img);
+        return false;
+    }
     if (o->backend == HT_BACKEND_CPU) {
         tonemap_result r;
-        tonemap_fast_analyze(img, &o->tm, &r, o->jobs);
+        tonemap_fast_analyze(img, &tm, &r, o->jobs);
         if (rgb)
-            tonemap_fast_apply(img, &o->tm, &r, rgb, o->jobs);
+            tonemap_fast_apply(img, &tm, &r, rgb, o->jobs);
         else
-            tonemap_fast_apply16(img, &o->tm, &r, rgb16, o->jobs);
+            tonemap_fast_apply16(img, &tm, &r, rgb16, o->jobs);
         image_free(img);
         return true;
     }
@@ -121,8 +129,8 @@ bool backend_tonemap_consume(cmd_backend *b, const ht_options *o, hdr_image *img
     /* The texture has the pixels now: the CPU copy goes before the GPU allocates the rest
      * (with a CPU rasteriser all of it is system memory). */
     image_free(img);
-    bool ok = rgb ? pipeline_tonemap_uploaded(p, &o->tm, NULL, rgb, err, errlen)
-                  : pipeline_tonemap_uploaded16(p, &o->tm, NULL, rgb16, err, errlen);
+    bool ok = rgb ? pipeline_tonemap_uploaded(p, &tm, NULL, rgb, err, errlen)
+                  : pipeline_tonemap_uploaded16(p, &tm, NULL, rgb16, err, errlen);
     pipeline_release_textures(p);
     return ok;
 }

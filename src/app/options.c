@@ -126,7 +126,20 @@ static const opt_def OPTIONS[] = {
     {"point-samples", 0, OPT_CHOICE, TM, OFF(tm.point_samples), 0, 0, OFF_ON, "on|off",
      "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)"},
     {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, tonemap_luminances, "WEIGHTS",
-     "luminance weights of R, G, B: Rec. 709 or Radiance's primaries (pcond)"},
+     "luminance weights of R, G, B: the Y row of the file's primaries, Rec. 709's, or "
+     "Radiance's (pcond)"},
+    STRING("colorspace", TM, colorspace, "NAME",
+           "the colour space of the input's R, G, B instead of the file's (docs/colour.md): "
+           "rec709 (srgb-linear), rec2020, p3d65, acescg, aces2065-1, xyz, radiance"),
+    {"display-space", 0, OPT_CHOICE, TM, OFF(tm.display_space), 0, 0, colour_display_spaces,
+     "SPACE", "the display's primaries and curve (rec2020 and rec709-gamma24: gamma 2.4 unless "
+     "--transfer says otherwise); outputs are tagged with it"},
+    {"gamut", 0, OPT_CHOICE, TM, OFF(tm.gamut), 0, 0, colour_gamuts, "RULE",
+     "colours outside the display's gamut: clip each channel, or compress (desaturate towards "
+     "the pixel's luminance, hue kept)"},
+    {"white", 0, OPT_CHOICE, TM, OFF(tm.white), 0, 0, colour_whites, "RULE",
+     "the white of files without adoptedNeutral: absolute colorimetric, or adapted to the "
+     "display's (Bradford; for ACEScg renders that omit adoptedNeutral)"},
     FLAG("linear", TM, tm.force_linear, "force the linear mapping (pcond -l)"),
     FLAG("veil", HUMAN, tm.veil,
          "veiling glare: light scattered in the eye veils what surrounds bright areas (pcond -v)"),
@@ -422,6 +435,29 @@ static const opt_def *find_option(const char *arg, unsigned command, const char 
     return NULL;
 }
 
+/* --colorspace resolved into o->colour; --display-space's curve where --transfer is not given. */
+static bool options_colour(ht_options *o, char *err, size_t errlen)
+{
+    memset(&o->colour, 0, sizeof o->colour);
+    if (o->colorspace) {
+        const colour_space *s = colour_space_find(o->colorspace);
+        if (!s) {
+            char names[160];
+            colour_space_list(", ", names, sizeof names);
+            snprintf(err, errlen, "--colorspace: '%s' is not one of %s", o->colorspace, names);
+            return false;
+        }
+        colour_from_space(&o->colour, s, IMAGE_COLOUR_OPTION);
+    }
+    int ds = o->tm.display_space;
+    if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&
+        !options_given(o, "transfer")) {
+        o->tm.transfer = HT_TRANSFER_GAMMA;
+        o->tm.gamma = 2.4;
+    }
+    return true;
+}
+
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen)
 {
@@ -482,6 +518,8 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         if (d->offset == offsetof(ht_options, preset))   /* later options override it */
             tonemap_apply_preset(&o->tm, o->preset);
     }
+    if (!options_colour(o, err, errlen))
+        return false;
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");
         return false;
@@ -505,11 +543,19 @@ bool options_given(const ht_options *o, const char *name)
     return false;
 }
 
+bool options_tonemap(const ht_options *o, const hdr_image *img, tonemap_params *tm, char *err,
+                     size_t errlen)
+{
+    *tm = o->tm;
+    return tonemap_set_colour(tm, &img->colour, err, errlen);
+}
+
 image_load_options options_load(const ht_options *o)
 {
     image_load_options lo = {.part = o->part, .layer = o->layer,
                              .max_pixels = (uint64_t)o->max_pixels,
-                             .rgbe_mid = o->preset == HT_PRESET_PCOND};
+                             .rgbe_mid = o->preset == HT_PRESET_PCOND,
+                             .colour = o->colour};
     return lo;
 }
 

@@ -34,6 +34,9 @@ enum { HT_CURVE_STATS = 0, HT_CURVE_PCOND = 1 };   /* stats --curve-format */
 typedef struct ht_options {
     tonemap_params tm;
     bool scale_given;         /* --scale given: it overrides the units of the file (units.h) */
+    const char *colorspace;   /* --colorspace NAME (NULL: the file's); resolved into colour */
+    image_colour colour;      /* the space --colorspace names (source IMAGE_COLOUR_OPTION),
+                                 else zeroed: image_load keeps the file's */
     display_params display;   /* --view and its options (display.h); automatic parts resolved
                                  per image (display_resolve) */
     bool legend;              /* export --view falsecolor: the legend beside the picture */
@@ -111,6 +114,12 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
 
 /* Whether the option --NAME (a name of the table) was on O's command line. */
 bool options_given(const ht_options *o, const char *name);
+
+/* O's tone-mapping parameters for IMG: o->tm with the colour of IMG's space on o's display
+ * (tonemap_set_colour). IMG's tags passed image_load's check, so this cannot fail for an
+ * image it loaded; false with the reason in ERR otherwise. */
+bool options_tonemap(const ht_options *o, const hdr_image *img, tonemap_params *tm, char *err,
+                     size_t errlen);
 
 /* What --part, --layer and --max-pixels ask of the image loader (the strings stay O's), and
  * under --preset pcond Radiance's own decoding of .hdr pictures (image_load_options.rgbe_mid). */

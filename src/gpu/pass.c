@@ -61,6 +61,24 @@ void pass_set_vec2(unsigned prog, const char *name, float x, float y)
     glProgramUniform2f(prog, glGetUniformLocation(prog, name), x, y);
 }
 
+void pass_set_colour(unsigned prog, const tonemap_params *p)
+{
+    float w[3], m[9];
+    double dl[3];
+    tonemap_float_weights(p, w);
+    glProgramUniform3f(prog, glGetUniformLocation(prog, "u_lum_w"), w[0], w[1], w[2]);
+    for (int i = 0; i < 9; i++)
+        m[i] = (float)p->colour.to_display[i];
+    /* Row-major in C: GL transposes it into its column-major mat3. */
+    glProgramUniformMatrix3fv(prog, glGetUniformLocation(prog, "u_to_display"), 1, GL_TRUE, m);
+    colour_display_lum(p->display_space, dl);
+    glProgramUniform3f(prog, glGetUniformLocation(prog, "u_display_lum"), (float)dl[0],
+                       (float)dl[1], (float)dl[2]);
+    glProgramUniform1i(prog, glGetUniformLocation(prog, "u_gamut"), p->gamut);
+    glProgramUniform1i(prog, glGetUniformLocation(prog, "u_convert"),
+                       !colour_xform_is_identity(&p->colour));
+}
+
 void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen)
 {
     pass_base *p = calloc(1, size);

@@ -34,7 +34,7 @@ static unsigned prepare(pass_apply *p, int program, ht_source src, const ht_buff
     unsigned prog = pass_use(&p->base, program, src.samples, err, errlen);
     if (!prog)
         return 0;
-    pass_set_int(prog, "u_luminance", params->luminance);
+    pass_set_colour(prog, params);
     glBindImageTexture(0, out, 0, GL_FALSE, 0, GL_WRITE_ONLY, out_format);
     pass_set_float(prog, "u_levels", out_format == GL_RGBA16 ? 65535.0f : 255.0f);
     pass_set_ivec2(prog, "u_size", src.width, src.height);

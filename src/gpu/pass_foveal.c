@@ -190,7 +190,7 @@ bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *
         return false;
     pass_set_uint(prog, "u_count", p->n_points);
     pass_set_float(prog, "u_scale", (float)params->scale);
-    pass_set_int(prog, "u_luminance", params->luminance);
+    pass_set_colour(prog, params);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
     /* Per piece, each gathering the samples that lie in it (points.comp). */

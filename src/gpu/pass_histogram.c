@@ -37,7 +37,7 @@ static bool run(pass_histogram *p, const ht_pieces *img, const ht_buffers *b,
         pass_set_ivec2(prog, "u_pic", img->width, img->height);
         pass_set_ivec2(prog, "u_grid", b->fov_w, b->fov_h);
     }
-    pass_set_int(prog, "u_luminance", params->luminance);
+    pass_set_colour(prog, params);
     pass_set_float(prog, "u_scale", (float)params->scale);
     pass_set_int(prog, "u_rebin", rebin);
     pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);

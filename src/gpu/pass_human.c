@@ -157,7 +157,7 @@ bool pass_human_prepare(pass_human *p, ht_source img, const ht_human_grids *g,
     if (!prog)
         return false;
     pass_human_bind(p, prog, g, img);
-    pass_set_int(prog, "u_luminance", params->luminance);
+    pass_set_colour(prog, params);
     pass_set_float(prog, "u_scale", (float)params->scale);
     glBindImageTexture(0, p->prepared.id, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
     glDispatchCompute((GLuint)((img.width + HT_GROUP_X - 1) / HT_GROUP_X),

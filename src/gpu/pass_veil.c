@@ -98,7 +98,7 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
     pass_set_ivec2(prog, "u_pic", w, h);
     pass_set_ivec2(prog, "u_grid", b->fov_w, b->fov_h);
     pass_set_float(prog, "u_scale", (float)params->scale);
-    pass_set_int(prog, "u_luminance", params->luminance);
+    pass_set_colour(prog, params);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_RAY_DIRS, p->dirs.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, b->sample_radii.id);
     glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);

@@ -313,6 +313,12 @@ static bool apply_attribute(const exr_attr *a, bool read_tiles, exr_part_info *p
             memcpy(&p->chroma[k], &u, 4);
         }
         p->has_chroma = true;
+    } else if (strcmp(name, "adoptedNeutral") == 0 && strcmp(type, "v2f") == 0 && n == 8) {
+        for (int k = 0; k < 2; k++) {
+            uint32_t u = (uint32_t)rd_i32(v + 4 * k);
+            memcpy(&p->adopted[k], &u, 4);
+        }
+        p->has_adopted = true;
     } else if (strcmp(name, "whiteLuminance") == 0 && strcmp(type, "float") == 0 && n == 4) {
         uint32_t u = (uint32_t)rd_i32(v);
         memcpy(&p->white_luminance, &u, 4);

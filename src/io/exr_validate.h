@@ -41,6 +41,8 @@ typedef struct exr_part_info {
     char name[64];            /* "name" attribute (multi-part files), "" when none */
     bool has_chroma;
     float chroma[8];          /* "chromaticities": red, green, blue, white x,y */
+    bool has_adopted;
+    float adopted[2];         /* "adoptedNeutral" x,y: the white rendered neutral */
     float white_luminance;    /* "whiteLuminance" (cd/m^2 of RGB 1,1,1); 0 when absent */
     bool needs_core;          /* tinyexr cannot decode it (compression or sampling) */
 } exr_part_info;

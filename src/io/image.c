@@ -271,6 +271,14 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
         img->part_count = 1;
     if (ok && !(img->exposure > 0))
         img->exposure = 1.0;
+    if (ok && opts->colour.source == IMAGE_COLOUR_OPTION)
+        img->colour = opts->colour;
+    char why[256];
+    if (ok && !image_colour_check(&img->colour, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        image_free(img);
+        ok = false;
+    }
     return ok;
 }
 

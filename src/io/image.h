@@ -15,6 +15,46 @@ typedef struct image_allocator {
     void *ctx;
 } image_allocator;
 
+/* Where an image's colour space came from (stats' colorspace.source: colour_source_name). */
+enum {
+    IMAGE_COLOUR_DEFAULT = 0,         /* none said: the format's default (Rec. 709, D65) */
+    IMAGE_COLOUR_CHROMATICITIES = 1,  /* OpenEXR chromaticities, Radiance PRIMARIES= / XYZE */
+    IMAGE_COLOUR_ADOPTED_NEUTRAL = 2, /* chromaticities with OpenEXR's adoptedNeutral */
+    IMAGE_COLOUR_ICC = 3,             /* an ICC profile (the pixels converted by it) */
+    IMAGE_COLOUR_CICP = 4,            /* coding-independent code points (PNG cICP, ...) */
+    IMAGE_COLOUR_OPTION = 5,          /* --colorspace */
+};
+
+/* The colour space of an image's R, G, B as its file declares it (colour.h turns it into
+ * matrices). Zeroed = the default: Rec. 709 primaries, D65. */
+typedef struct image_colour {
+    double xy[4][2];          /* chromaticities x, y of R, G, B and the encoding's white */
+    double adopted[2];        /* the white rendered neutral (OpenEXR adoptedNeutral; the white
+                                 of a space that is white-balanced by convention, such as
+                                 Radiance's); 0, 0 = none: absolute colorimetric */
+    int source;               /* IMAGE_COLOUR_* */
+    char name[32];            /* the named space (colour_spaces) it equals, "" = none */
+} image_colour;
+
+/* The primaries and white of C (R, G, B, white): the default's when C's are all zero. */
+const double (*image_colour_xy(const image_colour *c))[2];
+
+/* Whether C describes a usable space: every value finite, the white's y > 0, the primaries
+ * not collinear, the white inside their triangle, an adoptedNeutral (if any) a chromaticity.
+ * False with the reason in WHY ("the chromaticities ... are degenerate ..."). Every loader's
+ * tags pass it (image_load refuses the file otherwise). */
+bool image_colour_check(const image_colour *c, char *why, size_t wl);
+
+/* The RGB->XYZ matrix (3x3 row-major, Y of RGB 1,1,1 = 1) of primaries and white XY (R, G,
+ * B, white); false when degenerate (image_colour_check's reasons). */
+bool image_rgb_to_xyz(const double xy[4][2], double m[9]);
+
+/* 3x3 row-major helpers: OUT = the inverse of M (false, OUT unset, when singular); OUT = M V;
+ * the XYZ of a white of chromaticity XY with Y = 1. */
+bool image_mat3_inverse(const double m[9], double out[9]);
+void image_mat3_vec(const double m[9], const double v[3], double out[3]);
+void image_white_xyz(const double xy[2], double out[3]);
+
 typedef struct hdr_image {
     int width, height;        /* of the data window (the pixels held) */
     float *rgba;              /* width*height*4 floats, row-major, top row first; owned (may be
@@ -40,6 +80,7 @@ typedef struct hdr_image {
     double white_luminance;   /* OpenEXR "whiteLuminance" of the part: cd/m^2 of RGB 1,1,1
                                  (0 = absent); units.h turns it into the image's units */
     const image_allocator *half_alloc; /* where half came from, NULL = the pool */
+    image_colour colour;      /* what R, G, B mean (all zero: Rec. 709, D65, by default) */
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
                                  to half), "OpenEXRCore" (straight to half for a half view,
                                  else to floats), "OpenEXR RGBA", "tinyexr", "" (no EXR) */
@@ -76,6 +117,8 @@ typedef struct image_load_options {
                                  (NULL, or when it has none: the pool); must outlive the image */
     int decoder;              /* image_decoder: the OpenEXR decoder wanted (tests, bench
                                  --decode); one that cannot read the file is not used */
+    image_colour colour;      /* with source IMAGE_COLOUR_OPTION: the image's colour space
+                                 instead of the file's (--colorspace); else unused */
 } image_load_options;
 
 /* OpenEXR decoders. AUTO picks by measurement (BENCHMARKS.md, "Decoding straight to half

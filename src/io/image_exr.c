@@ -611,6 +611,23 @@ static bool make_rgba(exr_load *L, exr_decoder dec)
 }
 
 /* Moves the pixels into IMG and describes the file. */
+/* The part's chromaticities and adoptedNeutral (absent: the default, Rec. 709). Checked by
+ * colour_check where they are used: a degenerate one is refused there with its reason. */
+static void exr_colour(const exr_part_info *p, image_colour *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!p->has_chroma)
+        return;
+    for (int k = 0; k < 8; k++)
+        c->xy[k / 2][k % 2] = p->chroma[k];
+    c->source = IMAGE_COLOUR_CHROMATICITIES;
+    if (p->has_adopted) {
+        c->adopted[0] = p->adopted[0];
+        c->adopted[1] = p->adopted[1];
+        c->source = IMAGE_COLOUR_ADOPTED_NEUTRAL;
+    }
+}
+
 static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
 {
     const exr_part_info *p = L->p;
@@ -645,6 +662,7 @@ static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
     img->parts = exr_describe_parts(&L->file);
     img->exposure = 1.0;
     img->white_luminance = p->white_luminance;
+    exr_colour(p, &img->colour);
 }
 
 bool image_load_exr(const char *path, const uint8_t *data, size_t size,

@@ -142,18 +142,21 @@ static double *scale_positions(const hdr_image *img, const display_params *d)
     return v;
 }
 
-/* The linear colour of pixel (X, Y) of IMG in D's mode; V: the scale positions (falsecolor). */
-static void pixel_rgb(const hdr_image *img, const display_params *d, const double *v, int x,
-                      int y, double out[3])
+/* The linear colour of pixel (X, Y) of IMG in D's mode (TM: the colour to the display); V: the scale positions (falsecolor). */
+static void pixel_rgb(const hdr_image *img, const tonemap_params *tm, const display_params *d,
+                      const double *v, int x, int y, double out[3])
 {
     int w = img->width, h = img->height;
     size_t k = (size_t)y * w + x;
     float c[4];
     image_get_pixel(img, k, c);
     if (d->mode == HT_VIEW_EXPOSURE) {
-        double m = exp2(d->exposure);
+        double m = exp2(d->exposure), v[3];
         for (int i = 0; i < 3; i++)
-            out[i] = isfinite(c[i]) ? c[i] * m + d->offset : 0.0;
+            v[i] = isfinite(c[i]) ? c[i] * m : 0.0;
+        tonemap_to_display(tm, v);
+        for (int i = 0; i < 3; i++)
+            out[i] = isfinite(c[i]) ? v[i] + d->offset : 0.0;
     } else if (d->mode == HT_VIEW_FALSECOLOR) {
         /* Neighbours at the edges: the edge pixel itself. */
         int xl = x > 0 ? x - 1 : x, xr = x < w - 1 ? x + 1 : x;
@@ -177,7 +180,7 @@ void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const dis
     for (int y = 0; y < img->height; y++)
         for (int x = 0; x < img->width; x++) {
             double out[3];
-            pixel_rgb(img, d, v, x, y, out);
+            pixel_rgb(img, tm, d, v, x, y, out);
             for (int c = 0; c < 3; c++)
                 rgb[3 * ((size_t)y * img->width + x) + c] = tonemap_encode(tm, out[c]);
         }

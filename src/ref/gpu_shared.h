@@ -49,6 +49,9 @@
     X(HT_SAMPLING_FOVEAL, 1)     /* the 1-degree foveal image (+ pcond's point samples) */    \
     X(HT_LUMINANCE_REC709, 0)                                                                 \
     X(HT_LUMINANCE_RADIANCE, 1)  /* Radiance's standard primaries, as pcond */                \
+    X(HT_LUMINANCE_FILE, 2)      /* the Y row of the file's own RGB->XYZ (colour.h) */        \
+    X(HT_GAMUT_CLIP, 0)          /* out of gamut: each channel clipped to [0, 1] */           \
+    X(HT_GAMUT_COMPRESS, 1)      /* desaturated towards the pixel's display Y, then clipped */ \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
     X(HT_FOVEAL_GROUP_X, 32)     /* threads of a foveal-pixel group (one box each): */        \
@@ -207,7 +210,8 @@ HT_GREY_KERNELS(HT_ENUM_)
 #undef HT_ENUM_
 
 /* The error bound of the single-precision luminance: |Y_float - Y_double| <= e with
- * e = REL * (0.2126|R| + 0.7152|G| + 0.0722|B|) + ABS (ABS covers flushed denormals); REL is
+ * e = REL * (|wr||R| + |wg||G| + |wb||B|) + ABS (the luminance weights w; ABS covers flushed
+ * denormals); REL is
  * ~34 float ulps where ~4 are needed. 0 when R, G, B are all zero. */
 #define HT_STATS_FCONSTANTS(X)     \
     X(HT_EXTREMA_REL_ERR, 2e-6)    \

@@ -168,7 +168,7 @@ static bool analyze_acuity(const hdr_image *img, const tonemap_params *p, const 
     double wts[3];
     if (!(hs->sr = malloc(n * sizeof *hs->sr)))
         return false;
-    tonemap_luminance_weights(p->luminance, wts);
+    tonemap_weights(p, wts);
     float max_sr = human_sample_radii(img->width, img->height, hs->fw, hs->fh, dirs, fov,
                                       p->scale, wts, hs->sr);
     hs->report.max_sr = max_sr;
@@ -267,7 +267,7 @@ void human_cpu_pixel(const hdr_image *img, const tonemap_params *p, const human_
     }
     if (hs->report.color == HUMAN_APPLIED) {
         double wts[3];
-        tonemap_luminance_weights(p->luminance, wts);
+        tonemap_weights(p, wts);
         o->incolor = human_color_loss(px, p->scale, wts);
     }
     memcpy(o->pre, px, sizeof px);
@@ -295,7 +295,7 @@ void human_mapped_rgb(const tonemap_result *r, const tonemap_params *p, const fl
                       double out[3])
 {
     double wts[3];
-    tonemap_luminance_weights(p->luminance, wts);
+    tonemap_weights(p, wts);
     /* Lw in float as tonemap_cpu_apply computes it. */
     float lw = (float)p->scale * ((float)wts[0] * pre[0] + (float)wts[1] * pre[1] +
                                   (float)wts[2] * pre[2]);

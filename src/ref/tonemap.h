@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "colour.h"
 #include "gpu_shared.h"
 #include "ht_enum.h"
 #include "image.h"
@@ -28,7 +29,13 @@
     X(int, sampling)        /* HT_SAMPLING_*: every pixel, or the foveal image */          \
     X(double, fov)          /* foveal sampling: degrees across the longer side */          \
     X(int, point_samples)   /* foveal sampling: add pcond's random point samples (0 or 1) */ \
-    X(int, luminance)       /* HT_LUMINANCE_*: Rec. 709 or Radiance weights */             \
+    X(int, luminance)       /* HT_LUMINANCE_*: the file's, Rec. 709 or Radiance weights */  \
+    /* Colour (colour.h): the image's space to the display's, set per image by              \
+     * colour_params_set from the file, --colorspace and these settings. */                 \
+    X(colour_xform, colour)                                                                \
+    X(int, display_space)   /* HT_DISPLAY_SPACE_* */                                       \
+    X(int, gamut)           /* HT_GAMUT_* */                                               \
+    X(int, white)           /* HT_WHITE_*: files without adoptedNeutral */                 \
     X(bool, force_linear)   /* linear mapping whatever the range (pcond -l) */             \
     X(bool, pcond)          /* pcond's own rules: range margins and black samples, the -x quirk */ \
     /* pcond's human-vision options (human.h; human_params_all sets pcond -h): veiling      \
@@ -63,7 +70,7 @@ void tonemap_apply_preset(tonemap_params *p, int preset);
 extern const ht_enum tonemap_ceilings[];    /* HT_CEILING_*: none, linear, human */
 extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */
 extern const ht_enum tonemap_samplings[];   /* HT_SAMPLING_*: pixels, foveal */
-extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: rec709, radiance */
+extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: file, radiance, rec709 */
 extern const ht_enum tonemap_presets[];     /* HT_PRESET_*: default, pcond */
 extern const ht_enum tonemap_mappings[];    /* HT_MAP_* (results, not options) */
 
@@ -79,11 +86,14 @@ uint32_t tonemap_point_count(int w, int h, int fw, int fh);
  * the walk runs out of rows (cannot happen for N <= W * H). */
 bool tonemap_point_positions(int w, int h, uint32_t n, uint32_t *xy);
 
-/* Luminance weights of a HT_LUMINANCE_* value. */
+/* Luminance weights of HT_LUMINANCE_REC709 or HT_LUMINANCE_RADIANCE. */
 void tonemap_luminance_weights(int luminance, double w[3]);
-/* The same rounded to float: the weights every Lw of the CPU paths is computed with (a pixel's
- * class depends on that rounding, so the reference and its fast twin must share it). */
-void tonemap_float_weights(int luminance, float w[3]);
+/* The weights of P's luminance: the Y row of the image's RGB->XYZ (P->colour.lum) for
+ * HT_LUMINANCE_FILE, else tonemap_luminance_weights. */
+void tonemap_weights(const tonemap_params *p, double w[3]);
+/* The same rounded to float: the weights every Lw of the CPU paths and the GPU's u_lum_w are
+ * computed with (a pixel's class depends on that rounding, so every path must share it). */
+void tonemap_float_weights(const tonemap_params *p, float w[3]);
 
 /* Human threshold contrast sensitivity dL(La), cd/m^2 (Ferwerda et al.; pcond htcontrs). */
 double tonemap_tvi(double la);
@@ -108,6 +118,15 @@ double tonemap_curve_ld_pcond(const tonemap_result *r, const tonemap_params *p, 
 /* Output scale factor for a pixel of world luminance LW: out_rgb = s * rgb * factor. 0 for
  * pixels that are black (Lw < HT_LMIN, or no mapping). */
 double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, double lw);
+
+/* A pixel's linear output RGB (image space) into the display's linear RGB: P->colour's matrix
+ * and P->gamut's rule (the GPU's ht_to_display); nothing for the identity. The clip follows
+ * in the encoding. */
+void tonemap_to_display(const tonemap_params *p, double rgb[3]);
+
+/* Sets P->colour for an image of colour space C shown on P->display_space with P->white
+ * (colour_xform_make). False with the reason in WHY when C is degenerate. */
+bool tonemap_set_colour(tonemap_params *p, const image_colour *c, char *why, size_t wl);
 
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);

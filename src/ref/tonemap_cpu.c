@@ -78,10 +78,18 @@ void tonemap_luminance_weights(int luminance, double w[3])
     w[2] = rad ? HT_RAD_LUM_B : HT_LUM_B;
 }
 
-void tonemap_float_weights(int luminance, float w[3])
+void tonemap_weights(const tonemap_params *p, double w[3])
+{
+    if (p->luminance == HT_LUMINANCE_FILE)
+        memcpy(w, p->colour.lum, 3 * sizeof(double));
+    else
+        tonemap_luminance_weights(p->luminance, w);
+}
+
+void tonemap_float_weights(const tonemap_params *p, float w[3])
 {
     double d[3];
-    tonemap_luminance_weights(luminance, d);
+    tonemap_weights(p, d);
     for (int i = 0; i < 3; i++)
         w[i] = (float)d[i];
 }
@@ -138,7 +146,7 @@ static double pcond_lw(const float *c, float scale, const float w[3])
 double tonemap_pcond_lw(const float c[3], const tonemap_params *p)
 {
     float w[3], lw, scale = (float)p->scale;
-    tonemap_float_weights(p->luminance, w);
+    tonemap_float_weights(p, w);
     return classify(c, scale, w, &lw) == HT_PIX_VALID ? pcond_lw(c, scale, w) : NAN;
 }
 
@@ -239,7 +247,7 @@ static bool make_samples(const hdr_image *img, const tonemap_params *p,
 {
     float w[3], scale = (float)p->scale;
     bool exact = in && in->pcond_exact;
-    tonemap_float_weights(p->luminance, w);
+    tonemap_float_weights(p, w);
     *main_set = (sample_set){.exact_min = INFINITY};
     *points = (sample_set){.points = true, .exact_min = INFINITY};
     if (p->sampling != HT_SAMPLING_FOVEAL) {
@@ -648,7 +656,7 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     size_t npix = (size_t)img->width * img->height;
     float *pre = human_requested(p) ? human_cpu_pre(img, p) : NULL;
     float scale = (float)p->scale, w[3];
-    tonemap_float_weights(p->luminance, w);
+    tonemap_float_weights(p, w);
     for (size_t k = 0; k < npix; k++) {
         const float *c = img->rgba + 4 * k;
         double out[3];
@@ -661,6 +669,7 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
             for (int ch = 0; ch < 3; ch++)
                 out[ch] = (double)scale * c[ch] * factor;
         }
+        tonemap_to_display(p, out);
         for (int ch = 0; ch < 3; ch++) {
             double u = rgbf ? 0.0 : tonemap_encode_unit(p, out[ch]);
             if (rgbf)
@@ -690,6 +699,16 @@ void tonemap_cpu_apply_linear(const hdr_image *img, const tonemap_params *p,
                               const tonemap_result *r, float *rgb)
 {
     apply_pixels(img, p, r, NULL, NULL, rgb);
+}
+
+void tonemap_to_display(const tonemap_params *p, double rgb[3])
+{
+    if (colour_xform_is_identity(&p->colour))
+        return;
+    double in[3] = {rgb[0], rgb[1], rgb[2]}, dl[3];
+    colour_xform_apply(&p->colour, in, rgb);
+    colour_display_lum(p->display_space, dl);
+    colour_gamut_apply(p->gamut, dl, rgb);
 }
 
 double tonemap_exposure_pcond(const tonemap_result *r, const tonemap_params *p)

@@ -176,7 +176,7 @@ static bool analyze_pixels(const hdr_image *img, const tonemap_params *p, tonema
     analysis_job j = {.img = img, .r = r, .scale = (float)p->scale};
     j.npix = (size_t)img->width * img->height;
     j.count = (j.npix + BLOCK - 1) / BLOCK;
-    tonemap_float_weights(p->luminance, j.w);
+    tonemap_float_weights(p, j.w);
     j.lw = malloc(j.npix * sizeof *j.lw);
     j.slots = (size_t)n * SLOTS_PER_WORKER;
     j.ln = malloc(j.slots * BLOCK * sizeof *j.ln);
@@ -334,6 +334,7 @@ typedef struct apply_job {
     const tonemap_encode_table *table;
     float scale, w[3];
     bool histogram;                  /* the factor follows the curve (else: constant) */
+    bool colour;                     /* a colour conversion to the display (not identity) */
     double ldmin, ln_ldmin, ln_drange;
     uint8_t *rgb8;
     uint16_t *rgb16;
@@ -378,14 +379,19 @@ static void apply_block(const apply_job *j, size_t first, size_t end)
             }
         }
         c = j->img->rgba + 4 * run;
-        for (size_t k = 0; k < n; k++, c += 4)
+        for (size_t k = 0; k < n; k++, c += 4) {
+            double out[3] = {dscale * c[0] * factor[k], dscale * c[1] * factor[k],
+                             dscale * c[2] * factor[k]};
+            if (j->colour)
+                tonemap_to_display(j->p, out);
             for (int ch = 0; ch < 3; ch++) {
-                unsigned code = tonemap_encode_table_code(j->table, dscale * c[ch] * factor[k]);
+                unsigned code = tonemap_encode_table_code(j->table, out[ch]);
                 if (j->rgb8)
                     j->rgb8[3 * (run + k) + ch] = (uint8_t)code;
                 else
                     j->rgb16[3 * (run + k) + ch] = (uint16_t)code;
             }
+        }
     }
 }
 
@@ -409,8 +415,9 @@ static bool apply_pixels(const hdr_image *img, const tonemap_params *p, const to
                    .rgb16 = rgb16};
     if (!(j.table = encode_table(p, rgb8 ? 255 : 65535, threads, &own)))
         return false;
-    tonemap_float_weights(p->luminance, j.w);
+    tonemap_float_weights(p, j.w);
     j.histogram = r->mapping == HT_MAP_HISTOGRAM || r->mapping == HT_MAP_EQUALIZE;
+    j.colour = !colour_xform_is_identity(&p->colour);
     j.ldmin = p->ldmax / p->drange;
     j.ln_ldmin = log(j.ldmin);
     j.ln_drange = log(p->drange);

@@ -24,8 +24,9 @@ const ht_enum tonemap_samplings[] = {
 };
 
 const ht_enum tonemap_luminances[] = {
-    {HT_LUMINANCE_REC709, "rec709", "Rec. 709"},
+    {HT_LUMINANCE_FILE, "file", "the file's primaries"},
     {HT_LUMINANCE_RADIANCE, "radiance", "Radiance"},
+    {HT_LUMINANCE_REC709, "rec709", "Rec. 709"},
     {0, NULL, NULL},
 };
 
@@ -82,7 +83,7 @@ static const struct preset_values {
 } PRESETS[] = {
     {HT_PRESET_DEFAULT, false,
      {.bins = 100, .ldmax = 100.0, .drange = 100.0, .sampling = HT_SAMPLING_PIXELS, .fov = 40.0,
-      .point_samples = 0, .luminance = HT_LUMINANCE_REC709, .pcond = false}},
+      .point_samples = 0, .luminance = HT_LUMINANCE_FILE, .pcond = false}},
     {HT_PRESET_PCOND, true,
      {.bins = 100, .ldmax = 100.0, .drange = 100.0, .sampling = HT_SAMPLING_FOVEAL, .fov = 40.0,
       .point_samples = 1, .luminance = HT_LUMINANCE_RADIANCE, .pcond = true}},
@@ -109,12 +110,18 @@ void tonemap_params_default(tonemap_params *p)
     p->transfer = HT_TRANSFER_SRGB;
     p->gamma = 2.2;
     p->scale = 1.0;
+    colour_xform_identity(&p->colour);
     tonemap_apply_preset(p, HT_PRESET_DEFAULT);
 }
 
 bool tonemap_params_equal(const tonemap_params *a, const tonemap_params *b)
 {
-#define EQUAL_(type, name) &&a->name == b->name
+#define EQUAL_(type, name) &&memcmp(&a->name, &b->name, sizeof a->name) == 0
     return true TONEMAP_PARAMS_FIELDS(EQUAL_);
 #undef EQUAL_
+}
+
+bool tonemap_set_colour(tonemap_params *p, const image_colour *c, char *why, size_t wl)
+{
+    return colour_xform_make(c, p->display_space, p->white, &p->colour, why, wl);
 }

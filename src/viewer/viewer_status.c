@@ -24,7 +24,7 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
 static double pixel_lw(const viewer *v, const float *p)
 {
     double w[3];
-    tonemap_luminance_weights(v->s.tm.luminance, w);
+    tonemap_weights(&v->s.tm, w);
     return v->s.tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
 }
 

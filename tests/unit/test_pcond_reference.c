@@ -120,7 +120,7 @@ static void check_pixels(const char *dir, const char *name, const hdr_image *img
     int cx = tsv_col(&t, "x"), cy = tsv_col(&t, "row_from_top"), cin = tsv_col(&t, "in_R");
     int cout = tsv_col(&t, "out_R");
     double w[3], worst = 0;
-    tonemap_luminance_weights(p->luminance, w);
+    tonemap_weights(p, w);
     int n = 0;
     for (int i = 1; i < t.nrows; i++) {
         int x = atoi(t.cells[i][cx]), y = atoi(t.cells[i][cy]);
