@@ -13,6 +13,7 @@
 #include "bench_export.h"
 #include "bench_decode.h"
 #include "bench_flip.h"
+#include "bench_open.h"
 #include "bench_playback.h"
 #include "bench_present.h"
 #include "commands.h"
@@ -538,14 +539,15 @@ int cmd_bench(int argc, char **argv)
         free(pos);
         return status;
     }
-    if (o.bench_playback || o.bench_export) {
+    if (o.bench_playback || o.bench_export || o.bench_open) {
         /* The command's backend: --export's as export decides it, the GPU for --playback
-         * (the viewer's). */
-        if (o.bench_playback)
+         * and --open (the viewer's). */
+        if (o.bench_playback || o.bench_open)
             o.backend = HT_BACKEND_GPU;
         cmd_backend *be = backend_create(&o, err, sizeof err);
         int status = !be                ? 1
                      : o.bench_playback ? bench_playback(be, &o, pos, npos)
+                     : o.bench_open     ? bench_open(be, &o, pos, npos)
                                         : bench_export(be, &o, pos, npos);
         if (!be)
             fprintf(stderr, "hdrtone bench: %s\n", err);

@@ -203,6 +203,9 @@ static const opt_def OPTIONS[] = {
     FLAG("decode", HT_CMD_BENCH, bench_decode,
          "time hdrtone's decode of each FILE on one thread beside OpenEXR's own into a reused "
          "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
+    FLAG("open", HT_CMD_BENCH, bench_open,
+         "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
+         "own decode on all cores into a reused buffer plus the upload (the floor)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
