@@ -8,6 +8,7 @@
 #include "encode.h"
 #include "font.h"
 #include "legend.h"
+#include "ocio_view.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 #include "units.h"
@@ -31,22 +32,40 @@ int export_view_check(const ht_options *o, const char *first_input)
     return commands_usage_error("export", msg);
 }
 
-/* IMG in D's mode into RGB (W x H x 3) on O's backend (BE). */
-static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
-                   const display_params *d, uint8_t *rgb, char *err, size_t errlen)
+/* IMG in D's mode with TM into RGB (W x H x 3) on the GPU of BE. */
+static bool render_gpu(cmd_backend *be, const tonemap_params *tm, const hdr_image *img,
+                       const display_params *d, uint8_t *rgb, char *err, size_t errlen)
 {
-    if (o->backend == HT_BACKEND_CPU) {
-        display_cpu_apply(img, &o->tm, d, rgb);
-        return true;
-    }
     pipeline *p = backend_pipeline(be, err, errlen);
     if (!p)
         return false;
     pipeline_set_display(p, d);
-    bool ok = pipeline_tonemap_image(p, img, &o->tm, NULL, rgb, err, errlen);
+    bool ok = pipeline_tonemap_image(p, img, tm, NULL, rgb, err, errlen);
     pipeline_set_display(p, NULL);
     pipeline_release_textures(p);
     return ok;
+}
+
+/* IMG in D's mode into RGB (W x H x 3) on O's backend (BE). The OCIO view's input: the
+ * image's colour space as the config names it, or converted to linear Rec. 709 by the
+ * apply pass's matrix (ocio_view_input). */
+static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
+                   const display_params *d, uint8_t *rgb, char *err, size_t errlen)
+{
+    if (d->mode == HT_VIEW_OCIO && o->backend == HT_BACKEND_CPU)
+        return ocio_view_cpu_apply(img, o->tm.white, d, rgb, err, errlen);
+    if (o->backend == HT_BACKEND_CPU) {
+        display_cpu_apply(img, &o->tm, d, rgb);
+        return true;
+    }
+    if (d->mode != HT_VIEW_OCIO)
+        return render_gpu(be, &o->tm, img, d, rgb, err, errlen);
+    display_params od = *d;
+    tonemap_params tm = o->tm;
+    tm.gamut = HT_GAMUT_CLIP;   /* OCIO's view decides what happens out of gamut */
+    return ocio_view_input(d, &img->colour, o->tm.white, &od.ocio_input, &tm.colour, err,
+                           errlen) &&
+           render_gpu(be, &tm, img, &od, rgb, err, errlen);
 }
 
 /* The false-colour picture *RGB (W x H) with its legend left of it: *rgb, *w, *h replaced. */
