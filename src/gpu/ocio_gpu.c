@@ -57,12 +57,13 @@ void ocio_gpu_destroy(ocio_gpu **g)
 
 static const GLenum targets[4] = {0, GL_TEXTURE_1D, GL_TEXTURE_2D, GL_TEXTURE_3D};
 
-/* Texture T as GL texture ID. */
-static void upload(unsigned id, const ocio_texture *t)
+/* Texture T as GL texture ID, bound to its own unit (the pass's units keep theirs). */
+static void upload(unsigned id, int unit, const ocio_texture *t)
 {
     GLenum target = targets[t->dims];
     GLenum ifmt = t->channels == 1 ? GL_R32F : GL_RGB32F, fmt = t->channels == 1 ? GL_RED : GL_RGB;
     GLint filter = t->linear ? GL_LINEAR : GL_NEAREST;
+    glActiveTexture(GL_TEXTURE0 + (unsigned)unit);
     glBindTexture(target, id);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     if (t->dims == 1)
@@ -77,7 +78,7 @@ static void upload(unsigned id, const ocio_texture *t)
     glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
-    glBindTexture(target, 0);
+    glActiveTexture(GL_TEXTURE0);
 }
 
 /* D's choice as one string (the key of what is built). */
@@ -123,7 +124,7 @@ static bool build(ocio_gpu *g, const display_params *d, char *err, size_t errlen
     }
     glGenTextures(g->shader.ntex, g->tex);
     for (int i = 0; i < g->shader.ntex; i++) {
-        upload(g->tex[i], &g->shader.tex[i]);
+        upload(g->tex[i], FIRST_UNIT + i, &g->shader.tex[i]);
         free(g->shader.tex[i].data);   /* on the GPU now */
         g->shader.tex[i].data = NULL;
     }
