@@ -54,16 +54,18 @@ static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
 {
     if (d->mode == HT_VIEW_OCIO && o->backend == HT_BACKEND_CPU)
         return ocio_view_cpu_apply(img, o->tm.white, d, rgb, err, errlen);
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen))
+        return false;
     if (o->backend == HT_BACKEND_CPU) {
-        display_cpu_apply(img, &o->tm, d, rgb);
+        display_cpu_apply(img, &tm, d, rgb);
         return true;
     }
     if (d->mode != HT_VIEW_OCIO)
-        return render_gpu(be, &o->tm, img, d, rgb, err, errlen);
+        return render_gpu(be, &tm, img, d, rgb, err, errlen);
     display_params od = *d;
-    tonemap_params tm = o->tm;
     tm.gamut = HT_GAMUT_CLIP;   /* OCIO's view decides what happens out of gamut */
-    return ocio_view_input(d, &img->colour, o->tm.white, &od.ocio_input, &tm.colour, err,
+    return ocio_view_input(d, &img->colour, tm.white, &od.ocio_input, &tm.colour, err,
                            errlen) &&
            render_gpu(be, &tm, img, &od, rgb, err, errlen);
 }
