@@ -16,22 +16,10 @@
 enum { FIRST_UNIT = 2 };
 #define FUNCTION "ht_ocio"   /* apply_display.glsl calls it */
 
-/* A constant array of OCIO's GLSL made a uniform (hoist_constants). */
-typedef struct ocio_const {
-    char name[64];
-    bool is_int;
-    int count;
-    float *f;
-    int *i;
-} ocio_const;
-
 struct ocio_gpu {
     char *key;            /* the choice built (NULL: none) */
     char why[HT_ERR_MAX]; /* the reason it failed ("": it did not) */
-    ocio_shader shader;   /* its GLSL, the constant arrays hoisted (the textures' data freed
-                             once uploaded) */
-    ocio_const *consts;   /* nconsts arrays, set on each program */
-    int nconsts;
+    ocio_shader shader;   /* its GLSL (the textures' data freed once uploaded) */
     unsigned prog[2];     /* sampler2D and sampler2DMS sources, built on first use */
     unsigned *tex;        /* shader.ntex textures */
 };
@@ -50,13 +38,6 @@ static void release(ocio_gpu *g)
     if (g->tex)
         glDeleteTextures(g->shader.ntex, g->tex);
     free(g->tex);
-    for (int i = 0; i < g->nconsts; i++) {
-        free(g->consts[i].f);
-        free(g->consts[i].i);
-    }
-    free(g->consts);
-    g->consts = NULL;
-    g->nconsts = 0;
     ocio_shader_free(&g->shader);
     free(g->key);
     g->key = NULL;
@@ -119,65 +100,6 @@ static char *choice_key(const display_params *d)
     return k;
 }
 
-/* Parses the line at S, "const T NAME[N] = T[N](v, ...);" (T int or float), into C; false
- * when it is not one. */
-static bool parse_const(const char *s, ocio_const *c)
-{
-    char type[8];
-    int n = 0, used = 0;
-    if (sscanf(s, "const %7s %63[A-Za-z0-9_][%d] = %n", type, c->name, &c->count, &used) != 3 ||
-        !used || c->count < 1 || c->count > 4096)
-        return false;
-    c->is_int = strcmp(type, "int") == 0;
-    if (!c->is_int && strcmp(type, "float") != 0)
-        return false;
-    const char *p = strchr(s + used, '(');
-    c->f = calloc((size_t)c->count, sizeof *c->f);
-    c->i = calloc((size_t)c->count, sizeof *c->i);
-    if (!p || !c->f || !c->i)
-        return false;
-    for (p++; n < c->count; n++) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p)
-            return false;
-        c->f[n] = (float)v;
-        c->i[n] = (int)v;
-        p = end + strspn(end, " ,");
-    }
-    return *p == ')';
-}
-
-/* OCIO's constant arrays (its curves' knots and coefficients, indexed per pixel) made
- * uniforms of the same name, the values kept in G to be set on each program: a constant array
- * indexed at run time is rebuilt in every invocation's local memory by some drivers (seen on
- * an H100: the ACES SDR view at 8.8 x the apply pass; BENCHMARKS.md). */
-static bool hoist_constants(ocio_gpu *g)
-{
-    char *t = g->shader.text;
-    for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, "const ", 6) != 0 || !strchr(line, '['))
-            continue;
-        ocio_const c = {0};
-        ocio_const *more = realloc(g->consts, (size_t)(g->nconsts + 1) * sizeof *more);
-        if (!more || !parse_const(line, &c)) {
-            free(c.f);
-            free(c.i);
-            if (more)
-                g->consts = more;
-            return false;
-        }
-        g->consts = more;
-        g->consts[g->nconsts++] = c;
-        /* "const int NAME[N] = ...;" -> "uniform int NAME[N];" padded with blanks. */
-        char *eol = strchr(line, '\n') ? strchr(line, '\n') : line + strlen(line);
-        int w = snprintf(line, (size_t)(eol - line), "uniform %s %s[%d];",
-                         c.is_int ? "int" : "float", c.name, c.count);
-        memset(line + w, ' ', (size_t)(eol - line - w));
-    }
-    return true;
-}
-
 /* OCIO's shader of D's choice into G, its textures uploaded. False with the reason. */
 static bool build(ocio_gpu *g, const display_params *d, char *err, size_t errlen)
 {
@@ -191,10 +113,6 @@ static bool build(ocio_gpu *g, const display_params *d, char *err, size_t errlen
     ocio_config_free(&cfg);
     if (!ok)
         return false;
-    if (!getenv("HT_OCIO_NO_HOIST") && !hoist_constants(g)) {
-        snprintf(err, errlen, "OCIO's GLSL: a constant array hdrtone cannot read");
-        return false;
-    }
     if (FIRST_UNIT + g->shader.ntex > units) {
         snprintf(err, errlen, "the OCIO view needs %d LUT textures, more than the GPU's %d "
                  "units leave", g->shader.ntex, units - FIRST_UNIT);
@@ -237,14 +155,6 @@ static unsigned program(ocio_gpu *g, int v, char *err, size_t errlen)
     for (int i = 0; i < g->shader.ntex; i++)
         glProgramUniform1i(g->prog[v], glGetUniformLocation(g->prog[v], g->shader.tex[i].sampler),
                            FIRST_UNIT + i);
-    for (int i = 0; i < g->nconsts; i++) {
-        const ocio_const *c = &g->consts[i];
-        GLint loc = glGetUniformLocation(g->prog[v], c->name);
-        if (c->is_int)
-            glProgramUniform1iv(g->prog[v], loc, c->count, c->i);
-        else
-            glProgramUniform1fv(g->prog[v], loc, c->count, c->f);
-    }
     return g->prog[v];
 }
 
