@@ -7,6 +7,7 @@
 
 #include <glad/gl.h>
 
+#include "colour.h"
 #include "ocio.h"
 #include "ocio_view.h"
 #include "shaders.h"
@@ -106,7 +107,9 @@ static bool build(ocio_gpu *g, const display_params *d, char *err, size_t errlen
     GLint units = 0;
     glGetIntegerv(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS, &units);
     ocio_config *cfg = ocio_config_load(d->ocio_config, err, errlen);
-    ocio_choice ch = ocio_view_choice(d, d->ocio_input);
+    /* No input named (a caller that did not ask ocio_view_input): linear Rec. 709, which the
+     * apply pass's matrix makes of the image on an sRGB display. */
+    ocio_choice ch = ocio_view_choice(d, d->ocio_input ? d->ocio_input : colour_spaces[0].ocio);
     ocio_processor *p = cfg ? ocio_processor_make(cfg, &ch, err, errlen) : NULL;
     bool ok = p && ocio_processor_shader(p, FUNCTION, &g->shader, err, errlen);
     ocio_processor_free(&p);

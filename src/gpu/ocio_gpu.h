@@ -15,7 +15,8 @@ typedef struct ocio_gpu ocio_gpu;
 /* An empty one (no GL objects yet); NULL when out of memory. */
 ocio_gpu *ocio_gpu_create(void);
 
-/* Makes current the program of D's choice (D->ocio_input set: ocio_view_input) for a source
+/* Makes current the program of D's choice (D->ocio_input set by ocio_view_input, with the
+ * matrix it gives as the tone-mapping parameters' colour; NULL: linear Rec. 709) for a source
  * of SAMPLES, with its textures bound above the pass's own units. Builds the program and
  * uploads the textures only when the choice differs from the last one; a choice that failed
  * fails again with the same reason, without retrying, until it changes. 0 with the reason. */

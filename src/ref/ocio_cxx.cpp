@@ -79,15 +79,15 @@ bool choice_check(const ocio_config *c, const ocio_choice *ch, std::string &disp
 
 extern "C" const char *ocio_bundled_path(void)
 {
-    static char path[PATH_MAX + 64];
+    static char path[PATH_MAX + 64], real[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", path, PATH_MAX);
     if (n > 0) {
         path[n] = '\0';
         char *slash = strrchr(path, '/');
         if (slash) {
             strcpy(slash, "/../share/hdrtone/ocio/config.ocio");
-            if (access(path, R_OK) == 0)
-                return path;
+            if (access(path, R_OK) == 0)   /* named without the "bin/.." in messages */
+                return realpath(path, real) ? real : path;
         }
     }
     return HT_OCIO_BUNDLED;
