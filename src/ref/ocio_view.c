@@ -48,8 +48,9 @@ void ocio_view_pixel(const float c[3], float mul, const colour_xform *x, float o
 enum { CHUNK_PIXELS = 1 << 16 };
 
 static void apply_rows(const hdr_image *img, const ocio_processor *p, float mul,
-                       const colour_xform *x, float *buf, uint8_t *rgb)
+                       const colour_xform *x, float *buf, void *rgb, int bits)
 {
+    const float levels = bits == 16 ? 65535.0f : 255.0f;
     size_t n = (size_t)img->width * img->height;
     for (size_t at = 0; at < n; at += CHUNK_PIXELS) {
         size_t m = n - at < CHUNK_PIXELS ? n - at : CHUNK_PIXELS;
@@ -64,13 +65,17 @@ static void apply_rows(const hdr_image *img, const ocio_processor *p, float mul,
             for (int i = 0; i < 3; i++) {
                 float v = buf[4 * k + i];
                 v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;   /* NaN: 0 */
-                rgb[3 * (at + k) + i] = (uint8_t)floorf(v * 255.0f + 0.5f);
+                size_t o = 3 * (at + k) + (size_t)i;
+                if (bits == 16)
+                    ((uint16_t *)rgb)[o] = (uint16_t)floorf(v * levels + 0.5f);
+                else
+                    ((uint8_t *)rgb)[o] = (uint8_t)floorf(v * levels + 0.5f);
             }
     }
 }
 
-bool ocio_view_cpu_apply(const hdr_image *img, int white, const display_params *d,
-                         uint8_t *rgb, char *err, size_t errlen)
+bool ocio_view_cpu_apply(const hdr_image *img, int white, const display_params *d, void *rgb,
+                         int bits, char *err, size_t errlen)
 {
     const char *input;
     colour_xform x;
@@ -85,7 +90,7 @@ bool ocio_view_cpu_apply(const hdr_image *img, int white, const display_params *
     if (p && !buf)
         snprintf(err, errlen, "out of memory");
     if (buf)
-        apply_rows(img, p, (float)exp2(d->exposure), &x, buf, rgb);
+        apply_rows(img, p, (float)exp2(d->exposure), &x, buf, rgb, bits);
     free(buf);
     ocio_processor_free(&p);
     ocio_config_free(&cfg);

@@ -25,10 +25,11 @@ ocio_choice ocio_view_choice(const display_params *d, const char *input);
  * non-finite channel 0 (as the GPU's apply pass computes it, in float). */
 void ocio_view_pixel(const float c[3], float mul, const colour_xform *x, float out[3]);
 
-/* The CPU reference of the mode: IMG (colour C, WHITE: tonemap_params' white) through D into
- * RGB8 (width * height * 3, top row first): OCIO's display-encoded values clipped to 0..1 and
- * rounded, no encoding of hdrtone's after them. False with the reason (config, names). */
-bool ocio_view_cpu_apply(const hdr_image *img, int white, const display_params *d,
-                         uint8_t *rgb, char *err, size_t errlen);
+/* The CPU reference of the mode: IMG (WHITE: tonemap_params' white) through D into RGB
+ * (width * height * 3 samples, top row first) of BITS 8 (uint8_t) or 16 (uint16_t): OCIO's
+ * display-encoded values clipped to 0..1, scaled and rounded, no encoding of hdrtone's after
+ * them. False with the reason (config, names). */
+bool ocio_view_cpu_apply(const hdr_image *img, int white, const display_params *d, void *rgb,
+                         int bits, char *err, size_t errlen);
 
 #endif

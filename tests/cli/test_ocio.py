@@ -5,7 +5,7 @@ of the bundled config on a set of colours (greys over 17 stops, saturated, out o
 bright, negative, NaN), with the named input spaces, a config space given to --colorspace, a
 space the config lacks (converted by hdrtone's matrix, checked against numpy's), --exposure;
 --backend cpu within 1 level of it, the GPU within 1 level of the CPU (also with a config of
-1D and 3D LUT files: the textures); the bundled config itself against OCIO's builtins and the
+1D and 3D LUT files: the textures), 16-bit output on both; the bundled config itself against OCIO's builtins and the
 curves' published formulas; bad configs, displays, views, looks and spaces refused, naming
 them, with no output written."""
 import os, subprocess, sys, tempfile
@@ -52,6 +52,14 @@ src = os.path.join(tmp, "colours.exr")
 htpy.write_exr(src, pixels)
 
 
+def read_png16(path):
+    """A 16-bit RGB PNG as int H x W x 3 (python3-png: PIL reads 16-bit RGB as 8 bits)."""
+    import png
+    w, h, rows, info = png.Reader(filename=path).asDirect()
+    check(info["bitdepth"] == 16, f"{path}: {info['bitdepth']} bits")
+    return np.vstack([np.array(r, int) for r in rows]).reshape(h, w, 3)
+
+
 def export(out, *args, expect_ok=True):
     r = subprocess.run([binary, "export", src, "-o", out, "--view", "ocio", *args],
                        capture_output=True, text=True, timeout=120, env=env)
@@ -59,11 +67,13 @@ def export(out, *args, expect_ok=True):
         check(r.returncode == 0, f"export {args}: exit {r.returncode}: {r.stderr}")
     if r.returncode != 0:
         return None, r.stderr
+    if "16" in args:
+        return read_png16(out), r.stderr
     return np.asarray(Image.open(out).convert("RGB")).astype(int), r.stderr
 
 
-def reference(cfg, rgb, space, display, view, mul=1.0):
-    """PyOpenColorIO's CPU processor of SPACE through DISPLAY's VIEW, rounded to 8 bits as a
+def reference(cfg, rgb, space, display, view, mul=1.0, levels=255):
+    """PyOpenColorIO's CPU processor of SPACE through DISPLAY's VIEW, rounded to LEVELS as a
     display-encoded value is (non-finite inputs 0, the output clipped)."""
     t = ocio.DisplayViewTransform(src=space, display=display, view=view)
     p = cfg.getProcessor(t).getDefaultCPUProcessor()
@@ -71,7 +81,7 @@ def reference(cfg, rgb, space, display, view, mul=1.0):
     flat = np.ascontiguousarray(v.reshape(-1, 3))
     p.applyRGB(flat)
     out = np.nan_to_num(flat.reshape(rgb.shape), nan=0.0)
-    return np.floor(np.clip(out, 0, 1) * 255 + 0.5).astype(int)
+    return np.floor(np.clip(out, 0, 1) * levels + 0.5).astype(int)
 
 
 def within(a, b, what, tol=1):
@@ -156,6 +166,17 @@ for d, v in [("sRGB - Display", "ACES 1.0 - SDR Video"), ("Display P3 - Display"
 for args in (("--colorspace", "radiance", "--exposure", "-1.5"), ("--colorspace", "acescg")):
     pics = [export(os.path.join(tmp, f"{b}.png"), "--backend", b, *args)[0] for b in ("cpu", "gpu")]
     within(pics[0], pics[1], f"gpu vs cpu {args}")
+
+# 16 bits (--depth 16): OCIO's values straight to 0..65535, on both backends. The CPU is
+# OCIO's own processor (measured: equal); the GPU's float arithmetic differs from the CPU's
+# by an ulp here and there (llvmpipe: 1 level of 65535; allowed 16, 0.025 %).
+for d, v in [("sRGB - Display", "ACES 1.0 - SDR Video"),
+             ("Rec.2100-PQ - Display", "ACES 1.0 - HDR Video (1000 nits & Rec.2020 lim)")]:
+    pics = [export(os.path.join(tmp, f"d16_{b}.png"), "--backend", b, "--depth", "16",
+                   "--ocio-display", d, "--ocio-view", v)[0] for b in ("cpu", "gpu")]
+    ref = reference(cfg, pixels, "Linear Rec.709 (sRGB)", d, v, levels=65535)
+    within(pics[0], ref, f"cpu 16 bits {d} / {v}", 1)
+    within(pics[1], pics[0], f"gpu vs cpu 16 bits {d} / {v}", 16)
 
 # The bundled config against OCIO's builtins and the published curves.
 def proc(t):
