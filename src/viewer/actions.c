@@ -260,6 +260,11 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_PPD] = {"set.ppd", NULL, GROUP_HIDDEN, {{0}}, act_set_ppd, 0},
     [ACT_SET_FLIP_TONEMAPPER] = {"set.flip_tonemapper", NULL, GROUP_HIDDEN, {{0}},
                                  act_set_flip_tonemapper, 0},
+    [ACT_SET_OCIO_DISPLAY] = {"set.ocio_display", NULL, GROUP_HIDDEN, {{0}},
+                              act_set_ocio_display, 0},
+    [ACT_SET_OCIO_VIEW] = {"set.ocio_view", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_view, 0},
+    [ACT_SET_OCIO_LOOK] = {"set.ocio_look", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_look, 0},
+    [ACT_SET_OCIO_INPUT] = {"set.ocio_input", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_input, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */

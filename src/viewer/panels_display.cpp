@@ -120,6 +120,55 @@ static void slider(viewer *v, const char *name, double value, float lo, float hi
     ImGui::PopID();
 }
 
+/* NAME and a combo of the N NAMES (first NONE when given: index -1) showing CURRENT (NULL:
+ * NONE); a choice runs the setter SET with its index. */
+static void name_combo(viewer *v, const char *name, const char *const *names, int n,
+                       const char *current, const char *none, action_id set)
+{
+    const char *items[257];
+    int k = 0, cur = 0;
+    if (none)
+        items[k++] = none;
+    for (int i = 0; i < n && k < 257; i++, k++) {
+        items[k] = names[i];
+        if (current && strcmp(current, names[i]) == 0)
+            cur = k;
+    }
+    ImGui::PushID(name);
+    panels_cell(0, 0.35f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    panels_cell(0.35f, 0.65f);
+    int got = cur;
+    if (ImGui::Combo("##combo", &got, items, k, 12) && got != cur)
+        action_set(v, set, got - (none ? 1 : 0));
+    panels_note("combo_%s", name);
+    ImGui::PopID();
+}
+
+/* The OCIO view's choices: display, view, look, the input space (docs/colour.md). */
+static void ocio_settings(viewer *v)
+{
+    const char *names[256];
+    const display_params *d = &v->s.disp;
+    const char *display = d->ocio_display ? d->ocio_display : viewer_ocio_default(v, NULL);
+    int n = viewer_ocio_names(v, OCIO_DISPLAYS, NULL, names, 256);
+    name_combo(v, "display", names, n, display, NULL, ACT_SET_OCIO_DISPLAY);
+    n = viewer_ocio_names(v, -1, display, names, 256);
+    name_combo(v, "view", names, n, d->ocio_view ? d->ocio_view : viewer_ocio_default(v, display),
+               NULL, ACT_SET_OCIO_VIEW);
+    n = viewer_ocio_names(v, OCIO_LOOKS, NULL, names, 256);
+    if (n)
+        name_combo(v, "look", names, n, d->ocio_look, "none", ACT_SET_OCIO_LOOK);
+    n = viewer_ocio_names(v, OCIO_SPACES, NULL, names, 256);
+    name_combo(v, "input", names, n, d->ocio_input, "the file's", ACT_SET_OCIO_INPUT);
+    if (!d->ocio_input && v->disp_res.ocio_input) {
+        char text[192];
+        snprintf(text, sizeof text, "input: %s", v->disp_res.ocio_input);
+        panels_text(text, false);
+    }
+}
+
 void panels_display(viewer *v)
 {
     panels_enum_combo(v, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
@@ -140,7 +189,11 @@ void panels_display(viewer *v)
                  v->disp_res.ch_max, ht_enum_label(display_channel_palettes,
                                                    v->disp_res.ch_palette));
         panels_text(text, false);
+    } else if (v->s.disp.mode == HT_VIEW_OCIO) {
+        ocio_settings(v);
     }
+    colour_describe(&v->img.colour, v->s.tm.display_space, text, sizeof text);
+    panels_text(text, false);
     units_describe(&v->units, text, sizeof text);
     panels_text(text, v->units.rule == HT_UNITS_RELATIVE);
 }

@@ -26,6 +26,7 @@
 extern "C" {
 #include "actions.h"
 #include "ht_enum.h"
+#include "ocio.h"
 #include "panels.h"
 #include "viewer_internal.h"
 }

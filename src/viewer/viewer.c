@@ -13,6 +13,7 @@
 #include "panels.h"
 #include "human.h"
 #include "human_gpu.h"
+#include "ocio.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 #include "viewer_internal.h"
@@ -198,6 +199,7 @@ static void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->ref_pipe);
         viewer_compare_free(v);
         glfwDestroyWindow(v->win);
+        ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
     viewer_net_stop(v);

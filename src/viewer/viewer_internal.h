@@ -213,6 +213,11 @@ typedef struct viewer {
     display_params disp_asked, disp_res;
     unsigned long disp_gen;    /* image_gen of disp_res and units */
     image_units units;
+    /* The OCIO view (display_ocio.c): the config, loaded when the mode is first shown (failed:
+     * said once, not retried), and the image's RGB -> the view's input space. */
+    struct ocio_config *ocio;
+    bool ocio_failed;
+    colour_xform ocio_x;
     double user_scale;         /* --scale, or 0: the file's units */
 
     /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
@@ -435,6 +440,19 @@ void viewer_display_update(viewer *v);
 const display_params *viewer_display_of(const viewer *v);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* display_ocio.c */
+
+/* D's OCIO input space for the image (d->ocio_input) and v->ocio_x; false (said on the
+ * status line) when the config cannot be loaded or the image's space is degenerate. */
+bool viewer_ocio_resolve(viewer *v, display_params *d);
+/* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
+void viewer_ocio_params(const viewer *v, tonemap_params *tm);
+/* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
+ * NAMES, at most MAX; their count (0 without a config). Valid while the config lives. */
+int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max);
+/* The config's default display (DISPLAY NULL), or DISPLAY's default view; "" without one. */
+const char *viewer_ocio_default(viewer *v, const char *display);
 
 /* region_view.c */
 
