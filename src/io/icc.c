@@ -131,7 +131,7 @@ static bool convert(cmsContext ctx, cmsHPROFILE src, const icc_pixels *px, char 
                  px->channels <= 2 ? "grey" : "RGB");
     } else if (!(xf = cmsCreateTransformTHR(ctx, src, in_format(px, grey), dst, out_format(px),
                                             INTENT_PERCEPTUAL, cmsFLAGS_NOCACHE))) {
-        snprintf(why, wl, "cannot be used (%s)", "no transform to linear Rec. 709");
+        snprintf(why, wl, "cannot be used (a tag missing, truncated or corrupt)");
     } else {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         size_t want = px->count / ICC_PIXELS_PER_WORKER + 1;

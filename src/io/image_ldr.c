@@ -80,8 +80,10 @@ bool image_ldr_load_memory(const char *path, const uint8_t *data, size_t size,
     ldr_tags t;
     if (!(png ? ldr_tags_png : ldr_tags_jpeg)(path, data, size, &t, err, errlen))
         return false;
-    /* A grey profile takes the grey values; everything else R, G, B. */
-    int want = t.kind == LDR_TAG_ICC && icc_profile_is_grey(t.icc, t.icc_size) ? 1 : 3;
+    /* A grey picture with a grey profile: the grey values; else R, G, B (so that a grey
+     * profile on colours is refused, and an RGB profile on grey applies to it expanded). */
+    bool grey = comp <= 2 && t.kind == LDR_TAG_ICC && icc_profile_is_grey(t.icc, t.icc_size);
+    int want = grey ? 1 : 3;
     bool wide = stbi_is_16_bit_from_memory(data, len);
     void *px = wide ? (void *)stbi_load_16_from_memory(data, len, &w, &h, &comp, want)
                     : (void *)stbi_load_from_memory(data, len, &w, &h, &comp, want);
