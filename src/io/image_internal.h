@@ -20,6 +20,12 @@ static inline float image_round_half(float f)
     return image_half_to_float(image_float_to_half(f));
 }
 
+/* The big-endian 32-bit number at P (PNG's and ICC's). */
+static inline uint32_t image_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* The calling thread's file buffer, at least BYTES long, reused by its next call and freed when
  * the thread ends; NULL when out of memory. */
 uint8_t *image_thread_buffer(size_t bytes);

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+#include "image_internal.h"
 
 void ldr_tags_free(ldr_tags *t)
 {
@@ -31,7 +28,7 @@ static void png_find(const uint8_t *d, size_t n, png_chunks *c)
     uint32_t *len[5] = {&c->cicp_n, &c->iccp_n, &c->srgb_n, &c->gama_n, &c->chrm_n};
     memset(c, 0, sizeof *c);
     for (size_t pos = 8; pos + 12 <= n;) {
-        uint32_t l = be32(d + pos);
+        uint32_t l = image_be32(d + pos);
         const uint8_t *type = d + pos + 4;
         if (l > n - pos - 12 || memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0)
             break;   /* (a truncated chunk is the pixel decoder's to report) */
@@ -145,9 +142,9 @@ static bool png_chrm_gama(const png_chunks *c, ldr_tags *t, char *why, size_t wl
     t->enc.source = IMAGE_COLOUR_CHROMATICITIES;
     if (c->chrm)   /* white, red, green, blue: x, y each times 100000 */
         for (int k = 0; k < 8; k++)
-            t->enc.xy[(k / 2 + 3) % 4][k % 2] = be32(c->chrm + 4 * k) / 100000.0;
+            t->enc.xy[(k / 2 + 3) % 4][k % 2] = image_be32(c->chrm + 4 * k) / 100000.0;
     if (c->gama) {
-        uint32_t g = be32(c->gama);
+        uint32_t g = image_be32(c->gama);
         if (g == 0) {
             snprintf(why, wl, "the gAMA chunk says gamma 0");
             return false;

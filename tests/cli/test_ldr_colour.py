@@ -73,6 +73,15 @@ def test_icc_png():
     codes16 = (GRID.astype(np.uint32) * 257 - 97).clip(0, 65535).astype(np.uint16)
     ic.write_png(os.path.join(tmp, "p3_16.png"), codes16, [ic.iccp(p3)])
     expect("p3_16.png", linear(ic.P3D65, codes16, ic.srgb_decode, 65535.0), ICC_TOL, "icc", "iCCP")
+    # More pixels than codes: the per-channel tables of icc.c (above: lcms2 on each pixel).
+    rng = np.random.default_rng(28)
+    big8 = rng.integers(0, 256, (40, 40, 3)).astype(np.uint8)
+    big16 = rng.integers(0, 65536, (270, 250, 3)).astype(np.uint16)
+    ic.write_png(os.path.join(tmp, "p3_big8.png"), big8, [ic.iccp(p3)])
+    ic.write_png(os.path.join(tmp, "p3_big16.png"), big16, [ic.iccp(p3)])
+    expect("p3_big8.png", linear(ic.P3D65, big8, ic.srgb_decode), ICC_TOL, "icc", "iCCP")
+    expect("p3_big16.png", linear(ic.P3D65, big16, ic.srgb_decode, 65535.0), ICC_TOL, "icc",
+           "iCCP")
     # A grey profile (gamma 1.8) on a grey PNG (Pillow 'L').
     g18 = ic.profile(grey=True, curve=ic.tag_curve_gamma(1.8))
     Image.fromarray(RAMP[:, :, 0].astype(np.uint8), "L").save(os.path.join(tmp, "grey.png"),
@@ -248,8 +257,25 @@ def test_compare():
           np.allclose(cs.get("white"), ic.D65, atol=1e-7), "stats colorspace of p3.exr: %s" % cs)
 
 
+def test_stats_default():
+    """stats names the default space of a Radiance picture, in JSON and text."""
+    path = os.path.join(tmp, "plain.hdr")
+    htpy.write_hdr(path, np.full((2, 3, 3), 0.5, np.float32))
+    r = subprocess.run([BIN, "stats", path, "--json", "--backend", "cpu"], capture_output=True,
+                       text=True, timeout=60)
+    cs = json.loads(r.stdout)["colorspace"] if r.returncode == 0 else {}
+    check(cs == {"name": "rec709", "primaries": [[0.64, 0.33], [0.3, 0.6], [0.15, 0.06]],
+                 "white": [0.3127, 0.329], "source": "default"}, "stats plain.hdr: %s" % cs)
+    r = subprocess.run([BIN, "stats", path, "--backend", "cpu", "--colorspace", "acescg"],
+                       capture_output=True, text=True, timeout=60)
+    line = [x for x in r.stdout.splitlines() if x.startswith("colour space")]
+    check(line == ["colour space  acescg (ACEScg (AP1)), R 0.713,0.293 G 0.165,0.83 B 0.128,0.044 "
+                   "white 0.3217,0.3377; from option"], "stats text: %s" % line)
+
+
 def main():
-    for t in (test_icc_png, test_jpeg, test_cicp, test_gama_chrm, test_refused, test_compare):
+    for t in (test_icc_png, test_jpeg, test_cicp, test_gama_chrm, test_refused, test_compare,
+              test_stats_default):
         t()
     if not htpy.failures and not os.environ.get("KEEP"):
         shutil.rmtree(tmp, ignore_errors=True)
