@@ -73,6 +73,12 @@ static cmsUInt32Number out_format(const icc_pixels *px)
            EXTRA_SH(px->out_channels - 3);
 }
 
+/* Bytes of one value of TYPE (ICC_U8, ICC_U16, ICC_F32). */
+static size_t value_bytes(int type)
+{
+    return type == ICC_U8 ? 1 : type == ICC_U16 ? 2 : 4;
+}
+
 typedef struct icc_job {
     cmsHTRANSFORM xf;
     const icc_pixels *px;
@@ -84,7 +90,7 @@ static void convert_part(void *ctx, int worker)
     const icc_job *j = ctx;
     const icc_pixels *px = j->px;
     size_t per = (px->count + (size_t)j->workers - 1) / (size_t)j->workers;
-    size_t first = per * (size_t)worker, bytes = px->type == ICC_U8 ? 1 : px->type == ICC_U16 ? 2 : 4;
+    size_t first = per * (size_t)worker, bytes = value_bytes(px->type);
     /* cmsDoTransform counts in 32 bits: blocks well below that. */
     for (size_t i = first; i < px->count && i < first + per;) {
         size_t n = px->count - i < first + per - i ? px->count - i : first + per - i;
@@ -111,11 +117,11 @@ static bool pixels_ok(const icc_pixels *px, char *why, size_t wl)
 /* PX's codes (8 or 16 bits, COLOUR colour channels) through XF, a matrix/TRC transform: each
  * channel's curve, then a 3x3, so f(v) = f(0) + sum over c of (f(v_c e_c) - f(0)). Tables of
  * each channel's term over every code make a pixel three lookups, where lcms2 evaluates its
- * float pipeline per pixel (0.8 us a pixel here; lcms2's own tables are for integer output).
+ * float pipeline, curves and matrices, for every pixel (its own tables are for integer output).
  * False when out of memory (nothing written). */
 static bool convert_tables(cmsHTRANSFORM xf, const icc_pixels *px, int colour)
 {
-    size_t codes = px->type == ICC_U8 ? 256 : 65536, bytes = px->type == ICC_U8 ? 1 : 2;
+    size_t bytes = value_bytes(px->type), codes = (size_t)1 << (8 * bytes);
     size_t ch = (size_t)px->channels, oc = (size_t)px->out_channels;
     uint8_t *in = calloc(codes * ch, bytes);
     float *tmp = malloc(codes * oc * sizeof *tmp);
@@ -156,7 +162,7 @@ static bool convert_tables(cmsHTRANSFORM xf, const icc_pixels *px, int colour)
  * are integers and there are more pixels than codes; else lcms2 on every pixel, on threads. */
 static void run(cmsHTRANSFORM xf, cmsHPROFILE src, bool grey, const icc_pixels *px)
 {
-    size_t codes = px->type == ICC_U8 ? 256 : 65536;
+    size_t codes = (size_t)1 << (8 * value_bytes(px->type));
     if (px->type != ICC_F32 && px->count > codes && cmsIsMatrixShaper(src) &&
         !cmsIsCLUT(src, INTENT_PERCEPTUAL, LCMS_USED_AS_INPUT) &&
         convert_tables(xf, px, grey ? 1 : 3))

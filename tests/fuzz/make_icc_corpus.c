@@ -60,7 +60,8 @@ static cmsHPROFILE grey22(void)
 
 static void put32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
 /* Appends chunk TYPE with BODY (N bytes) to OUT at *LEN. */
@@ -150,7 +151,8 @@ int main(int argc, char **argv)
     size_t n[5] = {profile_bytes(cmsCreate_sRGBProfile(), prof[0]), profile_bytes(p3(), prof[1]),
                    profile_bytes(grey22(), prof[2]),
                    profile_bytes(cmsCreateLab4Profile(NULL), prof[3]),
-                   profile_bytes(cmsCreateBCHSWabstractProfile(9, 0, 1, 0, 0, 6504, 6504), prof[4])};
+                   profile_bytes(cmsCreateBCHSWabstractProfile(9, 0, 1, 0, 0, 6504, 6504),
+                                 prof[4])};
     static const char *names[5] = {"srgb.icc", "p3.icc", "grey.icc", "lab.icc", "abstract.icc"};
     int bad = 0;
     for (int i = 0; i < 5; i++)

@@ -3,8 +3,9 @@
  * pipeline on every pixel; their linear Rec. 709 values agree within float rounding (RGB with
  * alpha, grey with alpha, into 3 and 4 floats a pixel, the slot after B left as it was).
  * Hostile profiles (random bytes, a real one cut short, with 2^30 tags or every tag past its
- * end, a CMYK one, a grey one on RGB pixels) are refused with the path and "ICC profile" in one line. The values
- * themselves are checked against independent references by tests/cli/test_ldr_colour.py. */
+ * end, a CMYK one, a grey one on RGB pixels) are refused with the path and "ICC profile" in
+ * one line. The values themselves are checked against independent references by
+ * tests/cli/test_ldr_colour.py. */
 #include <lcms2.h>
 #include <math.h>
 #include <string.h>
