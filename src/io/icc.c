@@ -252,6 +252,48 @@ bool icc_to_linear(const uint8_t *profile, size_t n, const icc_pixels *px, image
     return true;
 }
 
+/* cICP's colour primaries code points that this build decodes (ITU-T H.273, table 2). */
+static const struct {
+    int code;
+    double xy[4][2];
+} cicp_primaries[] = {
+    {1, {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}}},   /* BT.709 */
+    {9, {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}}},   /* BT.2020 */
+    {12, {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}, {0.3127, 0.3290}}},  /* P3-D65 */
+};
+
+/* cICP's transfer code points (H.273, table 3) as icc curves; -1: not decoded here. */
+static int cicp_curve(int code, double *gamma)
+{
+    *gamma = code == 4 ? 2.2 : 2.8;
+    switch (code) {
+    case 1: case 6: case 14: case 15: return ICC_CURVE_BT709;
+    case 4: case 5: return ICC_CURVE_GAMMA;
+    case 8: return ICC_CURVE_LINEAR;
+    case 13: return ICC_CURVE_SRGB;
+    default: return -1;
+    }
+}
+
+
+bool icc_cicp_encoding(int primaries, int transfer, icc_encoding *e, char *why, size_t wl)
+{
+    memset(e, 0, sizeof *e);
+    e->source = IMAGE_COLOUR_CICP;
+    e->curve = cicp_curve(transfer, &e->gamma);
+    for (size_t i = 0; e->curve >= 0 && i < sizeof cicp_primaries / sizeof cicp_primaries[0];
+         i++)
+        if (cicp_primaries[i].code == primaries) {
+            memcpy(e->xy, cicp_primaries[i].xy, sizeof e->xy);
+            return true;
+        }
+    snprintf(why, wl, "%s", transfer == 16   ? "PQ (SMPTE ST 2084), not read yet"
+                            : transfer == 18 ? "HLG (BT.2100), not read yet"
+                            : e->curve < 0   ? "a transfer not read (1, 4, 5, 6, 8, 13, 14, 15 are)"
+                                             : "primaries not read (1, 9, 12 are)");
+    return false;
+}
+
 /* The tone curve of E (encoded -> linear), or NULL. */
 static cmsToneCurve *encoding_curve(cmsContext ctx, const icc_encoding *e)
 {

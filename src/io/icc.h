@@ -70,6 +70,12 @@ typedef struct icc_encoding {
     int source;           /* the IMAGE_COLOUR_* *COLOUR says (CICP, CHROMATICITIES) */
 } icc_encoding;
 
+/* *E of the ITU-T H.273 code points PRIMARIES and TRANSFER (PNG's cICP; AVIF's, HEIF's and
+ * JPEG XL's the same numbers), source IMAGE_COLOUR_CICP: primaries 1 (BT.709), 9 (BT.2020),
+ * 12 (P3-D65); transfers 1, 6, 14, 15 (BT.709's), 4 and 5 (gamma 2.2, 2.8), 8 (linear), 13
+ * (sRGB). False with the reason in WHY for others (PQ, 16, and HLG, 18: not read yet). */
+bool icc_cicp_encoding(int primaries, int transfer, icc_encoding *e, char *why, size_t wl);
+
 /* As icc_to_linear for the encoding E (its white, if not D65, adapted to D65 as an ICC
  * profile's is); sets *COLOUR to Rec. 709 with E's source. False with "PATH: reason" when E is
  * degenerate (image_colour_check's reasons) or memory runs out. */

@@ -41,54 +41,24 @@ static void png_find(const uint8_t *d, size_t n, png_chunks *c)
     }
 }
 
-/* cICP's colour primaries code points that this build decodes (ITU-T H.273, table 2). */
-static const struct {
-    int code;
-    double xy[4][2];
-} cicp_primaries[] = {
-    {1, {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}}},   /* BT.709 */
-    {9, {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}}},   /* BT.2020 */
-    {12, {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}, {0.3127, 0.3290}}},  /* P3-D65 */
-};
-
-/* cICP's transfer code points (H.273, table 3) as icc curves; -1: not decoded here. */
-static int cicp_curve(int code, double *gamma)
-{
-    *gamma = code == 4 ? 2.2 : 2.8;
-    switch (code) {
-    case 1: case 6: case 14: case 15: return ICC_CURVE_BT709;
-    case 4: case 5: return ICC_CURVE_GAMMA;
-    case 8: return ICC_CURVE_LINEAR;
-    case 13: return ICC_CURVE_SRGB;
-    default: return -1;
-    }
-}
-
 static bool png_cicp(const png_chunks *c, ldr_tags *t, char *why, size_t wl)
 {
     if (c->cicp_n != 4) {
         snprintf(why, wl, "the cICP chunk is %u bytes, not 4", c->cicp_n);
         return false;
     }
-    int prim = c->cicp[0], tf = c->cicp[1], mc = c->cicp[2], full = c->cicp[3];
-    snprintf(t->chunk, sizeof t->chunk, "cICP %d/%d/%d/%d", prim, tf, mc, full);
-    int curve = cicp_curve(tf, &t->enc.gamma);
+    int mc = c->cicp[2], full = c->cicp[3];
+    snprintf(t->chunk, sizeof t->chunk, "cICP %d/%d/%d/%d", c->cicp[0], c->cicp[1], mc, full);
     const char *no = mc != 0    ? "matrix coefficients other than 0 (PNG's RGB)"
                      : full > 1 ? "a video full-range flag other than 0 or 1"
                      : !full    ? "narrow (video) range, not read"
-                     : tf == 16 ? "PQ (SMPTE ST 2084), not read yet"
-                     : tf == 18 ? "HLG (BT.2100), not read yet"
-                     : curve < 0 ? "a transfer function not read (1, 4, 5, 6, 8, 13, 14, 15 are)"
-                                 : NULL;
-    for (size_t i = 0; !no && i < sizeof cicp_primaries / sizeof cicp_primaries[0]; i++)
-        if (cicp_primaries[i].code == prim) {
-            memcpy(t->enc.xy, cicp_primaries[i].xy, sizeof t->enc.xy);
-            t->enc.curve = curve;
-            t->enc.source = IMAGE_COLOUR_CICP;
-            t->kind = LDR_TAG_ENCODING;
-            return true;
-        }
-    snprintf(why, wl, "%s: %s", t->chunk, no ? no : "primaries not read (1, 9, 12 are)");
+                                : NULL;
+    char reason[160];
+    if (!no && icc_cicp_encoding(c->cicp[0], c->cicp[1], &t->enc, reason, sizeof reason)) {
+        t->kind = LDR_TAG_ENCODING;
+        return true;
+    }
+    snprintf(why, wl, "%s: %s", t->chunk, no ? no : reason);
     return false;
 }
 
@@ -137,8 +107,8 @@ static bool png_chrm_gama(const png_chunks *c, ldr_tags *t, char *why, size_t wl
                  c->gama && c->gama_n != 4 ? 4 : 32);
         return false;
     }
-    memcpy(t->enc.xy, cicp_primaries[0].xy, sizeof t->enc.xy);
-    t->enc.curve = ICC_CURVE_SRGB;
+    char unused[8];
+    icc_cicp_encoding(1, 13, &t->enc, unused, sizeof unused);   /* sRGB's */
     t->enc.source = IMAGE_COLOUR_CHROMATICITIES;
     if (c->chrm)   /* white, red, green, blue: x, y each times 100000 */
         for (int k = 0; k < 8; k++)
