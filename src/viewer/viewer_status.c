@@ -182,6 +182,11 @@ static void status_display(text_buf *t, const viewer *v)
         add(t, "sRGB");
     else
         add(t, "gamma %.3g", tm->gamma);
+    char colour[256];   /* the image's space, on one line */
+    colour_describe(&v->img.colour, tm->display_space, colour, sizeof colour);
+    for (char *nl = strchr(colour, '\n'); nl; nl = strchr(nl, '\n'))
+        *nl = ' ';
+    add(t, "\ncolour %s", colour);
 }
 
 /* What became of one human-vision option: off, on, or skipped with the reason, as pcond's
