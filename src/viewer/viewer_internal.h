@@ -333,11 +333,12 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
 /* The human-vision line of the status (which options, what was skipped and why), "" when
  * none is on. */
 void viewer_status_human(const viewer *v, char *buf, size_t len);
-/* The pixel inspector: the pixel under the cursor (RGBA to 4 significant digits), its
- * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes); at most
- * VIEWER_PIXEL_LINES lines (the panel keeps their room, so that nothing below it moves when
- * the cursor leaves the picture). */
-enum { VIEWER_PIXEL_LINES = 5 };
+/* The pixel inspector: the pixel under the cursor (the file's RGBA to 4 significant digits),
+ * its luminance in cd/m^2, its RGB in the display's primaries when the image's differ, and
+ * what it maps to (display luminance, the display's bytes); at most VIEWER_PIXEL_LINES lines
+ * (the panel keeps their room, so that nothing below it moves when the cursor leaves the
+ * picture). */
+enum { VIEWER_PIXEL_LINES = 6 };
 void viewer_pixel_text(const viewer *v, char *buf, size_t len);
 /* The status bar's one line: the message (ERROR: a failure) or the view's status. */
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
