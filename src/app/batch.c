@@ -16,6 +16,7 @@
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
+#include "export_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
@@ -192,7 +193,7 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
 {
     const ht_options *o = b->o;
     encode_image im = {j->px, j->width, j->height, 3, b->linear ? 32 : o->depth,
-                       o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0};
+                       o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0, NULL};
     void *window = NULL;
     if (o->display_window) {
         if (!(window = display_window_pixels(j, o->depth / 8, &im.width, &im.height))) {
@@ -205,9 +206,13 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
-    bool ok = encode_image_exposure(f, o->quality, &im, j->exposure, out, why, sizeof why);
+    export_tags tags;
+    bool ok = export_tags_make(o, f, j->px, j->width, j->height, &tags, why, sizeof why);
+    im.tags = &tags.t;
+    ok = ok && encode_image_exposure(f, o->quality, &im, j->exposure, out, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
+    export_tags_free(&tags);
     free(window);
     return ok;
 }

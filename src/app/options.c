@@ -168,7 +168,11 @@ static const opt_def OPTIONS[] = {
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG output"},
+     "bits per channel of PNG output (16 with --hdr)"},
+    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(hdr), 0, 0, tonemap_hdr_transfers,
+     "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
+     "16-bit PNG tagged cICP/mDCv/cLLi; defaults --ldmax 1000, --drange 10000, --display-space "
+     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
      "JPEG quality (4:4:4 chroma)"},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
@@ -455,6 +459,29 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
     return true;
 }
 
+/* --hdr: its transfer, and its defaults where the options are not given (after
+ * options_colour, whose display-space curve it replaces). */
+static bool options_hdr(ht_options *o, char *err, size_t errlen)
+{
+    if (o->hdr == HT_TRANSFER_SRGB)
+        return true;
+    if (options_given(o, "transfer")) {
+        snprintf(err, errlen, "--hdr %s and --transfer: an HDR output has its own curve",
+                 ht_enum_name(tonemap_hdr_transfers, o->hdr));
+        return false;
+    }
+    o->tm.transfer = o->hdr;
+    if (!options_given(o, "ldmax"))
+        o->tm.ldmax = HT_HDR_LDMAX;
+    if (!options_given(o, "drange"))
+        o->tm.drange = HT_HDR_DRANGE;
+    if (!options_given(o, "display-space"))
+        o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
+    if (!options_given(o, "depth"))
+        o->depth = 16;
+    return true;
+}
+
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen)
 {
@@ -515,7 +542,7 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         if (d->offset == offsetof(ht_options, preset))   /* later options override it */
             tonemap_apply_preset(&o->tm, o->preset);
     }
-    if (!options_colour(o, err, errlen))
+    if (!options_colour(o, err, errlen) || !options_hdr(o, err, errlen))
         return false;
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");

@@ -3,6 +3,7 @@
  * photographs), the compression libdeflate's at level 1, which encodes a grainy 4K frame
  * several times faster than stb_image_write (BENCHMARKS.md, "Encoders"). */
 #include "encode.h"
+#include "out_tags.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -16,7 +17,6 @@
 enum {
     PNG_DEFLATE_LEVEL = 1,
     PNG_FILTER_SUB = 1,
-    PNG_SRGB_PERCEPTUAL = 0,           /* the sRGB chunk's rendering intent */
     PNG_MAX_CHUNK = 1 << 30,           /* IDAT pieces, below the format's 2^31 - 1 */
 };
 
@@ -106,17 +106,6 @@ static void put_be32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-/* One chunk at P (length, type, data, CRC); returns the end. */
-static uint8_t *png_chunk(uint8_t *p, const char type[4], const uint8_t *data, size_t len)
-{
-    put_be32(p, (uint32_t)len);
-    memcpy(p + 4, type, 4);
-    if (len)
-        memmove(p + 8, data, len);
-    put_be32(p + 8 + len, libdeflate_crc32(0, p + 4, len + 4));
-    return p + 12 + len;
-}
-
 /* The filtered scanlines: each row its filter byte (Sub) and the differences of its bytes
  * (big-endian for 16 bits) to those one pixel to the left. */
 static void png_filter_sub(const encode_image *im, uint8_t *out)
@@ -180,8 +169,8 @@ static bool encode_png(const encode_image *im, encode_buffer *out, char *err, si
     if (!png_deflate(im, &z, &zlen, err, errlen))
         return false;
     size_t nidat = zlen / PNG_MAX_CHUNK + 1;
-    /* signature, IHDR (13), sRGB (1) or gAMA (4), the IDATs, IEND */
-    size_t total = 8 + (12 + 13) + (12 + 4) + zlen + 12 * nidat + 12;
+    /* signature, IHDR (13), the colour chunks, the IDATs, IEND */
+    size_t total = 8 + (12 + 13) + out_tags_png_size(im) + zlen + 12 * nidat + 12;
     uint8_t *p = malloc(total);
     if (!p) {
         free(z);
@@ -196,14 +185,7 @@ static bool encode_png(const encode_image *im, encode_buffer *out, char *err, si
     ihdr[8] = (uint8_t)im->depth;
     ihdr[9] = color_type[im->channels];
     p = png_chunk(p + 8, "IHDR", ihdr, sizeof ihdr);
-    if (im->gamma > 0) {
-        uint8_t gama[4];
-        put_be32(gama, (uint32_t)lround(100000.0 / im->gamma));
-        p = png_chunk(p, "gAMA", gama, sizeof gama);
-    } else {
-        uint8_t intent = PNG_SRGB_PERCEPTUAL;
-        p = png_chunk(p, "sRGB", &intent, 1);
-    }
+    p = out_tags_png(p, im);
     for (size_t at = 0; at < zlen; at += PNG_MAX_CHUNK) {
         size_t n = zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK;
         p = png_chunk(p, "IDAT", z + at, n);
@@ -233,6 +215,12 @@ static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out,
     } else {
         out->data = buf;
         out->len = len;
+        if (im->tags && im->tags->icc &&
+            !(ok = out_tags_jpeg_icc(out, im->tags->icc, im->tags->icc_len, err, errlen))) {
+            free(out->data);
+            out->data = NULL;
+            out->len = 0;
+        }
     }
     if (tj)
         tjDestroy(tj);
@@ -338,12 +326,14 @@ static uint8_t *rle_component(const uint8_t *v, int n, uint8_t *p)
 static bool encode_hdr(const encode_image *im, double exposure, encode_buffer *out, char *err,
                        size_t errlen)
 {
-    char head[160];
+    char head[320], prim[160] = "";
+    if (im->tags)
+        out_tags_primaries_line(im->tags, prim, sizeof prim);
     int w = im->width, hlen = exposure > 0
-        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n\n"
-                   "-Y %d +X %d\n", exposure, im->height, w)
-        : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n",
-                   im->height, w);
+        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n%s\n"
+                   "-Y %d +X %d\n", exposure, prim, im->height, w)
+        : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n%s\n-Y %d +X %d\n",
+                   prim, im->height, w);
     bool rle = w >= RGBE_MIN_RLE && w <= RGBE_MAX_RLE;
     /* RLE's worst case: a count byte per 128 literals, per component */
     size_t row = (size_t)w * 4, cap = (size_t)hlen + (row + 4 + 4 * (w / 128 + 1)) * im->height;

@@ -25,6 +25,22 @@ enum {
     ENCODE_Y4M_FPS = 25,   /* the frame rate a y4m header states; ffmpeg's -r overrides it */
 };
 
+/* What an output says of its colour (export_tags.c makes it; out_tags.c writes it): PNG's cICP,
+ * sRGB, gAMA, iCCP, mDCv and cLLi chunks, JPEG's APP2 ICC profile, Radiance's PRIMARIES=.
+ * Zero means absent, field by field. */
+typedef struct encode_tags {
+    uint8_t cicp[4];          /* ITU-T H.273 colour primaries, transfer, matrix (0: RGB), full
+                                 range (1); cicp[0] 0: none */
+    bool srgb;                /* PNG's sRGB chunk (the sRGB space itself) */
+    double gamma;             /* PNG's gAMA chunk: a plain power 1/GAMMA; 0: none */
+    const uint8_t *icc;       /* an ICC profile (PNG iCCP unless srgb, JPEG APP2), or NULL */
+    size_t icc_len;
+    double xy[4][2];          /* the display's R, G, B and white (Radiance PRIMARIES=, mDCv) */
+    double ldmax, ldmin;      /* the mastering display's luminance range, cd/m^2 (mDCv: HDR
+                                 outputs; ldmax 0: none) */
+    double max_cll, max_fall; /* cd/m^2, measured (cLLi; max_cll 0: none) */
+} encode_tags;
+
 /* Pixels to encode: rows packed, top row first; CHANNELS 1 grey, 2 grey+alpha, 3 RGB,
  * 4 RGBA; DEPTH 8 (uint8_t samples) or 16 (uint16_t, native byte order), whose values are
  * display-encoded: GAMMA 0 means the sRGB curve (a PNG gets an sRGB chunk), else a plain
@@ -36,6 +52,7 @@ typedef struct encode_image {
     int channels;
     int depth;
     double gamma;
+    const encode_tags *tags;  /* NULL: as GAMMA says (a PNG's sRGB or gAMA chunk, nothing else) */
 } encode_image;
 
 /* Encoded bytes, malloc'd (free(data)). */

@@ -254,6 +254,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
                (data[2] == '\n' || data[2] == '\r' || data[2] == ' ' || data[2] == '\t')) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_pfm(path, data, size, opts, img, err, errlen);
+    } else if (image_png_is_hdr(data, size)) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_png_hdr(path, data, size, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
                               "PFM)", path);

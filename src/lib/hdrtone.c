@@ -437,7 +437,7 @@ hdrtone_status hdrtone_write_png(const char *path, const uint8_t *rgb, int width
     if (st != HDRTONE_OK)
         return st;
     encode_image im = {rgb, width, height, 3, 8,
-                       p.transfer == HT_TRANSFER_GAMMA ? p.gamma : 0.0};
+                       p.transfer == HT_TRANSFER_GAMMA ? p.gamma : 0.0, NULL};
     encode_buffer buf;
     if (!encode_image_to(ENCODE_PNG, ENCODE_JPEG_QUALITY_DEFAULT, &im, &buf, err, sizeof err))
         return fail(HDRTONE_OUT_OF_MEMORY, "%s: %s", path, err);

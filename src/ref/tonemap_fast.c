@@ -294,7 +294,7 @@ void tonemap_fast_analyze(const hdr_image *img, const tonemap_params *p, tonemap
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cached_table {
     int transfer;
-    double gamma;
+    double param;   /* what else shapes the curve: the gamma, PQ's Ldmax */
     tonemap_encode_table t;
 } table_cache[TABLE_CACHE];
 static int table_count;
@@ -305,18 +305,19 @@ static const tonemap_encode_table *encode_table(const tonemap_params *p, unsigne
                                                 int threads, tonemap_encode_table *own)
 {
     const tonemap_encode_table *t = NULL;
-    double gamma = p->transfer == HT_TRANSFER_GAMMA ? p->gamma : 0.0;
+    double param = p->transfer == HT_TRANSFER_GAMMA ? p->gamma
+                   : p->transfer == HT_TRANSFER_PQ ? p->ldmax : 0.0;
     pthread_mutex_lock(&table_lock);
     for (int i = 0; i < table_count && !t; i++) {
         struct cached_table *c = &table_cache[i];
-        if (c->transfer == p->transfer && c->gamma == gamma && c->t.levels == levels)
+        if (c->transfer == p->transfer && c->param == param && c->t.levels == levels)
             t = &c->t;
     }
     if (!t && table_count < TABLE_CACHE) {
         struct cached_table *c = &table_cache[table_count];
         if (tonemap_encode_table_init(&c->t, p, levels, threads)) {
             c->transfer = p->transfer;
-            c->gamma = gamma;
+            c->param = param;
             t = &c->t;
             table_count++;
         }
@@ -335,6 +336,7 @@ typedef struct apply_job {
     float scale, w[3];
     bool histogram;                  /* the factor follows the curve (else: constant) */
     bool colour;                     /* a colour conversion to the display (not identity) */
+    bool hlg;                        /* HLG's inverse OOTF before the table (per pixel) */
     double ldmin, ln_ldmin, ln_drange;
     uint8_t *rgb8;
     uint16_t *rgb16;
@@ -384,6 +386,8 @@ static void apply_block(const apply_job *j, size_t first, size_t end)
                              dscale * c[2] * factor[k]};
             if (j->colour)
                 tonemap_to_display(j->p, out);
+            if (j->hlg)
+                tonemap_encode_prepare(j->p, out);
             for (int ch = 0; ch < 3; ch++) {
                 unsigned code = tonemap_encode_table_code(j->table, out[ch]);
                 if (j->rgb8)
@@ -418,6 +422,7 @@ static bool apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     tonemap_float_weights(p, j.w);
     j.histogram = r->mapping == HT_MAP_HISTOGRAM || r->mapping == HT_MAP_EQUALIZE;
     j.colour = !colour_xform_is_identity(&p->colour);
+    j.hlg = p->transfer == HT_TRANSFER_HLG;
     j.ldmin = p->ldmax / p->drange;
     j.ln_ldmin = log(j.ldmin);
     j.ln_drange = log(p->drange);
