@@ -140,7 +140,7 @@ uint8_t tonemap_encode(const tonemap_params *p, double v);
 /* The display encoding of a linear value V (clipped to [0,1]), in [0,1]: what tonemap_encode
  * rounds to 8 bits and tonemap_cpu_apply16 to 16 (transfer.h's curves): for HT_TRANSFER_PQ,
  * V x Ldmax cd/m^2 in ST 2084's absolute scale (V = 1 encodes below 1 unless Ldmax is 10000);
- * for HT_TRANSFER_HLG the OETF of V as tonemap_encode_prepare left it. Non-decreasing in V. */
+ * for HT_TRANSFER_HLG the OETF of V as tonemap_encode_prepare left it. */
 double tonemap_encode_unit(const tonemap_params *p, double v);
 
 /* The label of a HT_MAP_* value ("histogram", "linear (forced)", ...); any other value is

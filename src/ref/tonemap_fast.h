@@ -32,15 +32,13 @@ void tonemap_fast_apply16(const hdr_image *img, const tonemap_params *p,
 
 /* The display encoding of P rounded to LEVELS + 1 codes, (unsigned)(tonemap_encode_unit(V) *
  * LEVELS + 0.5), as a table: thresh[k] is the smallest double V whose code is >= k
- * (k = 1..LEVELS; thresh[LEVELS + 1] = +infinity, as those of codes no V reaches), and lut, over the doubles V in
+ * (k = 1..LEVELS; thresh[LEVELS + 1] = +infinity), and lut, over the doubles V in
  * [thresh[1], 1), the code of the first double of V's cell (cells: the doubles that share
  * their top 64 - SHIFT bits, numbered from BASE; small enough that most hold one threshold at
  * most). It relies on the encoding being
  * non-decreasing in V, which the tests check at every threshold. */
 typedef struct tonemap_encode_table {
     unsigned levels;       /* 255 or 65535 */
-    unsigned top;          /* the code of 1 (below LEVELS for PQ with Ldmax < 10000 cd/m^2;
-                              thresh[top + 1..levels] are +infinity) */
     double *thresh;        /* levels + 2 */
     uint16_t *lut;
     uint64_t base;         /* the cell of thresh[1] */
@@ -60,7 +58,7 @@ static inline unsigned tonemap_encode_table_code(const tonemap_encode_table *t, 
     if (!(v >= t->thresh[1]))
         return 0;
     if (v >= 1.0)
-        return t->top;
+        return t->levels;
     union { double d; uint64_t u; } bits = {v};
     unsigned code = t->lut[(bits.u >> t->shift) - t->base];
     code += v >= t->thresh[code + 1];   /* without a branch: most cells hold one threshold */

@@ -105,10 +105,6 @@ static void threshold_block(void *ctx, int worker)
         unsigned last = first + THRESH_BLOCK - 1 < levels ? first + THRESH_BLOCK - 1 : levels;
         double *t = j->t->thresh;
         for (unsigned k = first; k <= last; k++) {
-            if (k > j->t->top) {   /* beyond the code of 1: no V reaches it */
-                t[k] = INFINITY;
-                continue;
-            }
             double prev = k > first ? t[k - 1] : 0.0;
             if (scaled(j, prev) >= k && k > first)
                 t[k] = prev;   /* two codes at once (cannot happen for these encodings) */
@@ -156,12 +152,8 @@ static void lut_block(void *ctx, int worker)
  * within MAX_CELLS. */
 static void choose_cells(tonemap_encode_table *t)
 {
-    if (!(t->thresh[1] < 1.0)) {   /* every value codes 0: no cells (the caller's fallback) */
-        t->cells = 0;
-        return;
-    }
     double gap = 1.0;
-    for (unsigned k = 1; k < t->top; k++)
+    for (unsigned k = 1; k < t->levels; k++)
         if (t->thresh[k + 1] > t->thresh[k])
             gap = fmin(gap, (t->thresh[k + 1] - t->thresh[k]) / t->thresh[k + 1]);
     int bits = (int)floor(-log2(gap)) + 1;
@@ -185,7 +177,6 @@ bool tonemap_encode_table_init(tonemap_encode_table *t, const tonemap_params *p,
     table_job j = {.t = t, .p = p, .count = (levels + THRESH_BLOCK - 1) / THRESH_BLOCK};
     t->thresh[0] = 0.0;
     t->thresh[levels + 1] = INFINITY;
-    t->top = (unsigned)scaled(&j, 1.0);
     parallel_run(tonemap_fast_threads(threads), threshold_block, &j);
     choose_cells(t);
     if (!(t->lut = malloc(t->cells * sizeof *t->lut))) {
