@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# export --hdr (docs/hdr.md), checked with numpy from the published formulas, not the
+# project's code: the PQ PNG's codes are SMPTE ST 2084 of the display luminance the curve asks
+# for (the linear output of the same tone mapping, x Ldmax) within one 16-bit step, the HLG
+# PNG's BT.2100's OETF of its inverse OOTF (system gamma 1.2 at 1000 cd/m^2); cICP, mDCv and
+# cLLi as PNG's third edition lays them out, MaxCLL/MaxFALL those of the decoded picture;
+# with --ldmax 100 --drange 100, PQ-decoded luminance / 100 equals the SDR export's linear
+# display values (sRGB-decoded) within the two encodings' steps; the GPU within one code of
+# the CPU on 99.9 % of values; hdrtone reads its PQ PNG back as cd/m^2; the SDR outputs
+# tagged (cICP and sRGB, or iCCP of Display P3 primaries; JPEG's ICC; Radiance PRIMARIES=);
+# bad combinations refused with their reason.
+set -u
+fail=0
+err() { echo "FAIL: $*" >&2; fail=1; }
+py=
+for p in python3 /usr/bin/python3; do
+  if "$p" -c 'import PIL, numpy, png' 2>/dev/null; then py=$p; break; fi
+done
+[[ -n $py ]] || { echo "skipped: python3 with PIL, numpy and png (scripts/setup)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+H=("$HT_BIN" export --backend cpu)
+src=$HT_SOURCE_DIR/assets/default.exr
+
+# Rec. 709 primaries (sRGB's): the linear output does not yet follow the per-image colour
+# (batch.c map_linear takes the options' identity), so a Rec. 2020 PQ PNG and it differ by
+# the 3x3; test_hdr_gpu compares the Rec. 2020 encodings, here only its tags.
+"${H[@]}" "$src" -o "$tmp/pq.png" --hdr pq --display-space srgb || err "pq export"
+"${H[@]}" "$src" -o "$tmp/pq2020.png" --hdr pq || err "pq export, Rec. 2020"
+"${H[@]}" "$src" -o "$tmp/pq.pfm" --ldmax 1000 --drange 10000 || err "linear export"
+"${H[@]}" "$src" -o "$tmp/hlg.png" --hdr hlg --display-space srgb || err "hlg export"
+"${H[@]}" "$src" -o "$tmp/tie_pq.png" --hdr pq --ldmax 100 --drange 100 --display-space srgb ||
+  err "pq export at 100 cd/m^2"
+"${H[@]}" "$src" -o "$tmp/tie_sdr.png" --ldmax 100 --drange 100 --depth 16 || err "sdr export"
+"${H[@]}" "$src" -o "$tmp/sdr.png" || err "sdr png"
+"${H[@]}" "$src" -o "$tmp/p3.png" --display-space display-p3 || err "p3 png"
+"${H[@]}" "$src" -o "$tmp/p3.jpg" --display-space display-p3 || err "p3 jpeg"
+"${H[@]}" "$src" -o "$tmp/r.hdr" --display-space rec2020 || err "hdr with primaries"
+gpu=0
+if "$HT_BIN" export --backend gpu "$src" -o "$tmp/pq_gpu.png" --hdr pq --display-space srgb \
+     2>/dev/null; then
+  gpu=1
+  "${H[@]}" "$src" -o "$tmp/pq_cpu.png" --hdr pq --display-space srgb || err "pq cpu"
+fi
+"$HT_BIN" stats --json "$tmp/pq.png" > "$tmp/pq.json" || err "stats of the PQ PNG"
+
+"$py" - "$tmp" "$gpu" <<'PY' || err "numpy checks"
+import sys, struct, json
+import numpy as np, png
+from PIL import Image, ImageCms
+import io
+t, gpu = sys.argv[1], sys.argv[2] == "1"
+
+def chunks(path):
+    d = open(path, "rb").read()
+    p, out = 8, {}
+    while p < len(d):
+        n, = struct.unpack(">I", d[p:p + 4])
+        out.setdefault(d[p + 4:p + 8], d[p + 8:p + 8 + n])
+        p += 12 + n
+    return out
+
+def codes(path):
+    w, h, rows, info = png.Reader(path).asDirect()
+    assert info["bitdepth"] == 16, path
+    return np.array([np.asarray(r, dtype=np.float64) for r in rows]).reshape(h, w, 3)
+
+def pfm(path):
+    d = open(path, "rb").read()
+    head = d.split(b"\n", 3)
+    w, h = map(int, head[1].split())
+    a = np.frombuffer(head[3], dtype="<f4").reshape(h, w, 3)
+    return a[::-1].astype(np.float64)
+
+# SMPTE ST 2084
+m1, m2 = 2610 / 16384, 2523 / 4096 * 128
+c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
+def pq_enc(L):
+    y = np.clip(L / 10000.0, 0, 1) ** m1
+    return ((c1 + c2 * y) / (1 + c3 * y)) ** m2
+def pq_dec(E):
+    p = np.clip(E, 0, 1) ** (1 / m2)
+    return 10000.0 * (np.maximum(p - c1, 0) / (c2 - c3 * p)) ** (1 / m1)
+# BT.2100 HLG
+a = 0.17883277; b = 1 - 4 * a; c = 0.5 - a * np.log(4 * a)
+def hlg_oetf(E):
+    E = np.clip(E, 0, 1)
+    return np.where(E <= 1 / 12, np.sqrt(3 * E), a * np.log(np.maximum(12 * E - b, 1e-12)) + c)
+lum2020 = np.array([0.2627, 0.6780, 0.0593])
+lum709 = np.array([0.2126, 0.7152, 0.0722])
+
+# PQ: the codes of the curve's display luminance, Ld x 1000 cd/m^2.
+lin = np.clip(pfm(t + "/pq.pfm"), 0, 1)
+q = codes(t + "/pq.png")
+want = np.floor(pq_enc(lin * 1000.0) * 65535 + 0.5)
+d = np.abs(q - want)
+assert d.max() <= 1, "PQ: %d codes from ST 2084 of the curve's luminance" % d.max()
+assert q.max() > 40000, "PQ: the picture is dark (%d)" % q.max()
+ch = chunks(t + "/pq.png")
+assert ch[b"cICP"] == bytes([1, 16, 0, 1]), ch.get(b"cICP")
+md = struct.unpack(">8H2I", chunks(t + "/pq2020.png")[b"mDCv"])
+assert md[0] == 35400 and md[1] == 14600 and md[6] == 15635 and md[7] == 16450, md
+assert md[8] == 1000 * 10000 and md[9] == 1000, md   # 1000 and 0.1 cd/m^2
+assert chunks(t + "/pq2020.png")[b"cICP"] == bytes([9, 16, 0, 1])
+cll, fall = (v / 10000.0 for v in struct.unpack(">2I", ch[b"cLLi"]))
+L = pq_dec(q / 65535.0).max(axis=2)
+assert abs(cll - L.max()) <= 1e-3 * L.max() + 1e-3, (cll, L.max())
+assert abs(fall - L.mean()) <= 1e-3 * L.mean() + 1e-3, (fall, L.mean())
+assert b"sRGB" not in ch and b"iCCP" not in ch
+
+# HLG: the inverse OOTF (gamma 1.2 at 1000 cd/m^2) then the OETF.
+h = codes(t + "/hlg.png")
+yd = (lin * lum709).sum(axis=2, keepdims=True)
+scene = np.where(yd > 0, lin * np.maximum(yd, 1e-30) ** ((1 - 1.2) / 1.2), 0)
+want = np.floor(hlg_oetf(scene) * 65535 + 0.5)
+d = np.abs(h - want)
+assert d.max() <= 1, "HLG: %d codes from BT.2100" % d.max()
+assert chunks(t + "/hlg.png")[b"cICP"] == bytes([1, 18, 0, 1])
+
+# One curve, two encodings: PQ / 100 equals the SDR export's linear values.
+pqL = pq_dec(codes(t + "/tie_pq.png") / 65535.0) / 100.0
+s = codes(t + "/tie_sdr.png") / 65535.0
+sdr = np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
+step_pq = (pq_dec(pq_enc(pqL * 100) + 1 / 65535) - pq_dec(pq_enc(pqL * 100))) / 100
+e2 = np.minimum(s + 1 / 65535, 1)
+step_sdr = np.where(e2 <= 0.04045, e2 / 12.92, ((e2 + 0.055) / 1.055) ** 2.4) - sdr
+d = np.abs(pqL - sdr) - (step_pq + step_sdr)
+assert d.max() <= 1e-9, "PQ/100 vs SDR: %g beyond the steps" % d.max()
+assert sdr.max() > 0.9, "SDR picture dark"
+
+if gpu:
+    g, cq = codes(t + "/pq_gpu.png"), codes(t + "/pq_cpu.png")
+    off = (np.abs(g - cq) > 1).mean()
+    assert off <= 1e-3, "GPU vs CPU PQ: %.4f of values more than one code apart" % off
+
+# Read back: hdrtone's own statistics of the PQ PNG are the decoded luminance.
+st = json.loads(open(t + "/pq.json").read().splitlines()[0])
+Y = (pq_dec(q / 65535.0) * lum709).sum(axis=2)
+text = json.dumps(st)
+mx = None
+for k in ("luminance", "cd_m2"):
+    if isinstance(st.get(k), dict) and "max" in st[k]:
+        mx = st[k]["max"]
+assert mx is not None, "no luminance max in stats: %s" % text[:300]
+assert abs(mx - Y.max()) <= 1e-3 * Y.max(), (mx, Y.max())
+
+# SDR tags.
+ch = chunks(t + "/sdr.png")
+assert ch[b"cICP"] == bytes([1, 13, 0, 1]) and ch[b"sRGB"] == b"\x00" and b"iCCP" not in ch
+ch = chunks(t + "/p3.png")
+assert ch[b"cICP"] == bytes([12, 13, 0, 1]) and b"sRGB" not in ch and b"iCCP" in ch
+# An ICC profile's colorants are adapted to D50 (Bradford): P3-D65's, adapted, in numpy.
+xyz = lambda x, y: np.array([x / y, 1.0, (1 - x - y) / y])
+def rgb_to_xyz(xy):
+    m = np.stack([xyz(*p) for p in xy[:3]], axis=1)
+    return m * np.linalg.solve(m, xyz(*xy[3]))
+brad = np.array([[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]])
+d65, d50 = xyz(0.3127, 0.3290), np.array([0.9642, 1, 0.8249])
+adapt = np.linalg.inv(brad) @ np.diag((brad @ d50) / (brad @ d65)) @ brad
+red = adapt @ rgb_to_xyz([(0.680, 0.320), (0.265, 0.690), (0.150, 0.060), (0.3127, 0.3290)])[:, 0]
+red_xy = red[:2] / red.sum()
+for im in (Image.open(t + "/p3.png"), Image.open(t + "/p3.jpg")):
+    prof = ImageCms.ImageCmsProfile(io.BytesIO(im.info["icc_profile"])).profile
+    r = prof.red_primary[1]
+    assert abs(r[0] - red_xy[0]) < 1e-3 and abs(r[1] - red_xy[1]) < 1e-3, (im.format, r, red_xy)
+head = open(t + "/r.hdr", "rb").read(300)
+assert b"\nPRIMARIES= 0.7080 0.2920 0.1700 0.7970 0.1310 0.0460 0.3127 0.3290\n" in head, head
+PY
+
+# Bad combinations: refused (status 2) with the reason.
+bad() {
+  local want=$1; shift
+  local out
+  out=$("${H[@]}" "$src" "$@" 2>&1 >/dev/null); local s=$?
+  [[ $s -eq 2 && $out == *"$want"* ]] || err "$* -> status $s: $out (want '$want')"
+}
+bad "linear output" -o "$tmp/x.hdr" --hdr pq
+bad "linear output" -o "$tmp/x.pfm" --hdr hlg
+bad "8-bit RGB" -o - --format rgb24 --hdr pq
+bad "band" -o "$tmp/x.png" --hdr pq --depth 8
+bad "Ultra HDR" -o "$tmp/x.jpg" --hdr pq
+bad "own curve" -o "$tmp/x.png" --hdr pq --transfer gamma:2.4
+bad "tone mapping" -o "$tmp/x.png" --hdr pq --view exposure
+[[ ! -e $tmp/x.png && ! -e $tmp/x.hdr && ! -e $tmp/x.jpg ]] || err "a refused export wrote a file"
+exit $fail
