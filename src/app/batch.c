@@ -209,7 +209,10 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     export_tags tags;
     bool ok = export_tags_make(o, f, j->px, j->width, j->height, &tags, why, sizeof why);
     im.tags = &tags.t;
-    ok = ok && encode_image_exposure(f, o->quality, &im, j->exposure, out, why, sizeof why);
+    /* AVIF and JPEG XL: lossless unless --quality says otherwise (encode_codecs.h) */
+    int quality = (f == ENCODE_AVIF || f == ENCODE_JXL) && !options_given(o, "quality")
+                      ? 0 : o->quality;
+    ok = ok && encode_image_exposure(f, quality, &im, j->exposure, out, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
     export_tags_free(&tags);

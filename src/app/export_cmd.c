@@ -134,7 +134,7 @@ static int check_file_name(const ht_options *o, out_kind kind)
     return 0;
 }
 
-/* --hdr's output: a 16-bit PNG of the tone mapping. Returns 0, or 2 after a usage error that
+/* --hdr's output: a 16-bit PNG, AVIF or JPEG XL of the tone mapping. Returns 0, or 2 after a usage error that
  * says why the combination cannot be. */
 static int check_hdr(const ht_options *o, encode_format f)
 {
@@ -150,7 +150,8 @@ static int check_hdr(const ht_options *o, encode_format f)
     else if (f == ENCODE_Y4M)
         why = "frames are 8-bit here (no 10-bit y4m yet): write .png files";
     else if (f == ENCODE_JPEG)
-        why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png";
+        why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png, "
+              ".avif or .jxl";
     else if (o->depth != 16)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
@@ -222,10 +223,13 @@ static void warn_ignored(const ht_options *o, bool seq_in)
     static const char *const seq_only[] = {"frames", "adapt", "fps", "cut-threshold",
                                            "analysis"};
     const char *f = encode_format_name(o->format);
-    if (options_given(o, "quality") && o->format != ENCODE_JPEG)
-        fprintf(stderr, "hdrtone export: --quality is JPEG's: ignored for %s\n", f);
-    if (options_given(o, "depth") && o->format != ENCODE_PNG)
-        fprintf(stderr, "hdrtone export: --depth is PNG's: ignored for %s\n", f);
+    bool codec = o->format == ENCODE_AVIF || o->format == ENCODE_JXL;
+    if (options_given(o, "quality") && o->format != ENCODE_JPEG && !codec)
+        fprintf(stderr, "hdrtone export: --quality is JPEG's, AVIF's and JPEG XL's: ignored for "
+                        "%s\n", f);
+    if (options_given(o, "depth") && o->format != ENCODE_PNG && !codec)
+        fprintf(stderr, "hdrtone export: --depth is PNG's, AVIF's and JPEG XL's: ignored for "
+                        "%s\n", f);
     for (size_t i = 0; !seq_in && i < sizeof seq_only / sizeof seq_only[0]; i++)
         if (options_given(o, seq_only[i]))
             fprintf(stderr, "hdrtone export: --%s is a sequence's (an input like "

@@ -158,7 +158,8 @@ static const opt_def OPTIONS[] = {
      "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
      "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm; its folders are made), folder "
+     "output file (one input; .png, .jpg, .jpeg, .hdr, .pfm, .avif or .jxl; its folders are "
+     "made), folder "
      "(a name ending in /, or several inputs; made when missing), or - for standard output "
      "(PNG unless --format); a sequence: a pattern (out/%04d.png) or -; analyze: the folder "
      "of the analyses"},
@@ -168,13 +169,13 @@ static const opt_def OPTIONS[] = {
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG output (16 with --hdr)"},
+     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
     {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(hdr), 0, 0, tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
-     "16-bit PNG tagged cICP/mDCv/cLLi; defaults --ldmax 1000, --drange 10000, --display-space "
+     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
      "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
-     "JPEG quality (4:4:4 chroma)"},
+     "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)"},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
          "write the display window (RGBA), the area outside the data window transparent "
          "(default: the data window, RGB)"),

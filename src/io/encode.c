@@ -3,6 +3,7 @@
  * photographs), the compression libdeflate's at level 1, which encodes a grainy 4K frame
  * several times faster than stb_image_write (BENCHMARKS.md, "Encoders"). */
 #include "encode.h"
+#include "encode_codecs.h"
 #include "out_tags.h"
 
 #include <ctype.h>
@@ -28,7 +29,7 @@ static const char *const FORMAT_NAMES[ENCODE_FORMAT_COUNT] = {
 
 static const char *const EXTENSIONS[ENCODE_FORMAT_COUNT] = {
     [ENCODE_PNG] = "png", [ENCODE_JPEG] = "jpg", [ENCODE_RGB24] = "rgb", [ENCODE_Y4M] = "y4m",
-    [ENCODE_HDR] = "hdr", [ENCODE_PFM] = "pfm",
+    [ENCODE_HDR] = "hdr", [ENCODE_PFM] = "pfm", [ENCODE_AVIF] = "avif", [ENCODE_JXL] = "jxl",
 };
 
 enum {
@@ -85,12 +86,15 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
         why = "holds the linear output, RGB floats, only";
     else if (!encode_format_is_float(f) && depth == 32)
         why = "holds no floats (the linear output: hdr or pfm)";
-    else if (f != ENCODE_PNG && !encode_format_is_float(f) && depth != 8)
-        why = "holds 8 bits per channel only (16 bits: PNG)";
+    else if (f != ENCODE_PNG && f != ENCODE_AVIF && f != ENCODE_JXL &&
+             !encode_format_is_float(f) && depth != 8)
+        why = "holds 8 bits per channel only (16 bits: PNG, AVIF, JPEG XL)";
     else if (f == ENCODE_JPEG && channels != 1 && channels != 3)
         why = "holds no alpha channel";
     else if ((f == ENCODE_RGB24 || f == ENCODE_Y4M) && channels != 3)
         why = "holds RGB frames only";
+    else if ((f == ENCODE_AVIF || f == ENCODE_JXL) && channels != 3)
+        why = "is written as RGB only here";
     else if (f <= ENCODE_AUTO || f >= ENCODE_FORMAT_COUNT)
         why = "is not a format";
     if (why)
@@ -427,6 +431,10 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
         return encode_hdr(im, exposure, out, err, errlen);
     case ENCODE_PFM:
         return encode_pfm(im, out, err, errlen);
+    case ENCODE_AVIF:
+        return encode_avif(im, quality < 0 ? 0 : quality > 100 ? 100 : quality, out, err, errlen);
+    case ENCODE_JXL:
+        return encode_jxl(im, quality < 0 ? 0 : quality > 100 ? 100 : quality, out, err, errlen);
     case ENCODE_RGB24: {
         size_t n = (size_t)im->width * im->height * 3;
         if (!(out->data = malloc(n))) {

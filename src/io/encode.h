@@ -11,7 +11,8 @@
 
 /* The formats, in --format's order after "auto" (X(ID, name)). */
 #define ENCODE_FORMATS(X) \
-    X(PNG, png) X(JPEG, jpeg) X(RGB24, rgb24) X(Y4M, y4m) X(HDR, hdr) X(PFM, pfm)
+    X(PNG, png) X(JPEG, jpeg) X(RGB24, rgb24) X(Y4M, y4m) X(HDR, hdr) X(PFM, pfm)          \
+    X(AVIF, avif) X(JXL, jxl)
 #define ENCODE_ENUM_(id, name) ENCODE_##id,
 typedef enum encode_format {
     ENCODE_AUTO,   /* from the output file's extension */
@@ -61,8 +62,8 @@ typedef struct encode_buffer {
     size_t len;
 } encode_buffer;
 
-/* The format that PATH's extension names (.png, .jpg, .jpeg, .rgb, .y4m, .hdr, .pfm; any
- * case), or ENCODE_AUTO when it names none. */
+/* The format that PATH's extension names (.png, .jpg, .jpeg, .rgb, .y4m, .hdr, .pfm, .avif,
+ * .jxl; any case), or ENCODE_AUTO when it names none. */
 encode_format encode_format_of_path(const char *path);
 
 /* The name of a format ("png", ...; "auto" for ENCODE_AUTO) and the file extension export
@@ -74,7 +75,8 @@ const char *encode_format_extension(encode_format f);
 bool encode_format_is_float(encode_format f);
 
 /* Whether F can hold IM's kind of pixels: PNG everything of 8 or 16 bits; JPEG 8-bit grey or
- * RGB; rgb24 and y4m 8-bit RGB; hdr and pfm float RGB. False with the reason in err. */
+ * RGB; rgb24 and y4m 8-bit RGB; hdr and pfm float RGB; AVIF and JPEG XL 8- or 16-bit RGB
+ * (encode_codecs.h; QUALITY 0 is lossless for them). False with the reason in err. */
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
 
 /* One image or frame of F into *out (nothing to free on failure): PNG with the Sub filter on

@@ -167,6 +167,46 @@ head = open(t + "/r.hdr", "rb").read(300)
 assert b"\nPRIMARIES= 0.7080 0.2920 0.1700 0.7970 0.1310 0.0460 0.3127 0.3290\n" in head, head
 PY
 
+# AVIF and JPEG XL, read by their reference tools (libavif-bin, libjxl-tools): the transfer,
+# primaries and depth asked for, and the PQ PNG's pixels (AVIF 10-bit: within half a 10-bit
+# step of the 16-bit codes, 33; JPEG XL lossless: exactly).
+if command -v avifdec >/dev/null && command -v djxl >/dev/null && command -v jxlinfo >/dev/null; then
+  "${H[@]}" "$src" -o "$tmp/pq2020.avif" --hdr pq || err "avif export"
+  "${H[@]}" "$src" -o "$tmp/hlg.avif" --hdr hlg --display-space display-p3 --quality 80 ||
+    err "lossy hlg avif export"
+  "${H[@]}" "$src" -o "$tmp/pq2020.jxl" --hdr pq || err "jxl export"
+  "${H[@]}" "$src" -o "$tmp/hlg.jxl" --hdr hlg --display-space display-p3 || err "hlg jxl"
+  info=$(avifdec --info "$tmp/pq2020.avif")
+  for want in "Bit Depth      : 10" "Color Primaries: 9" "Transfer Char. : 16" "Range          : Full"; do
+    [[ $info == *"$want"* ]] || err "avifdec --info: no '$want': $info"
+  done
+  info=$(avifdec --info "$tmp/hlg.avif")
+  [[ $info == *"Color Primaries: 12"* && $info == *"Transfer Char. : 18"* ]] ||
+    err "lossy HLG AVIF: $info"
+  info=$(jxlinfo "$tmp/pq2020.jxl")
+  [[ $info == *"16-bit RGB"* && $info == *"Rec.2100 primaries, PQ transfer function"* ]] ||
+    err "jxlinfo: $info"
+  info=$(jxlinfo "$tmp/hlg.jxl")
+  [[ $info == *"P3 primaries, HLG transfer function"* ]] || err "jxlinfo HLG: $info"
+  avifdec -d 16 "$tmp/pq2020.avif" "$tmp/avif16.png" >/dev/null || err "avifdec"
+  djxl "$tmp/pq2020.jxl" "$tmp/jxl16.png" >/dev/null 2>&1 || err "djxl"
+  "$py" - "$tmp" <<'PY' || err "AVIF/JPEG XL pixels"
+import sys
+import numpy as np, png
+t = sys.argv[1]
+def codes(path):
+    w, h, rows, info = png.Reader(path).asDirect()
+    return np.array([np.asarray(r, dtype=np.int64) for r in rows]).reshape(h, w, 3)
+ref = codes(t + "/pq2020.png")
+d = np.abs(codes(t + "/avif16.png") - ref).max()
+assert d <= 33, "AVIF: %d codes from the PNG" % d
+d = np.abs(codes(t + "/jxl16.png") - ref).max()
+assert d == 0, "JPEG XL lossless: %d codes from the PNG" % d
+PY
+else
+  echo "note: no avifdec/djxl/jxlinfo: AVIF and JPEG XL not checked (scripts/setup)"
+fi
+
 # Bad combinations: refused (status 2) with the reason.
 bad() {
   local want=$1; shift
