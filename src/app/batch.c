@@ -342,11 +342,15 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
         snprintf(err, errlen, "out of memory for %dx%d", img->width, img->height);
         return false;
     }
-    tonemap_fast_analyze(img, &o->tm, r, o->jobs);
-    tonemap_cpu_apply_linear(img, &o->tm, r, rgb);
-    *exposure = tonemap_exposure_pcond(r, &o->tm);
+    tonemap_params tm;
+    bool ok = options_tonemap(o, img, &tm, err, errlen);
+    if (ok) {
+        tonemap_fast_analyze(img, &tm, r, o->jobs);
+        tonemap_cpu_apply_linear(img, &tm, r, rgb);
+        *exposure = tonemap_exposure_pcond(r, &tm);
+    }
     free(r);
-    return true;
+    return ok;
 }
 
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the

@@ -582,8 +582,11 @@ int cmd_bench(int argc, char **argv)
     int status = 1;
     gl_context *ctx = gl_context_create_headless(err, sizeof err);
     bench b = {0};
-    b.params = o.tm;
-    if (!ctx) {
+    if (o.colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
+        img.colour = o.colour;
+    if (!options_tonemap(&o, &img, &b.params, err, sizeof err)) {
+        fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
+    } else if (!ctx) {
         fprintf(stderr, "hdrtone bench: no GPU: %s\n", err);
     } else if (!(b.pipe = pipeline_create(err, sizeof err)) ||
                !(b.probe = gpu_probe_create(err, sizeof err))) {

@@ -134,7 +134,10 @@ static bool stats_tonemap(cmd_backend *be, ht_options *o, const char *path,
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    return p ? pipeline_tonemap_uploaded(p, &o->tm, r, *rgb, err, errlen)
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen))
+        return false;
+    return p ? pipeline_tonemap_uploaded(p, &tm, r, *rgb, err, errlen)
              : backend_tonemap(be, o, img, r, *rgb, err, errlen);
 }
 

@@ -1,5 +1,7 @@
 #include "region.h"
 
+#include "colour.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,7 +88,8 @@ static void histogram(const double *v, size_t n, region_stats *st)
 bool region_compute(const hdr_image *img, const int rect[4], const double weights[3],
                     double scale, region_stats *st, char *err, size_t errlen)
 {
-    static const double rec709[3] = {HT_LUM_R, HT_LUM_G, HT_LUM_B};
+    double yw[3];   /* the Y row of the file's own primaries */
+    colour_luminance_weights(&img->colour, yw);
     memset(st, 0, sizeof *st);
     if (!region_check(img, rect, err, errlen))
         return false;
@@ -107,7 +110,7 @@ bool region_compute(const hdr_image *img, const int rect[4], const double weight
             image_get_pixel(img, (size_t)y * img->width + x, p);
             if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
                 continue;
-            double f = rec709[0] * p[0] + rec709[1] * p[1] + rec709[2] * p[2];
+            double f = yw[0] * p[0] + yw[1] * p[1] + yw[2] * p[2];
             double c = scale * (weights[0] * p[0] + weights[1] * p[1] + weights[2] * p[2]);
             if (f > 0)
                 yf[nf++] = f;

@@ -224,6 +224,7 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->opt_part = o->part;
     v->opt_layer = o->layer;
     v->max_pixels = o->max_pixels;
+    v->opt_colour = o->colour;
     v->grey_kernel = o->histogram_kernel;
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;

@@ -31,6 +31,7 @@ bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, 
     lo.part = v->part_set ? v->part_sel : v->opt_part;
     lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
     lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    lo.colour = v->opt_colour;
     return image_load(path, &lo, img, err, errlen);
 }
 
@@ -48,7 +49,9 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
         snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
     renderer_forget(v);
     v->dirty = true;
-    if (!pipeline_upload(v->pipe, &v->img, err, errlen)) {
+    /* Its colour space on the session's display (the loaders checked the tags). */
+    if (!tonemap_set_colour(&v->s.tm, &v->img.colour, err, errlen) ||
+        !pipeline_upload(v->pipe, &v->img, err, errlen)) {
         image_free(&v->img);
         v->have_image = false;
         return false;

@@ -146,6 +146,7 @@ typedef struct viewer {
      * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
     const char *opt_part, *opt_layer;
     double max_pixels;
+    image_colour opt_colour;   /* --colorspace (source IMAGE_COLOUR_OPTION), else zeroed */
     bool part_set, layer_set;
     char part_sel[16], layer_sel[64];
     int part_idx, part_count;  /* of the file, kept when a part fails to load */
