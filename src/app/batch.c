@@ -240,7 +240,8 @@ static bool write_frame(batch *b, job *j, const encode_buffer *enc, double *t0, 
     }
     char head[128], why[256];
     size_t hlen = !b->stream_w && b->o->format == ENCODE_Y4M
-                      ? encode_y4m_header(j->width, j->height, head, sizeof head) : 0;
+                      ? encode_y4m_header(j->width, j->height, out_bits(b), b->o->chroma == 420,
+                                          head, sizeof head) : 0;
     if (!file_write_fd(STDOUT_FILENO, head, hlen, why, sizeof why) ||
         !file_write_fd(STDOUT_FILENO, enc->data, enc->len, why, sizeof why)) {
         snprintf(err, errlen, "%s: cannot write to standard output: %s", j->in, why);

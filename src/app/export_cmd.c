@@ -147,8 +147,8 @@ static int check_hdr(const ht_options *o, encode_format f)
               "display space; --hdr is for display-encoded files: .png)";
     else if (f == ENCODE_RGB24)
         why = "frames are 8-bit RGB: too few codes for an HDR signal";
-    else if (f == ENCODE_Y4M)
-        why = "frames are 8-bit here (no 10-bit y4m yet): write .png files";
+    else if (f == ENCODE_Y4M && o->tm.display_space != HT_DISPLAY_SPACE_REC2020)
+        why = "frames are BT.2020's (what HDR10 video carries): --display-space rec2020";
     else if (f == ENCODE_JPEG)
         why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png, "
               ".avif or .jxl";

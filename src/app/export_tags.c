@@ -64,6 +64,7 @@ bool export_tags_make(const ht_options *o, encode_format f, const void *px, int 
     int ds = tm->display_space, tc = cicp_transfer(tm);
     bool hdr = tm->transfer == HT_TRANSFER_PQ || tm->transfer == HT_TRANSFER_HLG;
     colour_display_xy(ds, t->xy);
+    t->chroma420 = o->chroma == 420;
     if (tc) {
         t->cicp[0] = (uint8_t)export_cicp_primaries(ds);
         t->cicp[1] = (uint8_t)tc;

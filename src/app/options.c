@@ -37,6 +37,8 @@ const ht_enum options_backends[] = {
     {0, NULL, NULL},
 };
 
+static const ht_enum CHROMAS[] = {{444, "444", "4:4:4"}, {420, "420", "4:2:0"}, {0, NULL, NULL}};
+
 const ht_enum options_grey_kernels[] = {
     {HT_GREY_GLOBAL, "global", "global atomics"},
     {HT_GREY_SHARED, "shared", "a shared histogram per group"},
@@ -174,6 +176,8 @@ static const opt_def OPTIONS[] = {
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
      "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2"},
+    {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
+     "--format y4m --hdr: the 10-bit frames' chroma sampling"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
      "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)"},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
@@ -304,6 +308,7 @@ void options_default(ht_options *o)
     tonemap_params_default(&o->tm);
     o->backend = HT_BACKEND_AUTO;
     o->depth = 8;
+    o->chroma = 444;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;
     o->ui_scale = 1;

@@ -86,9 +86,9 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
         why = "holds the linear output, RGB floats, only";
     else if (!encode_format_is_float(f) && depth == 32)
         why = "holds no floats (the linear output: hdr or pfm)";
-    else if (f != ENCODE_PNG && f != ENCODE_AVIF && f != ENCODE_JXL &&
+    else if (f != ENCODE_PNG && f != ENCODE_AVIF && f != ENCODE_JXL && f != ENCODE_Y4M &&
              !encode_format_is_float(f) && depth != 8)
-        why = "holds 8 bits per channel only (16 bits: PNG, AVIF, JPEG XL)";
+        why = "holds 8 bits per channel only (16 bits: PNG, AVIF, JPEG XL, y4m)";
     else if (f == ENCODE_JPEG && channels != 1 && channels != 3)
         why = "holds no alpha channel";
     else if ((f == ENCODE_RGB24 || f == ENCODE_Y4M) && channels != 3)
@@ -229,13 +229,6 @@ static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out,
     if (tj)
         tjDestroy(tj);
     return ok;
-}
-
-size_t encode_y4m_header(int w, int h, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C444 XCOLORRANGE=FULL\n", w, h,
-                     ENCODE_Y4M_FPS);
-    return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
 static uint8_t clamp_byte(float v)
@@ -426,7 +419,9 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
         return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
                            errlen);
     case ENCODE_Y4M:
-        return encode_y4m_frame(im, out, err, errlen);
+        return im->depth == 16
+                   ? encode_y4m_frame10(im, im->tags && im->tags->chroma420, out, err, errlen)
+                   : encode_y4m_frame(im, out, err, errlen);
     case ENCODE_HDR:
         return encode_hdr(im, exposure, out, err, errlen);
     case ENCODE_PFM:

@@ -40,6 +40,8 @@ typedef struct encode_tags {
     double ldmax, ldmin;      /* the mastering display's luminance range, cd/m^2 (mDCv: HDR
                                  outputs; ldmax 0: none) */
     double max_cll, max_fall; /* cd/m^2, measured (cLLi; max_cll 0: none) */
+    bool chroma420;           /* y4m's 10-bit frames: 4:2:0 (else 4:4:4); not a colour tag, but
+                                 the one setting of a format that travels with them */
 } encode_tags;
 
 /* Pixels to encode: rows packed, top row first; CHANNELS 1 grey, 2 grey+alpha, 3 RGB,
@@ -105,11 +107,13 @@ void encode_rgbe(double r, double g, double b, uint8_t rgbe[4]);
  * all 0 when the exponent is 0. Exact in float. */
 void decode_rgbe(const uint8_t rgbe[4], bool mid, float rgb[3]);
 
-/* The YUV4MPEG2 stream header for W x H frames, written once before the first frame: 4:4:4
- * (C444), full range (XCOLORRANGE=FULL), progressive, square pixels, ENCODE_Y4M_FPS. The
- * frames are the display-encoded RGB converted with the BT.709 matrix (Y = 0.2126 R +
- * 0.7152 G + 0.0722 B), full range: Y, Cb, Cr in 0..255, Cb and Cr centred on 128.
- * Returns the header's length (< LEN), or 0 when LEN is too small. */
-size_t encode_y4m_header(int w, int h, char *buf, size_t len);
+/* The YUV4MPEG2 stream header for W x H frames, written once before the first frame; DEPTH 8:
+ * 4:4:4 (C444), full range (XCOLORRANGE=FULL), progressive, square pixels, ENCODE_Y4M_FPS, the
+ * frames the display-encoded RGB converted with the BT.709 matrix (Y = 0.2126 R + 0.7152 G +
+ * 0.0722 B), full range: Y, Cb, Cr in 0..255, Cb and Cr centred on 128. DEPTH 16 (an HDR
+ * output's 16-bit PQ or HLG RGB): 10-bit, C444p10 or with C420 C420p10, narrow range, BT.2020's
+ * matrix (encode_y4m_frame10). Returns the header's length (< LEN), or 0 when LEN is too
+ * small. */
+size_t encode_y4m_header(int w, int h, int depth, bool c420, char *buf, size_t len);
 
 #endif

@@ -200,6 +200,38 @@ else
   echo "note: no avifdec/djxl/jxlinfo: AVIF and JPEG XL not checked (scripts/setup)"
 fi
 
+# 10-bit y4m for ffmpeg: ffprobe's pixel format and range; the frames decoded here from
+# BT.2020's matrix, narrow range, within two 10-bit steps of the PQ PNG; 4:2:0's frame size.
+if command -v ffprobe >/dev/null; then
+  "${H[@]}" "$src" -o - --format y4m --hdr pq > "$tmp/pq.y4m" || err "y4m --hdr pq"
+  "${H[@]}" "$src" "$src" -o - --format y4m --hdr pq --chroma 420 > "$tmp/pq420.y4m" ||
+    err "y4m --chroma 420"
+  p=$(ffprobe -v error -show_streams "$tmp/pq.y4m")
+  [[ $p == *"pix_fmt=yuv444p10le"* && $p == *"color_range=tv"* ]] || err "ffprobe y4m: $p"
+  p=$(ffprobe -v error -show_streams "$tmp/pq420.y4m")
+  [[ $p == *"pix_fmt=yuv420p10le"* ]] || err "ffprobe y4m 4:2:0: $p"
+  "$py" - "$tmp" <<'PY' || err "y4m frames"
+import sys
+import numpy as np, png
+t = sys.argv[1]
+w, h, rows, info = png.Reader(t + "/pq2020.png").asDirect()
+ref = np.array([np.asarray(r, dtype=np.float64) for r in rows]).reshape(h, w, 3) / 65535
+d = open(t + "/pq.y4m", "rb").read()
+i = d.index(b"FRAME\n") + 6
+a = np.frombuffer(d[i:i + 6 * w * h], dtype="<u2").astype(float).reshape(3, h, w)
+Y, Cb, Cr = (a[0] - 64) / 876, (a[1] - 512) / 896, (a[2] - 512) / 896
+kr, kb = 0.2627, 0.0593
+R, B = Y + 2 * (1 - kr) * Cr, Y + 2 * (1 - kb) * Cb
+G = (Y - kr * R - kb * B) / (1 - kr - kb)
+e = np.abs(np.stack([R, G, B], axis=2) - ref).max() * 1023
+assert e <= 2, "y4m: %.2f 10-bit steps from the PNG" % e
+d420 = open(t + "/pq420.y4m", "rb").read()
+head = d420.index(b"\n") + 1
+frame = 6 + 2 * (w * h + 2 * ((w + 1) // 2) * ((h + 1) // 2))
+assert len(d420) == head + 2 * frame, (len(d420), head, frame)
+PY
+fi
+
 # Bad combinations: refused (status 2) with the reason.
 bad() {
   local want=$1; shift
@@ -210,6 +242,7 @@ bad() {
 bad "linear output" -o "$tmp/x.hdr" --hdr pq
 bad "linear output" -o "$tmp/x.pfm" --hdr hlg
 bad "8-bit RGB" -o - --format rgb24 --hdr pq
+bad "BT.2020" -o - --format y4m --hdr pq --display-space display-p3
 bad "band" -o "$tmp/x.png" --hdr pq --depth 8
 bad "Ultra HDR" -o "$tmp/x.jpg" --hdr pq
 bad "own curve" -o "$tmp/x.png" --hdr pq --transfer gamma:2.4
