@@ -172,10 +172,12 @@ static const opt_def OPTIONS[] = {
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
      "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
-    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(hdr), 0, 0, tonemap_hdr_transfers,
+    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
+     tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
-     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2"},
+     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2; stats: the "
+     "output's MaxCLL, MaxFALL and mastering display"},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
      "--format y4m --hdr: the 10-bit frames' chroma sampling"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",

@@ -40,6 +40,7 @@ if "$HT_BIN" export --backend gpu "$src" -o "$tmp/pq_gpu.png" --hdr pq 2>/dev/nu
   gpu=1
 fi
 "$HT_BIN" stats --json "$tmp/pq2020.png" > "$tmp/pq.json" || err "stats of the PQ PNG"
+"$HT_BIN" stats --json --backend cpu "$src" --hdr pq > "$tmp/hdr.json" || err "stats --hdr pq"
 
 "$py" - "$tmp" "$gpu" <<'PY' || err "numpy checks"
 import sys, struct, json
@@ -140,6 +141,12 @@ st = json.loads(open(t + "/pq.json").read().splitlines()[0])
 Y = (pq_dec(q / 65535.0) * lum2020).sum(axis=2)
 mx = st["brightest"]["luminance"]   # by the file's Y row (BT.2020's, from the cICP)
 assert abs(mx - Y.max()) <= 1e-4 * Y.max(), (mx, Y.max())
+
+# stats --hdr pq: the light levels export wrote in cLLi, the mastering display of its mDCv.
+hd = json.loads(open(t + "/hdr.json").read().splitlines()[0])["hdr"]
+assert abs(hd["max_cll"] - cll) <= 1e-4 * cll and abs(hd["max_fall"] - fall) <= 1e-4 * fall, hd
+assert hd["mastering"]["primaries"][0] == [0.708, 0.292] and hd["mastering"]["max_luminance"] == 1000
+assert "R(35400,14600)WP(15635,16450)L(10000000,1000)" in hd["x265"], hd["x265"]
 
 # SDR tags.
 ch = chunks(t + "/sdr.png")
