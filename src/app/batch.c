@@ -16,7 +16,7 @@
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
-#include "export_tags.h"
+#include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
@@ -206,8 +206,9 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
-    export_tags tags;
-    bool ok = export_tags_make(o, f, j->px, j->width, j->height, &tags, why, sizeof why);
+    output_tags tags;
+    bool ok = output_tags_make(&o->tm, f, o->depth, o->chroma == 420, j->px, j->width,
+                               j->height, &tags, why, sizeof why);
     im.tags = &tags.t;
     /* AVIF and JPEG XL: lossless unless --quality says otherwise (encode_codecs.h) */
     int quality = (f == ENCODE_AVIF || f == ENCODE_JXL) && !options_given(o, "quality")
@@ -215,7 +216,7 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     ok = ok && encode_image_exposure(f, quality, &im, j->exposure, out, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
-    export_tags_free(&tags);
+    output_tags_free(&tags);
     free(window);
     return ok;
 }

@@ -134,8 +134,8 @@ static int check_file_name(const ht_options *o, out_kind kind)
     return 0;
 }
 
-/* --hdr's output: a 16-bit PNG, AVIF or JPEG XL of the tone mapping. Returns 0, or 2 after a usage error that
- * says why the combination cannot be. */
+/* --hdr's output: a 16-bit PNG, AVIF, JPEG XL or 10-bit y4m of the tone mapping. Returns 0,
+ * or 2 after a usage error that says why the combination cannot be. */
 static int check_hdr(const ht_options *o, encode_format f)
 {
     if (o->hdr == HT_TRANSFER_SRGB)
@@ -144,7 +144,7 @@ static int check_hdr(const ht_options *o, encode_format f)
     char msg[HT_ERR_MAX];
     if (encode_format_is_float(f))
         why = "holds the linear output, which no transfer encodes (its PRIMARIES= say the "
-              "display space; --hdr is for display-encoded files: .png)";
+              "display space; --hdr is for display-encoded files: .png, .avif, .jxl)";
     else if (f == ENCODE_RGB24)
         why = "frames are 8-bit RGB: too few codes for an HDR signal";
     else if (f == ENCODE_Y4M && o->tm.display_space != HT_DISPLAY_SPACE_REC2020)

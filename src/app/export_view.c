@@ -1,5 +1,5 @@
 #include "export_view.h"
-#include "export_tags.h"
+#include "output_tags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,8 +118,9 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     encode_buffer buf = {0};
     encode_image im = {rgb, w, h, 3, 8, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0,
                        NULL};
-    export_tags tags = {0};
-    if (ok && (ok = export_tags_make(o, o->format, NULL, w, h, &tags, err, errlen)))
+    output_tags tags = {0};
+    if (ok && (ok = output_tags_make(&o->tm, o->format, 8, false, NULL, w, h, &tags, err,
+                                     errlen)))
         im.tags = &tags.t;
     if (ok)
         ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&
@@ -127,7 +128,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
                                     : file_write_atomic(out, buf.data, buf.len, err, errlen));
     if (ok)
         note(in, &d, &u);
-    export_tags_free(&tags);
+    output_tags_free(&tags);
     free(buf.data);
     free(rgb);
     return ok;

@@ -26,7 +26,7 @@ enum {
     ENCODE_Y4M_FPS = 25,   /* the frame rate a y4m header states; ffmpeg's -r overrides it */
 };
 
-/* What an output says of its colour (export_tags.c makes it; out_tags.c writes it): PNG's cICP,
+/* What an output says of its colour (output_tags.c makes it; out_tags.c writes it): PNG's cICP,
  * sRGB, gAMA, iCCP, mDCv and cLLi chunks, JPEG's APP2 ICC profile, Radiance's PRIMARIES=.
  * Zero means absent, field by field. */
 typedef struct encode_tags {

@@ -1,6 +1,7 @@
 /* PNGs that carry an HDR signal (cICP with PQ or HLG: hdrtone's --hdr outputs, HDRView's):
  * read back as linear cd/m^2 in the cICP's primaries, so an output can be checked by opening
  * it. The curves are transfer.h's (header-only, so this layer can use them). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,10 @@ bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
     if (info.cicp[2] != 0 || info.cicp[3] != 1) {
         snprintf(err, errlen, "%s: cICP matrix %d, full range %d: hdrtone reads RGB (0), full "
                  "range (1)", path, info.cicp[2], info.cicp[3]);
+        return false;
+    }
+    if (size > INT_MAX) {   /* stb_image takes an int */
+        snprintf(err, errlen, "%s: a PNG of %zu bytes is more than hdrtone reads", path, size);
         return false;
     }
     if (!stbi_info_from_memory(data, (int)size, &w, &h, &comp)) {

@@ -1,5 +1,5 @@
-/* Colour tags of the outputs (export_tags.h). */
-#include "export_tags.h"
+/* Colour tags of the outputs (output_tags.h). */
+#include "output_tags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ enum {
     CICP_RGB = 0, CICP_FULL_RANGE = 1,
 };
 
-int export_cicp_primaries(int ds)
+static int cicp_primaries(int ds)
 {
     return ds == HT_DISPLAY_SPACE_DISPLAY_P3 ? CICP_P3_D65
            : ds == HT_DISPLAY_SPACE_REC2020  ? CICP_BT2020 : CICP_BT709;
@@ -38,16 +38,16 @@ static int cicp_transfer(const tonemap_params *tm)
 }
 
 /* An HDR output's mastering display and light levels (measured from 16-bit PX). */
-static bool hdr_tags(const ht_options *o, const void *px, int w, int h, encode_tags *t,
-                     char *err, size_t errlen)
+static bool hdr_tags(const tonemap_params *tm, int depth, const void *px, int w, int h,
+                     encode_tags *t, char *err, size_t errlen)
 {
-    t->ldmax = o->tm.ldmax;
-    t->ldmin = o->tm.ldmax / o->tm.drange;
-    if (!px || o->depth != 16)
+    t->ldmax = tm->ldmax;
+    t->ldmin = tm->ldmax / tm->drange;
+    if (!px || depth != 16)
         return true;
     double lum[3];
-    colour_display_lum(o->tm.display_space, lum);
-    if (!transfer_light_levels(px, (size_t)w * h, o->tm.transfer, o->tm.ldmax, lum,
+    colour_display_lum(tm->display_space, lum);
+    if (!transfer_light_levels(px, (size_t)w * h, tm->transfer, tm->ldmax, lum,
                                &t->max_cll, &t->max_fall)) {
         snprintf(err, errlen, "out of memory measuring the light levels");
         return false;
@@ -55,24 +55,23 @@ static bool hdr_tags(const ht_options *o, const void *px, int w, int h, encode_t
     return true;
 }
 
-bool export_tags_make(const ht_options *o, encode_format f, const void *px, int w, int h,
-                      export_tags *et, char *err, size_t errlen)
+bool output_tags_make(const tonemap_params *tm, encode_format f, int depth, bool c420,
+                      const void *px, int w, int h, output_tags *et, char *err, size_t errlen)
 {
     memset(et, 0, sizeof *et);
     encode_tags *t = &et->t;
-    const tonemap_params *tm = &o->tm;
     int ds = tm->display_space, tc = cicp_transfer(tm);
     bool hdr = tm->transfer == HT_TRANSFER_PQ || tm->transfer == HT_TRANSFER_HLG;
     colour_display_xy(ds, t->xy);
-    t->chroma420 = o->chroma == 420;
+    t->chroma420 = c420;
     if (tc) {
-        t->cicp[0] = (uint8_t)export_cicp_primaries(ds);
+        t->cicp[0] = (uint8_t)cicp_primaries(ds);
         t->cicp[1] = (uint8_t)tc;
         t->cicp[2] = CICP_RGB;
         t->cicp[3] = CICP_FULL_RANGE;
     }
     if (hdr)
-        return hdr_tags(o, px, w, h, t, err, errlen);
+        return hdr_tags(tm, depth, px, w, h, t, err, errlen);
     t->srgb = ds == HT_DISPLAY_SPACE_SRGB && tm->transfer == HT_TRANSFER_SRGB;
     t->gamma = tm->transfer == HT_TRANSFER_GAMMA ? tm->gamma : 0.0;
     if (f != ENCODE_JPEG && (f != ENCODE_PNG || t->srgb))
@@ -89,7 +88,7 @@ bool export_tags_make(const ht_options *o, encode_format f, const void *px, int 
     return true;
 }
 
-void export_tags_free(export_tags *et)
+void output_tags_free(output_tags *et)
 {
     free(et->icc);
     memset(et, 0, sizeof *et);
