@@ -1,7 +1,7 @@
 // Apply pass (with HT_DISPLAY: the display modes of apply_display.glsl instead of the
 // tone mapping): every sample through the response (chromaticity kept), clipped, averaged over
 // the samples (the MSAA resolve comes after the tone mapping), encoded for the display and
-// rounded to 8 bits as tonemap_encode does (the GPU's pow may differ from libm's by an ulp,
+// rounded to 8 bits as tonemap_encode does (PQ and HLG: 1 is u_ldmax cd/m^2) (the GPU's pow may differ from libm's by an ulp,
 // so a value can land one code away: the tests allow 1 LSB), or to 16 bits into an RGBA16
 // output as tonemap_cpu_apply16 does (u_levels 65535; no format qualifier: writeonly takes
 // the bound one).
@@ -50,7 +50,7 @@ void apply_pixel(ivec2 p)
 #ifdef HT_OCIO
     vec3 e = clamp(v, 0.0, 1.0);   // OCIO's view encoded it for its display
 #else
-    vec3 e = ht_encode(v, u_transfer, u_gamma);
+    vec3 e = ht_encode(v, u_transfer, u_gamma, u_ldmax);
 #endif
     // Rounded here so that the unorm conversion of the store is exact on every driver.
     imageStore(u_out, p, vec4(floor(e * u_levels + 0.5) / u_levels, 1.0));

@@ -131,10 +131,33 @@ vec3 ht_pixel_out(vec3 rgb, float lw, float scale, float ldmax, float drange)
 }
 #endif
 
-// Display encoding of linear [0,1] (tonemap_encode, before the 8-bit rounding).
-vec3 ht_encode(vec3 v, int transfer, float gamma)
+// SMPTE ST 2084 of y = L / HT_PQ_PEAK (transfer_pq_encode).
+vec3 ht_pq_encode(vec3 y)
+{
+    vec3 p = pow(clamp(y, 0.0, 1.0), vec3(HT_PQ_M1));
+    return pow((HT_PQ_C1 + HT_PQ_C2 * p) / (1.0 + HT_PQ_C3 * p), vec3(HT_PQ_M2));
+}
+
+// BT.2100 HLG for a display of nominal peak `peak` cd/m^2: the inverse OOTF on the display's
+// luminance (tonemap_encode_prepare), then the OETF (transfer_hlg_oetf).
+vec3 ht_hlg_encode(vec3 v, float peak)
+{
+    float g = HT_HLG_GAMMA_REF + HT_HLG_GAMMA_K * log2(peak / 1000.0) * 0.30102999566;
+    float y = dot(u_display_lum, v);
+    vec3 e = y > 0.0 ? clamp(v * pow(y, (1.0 - g) / g), 0.0, 1.0) : vec3(0.0);
+    return mix(sqrt(3.0 * e), HT_HLG_A * log(12.0 * e - HT_HLG_B) + HT_HLG_C,
+               greaterThan(e, vec3(1.0 / 12.0)));
+}
+
+// Display encoding of linear [0,1] (tonemap_encode_unit, before the rounding): 1 is `ldmax`
+// cd/m^2 for PQ and HLG.
+vec3 ht_encode(vec3 v, int transfer, float gamma, float ldmax)
 {
     v = clamp(v, 0.0, 1.0);
+    if (transfer == HT_TRANSFER_PQ)
+        return ht_pq_encode(v * (ldmax / HT_PQ_PEAK));
+    if (transfer == HT_TRANSFER_HLG)
+        return ht_hlg_encode(v, ldmax);
     if (transfer == HT_TRANSFER_GAMMA)
         return pow(v, vec3(1.0 / gamma));
     return mix(12.92 * v, 1.055 * pow(v, vec3(1.0 / 2.4)) - 0.055, greaterThan(v, vec3(0.0031308)));

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     printf("%d x %d, median of %d runs, one thread\n\n", w, h, runs);
     printf("| encoder | ms | MB |\n|---|---:|---:|\n");
     for (size_t e = 0; e < sizeof encs / sizeof encs[0]; e++) {
-        encode_image im = {encs[e].depth == 16 ? (const void *)rgb16 : rgb, w, h, 3, 8, 0.0};
+        encode_image im = {encs[e].depth == 16 ? (const void *)rgb16 : rgb, w, h, 3, 8, 0.0, NULL};
         double t[MAX_RUNS];
         size_t size = 0;
         for (int i = 0; i < runs; i++)

@@ -16,6 +16,7 @@
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
+#include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
@@ -196,7 +197,7 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
 {
     const ht_options *o = b->o;
     encode_image im = {j->px, j->width, j->height, 3, b->linear ? 32 : o->depth,
-                       o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0};
+                       o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0.0, NULL};
     void *window = NULL;
     if (o->display_window) {
         if (!(window = display_window_pixels(j, o->depth / 8, &im.width, &im.height))) {
@@ -209,10 +210,18 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
-    bool ok = encode_image_threads(f, o->quality, &im, j->exposure, threads, out, why,
-                                   sizeof why);
+    output_tags tags;
+    bool ok = output_tags_make(&o->tm, f, o->depth, o->chroma == 420, j->px, j->width,
+                               j->height, &tags, why, sizeof why);
+    im.tags = &tags.t;
+    /* AVIF and JPEG XL: lossless unless --quality says otherwise (encode_codecs.h) */
+    int quality = (f == ENCODE_AVIF || f == ENCODE_JXL) && !options_given(o, "quality")
+                      ? 0 : o->quality;
+    ok = ok && encode_image_threads(f, quality, &im, j->exposure, threads, out, why,
+                                    sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
+    output_tags_free(&tags);
     free(window);
     return ok;
 }
@@ -237,7 +246,8 @@ static bool write_frame(batch *b, job *j, const encode_buffer *enc, double *t0, 
     }
     char head[128], why[256];
     size_t hlen = !b->stream_w && b->o->format == ENCODE_Y4M
-                      ? encode_y4m_header(j->width, j->height, head, sizeof head) : 0;
+                      ? encode_y4m_header(j->width, j->height, out_bits(b), b->o->chroma == 420,
+                                          head, sizeof head) : 0;
     if (!file_write_fd(STDOUT_FILENO, head, hlen, why, sizeof why) ||
         !file_write_fd(STDOUT_FILENO, enc->data, enc->len, why, sizeof why)) {
         snprintf(err, errlen, "%s: cannot write to standard output: %s", j->in, why);

@@ -134,6 +134,35 @@ static int check_file_name(const ht_options *o, out_kind kind)
     return 0;
 }
 
+/* --hdr's output: a 16-bit PNG, AVIF, JPEG XL or 10-bit y4m of the tone mapping. Returns 0,
+ * or 2 after a usage error that says why the combination cannot be. */
+static int check_hdr(const ht_options *o, encode_format f)
+{
+    if (o->hdr == HT_TRANSFER_SRGB)
+        return 0;
+    const char *kind = ht_enum_name(tonemap_hdr_transfers, o->hdr), *why = NULL;
+    char msg[HT_ERR_MAX];
+    if (encode_format_is_float(f))
+        why = "holds the linear output, which no transfer encodes (its PRIMARIES= say the "
+              "display space; --hdr is for display-encoded files: .png, .avif, .jxl)";
+    else if (f == ENCODE_RGB24)
+        why = "frames are 8-bit RGB: too few codes for an HDR signal";
+    else if (f == ENCODE_Y4M && o->tm.display_space != HT_DISPLAY_SPACE_REC2020)
+        why = "frames are BT.2020's (what HDR10 video carries): --display-space rec2020";
+    else if (f == ENCODE_JPEG)
+        why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png, "
+              ".avif or .jxl";
+    else if (o->depth != 16)
+        why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
+              "default with --hdr)";
+    else if (o->display.mode != HT_VIEW_TONEMAP)
+        why = "is the tone mapping's: the other views write SDR pictures (--view tonemap)";
+    if (!why)
+        return 0;
+    snprintf(msg, sizeof msg, "--hdr %s: %s %s", kind, encode_format_name(f), why);
+    return commands_usage_error("export", msg);
+}
+
 /* Resolves o->format (the extension of -o, --format, the streams' rules) and checks the
  * combination of -o (of KIND), the number of inputs NPOS and --format/--depth/
  * --display-window. Returns 0, or 2 after a usage error. */
@@ -167,6 +196,8 @@ static int resolve_format(ht_options *o, out_kind kind, int npos)
     if (npos > 1 && kind == OUT_FILE)
         return commands_usage_error("export", "with several inputs, -o is a folder (made when "
                                               "missing) or - (standard output)");
+    if ((status = check_hdr(o, f)) != 0)
+        return status;
     if (o->depth != 8 && o->depth != 16)
         return commands_usage_error("export", "--depth is 8 or 16");
     bool linear = encode_format_is_float(f);
@@ -192,10 +223,13 @@ static void warn_ignored(const ht_options *o, bool seq_in)
     static const char *const seq_only[] = {"frames", "adapt", "fps", "cut-threshold",
                                            "analysis"};
     const char *f = encode_format_name(o->format);
-    if (options_given(o, "quality") && o->format != ENCODE_JPEG)
-        fprintf(stderr, "hdrtone export: --quality is JPEG's: ignored for %s\n", f);
-    if (options_given(o, "depth") && o->format != ENCODE_PNG)
-        fprintf(stderr, "hdrtone export: --depth is PNG's: ignored for %s\n", f);
+    bool codec = o->format == ENCODE_AVIF || o->format == ENCODE_JXL;
+    if (options_given(o, "quality") && o->format != ENCODE_JPEG && !codec)
+        fprintf(stderr, "hdrtone export: --quality is JPEG's, AVIF's and JPEG XL's: ignored for "
+                        "%s\n", f);
+    if (options_given(o, "depth") && o->format != ENCODE_PNG && !codec)
+        fprintf(stderr, "hdrtone export: --depth is PNG's, AVIF's and JPEG XL's: ignored for "
+                        "%s\n", f);
     for (size_t i = 0; !seq_in && i < sizeof seq_only / sizeof seq_only[0]; i++)
         if (options_given(o, seq_only[i]))
             fprintf(stderr, "hdrtone export: --%s is a sequence's (an input like "

@@ -1,4 +1,5 @@
 #include "export_view.h"
+#include "output_tags.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,13 +137,19 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     if (ok && d.mode == HT_VIEW_FALSECOLOR && o->legend)
         ok = add_legend(o, &d, &u, &rgb, &w, &h, err, errlen);
     encode_buffer buf = {0};
-    encode_image im = {rgb, w, h, 3, bits, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0};
+    encode_image im = {rgb, w, h, 3, bits, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0,
+                       NULL};
+    output_tags tags = {0};   /* the OCIO view's display is the config's: tagged as sRGB */
+    if (ok && (ok = output_tags_make(&o->tm, o->format, bits, false, NULL, w, h, &tags, err,
+                                     errlen)))
+        im.tags = &tags.t;
     if (ok)
         ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&
              (strcmp(out, "-") == 0 ? file_write_fd(1, buf.data, buf.len, err, errlen)
                                     : file_write_atomic(out, buf.data, buf.len, err, errlen));
     if (ok)
         note(in, &d, &u);
+    output_tags_free(&tags);
     free(buf.data);
     free(rgb);
     return ok;

@@ -37,6 +37,8 @@ const ht_enum options_backends[] = {
     {0, NULL, NULL},
 };
 
+static const ht_enum CHROMAS[] = {{444, "444", "4:4:4"}, {420, "420", "4:2:0"}, {0, NULL, NULL}};
+
 const ht_enum options_grey_kernels[] = {
     {HT_GREY_GLOBAL, "global", "global atomics"},
     {HT_GREY_SHARED, "shared", "a shared histogram per group"},
@@ -170,7 +172,8 @@ static const opt_def OPTIONS[] = {
      "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
      "hardware, else the CPU (faster than Mesa's llvmpipe)"},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
-     "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm; its folders are made), folder "
+     "output file (one input; .png, .jpg, .jpeg, .hdr, .pfm, .avif or .jxl; its folders are "
+     "made), folder "
      "(a name ending in /, or several inputs; made when missing), or - for standard output "
      "(PNG unless --format); a sequence: a pattern (out/%04d.png), a folder or -; analyze: the "
      "folder of the analyses"},
@@ -180,9 +183,17 @@ static const opt_def OPTIONS[] = {
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG output"},
+     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
+    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
+     tonemap_hdr_transfers,
+     "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
+     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
+     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2; stats: the "
+     "output's MaxCLL, MaxFALL and mastering display"},
+    {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
+     "--format y4m --hdr: the 10-bit frames' chroma sampling"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
-     "JPEG quality (4:4:4 chroma)"},
+     "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)"},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
          "write the display window (RGBA), the area outside the data window transparent "
          "(default: the data window, RGB)"),
@@ -316,6 +327,7 @@ void options_default(ht_options *o)
     tonemap_params_default(&o->tm);
     o->backend = HT_BACKEND_AUTO;
     o->depth = 8;
+    o->chroma = 444;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
     o->msaa = 4;
     o->ui_scale = 1;
@@ -476,6 +488,29 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
     return true;
 }
 
+/* --hdr: its transfer, and its defaults where the options are not given (after
+ * options_colour, whose display-space curve it replaces). */
+static bool options_hdr(ht_options *o, char *err, size_t errlen)
+{
+    if (o->hdr == HT_TRANSFER_SRGB)
+        return true;
+    if (options_given(o, "transfer")) {
+        snprintf(err, errlen, "--hdr %s and --transfer: an HDR output has its own curve",
+                 ht_enum_name(tonemap_hdr_transfers, o->hdr));
+        return false;
+    }
+    o->tm.transfer = o->hdr;
+    if (!options_given(o, "ldmax"))
+        o->tm.ldmax = HT_HDR_LDMAX;
+    if (!options_given(o, "drange"))
+        o->tm.drange = HT_HDR_DRANGE;
+    if (!options_given(o, "display-space"))
+        o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
+    if (!options_given(o, "depth"))
+        o->depth = 16;
+    return true;
+}
+
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen)
 {
@@ -536,7 +571,7 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         if (d->offset == offsetof(ht_options, preset))   /* later options override it */
             tonemap_apply_preset(&o->tm, o->preset);
     }
-    if (!options_colour(o, err, errlen))
+    if (!options_colour(o, err, errlen) || !options_hdr(o, err, errlen))
         return false;
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");

@@ -48,6 +48,8 @@ typedef struct ht_options {
     bool display_window;      /* export: the display window, RGBA, transparent outside the data */
     int format;               /* export: encode_format (encode.h; ENCODE_AUTO: by extension) */
     int depth;                /* export: bits per channel, 8 or 16 (PNG) */
+    int hdr;                  /* export: HT_TRANSFER_PQ or _HLG (--hdr), else HT_TRANSFER_SRGB */
+    int chroma;               /* export --format y4m --hdr: 444 or 420 */
     int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */

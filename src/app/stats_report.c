@@ -1,5 +1,6 @@
 /* stats' report (commands_print_stats): the JSON object, the text, or pcond's curve file. */
 #include "commands.h"
+#include "stats_hdr.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -380,6 +381,7 @@ static void print_stats_json(FILE *f, const stats_report *v)
     json_histogram_curve(f, &o->tm, v->r);
     json_pixels_found(f, v->s, o->min_distance);
     json_output_backend(f, v->s, o);
+    stats_hdr_json(f, o, v->img);
     fputs("}\n", f);
 }
 
@@ -499,6 +501,7 @@ static void text_analysis(FILE *f, const stats_report *v)
     fprintf(f, "backend       %s\n", o->backend == HT_BACKEND_CPU
                                          ? ht_enum_name(options_backends, o->backend)
                                          : gl_renderer());
+    stats_hdr_text(f, o, v->img);
     if (o->curve) {
         fputs("curve         Lw -> Ld (cd/m^2) at bin centres\n", f);
         text_curve(f, r, &o->tm, tonemap_curve_ld);

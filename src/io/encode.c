@@ -4,6 +4,8 @@
  * encodes a grainy 4K frame several times faster than stb_image_write (BENCHMARKS.md,
  * "Encoders"). */
 #include "encode.h"
+#include "encode_codecs.h"
+#include "out_tags.h"
 #include "zlib_stripes.h"
 
 #include <ctype.h>
@@ -18,7 +20,6 @@
 enum {
     PNG_DEFLATE_LEVEL = 1,
     PNG_FILTER_SUB = 1,
-    PNG_SRGB_PERCEPTUAL = 0,           /* the sRGB chunk's rendering intent */
     PNG_MAX_CHUNK = 1 << 30,           /* IDAT pieces, below the format's 2^31 - 1 */
 };
 /* Uncompressed bytes of a PNG stripe: a 4K RGB frame makes 48, enough for 16 cores, each
@@ -33,7 +34,7 @@ static const char *const FORMAT_NAMES[ENCODE_FORMAT_COUNT] = {
 
 static const char *const EXTENSIONS[ENCODE_FORMAT_COUNT] = {
     [ENCODE_PNG] = "png", [ENCODE_JPEG] = "jpg", [ENCODE_RGB24] = "rgb", [ENCODE_Y4M] = "y4m",
-    [ENCODE_HDR] = "hdr", [ENCODE_PFM] = "pfm",
+    [ENCODE_HDR] = "hdr", [ENCODE_PFM] = "pfm", [ENCODE_AVIF] = "avif", [ENCODE_JXL] = "jxl",
 };
 
 enum {
@@ -90,12 +91,15 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
         why = "holds the linear output, RGB floats, only";
     else if (!encode_format_is_float(f) && depth == 32)
         why = "holds no floats (the linear output: hdr or pfm)";
-    else if (f != ENCODE_PNG && !encode_format_is_float(f) && depth != 8)
-        why = "holds 8 bits per channel only (16 bits: PNG)";
+    else if (f != ENCODE_PNG && f != ENCODE_AVIF && f != ENCODE_JXL && f != ENCODE_Y4M &&
+             !encode_format_is_float(f) && depth != 8)
+        why = "holds 8 bits per channel only (16 bits: PNG, AVIF, JPEG XL, y4m)";
     else if (f == ENCODE_JPEG && channels != 1 && channels != 3)
         why = "holds no alpha channel";
     else if ((f == ENCODE_RGB24 || f == ENCODE_Y4M) && channels != 3)
         why = "holds RGB frames only";
+    else if ((f == ENCODE_AVIF || f == ENCODE_JXL) && channels != 3)
+        why = "is written as RGB only here";
     else if (f <= ENCODE_AUTO || f >= ENCODE_FORMAT_COUNT)
         why = "is not a format";
     if (why)
@@ -109,17 +113,6 @@ static void put_be32(uint8_t *p, uint32_t v)
     p[1] = (uint8_t)(v >> 16);
     p[2] = (uint8_t)(v >> 8);
     p[3] = (uint8_t)v;
-}
-
-/* One chunk at P (length, type, data, CRC); returns the end. */
-static uint8_t *png_chunk(uint8_t *p, const char type[4], const uint8_t *data, size_t len)
-{
-    put_be32(p, (uint32_t)len);
-    memcpy(p + 4, type, 4);
-    if (len)
-        memmove(p + 8, data, len);
-    put_be32(p + 8 + len, libdeflate_crc32(0, p + 4, len + 4));
-    return p + 12 + len;
 }
 
 /* The filtered scanlines of rows [Y0, Y0 + ROWS): each row its filter byte (Sub) and the
@@ -202,8 +195,8 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     if (!png_deflate(im, threads, &z, &zlen, err, errlen))
         return false;
     size_t nidat = zlen / PNG_MAX_CHUNK + 1;
-    /* signature, IHDR (13), sRGB (1) or gAMA (4), the IDATs, IEND */
-    size_t total = 8 + (12 + 13) + (12 + 4) + zlen + 12 * nidat + 12;
+    /* signature, IHDR (13), the colour chunks, the IDATs, IEND */
+    size_t total = 8 + (12 + 13) + out_tags_png_size(im) + zlen + 12 * nidat + 12;
     uint8_t *p = malloc(total);
     if (!p) {
         free(z);
@@ -218,14 +211,7 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     ihdr[8] = (uint8_t)im->depth;
     ihdr[9] = color_type[im->channels];
     p = png_chunk(p + 8, "IHDR", ihdr, sizeof ihdr);
-    if (im->gamma > 0) {
-        uint8_t gama[4];
-        put_be32(gama, (uint32_t)lround(100000.0 / im->gamma));
-        p = png_chunk(p, "gAMA", gama, sizeof gama);
-    } else {
-        uint8_t intent = PNG_SRGB_PERCEPTUAL;
-        p = png_chunk(p, "sRGB", &intent, 1);
-    }
+    p = out_tags_png(p, im);
     for (size_t at = 0; at < zlen; at += PNG_MAX_CHUNK) {
         size_t n = zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK;
         p = png_chunk(p, "IDAT", z + at, n);
@@ -255,17 +241,16 @@ static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out,
     } else {
         out->data = buf;
         out->len = len;
+        if (im->tags && im->tags->icc &&
+            !(ok = out_tags_jpeg_icc(out, im->tags->icc, im->tags->icc_len, err, errlen))) {
+            free(out->data);
+            out->data = NULL;
+            out->len = 0;
+        }
     }
     if (tj)
         tjDestroy(tj);
     return ok;
-}
-
-size_t encode_y4m_header(int w, int h, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C444 XCOLORRANGE=FULL\n", w, h,
-                     ENCODE_Y4M_FPS);
-    return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
 static uint8_t clamp_byte(float v)
@@ -360,12 +345,14 @@ static uint8_t *rle_component(const uint8_t *v, int n, uint8_t *p)
 static bool encode_hdr(const encode_image *im, double exposure, encode_buffer *out, char *err,
                        size_t errlen)
 {
-    char head[160];
+    char head[320], prim[160] = "";
+    if (im->tags)
+        out_tags_primaries_line(im->tags, prim, sizeof prim);
     int w = im->width, hlen = exposure > 0
-        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n\n"
-                   "-Y %d +X %d\n", exposure, im->height, w)
-        : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n",
-                   im->height, w);
+        ? snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=%.4e\n%s\n"
+                   "-Y %d +X %d\n", exposure, prim, im->height, w)
+        : snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n%s\n-Y %d +X %d\n",
+                   prim, im->height, w);
     bool rle = w >= RGBE_MIN_RLE && w <= RGBE_MAX_RLE;
     /* RLE's worst case: a count byte per 128 literals, per component */
     size_t row = (size_t)w * 4, cap = (size_t)hlen + (row + 4 + 4 * (w / 128 + 1)) * im->height;
@@ -461,11 +448,17 @@ bool encode_image_threads(encode_format f, int quality, const encode_image *im,
         return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
                            errlen);
     case ENCODE_Y4M:
-        return encode_y4m_frame(im, out, err, errlen);
+        return im->depth == 16
+                   ? encode_y4m_frame10(im, im->tags && im->tags->chroma420, out, err, errlen)
+                   : encode_y4m_frame(im, out, err, errlen);
     case ENCODE_HDR:
         return encode_hdr(im, exposure, out, err, errlen);
     case ENCODE_PFM:
         return encode_pfm(im, out, err, errlen);
+    case ENCODE_AVIF:
+        return encode_avif(im, quality < 0 ? 0 : quality > 100 ? 100 : quality, out, err, errlen);
+    case ENCODE_JXL:
+        return encode_jxl(im, quality < 0 ? 0 : quality > 100 ? 100 : quality, out, err, errlen);
     case ENCODE_RGB24: {
         size_t n = (size_t)im->width * im->height * 3;
         if (!(out->data = malloc(n))) {

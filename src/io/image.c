@@ -251,6 +251,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
                (data[2] == '\n' || data[2] == '\r' || data[2] == ' ' || data[2] == '\t')) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_pfm(path, data, size, opts, img, err, errlen);
+    } else if (image_png_is_hdr(data, size)) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_png_hdr(path, data, size, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
                               "PFM)", path);
@@ -301,6 +304,8 @@ void image_compute_stats(const hdr_image *img, image_stats *st)
         return;
     size_t n = (size_t)img->width * (size_t)img->height;
     st->total = n;
+    double w[3];
+    image_colour_weights(&img->colour, w);
     double sum = 0.0, log_sum = 0.0;
     double ymin = INFINITY, ymax = -INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -321,7 +326,7 @@ void image_compute_stats(const hdr_image *img, image_stats *st)
         if (!finite)
             continue;
         st->finite++;
-        double y = 0.2126 * (double)p[0] + 0.7152 * (double)p[1] + 0.0722 * (double)p[2];
+        double y = w[0] * (double)p[0] + w[1] * (double)p[1] + w[2] * (double)p[2];
         if (!(y > 0.0))
             continue;
         st->positive++;

@@ -45,6 +45,11 @@ const double (*image_colour_xy(const image_colour *c))[2];
  * tags pass it (image_load refuses the file otherwise). */
 bool image_colour_check(const image_colour *c, char *why, size_t wl);
 
+/* The luminance weights of space C: the Y row of its RGB->XYZ; BT.709's own 0.2126, 0.7152,
+ * 0.0722 for Rec. 709 (exr-samples/README.md's; also for degenerate tags, which image_load
+ * refuses). */
+void image_colour_weights(const image_colour *c, double w[3]);
+
 /* The RGB->XYZ matrix (3x3 row-major, Y of RGB 1,1,1 = 1) of primaries and white XY (R, G,
  * B, white); false when degenerate (image_colour_check's reasons). */
 bool image_rgb_to_xyz(const double xy[4][2], double m[9]);
@@ -206,7 +211,7 @@ void image_pool_drop(size_t bytes);
 void image_free(hdr_image *img);
 
 /* Statistics as defined in exr-samples/README.md (Y = 0.2126R + 0.7152G + 0.0722B in double,
- * over the data window). */
+ * over the data window), Y by the file's own primaries (image_colour_weights). */
 typedef struct image_stats {
     uint64_t total, finite, positive;   /* pixels: all; R,G,B finite; finite and Y > 0 */
     uint64_t nan, inf, negative;        /* R, G, B values counted one by one */

@@ -15,6 +15,24 @@ const double (*image_colour_xy(const image_colour *c))[2]
     return rec709_xy;
 }
 
+void image_colour_weights(const image_colour *c, double w[3])
+{
+    const double(*xy)[2] = image_colour_xy(c);
+    double m[9];
+    bool rec709 = true;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 2; k++)
+            rec709 = rec709 && fabs(xy[i][k] - rec709_xy[i][k]) <= 1e-6;
+    if (rec709 || !image_rgb_to_xyz(xy, m)) {
+        w[0] = 0.2126;
+        w[1] = 0.7152;
+        w[2] = 0.0722;
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        w[i] = m[3 + i];
+}
+
 bool image_mat3_inverse(const double m[9], double out[9])
 {
     double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],

@@ -52,6 +52,13 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
 bool image_load_pfm(const char *path, const uint8_t *data, size_t size,
                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
+/* PNGs with an HDR signal (image_png_hdr.c): whether DATA is a PNG whose cICP says PQ or HLG,
+ * and its loader (linear cd/m^2 in the cICP's primaries; same contract as image_load). */
+bool image_png_is_hdr(const uint8_t *data, size_t size);
+bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
+                        const image_load_options *opts, hdr_image *img, char *err,
+                        size_t errlen);
+
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;
 

@@ -147,7 +147,7 @@ bool png_write_atomic_channels(const char *path, const uint8_t *pixels, int widt
         snprintf(err, errlen, "%s: invalid image to write (%d x %d)", path, width, height);
         return false;
     }
-    encode_image im = {pixels, width, height, channels, 8, 0.0};
+    encode_image im = {pixels, width, height, channels, 8, 0.0, NULL};
     encode_buffer png;
     char why[256];
     if (!encode_image_to(ENCODE_PNG, 0, &im, &png, why, sizeof why)) {

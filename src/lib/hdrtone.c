@@ -14,6 +14,7 @@
 #include <glad/gl.h>
 
 #include "encode.h"
+#include "output_tags.h"
 #include "gl_context.h"
 #include "image.h"
 #include "pipeline.h"
@@ -440,9 +441,16 @@ hdrtone_status hdrtone_write_png(const char *path, const uint8_t *rgb, int width
     if (st != HDRTONE_OK)
         return st;
     encode_image im = {rgb, width, height, 3, 8,
-                       p.transfer == HT_TRANSFER_GAMMA ? p.gamma : 0.0};
+                       p.transfer == HT_TRANSFER_GAMMA ? p.gamma : 0.0, NULL};
     encode_buffer buf;
-    if (!encode_image_to(ENCODE_PNG, ENCODE_JPEG_QUALITY_DEFAULT, &im, &buf, err, sizeof err))
+    output_tags tags;   /* the chunks export writes (the same bytes) */
+    bool made = output_tags_make(&p, ENCODE_PNG, 8, false, NULL, width, height, &tags, err,
+                                 sizeof err);
+    im.tags = &tags.t;
+    made = made && encode_image_to(ENCODE_PNG, ENCODE_JPEG_QUALITY_DEFAULT, &im, &buf, err,
+                                   sizeof err);
+    output_tags_free(&tags);
+    if (!made)
         return fail(HDRTONE_OUT_OF_MEMORY, "%s: %s", path, err);
     bool ok = file_write_atomic(path, buf.data, buf.len, err, sizeof err);
     free(buf.data);

@@ -37,6 +37,8 @@
     X(HT_CEILING_LINEAR, 1)                                                                   \
     X(HT_TRANSFER_SRGB, 0)                                                                    \
     X(HT_TRANSFER_GAMMA, 1)                                                                   \
+    X(HT_TRANSFER_PQ, 2)         /* SMPTE ST 2084, absolute: 1 = u_peak cd/m^2 (transfer.h) */ \
+    X(HT_TRANSFER_HLG, 3)        /* BT.2100 HLG, 1 = the nominal peak u_peak (transfer.h) */  \
     X(HT_MAP_NONE, 0)            /* no valid pixel: everything black */                       \
     X(HT_MAP_HISTOGRAM, 1)                                                                    \
     X(HT_MAP_LINEAR_FITS, 2)     /* scene range fits the display (pcond "range<=display") */  \
@@ -106,7 +108,27 @@
     X(HT_FTINY, 1e-6)             /* Radiance FTINY: pcond's range-test epsilon, cd/m^2 */   \
     X(HT_WHTEFFICACY, 179.0)      /* lm/W: pcond's -x file scales its linear curve by it */ \
     X(HT_FC_STEP, 0.0454545)      /* falsecolor: palette control points apart (its constant) */ \
-    X(HT_FC_BAND, 0.1)            /* falsecolor -cb: half a band, in steps */
+    X(HT_FC_BAND, 0.1)            /* falsecolor -cb: half a band, in steps */ \
+    HT_TRANSFER_FCONSTANTS(X)
+
+/* X(name, value): the HDR transfer functions' constants (transfer.h; part of HT_FCONSTANTS).
+ * SMPTE ST 2084 (PQ): E = ((c1 + c2 Y^m1) / (1 + c3 Y^m1))^m2, Y = L / 10000 cd/m^2.
+ * BT.2100 HLG: E = sqrt(3 x) for x <= 1/12, else a ln(12 x - b) + c; the system gamma of a
+ * nominal peak Lw is 1.2 + 0.42 log10(Lw / 1000). */
+#define HT_TRANSFER_FCONSTANTS(X)                                                             \
+    X(HT_PQ_M1, 0.1593017578125)  /* 2610 / 16384 */                                         \
+    X(HT_PQ_M2, 78.84375)         /* 2523 / 4096 x 128 */                                     \
+    X(HT_PQ_C1, 0.8359375)        /* 3424 / 4096 */                                           \
+    X(HT_PQ_C2, 18.8515625)       /* 2413 / 4096 x 32 */                                      \
+    X(HT_PQ_C3, 18.6875)          /* 2392 / 4096 x 32 */                                      \
+    X(HT_PQ_PEAK, 10000.0)        /* cd/m^2 of PQ's signal 1 */                               \
+    X(HT_HLG_A, 0.17883277)                                                                   \
+    X(HT_HLG_B, 0.28466892)       /* 1 - 4a */                                                \
+    X(HT_HLG_C, 0.55991073)       /* 0.5 - a ln(4a) */                                        \
+    X(HT_HLG_GAMMA_REF, 1.2)      /* system gamma at a 1000 cd/m^2 peak */                    \
+    X(HT_HLG_GAMMA_K, 0.42)       /* per decade of peak */                                    \
+    X(HT_HDR_LDMAX, 1000.0)       /* --hdr's default display maximum, cd/m^2 */               \
+    X(HT_HDR_DRANGE, 10000.0)     /* --hdr's default display range (Ldmin 0.1 cd/m^2) */
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_CONSTANTS(HT_ENUM_)

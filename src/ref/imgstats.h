@@ -52,7 +52,7 @@ bool imgstats_cpu(const hdr_image *img, const uint8_t *rgb, int peaks, int min_d
 /* --- Definitions shared by both backends (imgstats_cpu.c). --- */
 
 /* The luminance weights of IMG's statistics: the Y row of its colour space
- * (colour_luminance_weights; Rec. 709: 0.2126, 0.7152, 0.0722, as exr-samples/README.md). */
+ * (image_colour_weights; Rec. 709: 0.2126, 0.7152, 0.0722, as exr-samples/README.md). */
 void imgstats_weights(const hdr_image *img, double w[3]);
 /* Y in double with the weights W. */
 double imgstats_luminance(const double w[3], const float *rgb);

@@ -16,7 +16,7 @@ void imgstats_free(imgstats *s)
 
 void imgstats_weights(const hdr_image *img, double w[3])
 {
-    colour_luminance_weights(&img->colour, w);
+    image_colour_weights(&img->colour, w);
 }
 
 double imgstats_luminance(const double w[3], const float *rgb)

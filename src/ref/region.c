@@ -96,7 +96,7 @@ bool region_compute(const hdr_image *img, const int rect[4], const double weight
                     double scale, region_stats *st, char *err, size_t errlen)
 {
     double yw[3];   /* the Y row of the file's own primaries */
-    colour_luminance_weights(&img->colour, yw);
+    image_colour_weights(&img->colour, yw);
     memset(st, 0, sizeof *st);
     if (!region_check(img, rect, err, errlen))
         return false;

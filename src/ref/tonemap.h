@@ -68,7 +68,8 @@ void tonemap_apply_preset(tonemap_params *p, int preset);
 
 /* The tables of the enumerations of tonemap_params (ht_enum.h), in command-line order. */
 extern const ht_enum tonemap_ceilings[];    /* HT_CEILING_*: none, linear, human */
-extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */
+extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma (SDR displays) */
+extern const ht_enum tonemap_hdr_transfers[]; /* --hdr: none (HT_TRANSFER_SRGB), pq, hlg */
 extern const ht_enum tonemap_samplings[];   /* HT_SAMPLING_*: pixels, foveal */
 extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: file, radiance, rec709 */
 extern const ht_enum tonemap_presets[];     /* HT_PRESET_*: default, pcond */
@@ -128,11 +129,18 @@ void tonemap_to_display(const tonemap_params *p, double rgb[3]);
  * (colour_xform_make). False with the reason in WHY when C is degenerate. */
 bool tonemap_set_colour(tonemap_params *p, const image_colour *c, char *why, size_t wl);
 
+/* Display-linear RGB (after tonemap_to_display) into what the per-channel encoding takes:
+ * for HT_TRANSFER_HLG the channels clipped to [0, 1] and through the inverse OOTF (scene light
+ * for a display of nominal peak P->ldmax, the display's luminance weights); else unchanged. */
+void tonemap_encode_prepare(const tonemap_params *p, double rgb[3]);
+
 /* Display encoding of a linear value in [0,1] (clipped) to 8 bits. */
 uint8_t tonemap_encode(const tonemap_params *p, double v);
 
 /* The display encoding of a linear value V (clipped to [0,1]), in [0,1]: what tonemap_encode
- * rounds to 8 bits and tonemap_cpu_apply16 to 16. */
+ * rounds to 8 bits and tonemap_cpu_apply16 to 16 (transfer.h's curves): for HT_TRANSFER_PQ,
+ * V x Ldmax cd/m^2 in ST 2084's absolute scale (V = 1 encodes below 1 unless Ldmax is 10000);
+ * for HT_TRANSFER_HLG the OETF of V as tonemap_encode_prepare left it. */
 double tonemap_encode_unit(const tonemap_params *p, double v);
 
 /* The label of a HT_MAP_* value ("histogram", "linear (forced)", ...); any other value is

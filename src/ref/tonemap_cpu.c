@@ -4,6 +4,7 @@
 #include "tonemap.h"
 
 #include "encode.h"
+#include "transfer.h"
 #include "human.h"
 
 #include <math.h>
@@ -634,13 +635,30 @@ double tonemap_pixel_factor(const tonemap_result *r, const tonemap_params *p, do
 
 double tonemap_encode_unit(const tonemap_params *p, double v)
 {
-    if (!(v > 0.0))
-        return 0.0;
-    if (v >= 1.0)
-        return 1.0;
-    if (p->transfer == HT_TRANSFER_GAMMA)
-        return pow(v, 1.0 / p->gamma);
-    return v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
+    double c = transfer_clip(v);
+    switch (p->transfer) {
+    case HT_TRANSFER_PQ:
+        return transfer_pq_encode(c * p->ldmax / HT_PQ_PEAK);
+    case HT_TRANSFER_HLG:
+        return transfer_hlg_oetf(c);
+    case HT_TRANSFER_GAMMA:
+        return c < 1.0 ? pow(c, 1.0 / p->gamma) : 1.0;
+    default:
+        return c < 1.0 ? transfer_srgb_encode(c) : 1.0;
+    }
+}
+
+void tonemap_encode_prepare(const tonemap_params *p, double rgb[3])
+{
+    if (p->transfer != HT_TRANSFER_HLG)
+        return;
+    double lum[3];
+    colour_display_lum(p->display_space, lum);
+    for (int c = 0; c < 3; c++)
+        rgb[c] = transfer_clip(rgb[c]);
+    double f = transfer_hlg_ootf_factor(lum, rgb, transfer_hlg_gamma(p->ldmax), 1);
+    for (int c = 0; c < 3; c++)
+        rgb[c] *= f;
 }
 
 uint8_t tonemap_encode(const tonemap_params *p, double v)
@@ -670,6 +688,8 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *p, const to
                 out[ch] = (double)scale * c[ch] * factor;
         }
         tonemap_to_display(p, out);
+        if (!rgbf)
+            tonemap_encode_prepare(p, out);
         for (int ch = 0; ch < 3; ch++) {
             double u = rgbf ? 0.0 : tonemap_encode_unit(p, out[ch]);
             if (rgbf)
@@ -707,6 +727,8 @@ void tonemap_to_display(const tonemap_params *p, double rgb[3])
         return;
     double in[3] = {rgb[0], rgb[1], rgb[2]}, dl[3];
     colour_xform_apply(&p->colour, in, rgb);
+    if (p->gamut == HT_GAMUT_CLIP)   /* nothing to do before the clip (and no matrix inverse) */
+        return;
     colour_display_lum(p->display_space, dl);
     colour_gamut_apply(p->gamut, dl, rgb);
 }

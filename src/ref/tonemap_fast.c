@@ -331,10 +331,12 @@ typedef struct apply_job {
     const hdr_image *img;
     const tonemap_params *p;
     const tonemap_result *r;
-    const tonemap_encode_table *table;
+    const tonemap_encode_table *table;   /* NULL: tonemap_encode_unit per value (PQ, HLG) */
     float scale, w[3];
     bool histogram;                  /* the factor follows the curve (else: constant) */
     bool colour;                     /* a colour conversion to the display (not identity) */
+    bool hlg;                        /* HLG's inverse OOTF first (per pixel) */
+    unsigned levels;                 /* 255 or 65535 */
     double ldmin, ln_ldmin, ln_drange;
     uint8_t *rgb8;
     uint16_t *rgb16;
@@ -353,6 +355,12 @@ static double pixel_factor(const apply_job *j, float lw)
     double ld = tonemap_curve_ld_log(j->r, j->ldmin, j->p->ldmax, j->ln_ldmin, j->ln_drange,
                                      log(lw));
     return (ld - j->ldmin) / ((j->p->ldmax - j->ldmin) * lw);
+}
+
+/* The reference's code of V (tonemap_cpu_apply's expression). */
+static unsigned encode_code(const apply_job *j, double v)
+{
+    return (unsigned)(tonemap_encode_unit(j->p, v) * j->levels + 0.5);
 }
 
 /* A block in runs of RUN pixels: the factors of a run (the libm calls), then its codes (the
@@ -384,8 +392,11 @@ static void apply_block(const apply_job *j, size_t first, size_t end)
                              dscale * c[2] * factor[k]};
             if (j->colour)
                 tonemap_to_display(j->p, out);
+            if (j->hlg)
+                tonemap_encode_prepare(j->p, out);
             for (int ch = 0; ch < 3; ch++) {
-                unsigned code = tonemap_encode_table_code(j->table, out[ch]);
+                unsigned code = j->table ? tonemap_encode_table_code(j->table, out[ch])
+                                         : encode_code(j, out[ch]);
                 if (j->rgb8)
                     j->rgb8[3 * (run + k) + ch] = (uint8_t)code;
                 else
@@ -413,7 +424,12 @@ static bool apply_pixels(const hdr_image *img, const tonemap_params *p, const to
     tonemap_encode_table own = {0};
     apply_job j = {.img = img, .p = p, .r = r, .scale = (float)p->scale, .rgb8 = rgb8,
                    .rgb16 = rgb16};
-    if (!(j.table = encode_table(p, rgb8 ? 255 : 65535, threads, &own)))
+    j.levels = rgb8 ? 255 : 65535;
+    j.hlg = p->transfer == HT_TRANSFER_HLG;
+    /* PQ and HLG without a table: pow's last bits make them step back by a code here and
+     * there, and the tables rely on an encoding that never does. */
+    if (!j.hlg && p->transfer != HT_TRANSFER_PQ &&
+        !(j.table = encode_table(p, j.levels, threads, &own)))
         return false;
     tonemap_float_weights(p, j.w);
     j.histogram = r->mapping == HT_MAP_HISTOGRAM || r->mapping == HT_MAP_EQUALIZE;

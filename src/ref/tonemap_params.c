@@ -17,6 +17,13 @@ const ht_enum tonemap_transfers[] = {
     {0, NULL, NULL},
 };
 
+const ht_enum tonemap_hdr_transfers[] = {
+    {HT_TRANSFER_SRGB, "none", "SDR"},
+    {HT_TRANSFER_PQ, "pq", "PQ (SMPTE ST 2084)"},
+    {HT_TRANSFER_HLG, "hlg", "HLG (BT.2100)"},
+    {0, NULL, NULL},
+};
+
 const ht_enum tonemap_samplings[] = {
     {HT_SAMPLING_PIXELS, "pixels", "every pixel"},
     {HT_SAMPLING_FOVEAL, "foveal", "foveal"},

@@ -21,7 +21,7 @@ void units_of_image(const hdr_image *img, double user_scale, image_units *u)
     bool rad = strcmp(img->format, "Radiance") == 0;
     memcpy(u->weights, rad ? radiance : rec709, sizeof u->weights);
     if (img->colour.source != IMAGE_COLOUR_DEFAULT)   /* the file's own primaries */
-        colour_luminance_weights(&img->colour, u->weights);
+        image_colour_weights(&img->colour, u->weights);
     u->exposure = rad && img->exposure > 0 ? img->exposure : 1.0;
     if (user_scale > 0) {
         u->rule = HT_UNITS_USER;

@@ -67,8 +67,8 @@ warns() {
   "${H[@]}" "$@" 2>"$tmp/warn.err" || err "exit status with: $*"
   grep -q -- "$pattern" "$tmp/warn.err" || err "no warning '$pattern' for: $*"
 }
-warns "--quality is JPEG's: ignored for png" "$still" -o "$tmp/q.png" --quality 50
-warns "--depth is PNG's: ignored for jpeg" "$still" -o "$tmp/q.jpg" --depth 8
+warns "--quality is JPEG's, AVIF's and JPEG XL's: ignored for png" "$still" -o "$tmp/q.png" --quality 50
+warns "--depth is PNG's, AVIF's and JPEG XL's: ignored for jpeg" "$still" -o "$tmp/q.jpg" --depth 8
 warns "--adapt is a sequence's" "$still" -o "$tmp/q2.png" --adapt none
 "${H[@]}" "$still" -o "$tmp/q.jpg" --quality 50 2>"$tmp/quiet.err" || err "jpeg --quality"
 [[ ! -s $tmp/quiet.err ]] || err "a warning where the option applies: $(cat "$tmp/quiet.err")"

@@ -1,15 +1,19 @@
 /* Writes the fuzz targets' smoke-run seeds into DIR: small images of every format the loaders
  * read (OpenEXR in each compression tinyexr writes, half and float, RGBA and one channel;
- * Radiance flat and run-length encoded; PFM colour and grey). Made at test time from code, so
- * the seeds follow the writers instead of rotting as committed binaries would.
+ * Radiance flat and run-length encoded; PFM colour and grey; 16-bit PQ and HLG PNGs). Made at
+ * test time from code, so the seeds follow the writers instead of rotting as committed binaries
+ * would.
  *   make_corpus DIR */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <stb_image_write.h>
 #include <tinyexr.h>
+
+#include "encode.h"
 
 enum { W = 9, H = 5 }; /* odd sizes: partial blocks, lines and tiles */
 
@@ -97,6 +101,31 @@ static int write_pfm(const char *dir, const char *name, int channels)
     return fclose(f) != 0;
 }
 
+/* A 16-bit PNG with cICP PQ or HLG (TRANSFER 16 or 18), as export --hdr writes it. */
+static int write_png_hdr(const char *dir, const char *name, int transfer)
+{
+    enum { W = 5, H = 3 };
+    uint16_t px[W * H * 3];
+    for (int i = 0; i < W * H * 3; i++)
+        px[i] = (uint16_t)(i * 4099);
+    encode_tags t = {.cicp = {9, (uint8_t)transfer, 0, 1}, .ldmax = 1000, .ldmin = 0.1,
+                     .max_cll = 900, .max_fall = 100,
+                     .xy = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.329}}};
+    encode_image im = {px, W, H, 3, 16, 0.0, &t};
+    encode_buffer out;
+    char path[4096], err[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = NULL;
+    bool ok = encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err) &&
+              (f = fopen(path, "wb")) != NULL && fwrite(out.data, 1, out.len, f) == out.len;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "make_corpus: %s: cannot write\n", path);
+    free(out.data);
+    return !ok;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -115,5 +144,7 @@ int main(int argc, char **argv)
     bad |= write_hdr(d, "rle.hdr", 12);
     bad |= write_pfm(d, "rgb.pfm", 3);
     bad |= write_pfm(d, "grey.pfm", 1);
+    bad |= write_png_hdr(d, "pq.png", 16);
+    bad |= write_png_hdr(d, "hlg.png", 18);
     return bad;
 }

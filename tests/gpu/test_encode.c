@@ -34,7 +34,7 @@ static void png_round_trip(int w, int h, int channels, int depth)
     size_t n = (size_t)w * h * channels;
     uint8_t *bytes = malloc(n * 2);
     fill(bytes, n * 2, (uint32_t)(w * 31 + channels * 7 + depth));
-    encode_image im = {bytes, w, h, channels, depth, 0.0};
+    encode_image im = {bytes, w, h, channels, depth, 0.0, NULL};
     encode_buffer out;
     char err[256];
     if (!encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err)) {
@@ -71,7 +71,7 @@ static void linear_round_trip(int w)
     if (!px || n < 12)
         return;
     px[0] = -1.0f, px[4] = NAN, px[8] = 1e-35f, px[9] = 3e38f;
-    encode_image im = {px, w, 3, 3, 32, 0.0};
+    encode_image im = {px, w, 3, 3, 32, 0.0, NULL};
     encode_buffer out[2];
     char err[256];
     hdr_image img[2] = {{0}, {0}};
@@ -126,7 +126,7 @@ static void encoder_tests(void)
         rgb[i] = (uint8_t)(20 + (i % 3 == 0 ? x * 200 / W : i % 3 == 1 ? y * 200 / H : (x + y) / 3)
                            + (seed >> 30));
     }
-    encode_image im = {rgb, W, H, 3, 8, 0.0};
+    encode_image im = {rgb, W, H, 3, 8, 0.0, NULL};
     encode_buffer out;
     char err[256];
     CHECK(encode_image_to(ENCODE_JPEG, 95, &im, &out, err, sizeof err), "jpeg: %s", err);

@@ -103,7 +103,7 @@ static void check_png(void)
 {
     enum { W = 301, H = 2000 };   /* 2000 rows of 904 bytes: four stripes */
     uint8_t *px = bytes((size_t)W * H * 3, 1, 3);
-    encode_image im = {px, W, H, 3, 8, 0.0};
+    encode_image im = {px, W, H, 3, 8, 0.0, NULL};
     encode_buffer out;
     char err[128];
     CHECK(encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err), "%s", err);
