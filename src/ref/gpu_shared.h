@@ -184,6 +184,7 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_OUT, 4)            \
     X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
     X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */ \
+    X(HT_BIND_POINT_EXACT, 14)   /* pcond's exact sums of them and their extremes (points.comp) */ \
     X(HT_BIND_DISPATCH, 12)      /* the fused finishing's counters and dispatch arguments */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
