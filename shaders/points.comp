@@ -12,9 +12,10 @@ layout(local_size_x = HT_POINTS_GROUP) in;
 layout(std430, binding = HT_BIND_POINT_LUM) buffer PointLum { float point_lum[]; };
 layout(std430, binding = HT_BIND_POINT_POS) readonly buffer PointPos { uint point_pos[]; };
 // ext: order keys (order_key) of the smallest sum of the foveal image's valid pixels, of
-// the point samples', then the largest of each (pass_foveal_exact clears them).
+// the point samples', then the largest of each (pass_foveal_exact clears them); ext[4] the
+// frame's "widened", copied there so that one read-back takes all five (pass_foveal.c).
 layout(std430, binding = HT_BIND_POINT_EXACT) buffer PointExact {
-    uint ext[4];
+    uint ext[HT_POINT_EXACT_HEAD];
     float point_exact[];
 };
 uniform uint u_count;

@@ -15,7 +15,7 @@ struct pass_foveal {
     gpu_tex fov;                /* RGBA32F fw x fh */
     int fw, fh;
     gpu_buf pos[2], lum;        /* point positions (x | y << 16) of each walk, and their Lw */
-    gpu_buf exact;              /* four extremes' keys, then each sample's exact sum */
+    gpu_buf exact;              /* points.comp's ext, then each sample's exact sum */
     int pos_w[2], pos_h[2];     /* picture size each walk's positions were walked for */
     uint32_t n_points, pos_n[2]; /* this analysis' point count; positions held */
     int walk;                   /* the walk this analysis gathers (pass_foveal_prepare) */
@@ -255,7 +255,7 @@ bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b
     unsigned prog = pass_use(&p->base, EXACT, img->piece[0].src.samples, err, errlen);
     if (!prog)
         return false;
-    size_t bytes = sizeof(uint32_t) * 4 + sizeof(float) * p->n_points;
+    size_t bytes = sizeof(uint32_t) * HT_POINT_EXACT_HEAD + sizeof(float) * p->n_points;
     gpu_buf_recreate(&p->exact, bytes);
     const uint32_t lowest = 0xffffffffu, highest = 0;   /* the sentinels: no valid sample */
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 8, GL_RED_INTEGER,
@@ -278,13 +278,20 @@ bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b
     return true;
 }
 
-void pass_foveal_exact_read(const pass_foveal *p, float ext[4])
+bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4])
 {
-    uint32_t k[4];
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->exact.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof k, k);
+    /* Each read-back waits for the GPU and then for the copy to the CPU (tens of us where
+     * the GPU idles): "widened" joins the keys, and one read takes the five. */
+    uint32_t k[5];
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
+    glBindBuffer(GL_COPY_READ_BUFFER, b->frame.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, p->exact.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offsetof(ht_frame, widened),
+                        4 * sizeof *k, sizeof *k);
+    glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof k, k);
     for (int i = 0; i < 4; i++)
         ext[i] = k[i] == (i < 2 ? 0xffffffffu : 0u) ? NAN : key_value(k[i]);
+    return k[4] != 0;
 }
 
 ht_source pass_foveal_source(const pass_foveal *p)

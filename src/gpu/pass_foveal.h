@@ -55,9 +55,10 @@ uint32_t pass_foveal_points(const pass_foveal *p);
 bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                        const tonemap_params *params, char *err, size_t errlen);
 
-/* pass_foveal_exact's extremes read back (a stall): the smallest exact sum of the foveal
- * image's valid pixels, of the point samples', the largest of each; NaN where none. */
-void pass_foveal_exact_read(const pass_foveal *p, float ext[4]);
+/* pass_foveal_exact's extremes read back with the frame B's "widened" (the range pass's;
+ * returned), in one stall: into EXT the smallest exact sum of the foveal image's valid
+ * pixels, of the point samples', the largest of each; NaN where none. */
+bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4]);
 
 /* The foveal image of the last run as a source (texture 0 before any). */
 ht_source pass_foveal_source(const pass_foveal *p);

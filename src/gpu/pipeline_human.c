@@ -195,19 +195,13 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
 static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                      char *err, size_t errlen)
 {
-    uint32_t widened = 0;
     if (!params->pcond || !pass_foveal_points(p->foveal))
         return true;
     if (!pass_foveal_exact(p->foveal, img, &p->buf, params, err, errlen))
         return false;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, widened), sizeof widened,
-                       &widened);
-    if (!widened)
-        return true;
     float ext[4];   /* sums: foveal min, points' min, foveal max, points' max; NaN: none */
-    pass_foveal_exact_read(p->foveal, ext);
+    if (!pass_foveal_exact_read(p->foveal, &p->buf, ext))
+        return true;   /* not widened */
     const double u = HT_WHTEFFICACY;
     double lo = isnan(ext[0]) ? INFINITY : u * ext[0];
     double hi = isnan(ext[2]) ? 0.0 : fmax(0.0, u * ext[2]);
