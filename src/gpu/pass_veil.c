@@ -102,11 +102,16 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_RAY_DIRS, p->dirs.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, b->sample_radii.id);
     glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
-    glDispatchCompute(1, 1, 1);
+    unsigned n = (unsigned)b->fov_w * (unsigned)b->fov_h;
+    const float one = 1.0f;   /* the largest radius' start (sample_radii.comp) */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32F, (GLintptr)(n * sizeof one),
+                         sizeof one, GL_RED, GL_FLOAT, &one);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glDispatchCompute((n + HT_RADII_GROUP - 1) / HT_RADII_GROUP, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
-                       (GLintptr)((size_t)b->fov_w * b->fov_h * sizeof *max_sr),
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(n * sizeof *max_sr),
                        sizeof *max_sr, max_sr);
     return true;
 }

@@ -59,7 +59,7 @@
     X(HT_FOVEAL_GROUP_Y, 4)      /* columns, rows */                                          \
     X(HT_FOVEAL_ROWS, 8)         /* rows a foveal thread reads before adding them */          \
     X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
-    X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
+    X(HT_RADII_GROUP, 64)        /* threads of a sample-radius group (a radius each) */       \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_DISPLAY_CONSTANTS(X)
