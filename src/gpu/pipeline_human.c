@@ -151,7 +151,9 @@ void pipeline_human_pyramid_stale(pipeline *p)
 }
 
 /* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
- * image where pixel sampling has none, the veil. */
+ * image where pixel sampling has none, the veil; with acuity the sample radii from the
+ * (veiled) foveal image, which the analysis after the veil does not change: their largest is
+ * read back in the sample_radii pass, while the GPU runs that analysis. */
 bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                          char *err, size_t errlen)
 {
@@ -179,7 +181,11 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
     if (params->sampling != HT_SAMPLING_FOVEAL &&
         !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
         return false;
-    return !veil || pass_veil_run(p->veil, pass_foveal_source(p->foveal), &p->buf, err, errlen);
+    ht_source fov = pass_foveal_source(p->foveal);
+    return (!veil || pass_veil_run(p->veil, fov, &p->buf, err, errlen)) &&
+           (p->report.acuity != HUMAN_APPLIED ||
+            pass_veil_radii(p->veil, fov, img->width, img->height, &p->buf, params, err,
+                            errlen));
 }
 
 /* pcond's darkest-bin rule for the analysis after the veil (foveal sampling with point
@@ -290,15 +296,14 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     return ok;
 }
 
-/* The sample_radii pass: the radii, their largest read back for the root level. */
-bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
-                          char *err, size_t errlen)
+/* The sample_radii pass: the largest radius (the veil pass made them) collected for the root
+ * level. */
+bool pipeline_human_radii(pipeline *p, const ht_pieces *img, char *err, size_t errlen)
 {
     if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
         return true;
     float max_sr;
-    if (!pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width, img->height,
-                          &p->buf, params, &max_sr, err, errlen))
+    if (!pass_veil_radii_max(p->veil, &max_sr, err, errlen))
         return false;
     p->report.max_sr = max_sr;
     p->report.root_level = human_root_level(max_sr, img->width, img->height);
