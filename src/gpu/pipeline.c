@@ -79,7 +79,6 @@ void pipeline_destroy(pipeline **pp)
         gpu_buf_destroy(bufs[i]);
     free(p->rebin_groups);
     free(p->first);
-    gpu_readback_destroy(&p->first_rb);
     pipeline_release_textures(p);
     gpu_buf_destroy(&p->staging);
     upload_ring_destroy(&p->ring);

@@ -150,33 +150,6 @@ void pipeline_human_pyramid_stale(pipeline *p)
         pass_human_pyramid_stale(p->human.pass);
 }
 
-/* The first analysis into p->first. Pixel sampling with the veil or acuity asked for: the
- * foveal image (which the stage needs but the first analysis did not make) is queued behind
- * the read's fenced copy and made while the CPU waits for that copy, not after (a round
- * trip: ~60 us of idle GPU on an H200); it is wasted where check2do then skips both. *RAN:
- * whether it was. False (reason in err) when out of memory or the program does not build. */
-static bool read_first(pipeline *p, const ht_pieces *img, const tonemap_params *params,
-                       bool *ran, char *err, size_t errlen)
-{
-    *ran = params->sampling != HT_SAMPLING_FOVEAL && (params->veil || params->acuity);
-    if (!*ran) {
-        pipeline_read_result(p, p->first);
-        return true;
-    }
-    if (!p->first_rb && !(p->first_rb = gpu_readback_create(1))) {
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    int slot = gpu_readback_start_buffer(p->first_rb, p->buf.frame.id, sizeof *p->first, err,
-                                         errlen);
-    bool ok = slot >= 0 && pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen);
-    if (!ok) {
-        gpu_readback_cancel(p->first_rb, slot);
-        return false;
-    }
-    return gpu_readback_finish(p->first_rb, slot, p->first, err, errlen);
-}
-
 /* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
  * image where pixel sampling has none, the veil; with acuity the sample radii from the
  * (veiled) foveal image, which the analysis after the veil does not change: their largest is
@@ -199,15 +172,13 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    bool fov_made;
-    if (!read_first(p, img, params, &fov_made, err, errlen))
-        return false;
+    pipeline_read_result(p, p->first);
     human_check2do(p->first, params, &view, img->width, img->height, &p->report);
     p->human_on = true;
     bool veil = p->report.veil == HUMAN_APPLIED;
     if (!veil && p->report.acuity != HUMAN_APPLIED)
         return true;
-    if (params->sampling != HT_SAMPLING_FOVEAL && !fov_made &&
+    if (params->sampling != HT_SAMPLING_FOVEAL &&
         !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
         return false;
     ht_source fov = pass_foveal_source(p->foveal);

@@ -8,7 +8,6 @@
 #include "pass_foveal.h"
 #include "pass_human.h"
 #include "pass_veil.h"
-#include "readback.h"
 
 /* Intervals a pass's timer holds unread: the frames the GPU may run behind, and then some. */
 enum { TIMER_DEPTH = 4 };
@@ -49,7 +48,6 @@ struct pipeline {
     bool human_on;                     /* the last analysis had human-vision options: */
     human_report report;               /* what it decided */
     tonemap_result *first;             /* its first analysis, read back (NULL until needed) */
-    gpu_readback *first_rb;            /* that read's fenced copy (made on first use) */
     bool human_own;                    /* the stage is the analysis's own (not set by
                                           pipeline_set_human) */
 
