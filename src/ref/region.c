@@ -10,6 +10,16 @@
 
 #include "gpu_shared.h"
 
+/* The corners in order (top left first); false with the reason in err. */
+static bool corners_ordered(const int rect[4], char *err, size_t errlen)
+{
+    if (rect[0] <= rect[2] && rect[1] <= rect[3])
+        return true;
+    snprintf(err, errlen, "--region %d,%d,%d,%d: X0 > X1 or Y0 > Y1 (corners inclusive, "
+                          "top left first)", rect[0], rect[1], rect[2], rect[3]);
+    return false;
+}
+
 bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
 {
     const char *p = s;
@@ -25,17 +35,14 @@ bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
         rect[k] = (int)v;
         p = end + 1;
     }
-    return true;
+    return corners_ordered(rect, err, errlen);
 }
 
 bool region_check(const hdr_image *img, const int rect[4], char *err, size_t errlen)
 {
     int w = img->width, h = img->height;
-    if (rect[0] > rect[2] || rect[1] > rect[3]) {
-        snprintf(err, errlen, "--region %d,%d,%d,%d: X0 > X1 or Y0 > Y1 (corners inclusive, "
-                              "top left first)", rect[0], rect[1], rect[2], rect[3]);
+    if (!corners_ordered(rect, err, errlen))
         return false;
-    }
     if (rect[0] < 0 || rect[1] < 0 || rect[2] >= w || rect[3] >= h) {
         snprintf(err, errlen, "--region %d,%d,%d,%d: outside the data window's %dx%d pixels "
                               "(0,0)-(%d,%d)", rect[0], rect[1], rect[2], rect[3], w, h,

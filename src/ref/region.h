@@ -27,7 +27,8 @@ typedef struct region_stats {
                                      (the largest in the last bin) */
 } region_stats;
 
-/* Parses "X0,Y0,X1,Y1" (integers) into RECT; false with the reason in err. */
+/* Parses "X0,Y0,X1,Y1" (integers, X0 <= X1 and Y0 <= Y1) into RECT; false with the reason in
+ * err (a malformed rectangle: a usage error, before any image is read). */
 bool region_parse(const char *s, int rect[4], char *err, size_t errlen);
 
 /* Checks RECT against IMG's data window (W x H): 0 <= x0 <= x1 < W, the same for y. False
