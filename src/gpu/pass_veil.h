@@ -34,8 +34,8 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
                       const tonemap_params *params, char *err, size_t errlen);
 
 /* The largest radius of the last pass_veil_radii (at least 1) into *MAX_SR: waits for the GPU
- * to pass that read-back only, not for what was queued after it. False (reason in err) when
- * no read-back is pending or the wait failed. */
+ * to pass that read-back only, not for what was queued after it; collected before, the same
+ * again. False (reason in err) before any pass_veil_radii or when the wait failed. */
 bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen);
 
 #endif
