@@ -47,9 +47,13 @@ void apply_pixel(ivec2 p)
 #else
     vec3 v = tonemap(ht_load(p));
 #endif
+#ifdef HT_OCIO
+    vec3 e = clamp(v, 0.0, 1.0);   // OCIO's view encoded it for its display
+#else
+    vec3 e = ht_encode(v, u_transfer, u_gamma);
+#endif
     // Rounded here so that the unorm conversion of the store is exact on every driver.
-    imageStore(u_out, p,
-               vec4(floor(ht_encode(v, u_transfer, u_gamma) * u_levels + 0.5) / u_levels, 1.0));
+    imageStore(u_out, p, vec4(floor(e * u_levels + 0.5) / u_levels, 1.0));
 }
 
 #ifdef HT_APPLY_BIN

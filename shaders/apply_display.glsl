@@ -86,9 +86,23 @@ float fc_position_at(ivec2 q)
     return fc_position(ht_load(clamp(q, ivec2(0), u_size - 1)));
 }
 
-// The linear colour of one sample C of pixel p in the mode.
+#ifdef HT_OCIO
+// The OCIO view (ocio_view_pixel, then OCIO's own function ht_ocio, which ocio_gpu.c puts
+// before this file): its display-encoded values, NaN as 0.
+vec3 ocio_sample(vec4 c)
+{
+    bvec3 f = bvec3(ht_finite(c.r), ht_finite(c.g), ht_finite(c.b));
+    vec3 o = ht_ocio(vec4(ht_to_display(mix(vec3(0.0), c.rgb * u_exposure_mul, f)), 1.0)).rgb;
+    return mix(vec3(0.0), o, not(isnan(o)));
+}
+#endif
+
+// The colour of one sample C of pixel p in the mode (linear; the OCIO view's: encoded).
 vec3 display_sample(ivec2 p, vec4 c)
 {
+#ifdef HT_OCIO
+    if (u_view_mode == HT_VIEW_OCIO) return ocio_sample(c);
+#endif
     if (u_view_mode == HT_VIEW_EXPOSURE) {
         bvec3 f = bvec3(ht_finite(c.r), ht_finite(c.g), ht_finite(c.b));
         vec3 o = ht_to_display(mix(vec3(0.0), c.rgb * u_exposure_mul, f)) + u_offset;

@@ -13,6 +13,7 @@
 #include "bench_export.h"
 #include "bench_decode.h"
 #include "bench_flip.h"
+#include "bench_open.h"
 #include "bench_playback.h"
 #include "bench_present.h"
 #include "commands.h"
@@ -22,6 +23,7 @@
 #include "human.h"
 #include "human_gpu.h"
 #include "imgstats_gpu.h"
+#include "ocio_view.h"
 #include "pass_scene.h"
 #include "pipeline.h"
 #include "probe.h"
@@ -32,6 +34,7 @@ typedef gpu_timing timing;
 typedef struct bench {
     pipeline *pipe;
     tonemap_params params;
+    image_colour colour;        /* the image's colour space (the OCIO view's input) */
     ht_source src;
     int pass;                   /* for run_pass */
     gpu_probe *probe;
@@ -431,6 +434,41 @@ static int bench_variants(bench *b, int runs, double floor_ms, double bytes, dou
     return n;
 }
 
+/* The apply pass in the OCIO view (docs/colour.md) of the bundled config ($OCIO's when set):
+ * its default display and view (sRGB, ACES SDR video: arithmetic only), and its PQ display's
+ * default view (ACES HDR video, whose PQ curve is a LUT texture), each against APPLY, the
+ * apply pass of the tone mapping (BYTES read and written). Appends to ROWS from N on. */
+static int bench_ocio(bench *b, int runs, timing apply, double bytes, row *rows, int n)
+{
+    static const struct {
+        const char *name, *display;
+    } views[] = {{"apply, OCIO view (default)", NULL},
+                 {"apply, OCIO view (PQ display)", "Rec.2100-PQ - Display"}};
+    display_params d;
+    display_params_default(&d);
+    d.mode = HT_VIEW_OCIO;
+    tonemap_params tm = b->params;
+    char err[HT_ERR_MAX] = "";
+    if (!ocio_view_input(&d, &b->colour, tm.white, &d.ocio_input, &b->params.colour, err,
+                         sizeof err))
+        fprintf(stderr, "hdrtone bench: OCIO view: %s (not timed)\n", err);
+    b->params.gamut = HT_GAMUT_CLIP;
+    b->pass = HT_PASS_apply;
+    for (size_t i = 0; i < sizeof views / sizeof views[0] && !err[0]; i++) {
+        d.ocio_display = views[i].display;
+        pipeline_set_display(b->pipe, &d);
+        if (!pipeline_run_pass(b->pipe, HT_PASS_apply, b->src, &b->params, err, sizeof err)) {
+            fprintf(stderr, "hdrtone bench: %s: %s (not timed)\n", views[i].name, err);
+            break;
+        }
+        timing t = measure(b, run_pass, runs);
+        rows[n++] = (row){views[i].name, t, bytes, "apply", t.median_ms / apply.median_ms};
+    }
+    pipeline_set_display(b->pipe, NULL);
+    b->params = tm;
+    return n;
+}
+
 /* Times every pass and the probes on b->src, filling ROWS; returns the count. */
 static int bench_source(bench *b, int runs, bool half, row *rows)
 {
@@ -469,6 +507,11 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
                           image_pass ? "read" : apply ? "read+write" : NULL,
                           image_pass ? t.median_ms / read.median_ms
                                      : apply ? t.median_ms / copy.median_ms : 0};
+    }
+    if (pipeline_pass_used(HT_PASS_apply, &b->params)) {
+        b->pass = HT_PASS_apply;
+        timing apply = have_in_place ? in_place[HT_PASS_apply] : measure(b, run_pass, runs);
+        n = bench_ocio(b, runs, apply, img_all + out, rows, n);
     }
     n = bench_human(b, runs, texel, copy, img_all + out, rows, n);
     timing scene = measure(b, run_scene, runs);
@@ -538,14 +581,15 @@ int cmd_bench(int argc, char **argv)
         free(pos);
         return status;
     }
-    if (o.bench_playback || o.bench_export) {
+    if (o.bench_playback || o.bench_export || o.bench_open) {
         /* The command's backend: --export's as export decides it, the GPU for --playback
-         * (the viewer's). */
-        if (o.bench_playback)
+         * and --open (the viewer's). */
+        if (o.bench_playback || o.bench_open)
             o.backend = HT_BACKEND_GPU;
         cmd_backend *be = backend_create(&o, err, sizeof err);
         int status = !be                ? 1
                      : o.bench_playback ? bench_playback(be, &o, pos, npos)
+                     : o.bench_open     ? bench_open(be, &o, pos, npos)
                                         : bench_export(be, &o, pos, npos);
         if (!be)
             fprintf(stderr, "hdrtone bench: %s\n", err);
@@ -584,6 +628,7 @@ int cmd_bench(int argc, char **argv)
     bench b = {0};
     if (o.colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
         img.colour = o.colour;
+    b.colour = img.colour;
     if (!options_tonemap(&o, &img, &b.params, err, sizeof err)) {
         fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
     } else if (!ctx) {

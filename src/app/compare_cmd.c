@@ -177,7 +177,7 @@ static int compare_one(const ht_options *o, compare_run *run, const char *ref_pa
     char err[HT_ERR_MAX];
     flip_input test;
     image_load_options lo = options_load(o);
-    if (!flip_input_load(test_path, &lo, &test, err, sizeof err) ||
+    if (!flip_input_load(test_path, &lo, o->tm.white, &test, err, sizeof err) ||
         !flip_input_check_pair(ref, ref_path, &test, test_path, err, sizeof err)) {
         fprintf(stderr, "hdrtone compare: %s\n", err);
         flip_input_free(&test);
@@ -236,7 +236,7 @@ int cmd_compare(int argc, char **argv)
     image_load_options lo = options_load(&o);
     compare_run *run = NULL;
     int status = 1;
-    if (!flip_input_load(pos[0], &lo, &ref, err, sizeof err) ||
+    if (!flip_input_load(pos[0], &lo, o.tm.white, &ref, err, sizeof err) ||
         !(run = compare_run_create(&o, err, sizeof err))) {
         fprintf(stderr, "hdrtone compare: %s\n", err);
     } else {

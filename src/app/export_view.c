@@ -8,6 +8,7 @@
 #include "encode.h"
 #include "font.h"
 #include "legend.h"
+#include "ocio_view.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 #include "units.h"
@@ -21,9 +22,10 @@ int export_view_check(const ht_options *o, const char *first_input)
     if (o->format != ENCODE_PNG && o->format != ENCODE_JPEG)
         snprintf(msg, sizeof msg, "--view %s writes png or jpeg, not %s", mode,
                  encode_format_name(o->format));
-    else if (o->depth != 8 || o->display_window)
+    else if (o->display_window || (o->depth != 8 && o->display.mode != HT_VIEW_OCIO))
         snprintf(msg, sizeof msg, "--view %s writes 8 bits of the data window (no --depth 16, "
-                                  "no --display-window)", mode);
+                                  "no --display-window%s)", mode,
+                 o->display_window ? "" : "; --view ocio writes 16");
     else if (seq_cmd_is_sequence(first_input))
         snprintf(msg, sizeof msg, "--view %s: one picture at a time, not a sequence", mode);
     else
@@ -31,10 +33,30 @@ int export_view_check(const ht_options *o, const char *first_input)
     return commands_usage_error("export", msg);
 }
 
-/* IMG in D's mode into RGB (W x H x 3) on O's backend (BE). */
-static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
-                   const display_params *d, uint8_t *rgb, char *err, size_t errlen)
+/* IMG in D's mode with TM into RGB (W x H x 3 samples of BITS 8 or 16) on the GPU of BE. */
+static bool render_gpu(cmd_backend *be, const tonemap_params *tm, const hdr_image *img,
+                       const display_params *d, void *rgb, int bits, char *err, size_t errlen)
 {
+    pipeline *p = backend_pipeline(be, err, errlen);
+    if (!p)
+        return false;
+    pipeline_set_display(p, d);
+    bool ok = bits == 16 ? pipeline_upload(p, img, err, errlen) &&
+                               pipeline_tonemap_uploaded16(p, tm, NULL, rgb, err, errlen)
+                         : pipeline_tonemap_image(p, img, tm, NULL, rgb, err, errlen);
+    pipeline_set_display(p, NULL);
+    pipeline_release_textures(p);
+    return ok;
+}
+
+/* IMG in D's mode into RGB (W x H x 3 samples of BITS: 8, or 16 in the OCIO view) on O's
+ * backend (BE). The OCIO view's input: the image's colour space as the config names it, or
+ * converted to linear Rec. 709 by the apply pass's matrix (ocio_view_input). */
+static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
+                   const display_params *d, void *rgb, int bits, char *err, size_t errlen)
+{
+    if (d->mode == HT_VIEW_OCIO && o->backend == HT_BACKEND_CPU)
+        return ocio_view_cpu_apply(img, o->tm.white, d, rgb, bits, err, errlen);
     tonemap_params tm;
     if (!options_tonemap(o, img, &tm, err, errlen))
         return false;
@@ -42,14 +64,13 @@ static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
         display_cpu_apply(img, &tm, d, rgb);
         return true;
     }
-    pipeline *p = backend_pipeline(be, err, errlen);
-    if (!p)
-        return false;
-    pipeline_set_display(p, d);
-    bool ok = pipeline_tonemap_image(p, img, &tm, NULL, rgb, err, errlen);
-    pipeline_set_display(p, NULL);
-    pipeline_release_textures(p);
-    return ok;
+    if (d->mode != HT_VIEW_OCIO)
+        return render_gpu(be, &tm, img, d, rgb, 8, err, errlen);
+    display_params od = *d;
+    tm.gamut = HT_GAMUT_CLIP;   /* OCIO's view decides what happens out of gamut */
+    return ocio_view_input(d, &img->colour, tm.white, &od.ocio_input, &tm.colour, err,
+                           errlen) &&
+           render_gpu(be, &tm, img, &od, rgb, bits, err, errlen);
 }
 
 /* The false-colour picture *RGB (W x H) with its legend left of it: *rgb, *w, *h replaced. */
@@ -106,16 +127,16 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     display_params d = o->display;
     display_set_units(&d, &u);
     display_resolve(&d, &img);
-    int w = img.width, h = img.height;
-    uint8_t *rgb = malloc((size_t)w * h * 3);
-    bool ok = rgb && render(be, o, &img, &d, rgb, err, errlen);
+    int w = img.width, h = img.height, bits = d.mode == HT_VIEW_OCIO ? o->depth : 8;
+    uint8_t *rgb = malloc((size_t)w * h * 3 * (bits / 8));
+    bool ok = rgb && render(be, o, &img, &d, rgb, bits, err, errlen);
     if (!rgb)
         snprintf(err, errlen, "out of memory");
     image_free(&img);
     if (ok && d.mode == HT_VIEW_FALSECOLOR && o->legend)
         ok = add_legend(o, &d, &u, &rgb, &w, &h, err, errlen);
     encode_buffer buf = {0};
-    encode_image im = {rgb, w, h, 3, 8, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0};
+    encode_image im = {rgb, w, h, 3, bits, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0};
     if (ok)
         ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&
              (strcmp(out, "-") == 0 ? file_write_fd(1, buf.data, buf.len, err, errlen)

@@ -94,10 +94,11 @@ static const opt_def OPTIONS[] = {
      "whiteLuminance, else relative) in the luminance figures and false colour"},
     {"view", 0, OPT_CHOICE, VIEWS, OFF(display.mode), 0, 0, display_modes, "MODE",
      "what is shown: the tone mapping, a plain exposure (no tone mapping), a false-colour "
-     "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), or one channel "
-     "alone over its own range (see --channel)"},
+     "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), one channel "
+     "alone over its own range (see --channel), or an OCIO display/view (see --ocio)"},
     {"exposure", 0, OPT_DOUBLE, VIEWS, OFF(display.exposure), -64, 64, NULL, "EV",
-     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer)"},
+     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer); "
+     "--view ocio: value x 2^EV into the OCIO view"},
     {"offset", 0, OPT_DOUBLE, VIEWS, OFF(display.offset), -1e6, 1e6, NULL, "X",
      "--view exposure: added after the exposure"},
     {"fc-max", 0, OPT_DOUBLE_AUTO, VIEWS, OFF(display.fc_max), 1e-30, 1e30, NULL, "CD|auto",
@@ -115,6 +116,15 @@ static const opt_def OPTIONS[] = {
      display_channel_palettes, "P",
      "--view channel: auto (diverging around 0 for a signed range, else sequential), grey, "
      "sequential or diverging, over the channel's own range"},
+    STRING("ocio", VIEWS, display.ocio_config, "FILE",
+           "--view ocio: the OCIO config (default: $OCIO, else the bundled one, with the ACES "
+           "config's names; docs/colour.md)"),
+    STRING("ocio-display", VIEWS, display.ocio_display, "NAME",
+           "--view ocio: the config's display (default: its default display)"),
+    STRING("ocio-view", VIEWS, display.ocio_view, "NAME",
+           "--view ocio: the display's view (default: the display's default view)"),
+    STRING("ocio-look", VIEWS, display.ocio_look, "NAME",
+           "--view ocio: a look of the config applied before the view (default: none)"),
     {"legend", 0, OPT_CHOICE, HT_CMD_EXPORT, OFF(legend), 0, 0, OFF_ON, "on|off",
      "--view falsecolor: the legend (values in cd/m^2) left of the picture"},
     {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, tonemap_presets, "NAME",
@@ -131,7 +141,8 @@ static const opt_def OPTIONS[] = {
      "Radiance's (pcond)"},
     STRING("colorspace", TM, colorspace, "NAME",
            "the colour space of the input's R, G, B instead of the file's (docs/colour.md): "
-           "rec709 (srgb-linear), rec2020, p3d65, acescg, aces2065-1, xyz, radiance"),
+           "rec709 (srgb-linear), rec2020, p3d65, acescg, aces2065-1, xyz, radiance; with --view "
+           "ocio also any colour space of the OCIO config"),
     {"display-space", 0, OPT_CHOICE, TM, OFF(tm.display_space), 0, 0, colour_display_spaces,
      "SPACE", "the display's primaries and curve (rec2020 and rec709-gamma24: gamma 2.4 unless "
      "--transfer says otherwise); outputs are tagged with it"},
@@ -203,6 +214,9 @@ static const opt_def OPTIONS[] = {
     FLAG("decode", HT_CMD_BENCH, bench_decode,
          "time hdrtone's decode of each FILE on one thread beside OpenEXR's own into a reused "
          "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
+    FLAG("open", HT_CMD_BENCH, bench_open,
+         "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
+         "own decode on all cores into a reused buffer plus the upload (the floor)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
@@ -441,13 +455,17 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
     memset(&o->colour, 0, sizeof o->colour);
     if (o->colorspace) {
         const colour_space *s = colour_space_find(o->colorspace);
-        if (!s) {
+        if (!s && o->display.mode == HT_VIEW_OCIO) {
+            /* A colour space of the OCIO config: checked when the config is loaded. */
+            o->display.ocio_input = o->colorspace;
+        } else if (!s) {
             char names[160];
             colour_space_list(", ", names, sizeof names);
             snprintf(err, errlen, "--colorspace: '%s' is not one of %s", o->colorspace, names);
             return false;
         }
-        colour_from_space(&o->colour, s, IMAGE_COLOUR_OPTION);
+        if (s)
+            colour_from_space(&o->colour, s, IMAGE_COLOUR_OPTION);
     }
     int ds = o->tm.display_space;
     if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "colour.h"
 #include "gl_context.h"
 #include "human.h"
 #include "human_gpu.h"
@@ -104,6 +105,39 @@ static void json_file(FILE *f, const char *path, const hdr_image *img)
         fputs("]}", f);
     }
     fputc(']', f);
+}
+
+/* The JSON object "colorspace" of C: {name (a named space, colour.h, or null), primaries
+ * [[x, y] of R, G, B], white [x, y] (the encoding's), source (colour_source_name)}. */
+static void json_colorspace(FILE *f, const image_colour *c)
+{
+    const colour_space *named = colour_space_match(c);
+    const double(*xy)[2] = image_colour_xy(c);
+    fputs(", \"colorspace\": {\"name\": ", f);
+    if (named)
+        commands_json_str(f, named->name);
+    else
+        fputs("null", f);
+    for (int i = 0; i < 4; i++) {   /* R, G, B in "primaries", then "white" */
+        fputs(i == 0 ? ", \"primaries\": [[" : i == 3 ? "], \"white\": [" : ", [", f);
+        json_num(f, xy[i][0]);
+        fputs(", ", f);
+        json_num(f, xy[i][1]);
+        fputc(']', f);
+    }
+    json_str_field(f, "source", colour_source_name(c->source));
+    fputc('}', f);
+}
+
+/* The text line of C (json_colorspace's fields). */
+static void text_colorspace(FILE *f, const image_colour *c)
+{
+    const colour_space *named = colour_space_match(c);
+    const double(*xy)[2] = image_colour_xy(c);
+    fprintf(f, "colour space  %s%s%s%s, R %.4g,%.4g G %.4g,%.4g B %.4g,%.4g white %.4g,%.4g; "
+               "from %s\n", named ? named->name : "unnamed", named ? " (" : "",
+            named ? named->label : "", named ? ")" : "", xy[0][0], xy[0][1], xy[1][0], xy[1][1],
+            xy[2][0], xy[2][1], xy[3][0], xy[3][1], colour_source_name(c->source));
 }
 
 /* The JSON fields of the input's pixels: counts and luminance. */
@@ -336,6 +370,7 @@ static void print_stats_json(FILE *f, const stats_report *v)
 {
     const ht_options *o = v->o;
     json_file(f, v->path, v->img);
+    json_colorspace(f, &v->img->colour);
     json_pixels(f, v->st);
     json_units(f, &v->units, v->whole);
     if (o->region)
@@ -388,6 +423,7 @@ static void text_file(FILE *f, const stats_report *v)
             img->layer[0] ? "'" : "", img->rgb_source);
     fprintf(f, "size          %dx%d, data window (%d,%d)-(%d,%d), display window (%d,%d)-(%d,%d)\n",
             img->width, img->height, dw[0], dw[1], dw[2], dw[3], vw[0], vw[1], vw[2], vw[3]);
+    text_colorspace(f, &img->colour);
     fprintf(f, "pixels        %llu total, %llu finite, %llu with Y > 0\n",
             (unsigned long long)st->total, (unsigned long long)st->finite,
             (unsigned long long)st->positive);

@@ -2,12 +2,15 @@
  * into RGBA8 or RGBA16 (apply.comp, apply_display.glsl). */
 #include <glad/gl.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "falsecolor.h"
+#include "ocio_gpu.h"
 #include "pass_human.h"
 
 struct pass_apply {
     pass_base base;
+    ocio_gpu *ocio;   /* the OCIO view's program and LUTs: made on its first frame */
 };
 
 enum { PLAIN, BIN, HUMAN, DISPLAY };
@@ -24,14 +27,26 @@ pass_apply *pass_apply_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_apply), &desc, err, errlen);
 }
 
-/* Makes PROGRAM current with its uniforms for SRC, OUT and PARAMS; 0 (reason in err) when it
- * cannot be built. */
+/* The OCIO view's program for SRC and DISP, current (ocio_gpu_use); 0 with the reason. */
+static unsigned use_ocio(pass_apply *p, ht_source src, const display_params *disp, char *err,
+                         size_t errlen)
+{
+    if (!p->ocio && !(p->ocio = ocio_gpu_create())) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    return ocio_gpu_use(p->ocio, disp, src.samples, err, errlen);
+}
+
+/* Makes PROGRAM (-1: the OCIO view of DISP) current with its uniforms for SRC, OUT and
+ * PARAMS; 0 (reason in err) when it cannot be built. */
 static unsigned prepare(pass_apply *p, int program, ht_source src, const ht_buffers *b,
-                        unsigned out, unsigned out_format, const tonemap_params *params, char *err,
-                        size_t errlen)
+                        unsigned out, unsigned out_format, const tonemap_params *params,
+                        const display_params *disp, char *err, size_t errlen)
 {
     pass_bind(src, b);
-    unsigned prog = pass_use(&p->base, program, src.samples, err, errlen);
+    unsigned prog = program < 0 ? use_ocio(p, src, disp, err, errlen)
+                                : pass_use(&p->base, program, src.samples, err, errlen);
     if (!prog)
         return 0;
     pass_set_colour(prog, params);
@@ -85,8 +100,8 @@ bool pass_apply_run(pass_apply *p, ht_source src, const ht_buffers *b,
                     size_t errlen)
 {
     bool other = disp && disp->mode != HT_VIEW_TONEMAP;
-    unsigned prog = prepare(p, other ? DISPLAY : human ? HUMAN : PLAIN, src, b, out, out_format,
-                            params, err, errlen);
+    int program = !other ? (human ? HUMAN : PLAIN) : disp->mode == HT_VIEW_OCIO ? -1 : DISPLAY;
+    unsigned prog = prepare(p, program, src, b, out, out_format, params, disp, err, errlen);
     if (!prog)
         return false;
     if (other)
@@ -103,7 +118,7 @@ bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, un
                            unsigned out_format, const tonemap_params *params, char *err,
                            size_t errlen)
 {
-    unsigned prog = prepare(p, BIN, src, b, out, out_format, params, err, errlen);
+    unsigned prog = prepare(p, BIN, src, b, out, out_format, params, NULL, err, errlen);
     if (!prog)
         return false;
     pass_set_uint(prog, "u_tiles_x", (unsigned)b->tiles_x);
@@ -116,5 +131,7 @@ bool pass_apply_run_binned(pass_apply *p, ht_source src, const ht_buffers *b, un
 
 void pass_apply_destroy(pass_apply **p)
 {
+    if (p && *p)
+        ocio_gpu_destroy(&(*p)->ocio);
     pass_destroy((pass_base **)p);
 }

@@ -86,10 +86,7 @@ static uint8_t *read_regular(const char *path, int fd, size_t size, uint8_t *buf
     return buf;
 }
 
-/* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
- * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
- * caller frees it). Returns NULL with err filled on failure. */
-static uint8_t *read_whole_file(const char *path, size_t *size_out, bool *owned, char *err,
+uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *err,
                                 size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -207,7 +204,7 @@ bool image_load(const char *path, const image_load_options *opts, hdr_image *img
     }
     size_t size = 0;
     bool owned = false;
-    uint8_t *data = read_whole_file(path, &size, &owned, err, errlen);
+    uint8_t *data = image_read_file(path, &size, &owned, err, errlen);
     if (!data)
         return false;
     bool ok = image_load_memory(path, data, size, opts, img, err, errlen);

@@ -20,9 +20,21 @@ static inline float image_round_half(float f)
     return image_half_to_float(image_float_to_half(f));
 }
 
+/* The big-endian 32-bit number at P (PNG's and ICC's). */
+static inline uint32_t image_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* The calling thread's file buffer, at least BYTES long, reused by its next call and freed when
  * the thread ends; NULL when out of memory. */
 uint8_t *image_thread_buffer(size_t bytes);
+
+/* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
+ * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
+ * caller frees it). Returns NULL with err "PATH: reason" filled on failure. */
+uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *err,
+                         size_t errlen);
 
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);

@@ -222,6 +222,20 @@ void colour_gamut_apply(int g, const double display_lum[3], double rgb[3])
         rgb[i] = y > 0.0 ? y + t * (rgb[i] - y) : 0.0;
 }
 
+void colour_describe(const image_colour *c, int ds, char *buf, size_t len)
+{
+    const colour_space *s = colour_space_match(c);
+    const double(*xy)[2] = image_colour_xy(c);
+    char space[128];
+    if (s)
+        snprintf(space, sizeof space, "%s", s->label);
+    else
+        snprintf(space, sizeof space, "R %.3g,%.3g G %.3g,%.3g B %.3g,%.3g W %.4g,%.4g",
+                 xy[0][0], xy[0][1], xy[1][0], xy[1][1], xy[2][0], xy[2][1], xy[3][0], xy[3][1]);
+    snprintf(buf, len, "%s\nfrom %s, on %s", space, colour_source_name(c->source),
+             ht_enum_label(colour_display_spaces, ds));
+}
+
 const char *colour_source_name(int source)
 {
     static const char *const names[] = {"default", "chromaticities", "adoptedNeutral",

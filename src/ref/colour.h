@@ -107,6 +107,10 @@ void colour_gamut_apply(int g, const double display_lum[3], double rgb[3]);
 /* The display's Y row (for colour_gamut_apply). */
 void colour_display_lum(int ds, double lum[3]);
 
+/* Two lines for people: the space C names (or its primaries and white), then where it came
+ * from and the display DS it is shown on ("ACEScg (AP1)\nfrom adoptedNeutral, on sRGB"). */
+void colour_describe(const image_colour *c, int ds, char *buf, size_t len);
+
 /* IMAGE_COLOUR_* as stats names them: "default", "chromaticities", "adoptedNeutral", "icc",
  * "cicp", "option", "header". */
 const char *colour_source_name(int source);

@@ -13,6 +13,7 @@ const ht_enum display_modes[] = {
     {HT_VIEW_EXPOSURE, "exposure", "exposure"},
     {HT_VIEW_FALSECOLOR, "falsecolor", "false colour"},
     {HT_VIEW_CHANNEL, "channel", "channel"},
+    {HT_VIEW_OCIO, "ocio", "OCIO view"},
     {0, NULL, NULL},
 };
 

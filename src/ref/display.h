@@ -41,6 +41,11 @@ typedef struct display_params {
     int ch_palette;        /* HT_CH_PALETTE_*; display_resolve turns auto into one */
     double ch_min, ch_max; /* the range shown; display_resolve sets it from the image when
                               both are 0 */
+    /* ocio (ocio_view.h): value * 2^exposure through the config's display and view after the
+     * look; NULL: $OCIO else the bundled config, its default display and view, no look.
+     * ocio_input: the config's colour space of the pixels (--colorspace naming one of the
+     * config's; else ocio_view_input sets it per image) */
+    const char *ocio_config, *ocio_display, *ocio_view, *ocio_look, *ocio_input;
 } display_params;
 
 /* Defaults: tone mapping; exposure 0 EV, offset 0; falsecolor linear, 8 steps, smooth, scale

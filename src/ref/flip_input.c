@@ -5,8 +5,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "colour.h"
 #include "flip.h"
 #include "image_ldr.h"
+
+/* IN's values (linear, of colour space C) to linear Rec. 709: FLIP's and the metrics' space
+ * (colour.h's transform to the sRGB display, WHITE the rule for files without adoptedNeutral).
+ * False with "PATH: reason" when C is degenerate. */
+static bool to_rec709(const char *path, const image_colour *c, int white, flip_input *in,
+                      char *err, size_t errlen)
+{
+    colour_xform x;
+    char why[256];
+    if (!colour_xform_make(c, HT_DISPLAY_SPACE_SRGB, white, &x, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return false;
+    }
+    if (colour_xform_is_identity(&x))
+        return true;
+    size_t n = (size_t)in->width * in->height;
+    for (float *p = in->rgb; p < in->rgb + n * 3; p += 3) {
+        double v[3] = {p[0], p[1], p[2]}, o[3];
+        colour_xform_apply(&x, v, o);
+        for (int k = 0; k < 3; k++)
+            p[k] = (float)o[k];
+    }
+    return true;
+}
+
+/* flip_srgb_to_linear of each of V's N values; an 8-bit value (k / 255, as image_ldr makes
+ * it) from a table of the 256 results, the others (16-bit) computed. */
+static void srgb_to_linear(float *v, size_t n)
+{
+    float table[256];
+    for (int k = 0; k < 256; k++)
+        table[k] = flip_srgb_to_linear(k / 255.0f);
+    for (size_t i = 0; i < n; i++) {
+        int k = (int)(v[i] * 255.0f + 0.5f);
+        v[i] = k >= 0 && k < 256 && k / 255.0f == v[i] ? table[k] : flip_srgb_to_linear(v[i]);
+    }
+}
 
 static bool load_ldr(const char *path, uint64_t max_pixels, flip_input *in, char *err,
                      size_t errlen)
@@ -14,13 +52,13 @@ static bool load_ldr(const char *path, uint64_t max_pixels, flip_input *in, char
     ldr_image img;
     if (!image_ldr_load(path, max_pixels, &img, err, errlen))
         return false;
-    size_t n = (size_t)img.width * img.height * 3;
-    for (size_t i = 0; i < n; i++)
-        img.rgb[i] = flip_srgb_to_linear(img.rgb[i]);
+    if (!img.linear)   /* sRGB as FLIP's tool decodes it; a tagged file is linear already */
+        srgb_to_linear(img.rgb, (size_t)img.width * img.height * 3);
     in->width = img.width;
     in->height = img.height;
     in->rgb = img.rgb;   /* taken over */
     in->hdr = false;
+    in->colour = img.colour;
     snprintf(in->format, sizeof in->format, "%s", img.format);
     return true;
 }
@@ -48,18 +86,21 @@ static bool load_hdr(const char *path, const image_load_options *opts, flip_inpu
     in->width = img.width;
     in->height = img.height;
     in->hdr = true;
+    in->colour = img.colour;
     snprintf(in->format, sizeof in->format, "%s", img.format);
     image_free(&img);
     return true;
 }
 
-bool flip_input_load(const char *path, const image_load_options *opts, flip_input *in,
-                     char *err, size_t errlen)
+bool flip_input_load(const char *path, const image_load_options *opts, int white,
+                     flip_input *in, char *err, size_t errlen)
 {
     memset(in, 0, sizeof *in);
-    if (image_ldr_is_ldr(path))
-        return load_ldr(path, opts ? opts->max_pixels : 0, in, err, errlen);
-    return load_hdr(path, opts, in, err, errlen);
+    bool ok = image_ldr_is_ldr(path) ? load_ldr(path, opts ? opts->max_pixels : 0, in, err, errlen)
+                                     : load_hdr(path, opts, in, err, errlen);
+    if (ok && !(ok = to_rec709(path, &in->colour, white, in, err, errlen)))
+        flip_input_free(in);
+    return ok;
 }
 
 bool flip_input_check_pair(const flip_input *ref, const char *ref_path, const flip_input *test,

@@ -12,17 +12,22 @@
 
 typedef struct flip_input {
     int width, height;
-    float *rgb;        /* width*height*3 linear RGB, top row first; owned. LDR: the sRGB
-                          values decoded (the sRGB curve); HDR: as stored, non-finite values
-                          set to 0 (the authors' tool would carry NaN into every exposure) */
+    float *rgb;        /* width*height*3 linear Rec. 709 RGB (FLIP's and the metrics' space),
+                          top row first; owned. LDR: the sRGB values decoded (the sRGB curve),
+                          or a tagged file's linear values (image_ldr.h); HDR: as stored,
+                          non-finite values set to 0 (the authors' tool would carry NaN into
+                          every exposure); either converted from the file's colour space */
     bool hdr;
+    image_colour colour; /* the file's colour space (before the conversion) */
     char format[16];   /* "PNG", "JPEG", "OpenEXR", ... */
 } flip_input;
 
-/* Loads PATH with OPTS (the part, layer and size limit of an HDR file; NULL = defaults).
- * False with "PATH: reason" in err. */
-bool flip_input_load(const char *path, const image_load_options *opts, flip_input *in,
-                     char *err, size_t errlen);
+/* Loads PATH with OPTS (the part, layer, size limit and --colorspace of an HDR file; NULL =
+ * defaults), its values converted to linear Rec. 709 by colour.h's transform of its colour
+ * space, WHITE (HT_WHITE_*) the rule for files without adoptedNeutral. False with "PATH:
+ * reason" in err. */
+bool flip_input_load(const char *path, const image_load_options *opts, int white,
+                     flip_input *in, char *err, size_t errlen);
 
 /* Whether REF and TEST can be compared: both LDR or both HDR, of one size. False with the
  * reason, naming both files, in err. */

@@ -78,6 +78,7 @@
     X(HT_VIEW_EXPOSURE, 1)       /* value * 2^EV + offset, display-encoded (tev, HDRView) */ \
     X(HT_VIEW_FALSECOLOR, 2)     /* Radiance falsecolor's scale of luminance in cd/m^2 */ \
     X(HT_VIEW_CHANNEL, 3)        /* one channel alone, over its own range */ \
+    X(HT_VIEW_OCIO, 4)           /* an OCIO display/view of value * 2^EV (ocio_view.h) */ \
     X(HT_FC_SMOOTH, 0)           /* falsecolor: the palette everywhere */ \
     X(HT_FC_BANDS, 1)            /* falsecolor -cb: bands at the steps, black between */ \
     X(HT_FC_CONTOURS, 2)         /* falsecolor -cl: lines where the step changes */ \

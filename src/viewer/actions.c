@@ -260,6 +260,11 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_PPD] = {"set.ppd", NULL, GROUP_HIDDEN, {{0}}, act_set_ppd, 0},
     [ACT_SET_FLIP_TONEMAPPER] = {"set.flip_tonemapper", NULL, GROUP_HIDDEN, {{0}},
                                  act_set_flip_tonemapper, 0},
+    [ACT_SET_OCIO_DISPLAY] = {"set.ocio_display", NULL, GROUP_HIDDEN, {{0}},
+                              act_set_ocio_display, 0},
+    [ACT_SET_OCIO_VIEW] = {"set.ocio_view", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_view, 0},
+    [ACT_SET_OCIO_LOOK] = {"set.ocio_look", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_look, 0},
+    [ACT_SET_OCIO_INPUT] = {"set.ocio_input", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_input, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */
@@ -279,6 +284,27 @@ const char *action_group_name(action_group g)
                                                    "Human vision", "Analysis", "Sequence",
                                                    "Help"};
     return g < GROUP_COUNT ? names[g] : "";
+}
+
+void action_menu_label(action_id id, char *buf, size_t len)
+{
+    const char *l = ACTIONS[id].label ? ACTIONS[id].label : "";
+    size_t n = strlen(l);
+    const char *ends[] = {strstr(l, " ("), strstr(l, ": ")};
+    for (int i = 0; i < 2; i++)
+        if (ends[i] && (size_t)(ends[i] - l) < n)
+            n = (size_t)(ends[i] - l);
+    snprintf(buf, len, "%.*s", (int)n, l);
+}
+
+void action_plain_label(action_id id, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *l = ACTIONS[id].label ? ACTIONS[id].label : ""; *l && n + 1 < len; l++)
+        if (*l != '`')
+            buf[n++] = *l;
+    if (len)
+        buf[n] = '\0';
 }
 
 bool action_enabled(const viewer *v, action_id id)

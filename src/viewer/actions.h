@@ -50,7 +50,8 @@ typedef enum action_id {
     ACT_SET_REFERENCE, ACT_SET_COMPARE, ACT_SET_WIPE, ACT_SET_VIEW, ACT_SET_EXPOSURE,
     ACT_SET_OFFSET, ACT_SET_FC_MAX, ACT_SET_FC_DECADES, ACT_SET_FC_STEPS, ACT_SET_FC_STYLE,
     ACT_SET_CHANNEL, ACT_SET_CH_PALETTE, ACT_REGION_DONE, ACT_SET_NEIGHBOUR,
-    ACT_SET_PPD, ACT_SET_FLIP_TONEMAPPER,
+    ACT_SET_PPD, ACT_SET_FLIP_TONEMAPPER, ACT_SET_OCIO_DISPLAY, ACT_SET_OCIO_VIEW,
+    ACT_SET_OCIO_LOOK, ACT_SET_OCIO_INPUT,
     ACT_COUNT
 } action_id;
 
@@ -62,7 +63,9 @@ typedef struct shortcut {
 
 typedef struct action {
     const char *id;        /* stable name: "view.fit" */
-    const char *label;     /* menus and help: "Fit the image to the viewport" */
+    const char *label;     /* the help and the menus' tooltips: "Fit the image to the
+                              viewport"; a menu entry is its text before the first " (" or
+                              ": " (action_menu_label); Markdown: `code` in backticks */
     action_group group;
     shortcut keys[ACTION_MAX_KEYS];
     void (*run)(struct viewer *v, double arg);
@@ -89,6 +92,11 @@ void action_set(struct viewer *v, action_id id, double value);
  * A key that comes up ends a held action (action_key_up). */
 bool action_key(struct viewer *v, int key, int mods);
 void action_key_up(struct viewer *v, int key);
+
+/* ID's menu entry: its label's text before the first " (" or ": " ("Export PNG"). */
+void action_menu_label(action_id id, char *buf, size_t len);
+/* ID's label as plain text (the Markdown backticks left out), for the help and tooltips. */
+void action_plain_label(action_id id, char *buf, size_t len);
 
 /* The shortcuts of ID as the help shows them ("F, Ctrl+0"), "" when none. */
 void action_keys_text(action_id id, char *buf, size_t len);

@@ -18,6 +18,8 @@ void viewer_display_update(viewer *v)
         v->disp_asked = v->s.disp;
         v->disp_res = v->s.disp;
         display_resolve(&v->disp_res, &v->img);   /* an automatic scale reads the image */
+        if (v->s.disp.mode == HT_VIEW_OCIO && !viewer_ocio_resolve(v, &v->disp_res))
+            v->s.disp.mode = v->disp_res.mode = HT_VIEW_TONEMAP;   /* said why */
         v->disp_gen = v->image_gen;
     }
     pipeline_set_display(v->pipe, viewer_display_of(v));   /* the reference's: its render */

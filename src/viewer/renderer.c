@@ -226,6 +226,7 @@ void renderer_render(viewer *v, bool f32, int samples)
     tonemap_params tm = v->s.tm;
     if (!human)
         tm.veil = tm.acuity = tm.color_loss = false;
+    viewer_ocio_params(v, &tm);
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
      * GPU when zoomed out. */
     ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,

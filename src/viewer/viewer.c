@@ -13,6 +13,7 @@
 #include "panels.h"
 #include "human.h"
 #include "human_gpu.h"
+#include "ocio.h"
 #include "png_export.h"
 #include "seq_cmd.h"
 #include "viewer_internal.h"
@@ -198,7 +199,9 @@ static void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->ref_pipe);
         viewer_compare_free(v);
         glfwDestroyWindow(v->win);
+        ocio_config_free(&v->ocio);
     }
+    viewer_load_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -248,18 +251,18 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb_slot >= 0)
-            glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
+        else if (v->rb_slot >= 0 || viewer_loading(v))
+            glfwWaitEventsTimeout(0.005);   /* a read-back or a load is on its way */
         else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
-        ui_input_end(v->gui);
         if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
             v->ui_frames--;
             v->dirty = true;
         }
         renderer_poll(v);
+        viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
@@ -338,7 +341,7 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     if (seq)
         viewer_seq_start(v);
     else
-        viewer_load_current(v);
+        viewer_load_begin(v);
     if (o->watch)
         viewer_watch_key(v, 1);
     int status = run_loop(v, o);

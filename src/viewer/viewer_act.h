@@ -65,6 +65,12 @@ void act_compare(struct viewer *v, double arg);
 void act_wipe_axis(struct viewer *v, double arg);
 void act_set_ppd(struct viewer *v, double ppd);
 void act_set_flip_tonemapper(struct viewer *v, double t);
+/* The OCIO view's choices by index into the config's lists (display_ocio.c); an index out of
+ * them: the look and the input none (the input then the image's own). */
+void act_set_ocio_display(struct viewer *v, double i);
+void act_set_ocio_view(struct viewer *v, double i);
+void act_set_ocio_look(struct viewer *v, double i);
+void act_set_ocio_input(struct viewer *v, double i);
 void act_set_wipe(struct viewer *v, double at);
 void act_flip(struct viewer *v, double down);
 void act_set_view(struct viewer *v, double mode);

@@ -11,10 +11,10 @@
  *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
- *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture;
- *                    panels_display.c the display mode, the legend, the region, the
- *                    comparison's numbers
+ *   panels.cpp       the GUI (C++, Dear ImGui through ui.cpp; C interface panels.h, ui.h):
+ *                    menu bar, dock, status bar; panels_draw.cpp the histogram plot, the
+ *                    help, the marks over the picture; panels_display.cpp the display mode,
+ *                    the legend, the region, the comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
@@ -213,6 +213,11 @@ typedef struct viewer {
     display_params disp_asked, disp_res;
     unsigned long disp_gen;    /* image_gen of disp_res and units */
     image_units units;
+    /* The OCIO view (display_ocio.c): the config, loaded when the mode is first shown (failed:
+     * said once, not retried), and the image's RGB -> the view's input space. */
+    struct ocio_config *ocio;
+    bool ocio_failed;
+    colour_xform ocio_x;
     double user_scale;         /* --scale, or 0: the file's units */
 
     /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
@@ -244,6 +249,13 @@ typedef struct viewer {
 
     /* An image sequence being played (hdrtone SEQ; NULL: files). */
     struct viewer_seq *seq;
+
+    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
+     * load the shown entry wants (an older job's image is dropped), a load waiting for the
+     * worker. */
+    struct load_job *load_job;
+    unsigned long load_gen;
+    bool load_want;
 
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
@@ -321,8 +333,12 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
 /* The human-vision line of the status (which options, what was skipped and why), "" when
  * none is on. */
 void viewer_status_human(const viewer *v, char *buf, size_t len);
-/* The pixel inspector: the pixel under the cursor (RGBA to 4 significant digits), its
- * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes). */
+/* The pixel inspector: the pixel under the cursor (the file's RGBA to 4 significant digits),
+ * its luminance in cd/m^2, its RGB in the display's primaries when the image's differ, and
+ * what it maps to (display luminance, the display's bytes); at most VIEWER_PIXEL_LINES lines
+ * (the panel keeps their room, so that nothing below it moves when the cursor leaves the
+ * picture). */
+enum { VIEWER_PIXEL_LINES = 6 };
 void viewer_pixel_text(const viewer *v, char *buf, size_t len);
 /* The status bar's one line: the message (ERROR: a failure) or the view's status. */
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
@@ -345,6 +361,16 @@ void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
 bool viewer_load_current(viewer *v);
+/* The same off the UI thread: files[cur] decodes on a worker while the window answers (the
+ * canvas says "loading"); viewer_load_poll shows it when it is done, if it is still the one
+ * wanted (a newer load, synchronous or not, discards it). Network images, sequences and the
+ * test hooks (--keys, --screenshot: each replayed key sees the loaded image) load at once. */
+void viewer_load_begin(viewer *v);
+void viewer_load_poll(viewer *v);
+/* Whether a load is on its way (the loop then polls instead of waiting for events). */
+bool viewer_loading(const viewer *v);
+/* Waits for the worker and frees its job (the viewer's end). */
+void viewer_load_stop(viewer *v);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);
@@ -415,6 +441,19 @@ void viewer_display_update(viewer *v);
 const display_params *viewer_display_of(const viewer *v);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
+
+/* display_ocio.c */
+
+/* D's OCIO input space for the image (d->ocio_input) and v->ocio_x; false (said on the
+ * status line) when the config cannot be loaded or the image's space is degenerate. */
+bool viewer_ocio_resolve(viewer *v, display_params *d);
+/* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
+void viewer_ocio_params(const viewer *v, tonemap_params *tm);
+/* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
+ * NAMES, at most MAX; their count (0 without a config). Valid while the config lives. */
+int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max);
+/* The config's default display (DISPLAY NULL), or DISPLAY's default view; "" without one. */
+const char *viewer_ocio_default(viewer *v, const char *display);
 
 /* region_view.c */
 

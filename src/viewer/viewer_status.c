@@ -182,6 +182,11 @@ static void status_display(text_buf *t, const viewer *v)
         add(t, "sRGB");
     else
         add(t, "gamma %.3g", tm->gamma);
+    char colour[256];   /* the image's space, on one line */
+    colour_describe(&v->img.colour, tm->display_space, colour, sizeof colour);
+    for (char *nl = strchr(colour, '\n'); nl; nl = strchr(nl, '\n'))
+        *nl = ' ';
+    add(t, "\ncolour %s", colour);
 }
 
 /* What became of one human-vision option: off, on, or skipped with the reason, as pcond's
@@ -331,12 +336,20 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
         ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
         viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
+    const char *display = ht_enum_label(colour_display_spaces, tm->display_space);
+    if (!colour_xform_is_identity(&tm->colour)) {   /* the file's values, then the display's */
+        double in[3] = {p[0], p[1], p[2]}, d[3];
+        colour_xform_apply(&tm->colour, in, d);
+        add(&t, "\nin %s: R %.4g  G %.4g  B %.4g", display, d[0], d[1], d[2]);
+    }
     const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
     if (r && isfinite(lw) && lw > 0) {
-        double f = tonemap_pixel_factor(r, tm, lw);
-        add(&t, "\ndisplay %.4g cd/m2\nsRGB %d %d %d", tonemap_curve_ld(r, tm, lw),
-            tonemap_encode(tm, tm->scale * p[0] * f), tonemap_encode(tm, tm->scale * p[1] * f),
-            tonemap_encode(tm, tm->scale * p[2] * f));
+        double f = tonemap_pixel_factor(r, tm, lw), out[3];
+        for (int c = 0; c < 3; c++)
+            out[c] = tm->scale * p[c] * f;
+        tonemap_to_display(tm, out);
+        add(&t, "\ndisplay %.4g cd/m2\n%s %d %d %d", tonemap_curve_ld(r, tm, lw), display,
+            tonemap_encode(tm, out[0]), tonemap_encode(tm, out[1]), tonemap_encode(tm, out[2]));
     }
 }
 

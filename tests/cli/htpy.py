@@ -107,9 +107,9 @@ def _attr(name, typ, value):
     return name.encode() + b"\0" + typ.encode() + b"\0" + struct.pack("<i", len(value)) + value
 
 
-def write_exr(path, rgb, white_luminance=None):
+def write_exr(path, rgb, white_luminance=None, chromaticities=None):
     """An uncompressed scanline OpenEXR of float R, G, B (H x W x 3), with a whiteLuminance
-    attribute when given."""
+    attribute and chromaticities ((x, y) of R, G, B, white) when given."""
     import numpy as np
     h, w, _ = rgb.shape
     chans = b"".join(c + b"\0" + struct.pack("<iBBBBii", 2, 0, 0, 0, 0, 1, 1)
@@ -123,6 +123,9 @@ def write_exr(path, rgb, white_luminance=None):
             + _attr("screenWindowWidth", "float", struct.pack("<f", 1)))
     if white_luminance is not None:
         head += _attr("whiteLuminance", "float", struct.pack("<f", white_luminance))
+    if chromaticities is not None:
+        head += _attr("chromaticities", "chromaticities",
+                      struct.pack("<8f", *[v for xy in chromaticities for v in xy]))
     start = 8 + len(head) + 1 + 8 * h
     lines, offsets = b"", []
     for y in range(h):

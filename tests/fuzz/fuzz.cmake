@@ -5,6 +5,8 @@
 # long runs (tests/fuzz/README.md). HT_LIBFUZZER is set in CMakeLists.txt, before the libraries.
 # The seeds of the smoke runs: small images of every loader's format.
 ht_program(fuzz_make_corpus tests/fuzz/make_corpus.c hdrtone_io m)
+# fuzz_icc's: ICC profiles made by lcms2, PNGs and JPEGs with each colour tag.
+ht_program(fuzz_make_icc_corpus tests/fuzz/make_icc_corpus.c hdrtone_io)
 
 file(GLOB HT_FUZZ_TARGETS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_*.c)
 foreach(src ${HT_FUZZ_TARGETS})
@@ -16,9 +18,12 @@ foreach(src ${HT_FUZZ_TARGETS})
     ht_program(${name} "${src};tests/fuzz/driver.c" hdrtone_io)
   endif()
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
-  # The seeds: tev's packets come from test_tev_proto, everything else reads images.
+  # The seeds: tev's packets come from test_tev_proto, the colour path's from
+  # make_icc_corpus, everything else reads images.
   if(name STREQUAL "fuzz_tev")
     set(seeder $<TARGET_FILE:test_tev_proto> --seeds)
+  elseif(name STREQUAL "fuzz_icc")
+    set(seeder $<TARGET_FILE:fuzz_make_icc_corpus>)
   else()
     set(seeder $<TARGET_FILE:fuzz_make_corpus>)
   endif()

@@ -30,6 +30,7 @@ share/doc/hdrtone/examples/headless/headless.c
 share/doc/hdrtone/examples/scene/CMakeLists.txt
 share/doc/hdrtone/examples/scene/scene.c
 share/hdrtone/default.exr
+share/hdrtone/ocio/config.ocio
 share/icons/hicolor/128x128/apps/hdrtone.png
 share/icons/hicolor/256x256/apps/hdrtone.png
 share/icons/hicolor/48x48/apps/hdrtone.png
@@ -48,6 +49,12 @@ layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_na
 # stats shows the same lookup is by installation, not by the source tree).
 "$tmp/usr/bin/hdrtone" stats "$tmp/usr/share/hdrtone/default.exr" --backend cpu >/dev/null ||
   no "installed hdrtone cannot read its default image"
+# ... and its bundled OCIO config (the refusal names the config it read).
+why=$(env -u OCIO "$tmp/usr/bin/hdrtone" export "$tmp/usr/share/hdrtone/default.exr" --view ocio \
+      --ocio-display nope --backend cpu -o "$tmp/ocio.png" 2>&1) &&
+  no "an unknown OCIO display was not refused"
+grep -qF "$tmp/usr/share/hdrtone/ocio/config.ocio" <<<"$why" ||
+  no "installed hdrtone does not find its OCIO config: $why"
 
 man=$(MANWIDTH=200 man -l "$tmp/usr/share/man/man1/hdrtone.1.gz" 2>/dev/null)
 [[ -n $man ]] || no "man page does not render"

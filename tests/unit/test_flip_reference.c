@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "flip.h"
+#include "colour.h"
 #include "flip_input.h"
 #include "image_ldr.h"
 #include "testutil.h"
@@ -56,8 +57,8 @@ static void check_row(const char *dir, char **f)
     snprintf(rp, sizeof rp, "%s/%s", dir, f[0]);
     snprintf(tp, sizeof tp, "%s/%s", dir, f[1]);
     flip_input ref, test;
-    if (!flip_input_load(rp, NULL, &ref, err, sizeof err) ||
-        !flip_input_load(tp, NULL, &test, err, sizeof err)) {
+    if (!flip_input_load(rp, NULL, HT_WHITE_ABSOLUTE, &ref, err, sizeof err) ||
+        !flip_input_load(tp, NULL, HT_WHITE_ABSOLUTE, &test, err, sizeof err)) {
         CHECK(false, "%s", err);
         return;
     }
