@@ -1,19 +1,21 @@
-// Sample-radius pass (human_sample_radii; pcond initacuity), one group: per interior foveal
-// pixel, the solid angle omega of a picture pixel there (from the differences of the
+// Sample-radius pass (human_sample_radii; pcond initacuity), a thread per foveal pixel (not
+// one group, which ran the ~1000 radii of 4K four at a time on one multiprocessor): per
+// interior foveal pixel, the solid angle omega of a picture pixel there (from the differences of the
 // neighbouring view rays) against the visible frequency at the foveal luminance,
 // sr = (pi / 180) / sqrt(omega) / hacuity(La); the border copies its inner neighbour. The
-// grid (fw * fh floats) is followed by the largest radius (at least 1), which the CPU reads.
+// grid (fw * fh floats) is followed by the largest radius (at least 1; set to 1 before the
+// dispatch, pass_veil_radii), which the CPU reads.
 layout(local_size_x = HT_RADII_GROUP) in;
 layout(rgba32f, binding = 0) readonly uniform image2D u_fov;   // the current foveal image
 layout(std430, binding = HT_BIND_RAY_DIRS) readonly buffer Dirs { vec4 dirs[]; };
-layout(std430, binding = HT_BIND_SAMPLE_RADII) writeonly buffer Radii { float sr[]; };
+// The radii as float bits: the largest is kept by an atomicMax on them.
+layout(std430, binding = HT_BIND_SAMPLE_RADII) buffer Radii { uint sr[]; };
 uniform ivec2 u_pic;    // the picture
 uniform ivec2 u_grid;   // fw, fh
 uniform float u_scale;
 
-const uint N = uint(HT_RADII_GROUP);
 const double PI = 3.14159265358979323846lf;
-shared float s_max[N];
+shared uint s_max;
 
 // human_hacuity: cycles/degree at adaptation luminance la (cd/m^2); its floor at la <= 0.
 float hacuity(float la)
@@ -42,20 +44,16 @@ float radius_at(ivec2 c)
 void main()
 {
     uint t = gl_LocalInvocationIndex;
-    int n = u_grid.x * u_grid.y;
+    int k = int(gl_GlobalInvocationID.x), n = u_grid.x * u_grid.y;
     bool interior = u_grid.x >= 3 && u_grid.y >= 3;   // else no differences: no blur
-    float mx = 1.0;
-    for (int k = int(t); k < n; k += int(N)) {
+    if (t == 0u) s_max = floatBitsToUint(1.0);
+    barrier();
+    if (k < n) {
         ivec2 c = clamp(ivec2(k % u_grid.x, k / u_grid.x), ivec2(1), u_grid - 2);
         float r = interior ? radius_at(c) : 0.0;
-        sr[k] = r;
-        mx = max(mx, r);
+        sr[k] = floatBitsToUint(r);
+        atomicMax(s_max, floatBitsToUint(max(r, 1.0)));   // >= 1: the bits order as floats
     }
-    s_max[t] = mx;
     barrier();
-    for (uint s = N / 2u; s > 0u; s >>= 1) {
-        if (t < s) s_max[t] = max(s_max[t], s_max[t + s]);
-        barrier();
-    }
-    if (t == 0u) sr[n] = s_max[0];
+    if (t == 0u) atomicMax(sr[n], s_max);
 }

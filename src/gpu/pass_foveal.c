@@ -1,6 +1,7 @@
 /* Foveal pass and pcond's point samples (foveal.comp, points.comp); pass_foveal.h. */
 #include "pass_foveal.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,12 @@ struct pass_foveal {
     gpu_tex fov;                /* RGBA32F fw x fh */
     int fw, fh;
     gpu_buf pos[2], lum;        /* point positions (x | y << 16) of each walk, and their Lw */
-    gpu_buf rgb;                /* their RGB (pass_foveal_read_points), vec4 each */
+    gpu_buf exact;              /* points.comp's ext, then each sample's exact sum */
     int pos_w[2], pos_h[2];     /* picture size each walk's positions were walked for */
     uint32_t n_points, pos_n[2]; /* this analysis' point count; positions held */
     int walk;                   /* the walk this analysis gathers (pass_foveal_prepare) */
-    int dark;                   /* pass_foveal_set_dark's bin (-1: none) and Lw */
-    float dark_lw;
+    int dark;                   /* pass_foveal_set_dark's bin (-1: none) and sums */
+    float dark_lo, dark_hi;
     unsigned char uploaded[64]; /* the foveal_config last written to the frame, when no */
     bool have_uploaded;         /* point gather has changed it since */
     gpu_buf config;             /* the foveal_config the frame is reset to (copied on the GPU) */
@@ -27,12 +28,12 @@ struct pass_foveal {
     bool have_staged;
 };
 
-enum { FOVEAL, GATHER, BIN, RGB };
+enum { FOVEAL, GATHER, BIN, EXACT };
 static const pass_desc desc = {"foveal", {
     [FOVEAL] = {"foveal.comp", NULL, false},
     [GATHER] = {"points.comp", "#define HT_POINTS_STAGE 0\n", false},
     [BIN] = {"points.comp", "#define HT_POINTS_STAGE 1\n", false},
-    [RGB] = {"points.comp", "#define HT_POINTS_STAGE 2\n", false},
+    [EXACT] = {"points.comp", "#define HT_POINTS_STAGE 2\n", false},
 }};
 
 pass_foveal *pass_foveal_create(char *err, size_t errlen)
@@ -48,7 +49,7 @@ void pass_foveal_destroy(pass_foveal **pp)
     gpu_buf_destroy(&(*pp)->pos[0]);
     gpu_buf_destroy(&(*pp)->pos[1]);
     gpu_buf_destroy(&(*pp)->lum);
-    gpu_buf_destroy(&(*pp)->rgb);
+    gpu_buf_destroy(&(*pp)->exact);
     gpu_buf_destroy(&(*pp)->config);
     pass_destroy((pass_base **)pp);
 }
@@ -214,19 +215,22 @@ bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size
         return false;
     pass_set_uint(prog, "u_count", p->n_points);
     pass_set_int(prog, "u_dark", p->dark);
-    pass_set_float(prog, "u_dark_lw", p->dark_lw);
+    glProgramUniform2f(prog, glGetUniformLocation(prog, "u_dark_exact"), p->dark_lo,
+                       p->dark_hi);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->lum.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_EXACT, p->exact.id);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return true;
 }
 
-void pass_foveal_set_dark(pass_foveal *p, int bin, float lw)
+void pass_foveal_set_dark(pass_foveal *p, int bin, float lo, float hi)
 {
     p->dark = bin;
-    p->dark_lw = lw;
+    p->dark_lo = lo;
+    p->dark_hi = hi;
 }
 
 uint32_t pass_foveal_points(const pass_foveal *p)
@@ -234,28 +238,60 @@ uint32_t pass_foveal_points(const pass_foveal *p)
     return p->n_points;
 }
 
-bool pass_foveal_read_points(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                             float *rgb, float *lw, char *err, size_t errlen)
+/* The float whose order key (points.comp's order_key) is K. */
+static float key_value(uint32_t k)
+{
+    uint32_t b = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
+                       const tonemap_params *params, char *err, size_t errlen)
 {
     if (!p->n_points)
         return true;
-    unsigned prog = pass_use(&p->base, RGB, img->piece[0].src.samples, err, errlen);
+    unsigned prog = pass_use(&p->base, EXACT, img->piece[0].src.samples, err, errlen);
     if (!prog)
         return false;
-    size_t bytes = sizeof(float) * 4 * p->n_points;
-    gpu_buf_recreate(&p->rgb, bytes);
+    size_t bytes = sizeof(uint32_t) * HT_POINT_EXACT_HEAD + sizeof(float) * p->n_points;
+    gpu_buf_recreate(&p->exact, bytes);
+    const uint32_t lowest = 0xffffffffu, highest = 0;   /* the sentinels: no valid sample */
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 8, GL_RED_INTEGER,
+                         GL_UNSIGNED_INT, &lowest);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 8, 8, GL_RED_INTEGER,
+                         GL_UNSIGNED_INT, &highest);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     pass_set_uint(prog, "u_count", p->n_points);
+    pass_set_float(prog, "u_scale", (float)params->scale);
+    pass_set_ivec2(prog, "u_grid", p->fw, p->fh);
+    pass_set_colour(prog, params);
     pass_bind(img->piece[0].src, b);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_LUM, p->rgb.id);
+    glBindImageTexture(0, p->fov.id, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_EXACT, p->exact.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_POS, positions(p));
-    glDispatchCompute((p->n_points + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->rgb.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, rgb);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->lum.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * p->n_points),
-                       lw);
+    uint32_t n = p->n_points > (uint32_t)(p->fw * p->fh) ? p->n_points
+                                                        : (uint32_t)(p->fw * p->fh);
+    glDispatchCompute((n + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return true;
+}
+
+bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4])
+{
+    /* Each read-back waits for the GPU and then for the copy to the CPU (tens of us where
+     * the GPU idles): "widened" joins the keys, and one read takes the five. */
+    uint32_t k[5];
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
+    glBindBuffer(GL_COPY_READ_BUFFER, b->frame.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, p->exact.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offsetof(ht_frame, widened),
+                        4 * sizeof *k, sizeof *k);
+    glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof k, k);
+    for (int i = 0; i < 4; i++)
+        ext[i] = k[i] == (i < 2 ? 0xffffffffu : 0u) ? NAN : key_value(k[i]);
+    return k[4] != 0;
 }
 
 ht_source pass_foveal_source(const pass_foveal *p)

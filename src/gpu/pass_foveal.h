@@ -40,19 +40,25 @@ bool pass_foveal_gather(pass_foveal *p, const ht_pieces *img, const ht_buffers *
 bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size_t errlen);
 
 /* pcond's darkest-bin rule (tonemap_darkest_bin) for the point binning of this analysis:
- * the point samples whose Lw (the gather's) is LW go into bin BIN; -1: none (what
- * pass_foveal_prepare sets). */
-void pass_foveal_set_dark(pass_foveal *p, int bin, float lw);
+ * the point samples whose Lw (the gather's) is that of the first sample whose exact sum
+ * (pass_foveal_exact) lies in [LO, HI] go into bin BIN; -1: none (what pass_foveal_prepare
+ * sets). */
+void pass_foveal_set_dark(pass_foveal *p, int bin, float lo, float hi);
 
 /* The number of point samples of this analysis (0: none). */
 uint32_t pass_foveal_points(const pass_foveal *p);
 
-/* This analysis' point samples read back (after the gather; nothing without them): RGB,
- * pass_foveal_points * 4 floats, each sample's colour in IMG (in one piece), the fourth 0;
- * LW, pass_foveal_points floats, the gather's Lw (NaN: not finite). A stall: for the
- * human-vision analysis only. False (reason in err) when the program cannot be built. */
-bool pass_foveal_read_points(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
-                             float *rgb, float *lw, char *err, size_t errlen);
+/* pcond's exact sums (tonemap_pcond_lw / HT_WHTEFFICACY: 179 times such a float is exact in
+ * double) of this analysis' point samples in IMG (in one piece) and of the valid pixels of
+ * the last foveal image (the veiled one), and their extremes, on the GPU (after the gather;
+ * nothing without point samples). False (reason in err) when the program cannot be built. */
+bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
+                       const tonemap_params *params, char *err, size_t errlen);
+
+/* pass_foveal_exact's extremes read back with the frame B's "widened" (the range pass's;
+ * returned), in one stall: into EXT the smallest exact sum of the foveal image's valid
+ * pixels, of the point samples', the largest of each; NaN where none. */
+bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4]);
 
 /* The foveal image of the last run as a source (texture 0 before any). */
 ht_source pass_foveal_source(const pass_foveal *p);

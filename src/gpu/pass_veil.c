@@ -7,11 +7,17 @@
 
 #include <glad/gl.h>
 
+#include "readback.h"
+
 struct pass_veil {
     pass_base base;
     gpu_buf dirs;               /* fw * fh vec4 view-ray directions (HT_BIND_RAY_DIRS) */
     int dirs_w, dirs_h;         /* the picture and field of view they were made for */
     double dirs_fov;
+    gpu_buf max_sr;             /* the largest radius, copied for the read-back */
+    gpu_readback *rb;           /* its fenced read-back (made on first use) */
+    int slot;                   /* the pending read's slot, -1: none */
+    float last_max;             /* the last one collected (0: none yet) */
 };
 
 enum { VEIL, VEIL_FOVEAL, RADII };
@@ -23,7 +29,10 @@ static const pass_desc desc = {"human", {
 
 pass_veil *pass_veil_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_veil), &desc, err, errlen);
+    pass_veil *p = pass_create(sizeof(pass_veil), &desc, err, errlen);
+    if (p)
+        p->slot = -1;
+    return p;
 }
 
 void pass_veil_destroy(pass_veil **pp)
@@ -31,6 +40,8 @@ void pass_veil_destroy(pass_veil **pp)
     if (!pp || !*pp)
         return;
     gpu_buf_destroy(&(*pp)->dirs);
+    gpu_buf_destroy(&(*pp)->max_sr);
+    gpu_readback_destroy(&(*pp)->rb);
     pass_destroy((pass_base **)pp);
 }
 
@@ -90,7 +101,7 @@ bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
 }
 
 bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
-                      const tonemap_params *params, float *max_sr, char *err, size_t errlen)
+                      const tonemap_params *params, char *err, size_t errlen)
 {
     unsigned prog = pass_use(&p->base, RADII, 1, err, errlen);
     if (!prog)
@@ -102,11 +113,44 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_RAY_DIRS, p->dirs.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, b->sample_radii.id);
     glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    unsigned n = (unsigned)b->fov_w * (unsigned)b->fov_h;
+    const float one = 1.0f;   /* the largest radius' start (sample_radii.comp) */
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
-                       (GLintptr)((size_t)b->fov_w * b->fov_h * sizeof *max_sr),
-                       sizeof *max_sr, max_sr);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32F, (GLintptr)(n * sizeof one),
+                         sizeof one, GL_RED, GL_FLOAT, &one);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glDispatchCompute((n + HT_RADII_GROUP - 1) / HT_RADII_GROUP, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    /* A fenced read instead of glGetBufferSubData, which waits for everything queued before
+     * it and leaves the GPU idle until the CPU queues more (a round trip, ~60 us on an H200):
+     * the pipeline queues the analysis after the veil before it collects the read. */
+    if (!p->rb && !(p->rb = gpu_readback_create(1))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    gpu_readback_cancel(p->rb, p->slot);   /* a frame that stopped before collecting it */
+    gpu_buf_recreate(&p->max_sr, sizeof(float));
+    glBindBuffer(GL_COPY_READ_BUFFER, b->sample_radii.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, p->max_sr.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                        (GLintptr)(n * sizeof(float)), 0, sizeof(float));
+    p->slot = gpu_readback_start_buffer(p->rb, p->max_sr.id, sizeof(float), err, errlen);
+    return p->slot >= 0;
+}
+
+bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen)
+{
+    int slot = p->slot;
+    p->slot = -1;
+    if (slot < 0 && p->last_max > 0.0f) {   /* collected already (bench runs a pass alone) */
+        *max_sr = p->last_max;
+        return true;
+    }
+    if (!p->rb || !gpu_readback_finish(p->rb, slot, max_sr, err, errlen)) {
+        if (!p->rb)
+            snprintf(err, errlen, "no sample radii pending");
+        return false;
+    }
+    p->last_max = *max_sr;
     return true;
 }

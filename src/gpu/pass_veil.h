@@ -28,9 +28,14 @@ bool pass_veil_run(pass_veil *p, ht_source fov, const ht_buffers *b, char *err,
                      size_t errlen);
 
 /* The sample radii of a W x H picture from the foveal image FOV into b->sample_radii, and
- * their largest into *MAX_SR (at least 1; read back: waits for the GPU). False (reason in
- * err) when the program cannot be built. */
+ * the read-back of their largest started (fenced: pass_veil_radii_max collects it). False
+ * (reason in err) when the program cannot be built or out of memory. */
 bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers *b,
-                      const tonemap_params *params, float *max_sr, char *err, size_t errlen);
+                      const tonemap_params *params, char *err, size_t errlen);
+
+/* The largest radius of the last pass_veil_radii (at least 1) into *MAX_SR: waits for the GPU
+ * to pass that read-back only, not for what was queued after it; collected before, the same
+ * again. False (reason in err) before any pass_veil_radii or when the wait failed. */
+bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen);
 
 #endif

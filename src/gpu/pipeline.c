@@ -391,7 +391,7 @@ bool pipeline_run_pass(pipeline *p, int pass, ht_source src, const tonemap_param
     case HT_PASS_veil_histogram:
         return pipeline_human_veil_histogram(p, src, &img, params, err, errlen);
     case HT_PASS_sample_radii:
-        return pipeline_human_radii(p, &img, params, err, errlen);
+        return pipeline_human_radii(p, &img, err, errlen);
     case HT_PASS_apply: {
         const pipeline_human *human;
         if (!pipeline_human_for_apply(p, src, &human, err, errlen))

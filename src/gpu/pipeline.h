@@ -42,8 +42,9 @@ typedef struct ht_source {
  * image (pixel sampling has none yet), then the veil grid and the veiled foveal image;
  * veil_histogram runs the analysis passes again after the veil (pcond's second histogram:
  * the veiled foveal image and the continued point samples, or every pixel with the veil
- * added; the range test of the first stands); sample_radii makes the acuity's radii and
- * reads their largest back. */
+ * added; the range test of the first stands); with acuity the veil pass also makes the
+ * radii, whose largest sample_radii reads back (fenced: the GPU runs veil_histogram
+ * meanwhile). */
 #define HT_PASSES(X) \
     X(foveal) X(points_gather) X(histogram) X(range) X(rebin) X(merge) X(points_bin) X(curve) \
     X(veil) X(veil_histogram) X(sample_radii) X(apply)

@@ -151,7 +151,9 @@ void pipeline_human_pyramid_stale(pipeline *p)
 }
 
 /* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
- * image where pixel sampling has none, the veil. */
+ * image where pixel sampling has none, the veil; with acuity the sample radii from the
+ * (veiled) foveal image, which the analysis after the veil does not change: their largest is
+ * read back in the sample_radii pass, while the GPU runs that analysis. */
 bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                          char *err, size_t errlen)
 {
@@ -179,70 +181,46 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
     if (params->sampling != HT_SAMPLING_FOVEAL &&
         !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
         return false;
-    return !veil || pass_veil_run(p->veil, pass_foveal_source(p->foveal), &p->buf, err, errlen);
-}
-
-/* The exact extremes (tonemap_pcond_lw) of the valid samples among the N colours RGB (4 floats
- * each) into *LO, *HI; a point sample's rounded to float (POINTS), as pcond holds it. */
-static void exact_extremes(const float *rgb, size_t n, const tonemap_params *params,
-                           bool points, double *lo, double *hi)
-{
-    for (size_t k = 0; k < n; k++) {
-        double e = tonemap_pcond_lw(rgb + 4 * k, params);
-        e = points ? (float)e : e;
-        if (!isnan(e)) {
-            *lo = fmin(*lo, e);
-            *hi = fmax(*hi, e);
-        }
-    }
+    ht_source fov = pass_foveal_source(p->foveal);
+    return (!veil || pass_veil_run(p->veil, fov, &p->buf, err, errlen)) &&
+           (p->report.acuity != HUMAN_APPLIED ||
+            pass_veil_radii(p->veil, fov, img->width, img->height, &p->buf, params, err,
+                            errlen));
 }
 
 /* pcond's darkest-bin rule for the analysis after the veil (foveal sampling with point
  * samples and pcond's rules, after the range pass): the bin tonemap_darkest_bin gives the
  * darkest samples of a widened range from the exact extremes of the veiled foveal image and of
- * the point samples, as the CPU reference's (tonemap_stage_input.pcond_exact) double
- * arithmetic has it; GLSL has no double log. The point samples at that darkest exact Lw are
- * binned there by the Lw the GPU gathered for the first of them (a sample of another colour
- * with the same gathered Lw would go along; the GPU's veil, rounded otherwise than the CPU's,
- * could decide the extremes otherwise). False (reason in err) when out of memory or a program
- * does not build. */
+ * the point samples (a point sample's rounded to float, as pcond holds it), as the CPU
+ * reference's (tonemap_stage_input.pcond_exact) double arithmetic has it; GLSL has no double
+ * log. The extremes come from the GPU as exact sums (pass_foveal_exact), one stall for them
+ * and the range pass's "widened". The point samples at that darkest exact Lw are binned there
+ * by the Lw the GPU gathered for the first of them (a sample of another colour with the same
+ * gathered Lw would go along; the GPU's veil, rounded otherwise than the CPU's, could decide
+ * the extremes otherwise). False (reason in err) when a program does not build. */
 static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                      char *err, size_t errlen)
 {
-    size_t n = pass_foveal_points(p->foveal), nf = (size_t)p->buf.fov_w * p->buf.fov_h;
-    uint32_t widened = 0;
-    if (!params->pcond || !n)
+    if (!params->pcond || !pass_foveal_points(p->foveal))
         return true;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf.frame.id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, offsetof(ht_frame, widened), sizeof widened,
-                       &widened);
-    if (!widened)
-        return true;
-    float *rgb = malloc(sizeof *rgb * 4 * (n > nf ? n : nf)), *lw = malloc(sizeof *lw * n);
-    if (!rgb || !lw) {
-        free(rgb);
-        free(lw);
-        snprintf(err, errlen, "out of memory");
+    if (!pass_foveal_exact(p->foveal, img, &p->buf, params, err, errlen))
         return false;
-    }
-    double lo = INFINITY, hi = 0, plo = INFINITY, phi = 0;
-    glBindTexture(GL_TEXTURE_2D, pass_foveal_source(p->foveal).texture);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, rgb);   /* the veiled foveal image */
-    exact_extremes(rgb, nf, params, false, &lo, &hi);
-    bool ok = pass_foveal_read_points(p->foveal, img, &p->buf, rgb, lw, err, errlen);
-    if (ok) {
-        exact_extremes(rgb, n, params, true, &plo, &phi);
-        int dark = tonemap_darkest_bin(params->bins, fmin(lo, plo), fmax(hi, phi));
-        for (size_t k = 0; plo <= lo && k < n; k++)
-            if ((float)tonemap_pcond_lw(rgb + 4 * k, params) == plo) {
-                pass_foveal_set_dark(p->foveal, dark, lw[k]);
-                break;
-            }
-    }
-    free(rgb);
-    free(lw);
-    return ok;
+    float ext[4];   /* sums: foveal min, points' min, foveal max, points' max; NaN: none */
+    if (!pass_foveal_exact_read(p->foveal, &p->buf, ext))
+        return true;   /* not widened */
+    const double u = HT_WHTEFFICACY;
+    double lo = isnan(ext[0]) ? INFINITY : u * ext[0];
+    double hi = isnan(ext[2]) ? 0.0 : fmax(0.0, u * ext[2]);
+    float plo = isnan(ext[1]) ? INFINITY : (float)(u * ext[1]);
+    float phi = isnan(ext[3]) ? 0.0f : fmaxf(0.0f, (float)(u * ext[3]));
+    if (isnan(ext[1]) || !(plo <= lo))
+        return true;
+    int dark = tonemap_darkest_bin(params->bins, fmin(lo, plo), fmax(hi, phi));
+    float top = ext[1];   /* the largest sum whose Lw rounds to plo too */
+    while ((float)(u * nextafterf(top, INFINITY)) == plo)
+        top = nextafterf(top, INFINITY);
+    pass_foveal_set_dark(p->foveal, dark, ext[1], top);
+    return true;
 }
 
 /* The frame's binning fields: two runs of them, kept one after the other in a binning slot. */
@@ -309,7 +287,7 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
             ok = set_dark(p, img, params, err, errlen);
         ok = ok && pipeline_run_pass(p, pass, src, params, err, errlen);
     }
-    pass_foveal_set_dark(p->foveal, -1, 0.0f);
+    pass_foveal_set_dark(p->foveal, -1, 0.0f, 0.0f);
     p->buf.range_fits = -1;
     p->buf.veiled = false;
     p->veiled_analysis = false;
@@ -318,15 +296,14 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     return ok;
 }
 
-/* The sample_radii pass: the radii, their largest read back for the root level. */
-bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
-                          char *err, size_t errlen)
+/* The sample_radii pass: the largest radius (the veil pass made them) collected for the root
+ * level. */
+bool pipeline_human_radii(pipeline *p, const ht_pieces *img, char *err, size_t errlen)
 {
     if (!p->human_on || p->report.acuity != HUMAN_APPLIED)
         return true;
     float max_sr;
-    if (!pass_veil_radii(p->veil, pass_foveal_source(p->foveal), img->width, img->height,
-                          &p->buf, params, &max_sr, err, errlen))
+    if (!pass_veil_radii_max(p->veil, &max_sr, err, errlen))
         return false;
     p->report.max_sr = max_sr;
     p->report.root_level = human_root_level(max_sr, img->width, img->height);

@@ -65,16 +65,15 @@ struct pipeline {
 };
 
 /* The human-vision analysis's passes (pipeline.h, HT_PASSES; pipeline_human.c), each doing
- * nothing without the options: veil (the first analysis read back, the decisions, the veil),
- * veil_histogram (the analysis again after the veil, from SRC) and sample_radii. IMG: the
- * analysed image. False (reason in err) for an image in pieces, out of memory, or a program
+ * nothing without the options: veil (the first analysis read back, the decisions, the veil,
+ * the sample radii), veil_histogram (the analysis again after the veil, from SRC) and
+ * sample_radii (their largest collected). IMG: the analysed image. False (reason in err) for an image in pieces, out of memory, or a program
  * that does not build. */
 bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                          char *err, size_t errlen);
 bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *img,
                                    const tonemap_params *params, char *err, size_t errlen);
-bool pipeline_human_radii(pipeline *p, const ht_pieces *img, const tonemap_params *params,
-                          char *err, size_t errlen);
+bool pipeline_human_radii(pipeline *p, const ht_pieces *img, char *err, size_t errlen);
 /* After an analysis: the stage its human-vision options leave for the apply pass on, or off
  * when it had none and the stage was an analysis's own. */
 void pipeline_human_after_analysis(pipeline *p);

@@ -56,11 +56,12 @@
     X(HT_GAMUT_COMPRESS, 1)      /* desaturated towards the pixel's display Y, then clipped */ \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
+    X(HT_POINT_EXACT_HEAD, 8)    /* uints before the exact sums (points.comp's ext) */        \
     X(HT_FOVEAL_GROUP_X, 32)     /* threads of a foveal-pixel group (one box each): */        \
     X(HT_FOVEAL_GROUP_Y, 4)      /* columns, rows */                                          \
     X(HT_FOVEAL_ROWS, 8)         /* rows a foveal thread reads before adding them */          \
     X(HT_VEIL_GROUP, 256)        /* threads of a veil group (one foveal pixel each) */        \
-    X(HT_RADII_GROUP, 256)       /* threads of the sample-radius pass (one group) */          \
+    X(HT_RADII_GROUP, 64)        /* threads of a sample-radius group (a radius each) */       \
     X(HT_PYRAMID_MAX_LEVELS, 31) /* acuity pyramid levels at most (a 2^31 picture has no more) */ \
     HT_PIXEL_CLASSES(X)                                                                       \
     HT_DISPLAY_CONSTANTS(X)
@@ -207,6 +208,7 @@ typedef struct ht_frame { HT_FRAME_FIELDS(HT_C_FIELD_) } ht_frame;
     X(HT_BIND_OUT, 4)            \
     X(HT_BIND_POINT_LUM, 5)      /* foveal sampling: Lw of the point samples */ \
     X(HT_BIND_POINT_POS, 6)      /* their positions, x | y << 16 */ \
+    X(HT_BIND_POINT_EXACT, 14)   /* pcond's exact sums of them and their extremes (points.comp) */ \
     X(HT_BIND_DISPATCH, 12)      /* the fused finishing's counters and dispatch arguments */
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_BINDINGS(HT_ENUM_)
