@@ -138,6 +138,16 @@ const char *exr_printable(const char *name, char out[44])
     return out;
 }
 
+/* S for a message: at most 63 bytes, each byte outside printable ASCII as '?'. */
+static const char *printable(const char *s, char out[64])
+{
+    size_t i = 0;
+    for (; s[i] && i < 63; i++)
+        out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    out[i] = '\0';
+    return out;
+}
+
 /* Parses the chlist attribute value. */
 static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *why, size_t wl)
 {
@@ -178,6 +188,17 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
         if (xs != 1 || ys != 1)
             p->subsampled = true;
         p->pixel_bytes += type == EXR_HALF ? 2 : 4;
+        /* OpenEXR requires the names in ascending byte order, without repeats: its libraries
+         * keep the list sorted and read each line's channels in that order, tinyexr in the
+         * file's, so an unsorted list decodes to other pixels per decoder (fuzz_load's
+         * findings, tests/fuzz/seeds/unsorted-*.exr). */
+        if (p->nchannels > 0 && strcmp(p->chans[p->nchannels - 1].name, cname) >= 0) {
+            char a[64], b[64];
+            snprintf(why, wl, "channel list is not sorted by name ('%s' after '%s'; OpenEXR "
+                              "requires ascending names, decoders read such files differently)",
+                     printable(cname, a), printable(p->chans[p->nchannels - 1].name, b));
+            return false;
+        }
         if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
             snprintf(why, wl, "too many channels");
             return false;
