@@ -138,16 +138,6 @@ const char *exr_printable(const char *name, char out[44])
     return out;
 }
 
-/* S for a message: at most 63 bytes, each byte outside printable ASCII as '?'. */
-static const char *printable(const char *s, char out[64])
-{
-    size_t i = 0;
-    for (; s[i] && i < 63; i++)
-        out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
-    out[i] = '\0';
-    return out;
-}
-
 /* Parses the chlist attribute value. */
 static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *why, size_t wl)
 {
@@ -193,10 +183,10 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
          * file's, so an unsorted list decodes to other pixels per decoder (fuzz_load's
          * findings, tests/fuzz/seeds/unsorted-*.exr). */
         if (p->nchannels > 0 && strcmp(p->chans[p->nchannels - 1].name, cname) >= 0) {
-            char a[64], b[64];
+            char a[44], b[44];
             snprintf(why, wl, "channel list is not sorted by name ('%s' after '%s'; OpenEXR "
                               "requires ascending names, decoders read such files differently)",
-                     printable(cname, a), printable(p->chans[p->nchannels - 1].name, b));
+                     exr_printable(cname, a), exr_printable(p->chans[p->nchannels - 1].name, b));
             return false;
         }
         if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
@@ -733,7 +723,9 @@ static bool read_headers(const uint8_t *data, size_t size, size_t *pos, bool sin
         exr_part_info *p = add_part(f, &cap, why, wl);
         if (!p)
             return false;
+        size_t header_pos = *pos;
         bool parsed = parse_header(data, size, pos, single_tiled, f->multipart, p, why, wl);
+        p->header_pos = header_pos;
         f->nparts++; /* counted even when it failed, so that its channels are freed */
         if (!parsed || !check_part(p, f->nparts - 1, single_tiled, f->multipart, why, wl))
             return false;

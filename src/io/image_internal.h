@@ -40,6 +40,26 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
 bool image_load_pfm(const char *path, const uint8_t *data, size_t size,
                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
+/* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
+ * exr_validate) to IMG's metadata, in the file's order, each value as text. */
+void exr_meta_add(hdr_image *img, const uint8_t *data, size_t size, size_t pos);
+
+/* Adds IMG's metadata entries of the ICC profile ICC (N bytes): its size and description. */
+void image_meta_icc(hdr_image *img, const uint8_t *icc, size_t n);
+
+/* The loaders of the formats read through OpenImageIO (image_oiio.c: the format's plugin from
+ * image_formats.h) and libjxl (jxl_read.c); same contract as image_load. */
+bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int format,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+bool image_load_jxl(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+
+/* Most pixels along a side any loader accepts (the sizes are kept in int). */
+#define IMAGE_MAX_SIDE (1 << 20)
+
+/* sRGB's encoded value V (0..1) as linear light (IEC 61966-2-1; negative values mirrored). */
+float image_srgb_to_linear(float v);
+
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;
 

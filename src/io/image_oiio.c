@@ -1,0 +1,244 @@
+/* The formats read through OpenImageIO (oiio.h): the size checked before anything decodes,
+ * the channels made RGBA, the transfer decoded to linear light, the metadata kept. */
+#define _DEFAULT_SOURCE /* strcasecmp */
+#include "image_internal.h"
+#include "image_formats.h"
+#include "oiio.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+float image_srgb_to_linear(float v)
+{
+    float a = fabsf(v), l = a <= 0.04045f ? a / 12.92f : powf((a + 0.055f) / 1.055f, 2.4f);
+    return v < 0 ? -l : l;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+
+/* The largest 'ispe' (image spatial extent) of a HEIF/AVIF file, found by walking the boxes
+ * meta > iprp > ipco; false when there is none. */
+static bool heif_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
+{
+    static const char *const path[] = {"meta", "iprp", "ipco"};
+    size_t at = 0, end = size;
+    for (int level = 0; level <= 3;) {
+        if (end - at < 8)
+            return false;
+        uint64_t len = be32(d + at);
+        if (len < 8 || len > end - at)
+            return false;
+        if (level == 3 && memcmp(d + at + 4, "ispe", 4) == 0 && len >= 20) {
+            uint64_t bw = be32(d + at + 12), bh = be32(d + at + 16);
+            if (bw * bh >= *w * *h)
+                *w = bw, *h = bh;
+        } else if (level < 3 && memcmp(d + at + 4, path[level], 4) == 0) {
+            end = at + len;
+            at += level == 0 ? 12 : 8; /* 'meta' is a full box: version and flags */
+            level++;
+            continue;
+        }
+        at += len;
+        if (at == end && level == 3)
+            return *w > 0;
+    }
+    return false;
+}
+
+/* The canvas of a WebP file (VP8X, lossless VP8L or lossy VP8 header). */
+static bool webp_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
+{
+    if (size >= 30 && memcmp(d + 12, "VP8X", 4) == 0)
+        *w = le24(d + 24) + 1, *h = le24(d + 27) + 1;
+    else if (size >= 25 && memcmp(d + 12, "VP8L", 4) == 0)
+        *w = ((d[21] | d[22] << 8) & 0x3fff) + 1,
+        *h = (((d[22] >> 6) | d[23] << 2 | (d[24] & 0xf) << 10) & 0x3fff) + 1;
+    else if (size >= 30 && memcmp(d + 12, "VP8 ", 4) == 0)
+        *w = (d[26] | d[27] << 8) & 0x3fff, *h = (d[28] | d[29] << 8) & 0x3fff;
+    else
+        return false;
+    return true;
+}
+
+/* The size of a JPEG 2000 codestream's SIZ segment, or a JP2 file's image header box. */
+static bool jp2_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
+{
+    if (size >= 16 && d[0] == 0xff && d[1] == 0x4f) { /* SOC, SIZ: Xsiz Ysiz XOsiz YOsiz */
+        uint64_t x = be32(d + 8), y = be32(d + 12);
+        *w = size >= 24 && be32(d + 16) < x ? x - be32(d + 16) : x;
+        *h = size >= 24 && be32(d + 20) < y ? y - be32(d + 20) : y;
+        return true;
+    }
+    for (size_t i = 12; i + 16 <= size && i < 4096; i++)
+        if (memcmp(d + i, "ihdr", 4) == 0) {
+            *h = be32(d + i + 4), *w = be32(d + i + 8);
+            return true;
+        }
+    return false;
+}
+
+/* The formats whose OpenImageIO reader decodes the whole picture as it opens the file: their
+ * size is read from their own header first, so that --max-pixels refuses before that. */
+static bool check_early(const char *path, int format, const uint8_t *d, size_t size,
+                        const image_load_options *opts, char *err, size_t errlen)
+{
+    uint64_t w = 0, h = 0;
+    bool known = format == IMAGE_FORMAT_HEIF ? heif_size(d, size, &w, &h)
+                 : format == IMAGE_FORMAT_WEBP ? webp_size(d, size, &w, &h)
+                 : format == IMAGE_FORMAT_JP2  ? jp2_size(d, size, &w, &h)
+                                               : false;
+    return !known || image_check_pixels(path, w, h, opts, err, errlen);
+}
+
+typedef enum { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_GAMMA, TRANSFER_CINEON } transfer;
+
+/* How the file's values encode light: float samples and camera raws are linear; DPX and
+ * Cineon by their transfer (printing density: Kodak's log); integer pictures by OpenImageIO's
+ * colour space, sRGB when it says none (an embedded ICC profile is not applied). */
+static transfer transfer_of(int format, const oiio_spec *s, double *gamma)
+{
+    if (format == IMAGE_FORMAT_RAW || s->is_float || strcasecmp(s->colorspace, "linear") == 0)
+        return TRANSFER_LINEAR;
+    if (format == IMAGE_FORMAT_CINEON || strcmp(s->colorspace, "KodakLog") == 0)
+        return TRANSFER_CINEON;
+    if (strncmp(s->colorspace, "Gamma", 5) == 0 && (*gamma = atof(s->colorspace + 5)) > 0)
+        return TRANSFER_GAMMA;
+    return TRANSFER_SRGB;
+}
+
+/* Kodak's Cineon printing-density log: code values 95 (black) to 685 (white) of 1023, 0.002
+ * density a code, negative gamma 0.6; black maps to 0, reference white to 1. */
+static float cineon_to_linear(float v)
+{
+    static float black = 0.0f;
+    if (black == 0.0f)
+        black = powf(10.0f, (95.0f - 685.0f) * 0.002f / 0.6f);
+    float l = powf(10.0f, (v * 1023.0f - 685.0f) * 0.002f / 0.6f);
+    return (l - black) / (1.0f - black);
+}
+
+/* The first NCH channels read into RGBA made R, G, B, A (grey: R=G=B; no alpha: 1), then
+ * the transfer decoded on R, G, B. */
+static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma)
+{
+    for (size_t i = 0; i < n; i++, p += 4) {
+        if (nch <= 2) {
+            p[3] = nch == 2 ? p[1] : 1.0f;
+            p[1] = p[2] = p[0];
+        } else if (nch == 3) {
+            p[3] = 1.0f;
+        }
+        for (int c = 0; c < 3 && t != TRANSFER_LINEAR; c++)
+            p[c] = t == TRANSFER_SRGB    ? image_srgb_to_linear(p[c])
+                   : t == TRANSFER_GAMMA ? copysignf(powf(fabsf(p[c]), (float)gamma), p[c])
+                                         : cineon_to_linear(p[c]);
+    }
+}
+
+static void add_attribute(void *img, const char *name, const char *value)
+{
+    image_meta_add(img, name, value);
+}
+
+/* The page asked for: "N" (the parts of a multi-page file are its pages). */
+static bool page_of(const char *path, const image_load_options *opts, int *page, char *err,
+                    size_t errlen)
+{
+    char *end = NULL;
+    long v = opts->part && opts->part[0] ? strtol(opts->part, &end, 10) : 0;
+    if ((end && *end) || v < 0 || v > 4095) {
+        snprintf(err, errlen, "%s: no part '%s' (the pages of this file are numbered from 0)",
+                 path, opts->part);
+        return false;
+    }
+    if (opts->layer && opts->layer[0]) {
+        snprintf(err, errlen, "%s: no layer '%s' (the file has R,G,B only)", path, opts->layer);
+        return false;
+    }
+    *page = (int)v;
+    return true;
+}
+
+/* Fills IMG's description from the opened file. */
+static void describe(hdr_image *img, const image_format *fmt, const oiio_spec *s, oiio_file *f,
+                     int page)
+{
+    img->width = s->width;
+    img->height = s->height;
+    img->data_window[0] = s->x;
+    img->data_window[1] = s->y;
+    img->data_window[2] = s->x + s->width - 1;
+    img->data_window[3] = s->y + s->height - 1;
+    bool full = s->full_width > 0 && s->full_height > 0;
+    img->display_window[0] = full ? s->full_x : s->x;
+    img->display_window[1] = full ? s->full_y : s->y;
+    img->display_window[2] = full ? s->full_x + s->full_width - 1 : img->data_window[2];
+    img->display_window[3] = full ? s->full_y + s->full_height - 1 : img->data_window[3];
+    img->part = page;
+    img->part_count = s->subimages;
+    snprintf(img->format, sizeof img->format, "%s", fmt->name);
+    snprintf(img->channels, sizeof img->channels, "%s", s->channels);
+    snprintf(img->compression, sizeof img->compression, "%s", s->compression);
+    snprintf(img->decoder, sizeof img->decoder, "OpenImageIO");
+    snprintf(img->rgb_source, sizeof img->rgb_source, "%s",
+             strcmp(fmt->plugin, "raw") == 0 ? "camera RGB, white-balanced, camera matrix to "
+                                               "linear Rec. 709 (libraw)"
+             : s->nchannels <= 2            ? "grey (R=G=B)"
+                                            : "the first three channels");
+    oiio_each_attribute(f, add_attribute, img);
+    size_t n = 0;
+    const uint8_t *icc = oiio_icc_profile(f, &n);
+    if (icc && (img->icc = malloc(n))) {
+        memcpy(img->icc, icc, n);
+        img->icc_size = n;
+        image_meta_icc(img, icc, n);
+    }
+}
+
+bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int format,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
+{
+    const image_format *fmt = image_format_get(format);
+    int page = 0;
+    if (!page_of(path, opts, &page, err, errlen) ||
+        !check_early(path, format, data, size, opts, err, errlen))
+        return false;
+    oiio_spec s;
+    char why[HT_ERR_MAX];
+    oiio_file *f = oiio_open(data, size, fmt->plugin, page, &s, why, sizeof why);
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read this %s file: %s", path, fmt->name, why);
+        return false;
+    }
+    bool ok = false;
+    if (s.width <= 0 || s.height <= 0 || s.width > IMAGE_MAX_SIDE ||
+        s.height > IMAGE_MAX_SIDE || s.nchannels < 1) {
+        snprintf(err, errlen, "%s: %s file declares an unusable size (%d x %d, %d channels)",
+                 path, fmt->name, s.width, s.height, s.nchannels);
+    } else if (image_check_pixels(path, (uint64_t)s.width, (uint64_t)s.height, opts, err,
+                                  errlen)) {
+        size_t n = (size_t)s.width * (size_t)s.height;
+        img->rgba = image_pool_get(n * 4 * sizeof(float));
+        if (!img->rgba)
+            snprintf(err, errlen, "%s: out of memory for %zu pixels", path, n);
+        else if (!oiio_read_rgba(f, img->rgba, opts->threads, why, sizeof why))
+            snprintf(err, errlen, "%s: %s file is damaged or truncated: %s", path, fmt->name,
+                     why);
+        else
+            ok = true;
+        if (ok) {
+            double gamma = 1.0;
+            finish_pixels(img->rgba, n, s.nchannels, transfer_of(format, &s, &gamma), gamma);
+            describe(img, fmt, &s, f, page);
+        }
+    }
+    oiio_close(f);
+    return ok;
+}
