@@ -84,8 +84,50 @@ static bool jp2_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
     return false;
 }
 
+/* What OpenImageIO's Cineon reader asserts on (Debian keeps assertions: an abort, not an
+ * error): an element count or a bit depth its library does not know. */
+static bool check_cineon(const char *path, const uint8_t *d, size_t size, char *err,
+                         size_t errlen)
+{
+    int n = size > 193 ? d[193] : 0;
+    bool ok = n >= 1 && n <= 8 && size >= 196 + 28 * (size_t)n;
+    for (int k = 0; ok && k < n; k++) {
+        int bits = d[196 + 28 * k + 2];
+        ok = bits == 8 || bits == 10 || bits == 12 || bits == 16;
+    }
+    if (!ok)
+        snprintf(err, errlen, "%s: Cineon header is damaged (%d elements, or a bit depth other "
+                              "than 8, 10, 12 or 16)", path, n);
+    return ok;
+}
+
+static uint32_t le32(const uint8_t *p) { return le24(p) | (uint32_t)p[3] << 24; }
+
+/* What OpenImageIO's DDS reader loops forever on (fuzz_formats found it): an uncompressed
+ * pixel format whose colour mask is 0 (it shifts the mask until a bit appears), or a bit
+ * count it cannot step through. */
+static bool check_dds(const char *path, const uint8_t *d, size_t size, char *err, size_t errlen)
+{
+    enum { ALPHAPIXELS = 0x1, ALPHA = 0x2, FOURCC = 0x4, RGB = 0x40, LUMINANCE = 0x20000 };
+    bool ok = size >= 128 && le32(d + 4) == 124 && le32(d + 76) == 32;
+    uint32_t flags = ok ? le32(d + 80) : 0, bits = ok ? le32(d + 88) : 0;
+    if (ok && !(flags & FOURCC)) {
+        ok = bits == 8 || bits == 16 || bits == 24 || bits == 32;
+        if (flags & (RGB | LUMINANCE))
+            ok = ok && le32(d + 92) != 0 && (!(flags & RGB) || (le32(d + 96) && le32(d + 100)));
+        if (flags & (ALPHAPIXELS | ALPHA))
+            ok = ok && le32(d + 104) != 0;
+        ok = ok && (flags & (RGB | LUMINANCE | ALPHA));
+    }
+    if (!ok)
+        snprintf(err, errlen, "%s: DDS header is damaged (its pixel format has a bit count "
+                              "or a colour mask no reader can use)", path);
+    return ok;
+}
+
 /* The formats whose OpenImageIO reader decodes the whole picture as it opens the file: their
- * size is read from their own header first, so that --max-pixels refuses before that. */
+ * size is read from their own header first, so that --max-pixels refuses before that; and the
+ * header fields a reader would abort on. */
 static bool check_early(const char *path, int format, const uint8_t *d, size_t size,
                         const image_load_options *opts, char *err, size_t errlen)
 {
@@ -94,6 +136,9 @@ static bool check_early(const char *path, int format, const uint8_t *d, size_t s
                  : format == IMAGE_FORMAT_WEBP ? webp_size(d, size, &w, &h)
                  : format == IMAGE_FORMAT_JP2  ? jp2_size(d, size, &w, &h)
                                                : false;
+    if ((format == IMAGE_FORMAT_CINEON && !check_cineon(path, d, size, err, errlen)) ||
+        (format == IMAGE_FORMAT_DDS && !check_dds(path, d, size, err, errlen)))
+        return false;
     return !known || image_check_pixels(path, w, h, opts, err, errlen);
 }
 
@@ -228,7 +273,10 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
         img->rgba = image_pool_get(n * 4 * sizeof(float));
         if (!img->rgba)
             snprintf(err, errlen, "%s: out of memory for %zu pixels", path, n);
-        else if (!oiio_read_rgba(f, img->rgba, opts->threads, why, sizeof why))
+        else if (!memset(img->rgba, 0, n * 4 * sizeof(float)) || /* a reader that leaves
+                    rows unwritten (libheif's picture smaller than its declared size) must not
+                    show the pool's stale memory (fuzz_formats found it) */
+                 !oiio_read_rgba(f, img->rgba, opts->threads, why, sizeof why))
             snprintf(err, errlen, "%s: %s file is damaged or truncated: %s", path, fmt->name,
                      why);
         else
