@@ -259,6 +259,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     } else if ((fmt = image_format_sniff(data, size)) == IMAGE_FORMAT_JXL) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_jxl(path, data, size, opts, img, err, errlen);
+    } else if (fmt == IMAGE_FORMAT_HEIF) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_heif(path, data, size, opts, img, err, errlen);
     } else if (fmt != IMAGE_FORMAT_NONE) {
         ok = image_load_oiio(path, data, size, fmt, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {

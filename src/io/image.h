@@ -198,6 +198,14 @@ bool image_add_floats(hdr_image *img);
  * library). */
 bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why, size_t wl);
 
+/* The floor `bench --decode` measures the other formats against: the format's library alone
+ * (OpenImageIO as oiiotool reads, libjxl as djxl decodes: every channel as floats, no
+ * conversion of hdrtone's) decoding DATA (SIZE bytes, a file image_load_memory accepted) on
+ * all threads into OUT (NFLOATS floats: at least width x height x 4). False with the reason in
+ * WHY; false for OpenEXR, Radiance and PFM (image_exr_floor is OpenEXR's). */
+bool image_library_floor(const uint8_t *data, size_t size, float *out, size_t nfloats,
+                         char *why, size_t wl);
+
 /* A buffer of BYTES from the pool of reused ones (image_pool.c): frames of a stream have one
  * size, and a large buffer given back keeps its pages mapped for the next (a fresh one faults
  * each 4 KiB page in on first touch). A fresh malloc'd one when none fits; NULL when out of

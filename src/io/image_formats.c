@@ -3,6 +3,7 @@
 #include "oiio.h"
 
 #include <jxl/decode.h>
+#include <libheif/heif.h>
 #include <libdeflate.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static const image_format FORMATS[IMAGE_FORMAT_COUNT] = {
     [IMAGE_FORMAT_PSD] = {"PSD", "OpenImageIO", "psd", ".psd",
                           "image/vnd.adobe.photoshop"},
     [IMAGE_FORMAT_WEBP] = {"WebP", "OpenImageIO", "webp", ".webp", "image/webp"},
-    [IMAGE_FORMAT_HEIF] = {"HEIF", "OpenImageIO", "heif", ".heic .heif .avif",
+    [IMAGE_FORMAT_HEIF] = {"HEIF", "libheif", NULL, ".heic .heif .avif",
                            "image/heic;image/heif;image/avif"},
     [IMAGE_FORMAT_JP2] = {"JPEG 2000", "OpenImageIO", "jpeg2000", ".jp2 .j2k .j2c",
                           "image/jp2;image/x-jp2-codestream"},
@@ -185,6 +186,8 @@ void image_formats_print(FILE *f)
         else if (id == IMAGE_FORMAT_JXL)
             snprintf(lib, sizeof lib, "libjxl %u.%u.%u", jxl / 1000000, jxl / 1000 % 1000,
                      jxl % 1000);
+        else if (id == IMAGE_FORMAT_HEIF)
+            snprintf(lib, sizeof lib, "libheif %s", heif_get_version());
         else if (id == IMAGE_FORMAT_EXR)
 #ifdef HT_HAVE_OPENEXR
             snprintf(lib, sizeof lib, "OpenEXR %s, tinyexr", OPENEXR_VERSION_STRING);

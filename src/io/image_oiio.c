@@ -10,47 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-float image_srgb_to_linear(float v)
-{
-    float a = fabsf(v), l = a <= 0.04045f ? a / 12.92f : powf((a + 0.055f) / 1.055f, 2.4f);
-    return v < 0 ? -l : l;
-}
-
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 static uint32_t le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
-
-/* The largest 'ispe' (image spatial extent) of a HEIF/AVIF file, found by walking the boxes
- * meta > iprp > ipco; false when there is none. */
-static bool heif_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
-{
-    static const char *const path[] = {"meta", "iprp", "ipco"};
-    size_t at = 0, end = size;
-    for (int level = 0; level <= 3;) {
-        if (end - at < 8)
-            return false;
-        uint64_t len = be32(d + at);
-        if (len < 8 || len > end - at)
-            return false;
-        if (level == 3 && memcmp(d + at + 4, "ispe", 4) == 0 && len >= 20) {
-            uint64_t bw = be32(d + at + 12), bh = be32(d + at + 16);
-            if (bw * bh >= *w * *h)
-                *w = bw, *h = bh;
-        } else if (level < 3 && memcmp(d + at + 4, path[level], 4) == 0) {
-            end = at + len;
-            at += level == 0 ? 12 : 8; /* 'meta' is a full box: version and flags */
-            level++;
-            continue;
-        }
-        at += len;
-        if (at == end && level == 3)
-            return *w > 0;
-    }
-    return false;
-}
 
 /* The canvas of a WebP file (VP8X, lossless VP8L or lossy VP8 header). */
 static bool webp_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
@@ -132,8 +97,7 @@ static bool check_early(const char *path, int format, const uint8_t *d, size_t s
                         const image_load_options *opts, char *err, size_t errlen)
 {
     uint64_t w = 0, h = 0;
-    bool known = format == IMAGE_FORMAT_HEIF ? heif_size(d, size, &w, &h)
-                 : format == IMAGE_FORMAT_WEBP ? webp_size(d, size, &w, &h)
+    bool known = format == IMAGE_FORMAT_WEBP ? webp_size(d, size, &w, &h)
                  : format == IMAGE_FORMAT_JP2  ? jp2_size(d, size, &w, &h)
                                                : false;
     if ((format == IMAGE_FORMAT_CINEON && !check_cineon(path, d, size, err, errlen)) ||
@@ -169,22 +133,25 @@ static float cineon_to_linear(float v)
     return (l - black) / (1.0f - black);
 }
 
-/* The first NCH channels read into RGBA made R, G, B, A (grey: R=G=B; no alpha: 1), then
- * the transfer decoded on R, G, B. */
+/* The first NCH channels, read packed into P, spread to R, G, B, A in place from the last
+ * pixel back (grey: R=G=B; no alpha: 1), then the transfer decoded on R, G, B. */
 static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma)
 {
-    for (size_t i = 0; i < n; i++, p += 4) {
-        if (nch <= 2) {
-            p[3] = nch == 2 ? p[1] : 1.0f;
-            p[1] = p[2] = p[0];
-        } else if (nch == 3) {
-            p[3] = 1.0f;
-        }
-        for (int c = 0; c < 3 && t != TRANSFER_LINEAR; c++)
-            p[c] = t == TRANSFER_SRGB    ? image_srgb_to_linear(p[c])
-                   : t == TRANSFER_GAMMA ? copysignf(powf(fabsf(p[c]), (float)gamma), p[c])
-                                         : cineon_to_linear(p[c]);
+    int k = nch < 4 ? nch : 4;
+    for (size_t i = n; k < 4 && i-- > 0;) {
+        const float *s = p + (size_t)k * i;
+        float v[4] = {s[0], k >= 2 ? s[1] : 1.0f, k >= 3 ? s[2] : 1.0f, 1.0f};
+        if (k <= 2)
+            v[3] = v[1], v[1] = v[2] = v[0];
+        memcpy(p + 4 * i, v, sizeof v);
     }
+    for (size_t i = 0; t != TRANSFER_LINEAR && i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            float *x = p + 4 * i + c;
+            *x = t == TRANSFER_SRGB    ? image_transfer_to_linear(*x, IMAGE_TRANSFER_SRGB, 1)
+                 : t == TRANSFER_GAMMA ? copysignf(powf(fabsf(*x), (float)gamma), *x)
+                                       : cineon_to_linear(*x);
+        }
 }
 
 static void add_attribute(void *img, const char *name, const char *value)
@@ -269,14 +236,16 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
                  path, fmt->name, s.width, s.height, s.nchannels);
     } else if (image_check_pixels(path, (uint64_t)s.width, (uint64_t)s.height, opts, err,
                                   errlen)) {
+        /* The buffer is zeroed first: a reader that leaves rows unwritten must not show the
+         * pool's stale memory (fuzz_formats found OpenImageIO's HEIF reader doing it; HEIF is
+         * heif_read.c's now). Not for TIFF, measured (BENCHMARKS.md): libtiff fails a strip
+         * it cannot read, and the recorded error fails the load. */
         size_t n = (size_t)s.width * (size_t)s.height;
         img->rgba = image_pool_get(n * 4 * sizeof(float));
         if (!img->rgba)
             snprintf(err, errlen, "%s: out of memory for %zu pixels", path, n);
-        else if (!memset(img->rgba, 0, n * 4 * sizeof(float)) || /* a reader that leaves
-                    rows unwritten (libheif's picture smaller than its declared size) must not
-                    show the pool's stale memory (fuzz_formats found it) */
-                 !oiio_read_rgba(f, img->rgba, opts->threads, why, sizeof why))
+        else if ((format != IMAGE_FORMAT_TIFF && !memset(img->rgba, 0, n * 4 * sizeof(float)))
+                 || !oiio_read_rgba(f, img->rgba, opts->threads, why, sizeof why))
             snprintf(err, errlen, "%s: %s file is damaged or truncated: %s", path, fmt->name,
                      why);
         else
@@ -287,6 +256,25 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
             describe(img, fmt, &s, f, page);
         }
     }
+    oiio_close(f);
+    return ok;
+}
+
+bool image_library_floor(const uint8_t *data, size_t size, float *out, size_t nfloats,
+                         char *why, size_t wl)
+{
+    image_format_id id = image_format_sniff(data, size);
+    const image_format *fmt = image_format_get(id);
+    if (id == IMAGE_FORMAT_JXL)
+        return image_jxl_floor(data, size, out, nfloats, why, wl);
+    if (!fmt || !fmt->plugin) {
+        snprintf(why, wl, "no library floor for this format");
+        return false;
+    }
+    oiio_spec s;
+    oiio_file *f = oiio_open(data, size, fmt->plugin, 0, &s, why, wl);
+    bool ok = f && (size_t)s.width * s.height * (size_t)s.nchannels <= nfloats &&
+              oiio_read_native(f, out, why, wl);
     oiio_close(f);
     return ok;
 }

@@ -38,39 +38,6 @@ static void encoding_xy(const JxlColorEncoding *e, double xy[4][2])
     xy[3][0] = w[0], xy[3][1] = w[1];
 }
 
-/* V encoded by TF (gamma: the encoding exponent) as linear light: PQ in units of 10,000
- * cd/m^2, HLG scene light 0..1 (no OOTF), the others relative to their white. */
-static float to_linear(float v, JxlTransferFunction tf, float gamma)
-{
-    float a = fabsf(v), l;
-    switch (tf) {
-    case JXL_TRANSFER_FUNCTION_SRGB:
-    case JXL_TRANSFER_FUNCTION_UNKNOWN:
-        return image_srgb_to_linear(v);
-    case JXL_TRANSFER_FUNCTION_709:
-        l = a < 0.081f ? a / 4.5f : powf((a + 0.099f) / 1.099f, 1.0f / 0.45f);
-        break;
-    case JXL_TRANSFER_FUNCTION_PQ: {
-        float p = powf(a, 1.0f / 78.84375f);
-        l = powf(fmaxf(p - 0.8359375f, 0.0f) / (18.8515625f - 18.6875f * p), 1.0f / 0.1593017578125f);
-        break;
-    }
-    case JXL_TRANSFER_FUNCTION_HLG:
-        l = a <= 0.5f ? a * a / 3.0f
-                      : (expf((a - 0.55991073f) / 0.17883277f) + 0.28466892f) / 12.0f;
-        break;
-    case JXL_TRANSFER_FUNCTION_DCI:
-        l = powf(a, 2.6f);
-        break;
-    case JXL_TRANSFER_FUNCTION_GAMMA:
-        l = powf(a, 1.0f / gamma);
-        break;
-    default:
-        return v;
-    }
-    return v < 0 ? -l : l;
-}
-
 static const char *transfer_name(JxlTransferFunction tf)
 {
     switch (tf) {
@@ -125,6 +92,7 @@ static void colour_event(JxlDecoder *dec, jxl_state *st, hdr_image *img)
 static void finish(const jxl_state *st, hdr_image *img)
 {
     const JxlBasicInfo *in = &st->info;
+    /* JPEG XL's transfer numbers are H.273's (and GAMMA is IMAGE_TRANSFER_GAMMA). */
     JxlTransferFunction tf = st->have_enc ? st->enc.transfer_function
                                           : JXL_TRANSFER_FUNCTION_UNKNOWN;
     float gamma = st->have_enc && st->enc.gamma > 0 ? (float)st->enc.gamma : 1.0f;
@@ -132,7 +100,8 @@ static void finish(const jxl_state *st, hdr_image *img)
     if (tf != JXL_TRANSFER_FUNCTION_LINEAR)
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < 3; c++)
-                img->rgba[4 * i + c] = to_linear(img->rgba[4 * i + c], tf, gamma);
+                img->rgba[4 * i + c] = image_transfer_to_linear(img->rgba[4 * i + c], (int)tf,
+                                                                gamma);
     if (st->have_enc && st->enc.color_space == JXL_COLOR_SPACE_RGB) {
         encoding_xy(&st->enc, img->colour.xy);
         img->colour.source = IMAGE_COLOUR_CICP;
@@ -233,6 +202,40 @@ bool image_load_jxl(const char *path, const uint8_t *data, size_t size,
         img->data_window[3] = img->display_window[3] = img->height - 1;
         finish(&st, img);
     }
+    if (runner)
+        JxlThreadParallelRunnerDestroy(runner);
+    JxlDecoderDestroy(dec);
+    return ok;
+}
+
+bool image_jxl_floor(const uint8_t *data, size_t size, float *out, size_t nfloats, char *why,
+                     size_t wl)
+{
+    static const JxlPixelFormat fmt = {4, JXL_TYPE_FLOAT, JXL_NATIVE_ENDIAN, 0};
+    JxlDecoder *dec = JxlDecoderCreate(NULL);
+    void *runner = JxlThreadParallelRunnerCreate(NULL,
+                                                 JxlThreadParallelRunnerDefaultNumWorkerThreads());
+    bool ok = dec && runner &&
+              JxlDecoderSetParallelRunner(dec, JxlThreadParallelRunner, runner) ==
+                  JXL_DEC_SUCCESS &&
+              JxlDecoderSubscribeEvents(dec, JXL_DEC_FULL_IMAGE) == JXL_DEC_SUCCESS &&
+              JxlDecoderSetInput(dec, data, size) == JXL_DEC_SUCCESS;
+    if (ok)
+        JxlDecoderCloseInput(dec);
+    size_t need = 0;
+    for (JxlDecoderStatus s = JXL_DEC_ERROR; ok; ) {
+        s = JxlDecoderProcessInput(dec);
+        if (s == JXL_DEC_NEED_IMAGE_OUT_BUFFER)
+            ok = JxlDecoderImageOutBufferSize(dec, &fmt, &need) == JXL_DEC_SUCCESS &&
+                 need <= nfloats * sizeof(float) &&
+                 JxlDecoderSetImageOutBuffer(dec, &fmt, out, need) == JXL_DEC_SUCCESS;
+        else if (s == JXL_DEC_FULL_IMAGE || s == JXL_DEC_SUCCESS)
+            break;
+        else
+            ok = false;
+    }
+    if (!ok)
+        snprintf(why, wl, "libjxl failed");
     if (runner)
         JxlThreadParallelRunnerDestroy(runner);
     JxlDecoderDestroy(dec);

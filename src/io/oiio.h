@@ -33,10 +33,15 @@ typedef struct oiio_spec {
 oiio_file *oiio_open(const uint8_t *data, size_t size, const char *plugin, int subimage,
                      oiio_spec *spec, char *why, size_t wl);
 
-/* Decodes the opened subimage's first min(nchannels, 4) channels as floats into RGBA (width x
- * height x 4, the slots beyond nchannels left as they are) on up to THREADS threads (0 = the
- * library's default: all). False with the reason in WHY. */
+/* Decodes the opened subimage's first min(nchannels, 4) channels as floats, packed (width x
+ * height x min(nchannels, 4): the library's contiguous path), into RGBA (room for width x
+ * height x 4) on up to THREADS threads (0 = the library's default: all). False with the
+ * reason in WHY. */
 bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why, size_t wl);
+
+/* The library alone (bench --decode's floor, as oiiotool reads a file): every channel of the
+ * opened subimage as contiguous floats into OUT (width x height x nchannels) on all threads. */
+bool oiio_read_native(oiio_file *f, float *out, char *why, size_t wl);
 
 /* Calls EACH(CTX, NAME, VALUE) for every metadata attribute of the opened subimage (EXIF, XMP,
  * IPTC, the format's own), VALUE as text; the ICC profile's bytes are not among them. */

@@ -177,10 +177,25 @@ extern "C" bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why
         const ImageSpec &sp = f->spec;
         int nch = sp.nchannels < 4 ? sp.nchannels : 4;
         f->in->threads(threads);
-        stride_t xs = 4 * sizeof(float), ys = xs * sp.width;
         /* A plugin may return true on a strip it could not read (libtiff on a file cut
          * short) with the error only recorded: a recorded error is a failure. */
-        if (f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT, rgba, xs, ys) &&
+        if (f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT, rgba) &&
+            !f->in->has_error())
+            return true;
+        say(why, wl, f->in->geterror());
+    } catch (const std::exception &e) {
+        say(why, wl, e.what());
+    } catch (...) {
+        say(why, wl, "the decoder failed");
+    }
+    return false;
+}
+
+extern "C" bool oiio_read_native(oiio_file *f, float *out, char *why, size_t wl)
+{
+    try {
+        f->in->threads(0);
+        if (f->in->read_image(f->subimage, 0, 0, f->spec.nchannels, TypeDesc::FLOAT, out) &&
             !f->in->has_error())
             return true;
         say(why, wl, f->in->geterror());
