@@ -203,6 +203,10 @@ void image_formats_print(FILE *f)
             fprintf(f, "  %-10s %-40s %s\n", m->name, m->extensions, lib);
     }
     fputs("  PNG, JPEG  (compare's display-referred pictures only)  stb_image\n", f);
+    fputs("MIME types (the desktop entry's):\n  ", f);
+    for (int id = IMAGE_FORMAT_NONE + 1; id < IMAGE_FORMAT_COUNT; id++)
+        fprintf(f, "%s;", FORMATS[id].mime);
+    fputc('\n', f);
     fprintf(f, "writes (export):\n"
                "  png        8/16-bit sRGB                             libdeflate %s\n"
                "  jpeg       8-bit sRGB                                libjpeg-turbo (TurboJPEG)\n"

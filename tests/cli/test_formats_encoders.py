@@ -150,6 +150,12 @@ for cmd, tol in lossy:
     if run(*cmd):
         compare(os.path.basename(cmd[-1]), "ref_smooth.pfm", mean=tol)
 
+print("the desktop entry opens every format hdrtone --formats lists")
+listing = subprocess.run([HT, "--formats"], capture_output=True, text=True).stdout.split("\n")
+mime = listing[listing.index("MIME types (the desktop entry's):") + 1].strip()
+desktop = open(os.path.join(os.environ["HT_SOURCE_DIR"], "packaging", "hdrtone.desktop")).read()
+htpy.check("MimeType=" + mime + "\n" in desktop, "desktop entry's MimeType is not " + mime)
+
 
 def stats(name, *opts):
     return subprocess.run([HT, "stats", path(name)] + list(opts), capture_output=True, text=True)
