@@ -102,9 +102,14 @@ static void finish(const jxl_state *st, hdr_image *img)
             for (int c = 0; c < 3; c++)
                 img->rgba[4 * i + c] = image_transfer_to_linear(img->rgba[4 * i + c], (int)tf,
                                                                 gamma);
+    char v[128];
     if (st->have_enc && st->enc.color_space == JXL_COLOR_SPACE_RGB) {
-        encoding_xy(&st->enc, img->colour.xy);
+        double(*xy)[2] = img->colour.xy;
+        encoding_xy(&st->enc, xy);
         img->colour.source = IMAGE_COLOUR_CICP;
+        snprintf(v, sizeof v, "R %.4g,%.4g G %.4g,%.4g B %.4g,%.4g white %.4g,%.4g", xy[0][0],
+                 xy[0][1], xy[1][0], xy[1][1], xy[2][0], xy[2][1], xy[3][0], xy[3][1]);
+        image_meta_add(img, "jxl:primaries", v);
     }
     if (tf == JXL_TRANSFER_FUNCTION_PQ)
         img->white_luminance = 10000.0;
@@ -118,7 +123,6 @@ static void finish(const jxl_state *st, hdr_image *img)
              in->uses_original_profile ? "lossless or modular" : "VarDCT (XYB)");
     snprintf(img->rgb_source, sizeof img->rgb_source, "%s",
              in->num_color_channels == 1 ? "grey (R=G=B)" : "R,G,B");
-    char v[64];
     image_meta_add(img, "jxl:transfer", transfer_name(tf));
     snprintf(v, sizeof v, "%g", (double)in->intensity_target);
     image_meta_add(img, "jxl:intensity_target", v);

@@ -8,7 +8,7 @@ named), or for damaged bytes that a format cannot detect, loaded, but never a cr
 DNG, written here with tifffile, against libraw's own dcraw_emu (linear, camera white balance,
 camera matrix to linear sRGB). A tool that is missing (scripts/setup installs them all) is a
 failure, not a skip."""
-import atexit, os, shutil, subprocess, sys, tempfile
+import atexit, json, os, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import htpy  # noqa: E402
@@ -149,6 +149,21 @@ lossy = [
 for cmd, tol in lossy:
     if run(*cmd):
         compare(os.path.basename(cmd[-1]), "ref_smooth.pfm", mean=tol)
+
+print("JPEG XL's colour encoding: Rec. 2100 primaries, PQ, linearised to 10,000 cd/m^2 units")
+nits = img * 100.0
+e = (nits / 10000.0) ** 0.1593017578125
+write_pfm("pq_coded.pfm", ((0.8359375 + 18.8515625 * e) / (1 + 18.6875 * e)) ** 78.84375)
+write_pfm("ref_pq.pfm", (nits / 10000.0).astype(np.float32))
+if run("cjxl", "-d", "0", "-x", "color_space=RGB_D65_202_Rel_PeQ", path("pq_coded.pfm"),
+       path("cj_pq.jxl")):
+    compare("cj_pq.jxl", "ref_pq.pfm", 1e-9, 2e-4)  # float powf against numpy's double
+    r = subprocess.run([HT, "stats", "--json", path("cj_pq.jxl")], capture_output=True,
+                       text=True)
+    meta = json.loads(r.stdout)["metadata"] if r.returncode == 0 else {}
+    htpy.check(meta.get("jxl:transfer") == "PQ" and
+               meta.get("jxl:primaries", "").startswith("R 0.708,0.292 G 0.17,0.797"),
+               "cj_pq.jxl's colour encoding: %s" % meta)
 
 print("the desktop entry opens every format hdrtone --formats lists")
 listing = subprocess.run([HT, "--formats"], capture_output=True, text=True).stdout.split("\n")
