@@ -16,6 +16,7 @@ static uint32_t be32(const uint8_t *p)
 }
 
 static uint32_t le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+static uint32_t le32(const uint8_t *p) { return le24(p) | (uint32_t)p[3] << 24; }
 
 /* The canvas of a WebP file (VP8X, lossless VP8L or lossy VP8 header). */
 static bool webp_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
@@ -30,6 +31,53 @@ static bool webp_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
     else
         return false;
     return true;
+}
+
+static uint32_t rd32(const uint8_t *p, bool le) { return le ? le24(p) | (uint32_t)p[3] << 24 : be32(p); }
+
+/* The next decimal number of a PNM header after *POS (whitespace and # comments skipped). */
+static uint64_t pnm_number(const uint8_t *d, size_t size, size_t *pos)
+{
+    size_t i = *pos;
+    while (i < size && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n' ||
+                        d[i] == '#'))
+        if (d[i++] == '#')
+            while (i < size && d[i] != '\n')
+                i++;
+    uint64_t v = 0;
+    for (; i < size && d[i] >= '0' && d[i] <= '9' && v < ((uint64_t)1 << 40); i++)
+        v = v * 10 + (uint64_t)(d[i] - '0');
+    *pos = i;
+    return v;
+}
+
+/* The size the headers of DPX, Cineon, PSD, TGA, BMP, DDS and PNM declare (OpenImageIO's
+ * readers of DPX, for one, allocate their pixel buffer as they open the file). */
+static bool plain_size(int format, const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
+{
+    size_t pos = 2;
+    bool le = d[0] == 'X' || d[0] == 0xd7; /* DPX "XPDS", Cineon d7 5f 2a 80: little-endian */
+    switch (format) {
+    case IMAGE_FORMAT_DPX:
+        return size >= 780 && (*w = rd32(d + 772, le), *h = rd32(d + 776, le), true);
+    case IMAGE_FORMAT_CINEON:
+        return size >= 208 && (*w = rd32(d + 200, le), *h = rd32(d + 204, le), true);
+    case IMAGE_FORMAT_PSD:
+        return size >= 22 && (*h = be32(d + 14), *w = be32(d + 18), true);
+    case IMAGE_FORMAT_TGA:
+        return size >= 18 && (*w = d[12] | d[13] << 8, *h = d[14] | d[15] << 8, true);
+    case IMAGE_FORMAT_DDS:
+        return size >= 20 && (*h = le32(d + 12), *w = le32(d + 16), true);
+    case IMAGE_FORMAT_BMP:
+        if (size >= 22 && le32(d + 14) == 12)
+            return *w = d[18] | d[19] << 8, *h = d[20] | d[21] << 8, true;
+        return size >= 26 && (*w = (uint64_t)llabs((int32_t)le32(d + 18)),
+                              *h = (uint64_t)llabs((int32_t)le32(d + 22)), true);
+    case IMAGE_FORMAT_PNM:
+        return *w = pnm_number(d, size, &pos), *h = pnm_number(d, size, &pos), true;
+    default:
+        return false;
+    }
 }
 
 /* The size of a JPEG 2000 codestream's SIZ segment, or a JP2 file's image header box. */
@@ -66,7 +114,20 @@ static bool check_cineon(const char *path, const uint8_t *d, size_t size, char *
     return ok;
 }
 
-static uint32_t le32(const uint8_t *p) { return le24(p) | (uint32_t)p[3] << 24; }
+/* What OpenImageIO's DPX reader allocates or asserts on: a user-data size beyond the file (it
+ * allocates that much and makes it an attribute of negative length: scripts/fuzz formats),
+ * or more than the 8 image elements DPX has. */
+static bool check_dpx(const char *path, const uint8_t *d, size_t size, char *err, size_t errlen)
+{
+    bool le = d[0] == 'X';
+    uint32_t user = size >= 36 ? rd32(d + 32, le) : 0;
+    unsigned elements = size >= 772 ? (le ? d[770] | d[771] << 8 : d[770] << 8 | d[771]) : 0;
+    bool ok = size >= 772 && (user == 0xffffffffu || user <= size) && elements <= 8;
+    if (!ok)
+        snprintf(err, errlen, "%s: DPX header is damaged (user data of %u bytes, %u image "
+                              "elements, in a file of %zu bytes)", path, user, elements, size);
+    return ok;
+}
 
 /* What OpenImageIO's DDS reader loops forever on (fuzz_formats found it): an uncompressed
  * pixel format whose colour mask is 0 (it shifts the mask until a bit appears), or a bit
@@ -90,18 +151,20 @@ static bool check_dds(const char *path, const uint8_t *d, size_t size, char *err
     return ok;
 }
 
-/* The formats whose OpenImageIO reader decodes the whole picture as it opens the file: their
- * size is read from their own header first, so that --max-pixels refuses before that; and the
- * header fields a reader would abort on. */
+/* Every format's size read from its own header first (WebP, JPEG 2000 and DPX readers of
+ * OpenImageIO decode or allocate as they open the file), so that --max-pixels refuses before
+ * any of them allocates (TIFF's and camera raws' are read by the libraries without pixel
+ * buffers, and checked after opening); and the header fields a reader would abort on. */
 static bool check_early(const char *path, int format, const uint8_t *d, size_t size,
                         const image_load_options *opts, char *err, size_t errlen)
 {
     uint64_t w = 0, h = 0;
     bool known = format == IMAGE_FORMAT_WEBP ? webp_size(d, size, &w, &h)
                  : format == IMAGE_FORMAT_JP2  ? jp2_size(d, size, &w, &h)
-                                               : false;
+                                               : plain_size(format, d, size, &w, &h);
     if ((format == IMAGE_FORMAT_CINEON && !check_cineon(path, d, size, err, errlen)) ||
-        (format == IMAGE_FORMAT_DDS && !check_dds(path, d, size, err, errlen)))
+        (format == IMAGE_FORMAT_DDS && !check_dds(path, d, size, err, errlen)) ||
+        (format == IMAGE_FORMAT_DPX && !check_dpx(path, d, size, err, errlen)))
         return false;
     return !known || image_check_pixels(path, w, h, opts, err, errlen);
 }

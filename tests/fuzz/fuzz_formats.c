@@ -5,7 +5,8 @@
  * same pixels, and its metadata entries must be terminated strings. Seeds: small files of
  * every format in tests/fuzz/seeds/fuzz_formats/ (smoke.sh and scripts/fuzz start from them),
  * and what runs found there: avif-ispe-larger-than-picture.avif, a heap overflow in
- * OpenImageIO 2.4's HEIF reader (HEIF is read with libheif itself since). */
+ * OpenImageIO 2.4's HEIF reader (HEIF is read with libheif itself since), and
+ * dpx-user-data-beyond-file.dpx, a 2 GiB allocation and an assertion in its DPX reader. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
