@@ -69,9 +69,11 @@ static int colour_of(const struct heif_image_handle *h, hdr_image *img)
     return transfer;
 }
 
-/* Decodes the primary image of the opened context into IMG. */
+/* Decodes the primary image of the opened context into IMG; *BITS_OUT: the bits per sample
+ * its values are codes of. */
 static bool decode(const char *path, const struct heif_image_handle *h,
-                   const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
+                   const image_load_options *opts, hdr_image *img, int *bits_out, char *err,
+                   size_t errlen)
 {
     int w = heif_image_handle_get_width(h), ht = heif_image_handle_get_height(h);
     if (w <= 0 || ht <= 0 || w > IMAGE_MAX_SIDE || ht > IMAGE_MAX_SIDE) {
@@ -103,7 +105,8 @@ static bool decode(const char *path, const struct heif_image_handle *h,
         snprintf(err, errlen, "%s: out of memory for %d x %d pixels", path, w, ht);
         ok = false;
     } else {
-        to_rgba(p, stride, w, ht, alpha ? 4 : 3, bits > 8 ? pbits : 8, img->rgba);
+        *bits_out = bits > 8 ? pbits : 8;
+        to_rgba(p, stride, w, ht, alpha ? 4 : 3, *bits_out, img->rgba);
         img->width = w;
         img->height = ht;
         snprintf(img->channels, sizeof img->channels, "R,G,B%s (%d-bit)", alpha ? ",A" : "",
@@ -119,6 +122,7 @@ bool image_load_heif(const char *path, const uint8_t *data, size_t size,
     struct heif_context *ctx = heif_context_alloc();
     struct heif_image_handle *h = NULL;
     bool ok = false;
+    int bits = 8;
     struct heif_error e;
     if (!ctx)
         snprintf(err, errlen, "%s: out of memory for the HEIF decoder", path);
@@ -128,13 +132,10 @@ bool image_load_heif(const char *path, const uint8_t *data, size_t size,
     else if ((e = heif_context_get_primary_image_handle(ctx, &h)).code != heif_error_Ok)
         failed(path, "has no primary image", e, err, errlen);
     else
-        ok = decode(path, h, opts, img, err, errlen);
+        ok = decode(path, h, opts, img, &bits, err, errlen);
     if (ok) {
         int transfer = colour_of(h, img);
-        size_t n = (size_t)img->width * img->height;
-        for (size_t i = 0; i < n; i++)
-            for (int c = 0; c < 3; c++)
-                img->rgba[4 * i + c] = image_transfer_to_linear(img->rgba[4 * i + c], transfer, 1);
+        image_linearise(img->rgba, (size_t)img->width * img->height, transfer, 1, bits);
         if (transfer == IMAGE_TRANSFER_PQ)
             img->white_luminance = 10000.0;
         img->data_window[2] = img->display_window[2] = img->width - 1;

@@ -81,6 +81,11 @@ enum {
  * negative values mirrored. */
 float image_transfer_to_linear(float v, int code, float gamma);
 
+/* The R, G, B of N RGBA pixels made linear by transfer CODE (image_transfer_to_linear); BITS
+ * 1..16: the values are integer codes / (2^BITS - 1), linearised through a table (the same
+ * results); else one by one. */
+void image_linearise(float *rgba, size_t n, int code, float gamma, int bits);
+
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;
 

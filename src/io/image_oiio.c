@@ -197,8 +197,9 @@ static float cineon_to_linear(float v)
 }
 
 /* The first NCH channels, read packed into P, spread to R, G, B, A in place from the last
- * pixel back (grey: R=G=B; no alpha: 1), then the transfer decoded on R, G, B. */
-static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma)
+ * pixel back (grey: R=G=B; no alpha: 1), then the transfer decoded on R, G, B (integer
+ * samples of BITS bits through a table). */
+static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma, int bits)
 {
     int k = nch < 4 ? nch : 4;
     for (size_t i = n; k < 4 && i-- > 0;) {
@@ -208,13 +209,14 @@ static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma)
             v[3] = v[1], v[1] = v[2] = v[0];
         memcpy(p + 4 * i, v, sizeof v);
     }
-    for (size_t i = 0; t != TRANSFER_LINEAR && i < n; i++)
-        for (int c = 0; c < 3; c++) {
-            float *x = p + 4 * i + c;
-            *x = t == TRANSFER_SRGB    ? image_transfer_to_linear(*x, IMAGE_TRANSFER_SRGB, 1)
-                 : t == TRANSFER_GAMMA ? copysignf(powf(fabsf(*x), (float)gamma), *x)
-                                       : cineon_to_linear(*x);
-        }
+    if (t == TRANSFER_SRGB || t == TRANSFER_GAMMA) {
+        image_linearise(p, n, t == TRANSFER_SRGB ? IMAGE_TRANSFER_SRGB : IMAGE_TRANSFER_GAMMA,
+                        (float)(1.0 / gamma), bits);
+        return;
+    }
+    for (size_t i = 0; t == TRANSFER_CINEON && i < n; i++)
+        for (int c = 0; c < 3; c++)
+            p[4 * i + c] = cineon_to_linear(p[4 * i + c]);
 }
 
 static void add_attribute(void *img, const char *name, const char *value)
@@ -315,7 +317,8 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
             ok = true;
         if (ok) {
             double gamma = 1.0;
-            finish_pixels(img->rgba, n, s.nchannels, transfer_of(format, &s, &gamma), gamma);
+            finish_pixels(img->rgba, n, s.nchannels, transfer_of(format, &s, &gamma), gamma,
+                          s.is_float ? 0 : s.type_bits);
             describe(img, fmt, &s, f, page);
         }
     }

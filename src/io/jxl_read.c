@@ -96,12 +96,10 @@ static void finish(const jxl_state *st, hdr_image *img)
     JxlTransferFunction tf = st->have_enc ? st->enc.transfer_function
                                           : JXL_TRANSFER_FUNCTION_UNKNOWN;
     float gamma = st->have_enc && st->enc.gamma > 0 ? (float)st->enc.gamma : 1.0f;
-    size_t n = (size_t)img->width * img->height;
-    if (tf != JXL_TRANSFER_FUNCTION_LINEAR)
-        for (size_t i = 0; i < n; i++)
-            for (int c = 0; c < 3; c++)
-                img->rgba[4 * i + c] = image_transfer_to_linear(img->rgba[4 * i + c], (int)tf,
-                                                                gamma);
+    bool flt = in->exponent_bits_per_sample > 0;
+    /* An XYB file comes back in floats whatever its depth: no table for it. */
+    image_linearise(img->rgba, (size_t)img->width * img->height, (int)tf, gamma,
+                    flt || !in->uses_original_profile ? 0 : (int)in->bits_per_sample);
     char v[128];
     if (st->have_enc && st->enc.color_space == JXL_COLOR_SPACE_RGB) {
         double(*xy)[2] = img->colour.xy;
@@ -113,7 +111,6 @@ static void finish(const jxl_state *st, hdr_image *img)
     }
     if (tf == JXL_TRANSFER_FUNCTION_PQ)
         img->white_luminance = 10000.0;
-    bool flt = in->exponent_bits_per_sample > 0;
     snprintf(img->format, sizeof img->format, "JPEG XL");
     snprintf(img->decoder, sizeof img->decoder, "libjxl");
     snprintf(img->channels, sizeof img->channels, "%s%s (%u-bit %s)",

@@ -18,6 +18,8 @@ typedef struct oiio_spec {
     int nchannels;
     int subimages;           /* pages (TIFF), images (HEIF), 1 for most formats */
     int bits;                /* bits per sample as stored ("oiio:BitsPerSample") */
+    int type_bits;           /* bits of the type the samples come in (a 10-bit DPX: 16):
+                                what OpenImageIO scales integers to 0..1 by */
     bool is_float;           /* half or float samples */
     char channels[128];      /* "R,G,B,A (uint16)" */
     char compression[32];    /* "lzw", "zip", "" when none said */

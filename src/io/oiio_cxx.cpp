@@ -94,6 +94,7 @@ void fill_spec(const oiio_file *f, int subimages, oiio_spec *s)
     s->subimages = subimages;
     s->bits = sp.get_int_attribute("oiio:BitsPerSample", (int)sp.format.size() * 8);
     s->is_float = sp.format.is_floating_point();
+    s->type_bits = (int)sp.format.size() * 8;
     std::string ch;
     for (int c = 0; c < sp.nchannels && c < 16; c++)
         ch += std::string(c ? "," : "") + std::string(sp.channel_name(c));
