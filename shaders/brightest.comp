@@ -33,8 +33,7 @@ void main()
             if (!ht_finite(c.r) || !ht_finite(c.g) || !ht_finite(c.b)) continue;
             float y;
             ht_classify(c, 1.0, y);
-            float m = float(HT_LUM_R) * abs(c.r) + float(HT_LUM_G) * abs(c.g) +
-                      float(HT_LUM_B) * abs(c.b);
+            float m = dot(abs(u_lum_w), abs(c));
             float e = m == 0.0 ? 0.0 : float(HT_EXTREMA_REL_ERR) * m + float(HT_EXTREMA_ABS_ERR);
             float lo = y - e, hi = y + e;
             bool bounded = ht_finite(y) && ht_finite(e) && ht_finite(lo) && ht_finite(hi);

@@ -8,6 +8,7 @@ bool ht_finite(float v) { return (floatBitsToUint(v) & 0x7f800000u) != 0x7f80000
 // classify pixels; the image -> display matrix, the display's Y row and the gamut rule
 // (HT_GAMUT_*) on those that write display colours.
 uniform vec3 u_lum_w;
+uniform bool u_convert;   // false: the identity (bit for bit the Rec. 709 pipeline)
 uniform mat3 u_to_display;
 uniform vec3 u_display_lum;
 uniform int u_gamut;
@@ -20,8 +21,8 @@ vec3 ht_luminance_weights() { return u_lum_w; }
 // colour_gamut_apply; the clip follows in the caller).
 vec3 ht_to_display(vec3 c)
 {
-    if (u_to_display == mat3(1.0)) return c;   // bit for bit the Rec. 709 pipeline
-    precise vec3 d = u_to_display * c;
+    if (!u_convert) return c;
+    vec3 d = u_to_display * c;
     float lo = min(d.r, min(d.g, d.b));
     if (u_gamut != HT_GAMUT_COMPRESS || !(lo < 0.0)) return d;
     float y = dot(u_display_lum, d);

@@ -67,13 +67,49 @@ int cmd_view(int argc, char **argv)
     return status;
 }
 
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+} COMMANDS[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"bench", cmd_bench},
+                {"analyze", cmd_analyze}, {"compare", cmd_compare}, {"view", cmd_view}};
+#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+/* The edit distance (insertions, deletions, substitutions) of A and B, B at most 15 long. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t nb = strlen(b), row[16];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            row[j] = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* The command nearest to WORD by edit distance (the first of equals). */
+static const char *nearest_command(const char *word)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < N_COMMANDS; i++)
+        if (edit_distance(word, COMMANDS[i].name) < edit_distance(word, COMMANDS[best].name))
+            best = i;
+    return COMMANDS[best].name;
+}
+
 static void print_usage(FILE *f)
 {
     fprintf(f,
             "usage: hdrtone [view] [FILE|FOLDER...] [options] open HDR images in a window\n"
             "       hdrtone SEQ [--fps N] [--frames A-B] play a sequence (shot.%%04d.exr)\n"
             "       hdrtone export IN... -o OUT [options] tone-map to 8-bit sRGB PNG\n"
-            "       hdrtone stats IN [--json] [options]   statistics, histogram and curve\n"
+            "       hdrtone stats IN... [--json] [options] statistics, histogram and curve\n"
             "       hdrtone export SEQ -o OUT_SEQ [--adapt ...] a sequence, adapted in time\n"
             "       hdrtone analyze SEQ -o DIR        each frame's analysis (sharded export)\n"
             "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
@@ -119,13 +155,14 @@ int main(int argc, char **argv)
         printf("hdrtone %s\n", HT_VERSION);
         return 0;
     }
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } commands[] = {{"export", cmd_export}, {"stats", cmd_stats}, {"bench", cmd_bench},
-                   {"analyze", cmd_analyze}, {"compare", cmd_compare}, {"view", cmd_view}};
-    for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 2, argv + 2);
+    for (size_t i = 0; argc >= 2 && i < N_COMMANDS; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return COMMANDS[i].fn(argc - 2, argv + 2);
+    if (argc >= 2 && argv[1][0] != '-' && access(argv[1], F_OK) != 0 &&
+        !seq_cmd_is_sequence(argv[1])) {   /* a typo'd command is no file to view */
+        fprintf(stderr, "hdrtone: %s: no such command or file (the nearest command: %s; "
+                        "hdrtone --help lists them)\n", argv[1], nearest_command(argv[1]));
+        return strpbrk(argv[1], "./") ? 1 : 2;   /* a missing file (as handed off), or usage */
+    }
     return cmd_view(argc - 1, argv + 1);   /* hdrtone FILE... */
 }

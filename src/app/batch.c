@@ -42,6 +42,9 @@ typedef struct batch {
     int finished;                 /* jobs done (encoded or failed) */
     const ht_options *o;
     int load_threads;             /* image_load_options.threads of each decode */
+    int max_decoding;             /* decodes at once (each on load_threads threads) */
+    int decoding, encoding;       /* decodes and encodes under way */
+    int cpus;                     /* the cores (--jobs when given) */
     bool stream;                  /* outputs are "-": one stream on standard output */
     int written;                  /* leading jobs done: the stream's next frame */
     int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
@@ -114,13 +117,14 @@ static void finish(batch *b, job *j, bool ok)
     pthread_cond_broadcast(&b->cv);
 }
 
-/* Threads decoding each file: one each when the files keep every worker busy, else the cores
- * (--jobs when given) shared among the files, a single file getting them all. */
-static int load_threads(const ht_options *o, int n, int workers, long cpus)
+/* Threads decoding each file: when the files keep every worker busy, the cores shared among
+ * DECODES_AT_ONCE files (in input order, so the GPU gets its first frame after a quarter of a
+ * frame's decode on one core, not a whole one while seven more decode beside it); else the
+ * cores shared among the files, a single file getting them all. */
+enum { DECODES_AT_ONCE = 4 };
+static int load_threads(int n, int workers, int cpus)
 {
-    if (n > 1 && n >= workers)
-        return 1;
-    long t = (o->jobs > 0 ? o->jobs : cpus) / (n > 1 ? n : 1);
+    long t = n > 1 && n >= workers ? cpus / DECODES_AT_ONCE : cpus / (n > 1 ? n : 1);
     return t < 1 ? 1 : t > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)t;
 }
 
@@ -187,8 +191,8 @@ static void *display_window_pixels(const job *j, int bytes, int *wp, int *hp)
 }
 
 /* J's pixels in the batch's format into *out; false with "OUT: reason" in err. */
-static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *err,
-                       size_t errlen)
+static bool encode_job(const batch *b, const job *j, int threads, encode_buffer *out,
+                       char *err, size_t errlen)
 {
     const ht_options *o = b->o;
     encode_image im = {j->px, j->width, j->height, 3, b->linear ? 32 : o->depth,
@@ -205,7 +209,8 @@ static bool encode_job(const batch *b, const job *j, encode_buffer *out, char *e
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
-    bool ok = encode_image_exposure(f, o->quality, &im, j->exposure, out, why, sizeof why);
+    bool ok = encode_image_threads(f, o->quality, &im, j->exposure, threads, out, why,
+                                   sizeof why);
     if (!ok)
         snprintf(err, errlen, "%s: %s", b->stream ? j->in : j->out, why);
     free(window);
@@ -243,13 +248,13 @@ static bool write_frame(batch *b, job *j, const encode_buffer *enc, double *t0, 
     return true;
 }
 
-/* Encodes and writes J, which is tone-mapped (a worker, without the lock). */
-static void encode_one(batch *b, job *j)
+/* Encodes and writes J, which is tone-mapped (a worker, without the lock), on THREADS. */
+static void encode_one(batch *b, job *j, int threads)
 {
     char err[HT_ERR_MAX];
     encode_buffer enc;
     double t0 = now_s(), t1;
-    bool ok = encode_job(b, j, &enc, err, sizeof err);
+    bool ok = encode_job(b, j, threads, &enc, err, sizeof err);
     image_pool_put(j->px, px_bytes(b, j));
     j->px = NULL;
     t1 = now_s();
@@ -261,6 +266,7 @@ static void encode_one(batch *b, job *j)
     double t2 = now_s();
     pthread_mutex_lock(&b->mu);
     b->busy_s[BATCH_encode] += t1 - t0;
+    b->encoding--;
     b->busy_s[BATCH_write] += t2 - tw;
     if (!ok)
         report_job(b, j, err);
@@ -288,9 +294,16 @@ static void *worker(void *arg)
     pthread_mutex_lock(&b->mu);
     for (;;) {
         job *j = encode_ready(b);
-        bool load = !j && b->next_load < b->n && b->next_load - b->gpu_at < b->ahead;
+        bool load = !j && b->next_load < b->n && b->next_load - b->gpu_at < b->ahead &&
+                    b->decoding < b->max_decoding;
         if (load)
             j = &b->jobs[b->next_load++];
+        b->decoding += load;
+        b->encoding += j && !load;
+        /* An encode takes the cores the decodes leave, shared with the other encodes: all
+         * of them for the last frame, one in the steady state. */
+        int free_cores = b->cpus - b->decoding * b->load_threads;
+        int enc_threads = free_cores / (b->encoding > 0 ? b->encoding : 1);
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
@@ -301,8 +314,12 @@ static void *worker(void *arg)
         if (load)
             decode_one(b, j);
         else
-            encode_one(b, j);
+            encode_one(b, j, enc_threads < 1 ? 1 : enc_threads);
         pthread_mutex_lock(&b->mu);
+        if (load) {
+            b->decoding--;
+            pthread_cond_broadcast(&b->cv);
+        }
     }
     pthread_mutex_unlock(&b->mu);
     return NULL;
@@ -334,11 +351,15 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
         snprintf(err, errlen, "out of memory for %dx%d", img->width, img->height);
         return false;
     }
-    tonemap_fast_analyze(img, &o->tm, r, o->jobs);
-    tonemap_cpu_apply_linear(img, &o->tm, r, rgb);
-    *exposure = tonemap_exposure_pcond(r, &o->tm);
+    tonemap_params tm;
+    bool ok = options_tonemap(o, img, &tm, err, errlen);
+    if (ok) {
+        tonemap_fast_analyze(img, &tm, r, o->jobs);
+        tonemap_cpu_apply_linear(img, &tm, r, rgb);
+        *exposure = tonemap_exposure_pcond(r, &tm);
+    }
     free(r);
-    return true;
+    return ok;
 }
 
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
@@ -496,7 +517,9 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     b.backlog = workers / 3 + 1;
     b.linear = encode_format_is_float((encode_format)o->format);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
-    b.load_threads = load_threads(o, n, workers, cpus);
+    b.cpus = o->jobs > 0 ? o->jobs : cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+    b.load_threads = load_threads(n, workers, b.cpus);
+    b.max_decoding = b.cpus / b.load_threads > 1 ? b.cpus / b.load_threads : 1;
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
     if (b.to_half)

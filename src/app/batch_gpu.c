@@ -45,6 +45,11 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
                      char *note, size_t notelen, char *err, size_t errlen)
 {
     *slot = -1;
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen)) {
+        image_free(img);
+        return false;
+    }
     bool ok = backend_gpu_upload(g->be, o, img, note, notelen, err, errlen);
     if (ok && note[0]) {
         ht_options cpu = *o;
@@ -60,8 +65,8 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
     /* In pieces: each piece is applied and read back into its place, one after another. */
     bool pieces = pipeline_image_pieces(g->pipe) > 1;
     void *now = pieces ? out : NULL;
-    ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &o->tm, NULL, now, err, errlen)
-                        : pipeline_tonemap_uploaded(g->pipe, &o->tm, NULL, now, err, errlen);
+    ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &tm, NULL, now, err, errlen)
+                        : pipeline_tonemap_uploaded(g->pipe, &tm, NULL, now, err, errlen);
     if (!ok || pieces)
         return ok;
     *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,

@@ -13,6 +13,7 @@
 #include "bench_export.h"
 #include "bench_decode.h"
 #include "bench_flip.h"
+#include "bench_open.h"
 #include "bench_playback.h"
 #include "bench_present.h"
 #include "commands.h"
@@ -538,14 +539,15 @@ int cmd_bench(int argc, char **argv)
         free(pos);
         return status;
     }
-    if (o.bench_playback || o.bench_export) {
+    if (o.bench_playback || o.bench_export || o.bench_open) {
         /* The command's backend: --export's as export decides it, the GPU for --playback
-         * (the viewer's). */
-        if (o.bench_playback)
+         * and --open (the viewer's). */
+        if (o.bench_playback || o.bench_open)
             o.backend = HT_BACKEND_GPU;
         cmd_backend *be = backend_create(&o, err, sizeof err);
         int status = !be                ? 1
                      : o.bench_playback ? bench_playback(be, &o, pos, npos)
+                     : o.bench_open     ? bench_open(be, &o, pos, npos)
                                         : bench_export(be, &o, pos, npos);
         if (!be)
             fprintf(stderr, "hdrtone bench: %s\n", err);
@@ -582,8 +584,11 @@ int cmd_bench(int argc, char **argv)
     int status = 1;
     gl_context *ctx = gl_context_create_headless(err, sizeof err);
     bench b = {0};
-    b.params = o.tm;
-    if (!ctx) {
+    if (o.colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
+        img.colour = o.colour;
+    if (!options_tonemap(&o, &img, &b.params, err, sizeof err)) {
+        fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
+    } else if (!ctx) {
         fprintf(stderr, "hdrtone bench: no GPU: %s\n", err);
     } else if (!(b.pipe = pipeline_create(err, sizeof err)) ||
                !(b.probe = gpu_probe_create(err, sizeof err))) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 
@@ -109,6 +110,7 @@ static bool run_load(void *arg)
 typedef struct floor_job {
     const uint8_t *data;
     size_t size;
+    int threads;
     uint16_t *out;
     float *fout;    /* the other formats' floor: floats, from the file at PATH */
     size_t nfloats;
@@ -122,7 +124,8 @@ static bool run_floor(void *arg)
 {
     floor_job *j = arg;
     if (!j->fout)
-        return image_exr_floor(j->data, j->size, j->out, j->err, sizeof j->err);
+        return image_exr_floor_threads(j->data, j->size, j->threads, j->out, j->err,
+                                       sizeof j->err);
     /* oiiotool and djxl read the file, then decode: so does this floor, as image_load. */
     size_t size = 0;
     uint8_t *data = slurp(j->path, &size);
@@ -174,10 +177,11 @@ static uint8_t *slurp(const char *path, size_t *size)
 }
 
 /* The floor of FILE with LO: its bytes, validated by a load, decoded by the library alone
- * into a reused buffer (from the pool, as hdrtone's: the same pages, the same TLB). */
-static timing measure_floor(const char *file, image_load_options lo, int runs)
+ * on THREADS into a reused buffer (from the pool, as hdrtone's: the same pages, the same
+ * TLB). */
+static timing measure_floor(const char *file, image_load_options lo, int runs, int threads)
 {
-    floor_job fj = {0};
+    floor_job fj = {.threads = threads};
     hdr_image img;
     timing t = {-1, 0};
     lo.threads = 1;
@@ -204,7 +208,14 @@ static timing measure_floor(const char *file, image_load_options lo, int runs)
 
 double bench_decode_floor_ms(const char *path)
 {
-    return measure_floor(path, (image_load_options){0}, 4096).ms;
+    return measure_floor(path, (image_load_options){0}, 4096, 1).ms;
+}
+
+double bench_decode_floor_threads_ms(const char *path, int threads)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int t = threads > 0 ? threads : cpus < 1 ? 1 : (int)cpus;
+    return measure_floor(path, (image_load_options){0}, 4096, t).ms;
 }
 
 /* Measures FILE into *R. False (reported) when hdrtone cannot load it or a decoder's halves
@@ -232,7 +243,7 @@ static bool measure_file(const ht_options *o, const char *file, file_result *r)
     r->h = ref->height;
     snprintf(r->compression, sizeof r->compression, "%s", ref->compression);
     snprintf(r->decoder, sizeof r->decoder, "%s", ref->decoder);
-    r->floor = measure_floor(file, options_load(o), o->runs);
+    r->floor = measure_floor(file, options_load(o), o->runs, 1);
     for (int d = 0; d < NDEC; d++) {
         load_job j = auto_job;
         j.img = (hdr_image){0};

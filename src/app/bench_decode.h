@@ -16,5 +16,7 @@ int bench_decode(const ht_options *o, char **files, int n);
  * a load that validated the bytes), or -1 when PATH is no OpenEXR file hdrtone loads or the
  * library fails on it. */
 double bench_decode_floor_ms(const char *path);
+/* The same on THREADS of the library's (0: one per online CPU). */
+double bench_decode_floor_threads_ms(const char *path, int threads);
 
 #endif

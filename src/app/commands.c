@@ -32,7 +32,7 @@ static const struct {
      "image sequence SEQ (shot.%04d.exr or shot.####.exr; Space pauses).\n"},
     {HT_CMD_EXPORT,
      "usage: hdrtone export IN... -o OUT [options]\n"
-     "       hdrtone export SEQ -o OUT_SEQ|- [--frames A-B] [--adapt ...] [options]\n"
+     "       hdrtone export SEQ -o OUT_SEQ|DIR/|- [--frames A-B] [--adapt ...] [options]\n"
      "Tone-maps each IN and writes an sRGB picture: OUT is the file for one input\n"
      "(PNG, or JPEG for .jpg/.jpeg; the linear output as pcond writes it for .hdr\n"
      "(Radiance) and .pfm; another extension is an error), a folder (IN's name with\n"
@@ -40,10 +40,11 @@ static const struct {
      "output (PNG; --format jpeg, hdr or pfm for one input, rgb24 or y4m frames for\n"
      "video tools). The folders an output needs are made. A sequence\n"
      "(SEQ a pattern: shot.%04d.exr or shot.####.exr) is tone-mapped in frame order,\n"
-     "adapted in time (--adapt), into OUT_SEQ (out/%04d.png) or a stream (-o -).\n"},
+     "adapted in time (--adapt), into OUT_SEQ (out/%04d.png), a folder (SEQ's pattern\n"
+     "there) or a stream (-o -).\n"},
     {HT_CMD_STATS,
-     "usage: hdrtone stats IN [--json] [options]\n"
-     "Prints the image's statistics, its histogram and the response curve; for a\n"
+     "usage: hdrtone stats IN... [--json] [options]\n"
+     "Prints each image's statistics, its histogram and the response curve; for a\n"
      "sequence (IN a pattern, shot.%04d.exr) those of every frame, adapted in time\n"
      "(--json: one object per frame, one per line).\n"},
     {HT_CMD_BENCH,
@@ -134,7 +135,10 @@ static bool stats_tonemap(cmd_backend *be, ht_options *o, const char *path,
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    return p ? pipeline_tonemap_uploaded(p, &o->tm, r, *rgb, err, errlen)
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen))
+        return false;
+    return p ? pipeline_tonemap_uploaded(p, &tm, r, *rgb, err, errlen)
              : backend_tonemap(be, o, img, r, *rgb, err, errlen);
 }
 

@@ -219,12 +219,19 @@ int cmd_compare(int argc, char **argv)
     if (early >= 0)
         return early;
     struct stat st;
-    if (npos < 2 || (npos > 2 && o.output && (stat(o.output, &st) != 0 || !S_ISDIR(st.st_mode)))) {
+    bool to_dir = o.output && (npos > 2 || o.output[strlen(o.output) - 1] == '/');
+    if (npos < 2 || (to_dir && stat(o.output, &st) == 0 && !S_ISDIR(st.st_mode))) {
         free(pos);
         return commands_usage_error("compare", npos < 2 ? "needs REF and at least one TEST (see "
-                                    "--help)" : "-o with several tests must be a directory");
+                                    "--help)" : "-o with several tests names a folder, not a file");
     }
     char err[HT_ERR_MAX];
+    if (o.output && !(to_dir ? file_make_dirs(o.output, err, sizeof err)   /* maps/ is made */
+                             : file_make_parent_dirs(o.output, err, sizeof err))) {
+        fprintf(stderr, "hdrtone compare: %s\n", err);
+        free(pos);
+        return 1;
+    }
     flip_input ref;
     image_load_options lo = options_load(&o);
     compare_run *run = NULL;

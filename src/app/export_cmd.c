@@ -14,11 +14,11 @@
 #include "png_export.h"
 #include "seq_cmd.h"
 
-/* Float output is the CPU reference's (batch.c map_linear says why): the backend becomes the
- * CPU for it, said once on stderr by command NAME. */
+/* Float output is the CPU reference's (batch.c map_linear says why): the backend (resolved:
+ * not auto) becomes the CPU for it, said once on stderr by command NAME when it was the GPU. */
 static void cpu_fallback(ht_options *o, const char *name)
 {
-    if (encode_format_is_float(o->format) && o->backend != HT_BACKEND_CPU) {
+    if (encode_format_is_float(o->format) && o->backend == HT_BACKEND_GPU) {
         fprintf(stderr, "hdrtone %s: the GPU has no linear output yet: the CPU reference "
                         "writes it\n", name);
         o->backend = HT_BACKEND_CPU;
@@ -40,7 +40,8 @@ static void output_in_dir(const char *outdir, const char *in, const char *ext, c
     const char *base = basename(tmp);
     const char *dot = strrchr(base, '.');
     int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    snprintf(buf, len, "%s/%.*s.%s", outdir, n, base, ext);
+    size_t d = strlen(outdir);
+    snprintf(buf, len, "%s%s%.*s.%s", outdir, d && outdir[d - 1] == '/' ? "" : "/", n, base, ext);
 }
 
 /* Before anything is written: no output may be one of the inputs (export would replace the
@@ -83,17 +84,16 @@ static const char *extension_of(const char *path)
 }
 
 /* -o OUT for NPOS inputs (SEQ_IN: one sequence): standard output; a folder (one that exists,
- * a name ending in '/', or for several inputs a name without an extension: made when
+ * a name ending in '/', or for several stills a name without an extension: made when
  * missing); a sequence's pattern; else one file. */
 static out_kind output_kind(const char *out, int npos, bool seq_in)
 {
     if (strcmp(out, "-") == 0)
         return OUT_STREAM;
-    if (seq_in)
-        return OUT_PATTERN;
-    if (is_directory(out) || out[strlen(out) - 1] == '/' || (npos > 1 && !extension_of(out)))
+    if (is_directory(out) || out[strlen(out) - 1] == '/' ||
+        (!seq_in && npos > 1 && !extension_of(out)))
         return OUT_DIR;
-    return OUT_FILE;
+    return seq_in ? OUT_PATTERN : OUT_FILE;
 }
 
 /* The formats a file can be, for messages: "png (.png), jpeg (.jpg), ...". */
@@ -267,14 +267,18 @@ int cmd_export(int argc, char **argv)
         cmd_backend *be = NULL;
         if (status == 0) {
             warn_ignored(&o, seq_in);
-            cpu_fallback(&o, "export");
             if (!(be = backend_create(&o, err, sizeof err))) {
                 fprintf(stderr, "hdrtone export: %s\n", err);
                 status = 1;
             }
+            cpu_fallback(&o, "export");
         }
+        char seq_out[4096];   /* a sequence into a folder: the input's pattern there */
+        if (be && seq_in && kind == OUT_DIR)
+            output_in_dir(o.output, pos[0], encode_format_extension(o.format), seq_out,
+                          sizeof seq_out);
         if (be)
-            status = seq_in ? seq_export(be, &o, pos[0], o.output)
+            status = seq_in ? seq_export(be, &o, pos[0], kind == OUT_DIR ? seq_out : o.output)
                             : export_stills(be, &o, pos, npos, kind);
         backend_destroy(&be);
     }

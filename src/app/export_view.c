@@ -35,15 +35,18 @@ int export_view_check(const ht_options *o, const char *first_input)
 static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
                    const display_params *d, uint8_t *rgb, char *err, size_t errlen)
 {
+    tonemap_params tm;
+    if (!options_tonemap(o, img, &tm, err, errlen))
+        return false;
     if (o->backend == HT_BACKEND_CPU) {
-        display_cpu_apply(img, &o->tm, d, rgb);
+        display_cpu_apply(img, &tm, d, rgb);
         return true;
     }
     pipeline *p = backend_pipeline(be, err, errlen);
     if (!p)
         return false;
     pipeline_set_display(p, d);
-    bool ok = pipeline_tonemap_image(p, img, &o->tm, NULL, rgb, err, errlen);
+    bool ok = pipeline_tonemap_image(p, img, &tm, NULL, rgb, err, errlen);
     pipeline_set_display(p, NULL);
     pipeline_release_textures(p);
     return ok;

@@ -80,7 +80,8 @@ static const opt_def OPTIONS[] = {
     {"lmax", 0, OPT_DOUBLE, TM, OFF(tm.lmax), 1e-30, 1e30, NULL, "CD",
      "upper end of the world luminance range in cd/m^2 (with --lmin; default: automatic)"},
     {"ldmax", 0, OPT_DOUBLE, TM, OFF(tm.ldmax), 1e-3, 1e6, NULL, "CD",
-     "display white, cd/m^2"},
+     "display white, cd/m^2; it changes the picture only with --ceiling human (the other "
+     "mappings' output is relative to it)"},
     {"drange", 0, OPT_DOUBLE, TM, OFF(tm.drange), 1.001, 1e6, NULL, "R",
      "display dynamic range Ldmax/Ldmin"},
     {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, tonemap_ceilings, "KIND",
@@ -160,8 +161,8 @@ static const opt_def OPTIONS[] = {
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg, .jpeg, .hdr or .pfm; its folders are made), folder "
      "(a name ending in /, or several inputs; made when missing), or - for standard output "
-     "(PNG unless --format); a sequence: a pattern (out/%04d.png) or -; analyze: the folder "
-     "of the analyses"},
+     "(PNG unless --format); a sequence: a pattern (out/%04d.png), a folder or -; analyze: the "
+     "folder of the analyses"},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
      "FMT",
      "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
@@ -176,7 +177,8 @@ static const opt_def OPTIONS[] = {
          "(default: the data window, RGB)"),
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
      "threads that decode and encode files while the GPU works, each doing either (default: "
-     "the CPU cores, 2 to 64); with the CPU backend also the tone mapping's threads"},
+     "the CPU cores, 2 to 64; N from 1 to 64); with the CPU backend also the tone mapping's "
+     "threads"},
     FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json,
          "print one JSON object (stats: one line per input, JSON Lines)"),
     FLAG("curve", HT_CMD_STATS, curve, "stats: print the response curve in the text too"),
@@ -193,18 +195,22 @@ static const opt_def OPTIONS[] = {
     STRING("synthetic", HT_CMD_BENCH, synthetic, "WxH",
            "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied "
            "colours)"),
-    {"runs", 0, OPT_INT, HT_CMD_BENCH, OFF(runs), 3, 100000, NULL, "N", "timed runs per pass"},
+    {"runs", 0, OPT_INT, HT_CMD_BENCH, OFF(runs), 3, 100000, NULL, "N",
+     "timed runs per pass (at least 3)"},
     FLAG("export", HT_CMD_BENCH, bench_export,
          "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
          "per frame and busy fraction, frames per second"),
     FLAG("decode", HT_CMD_BENCH, bench_decode,
          "time hdrtone's decode of each FILE on one thread beside OpenEXR's own into a reused "
          "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
+    FLAG("open", HT_CMD_BENCH, bench_open,
+         "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
+         "own decode on all cores into a reused buffer plus the upload (the floor)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
     {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
-     "samples per pixel of the scene pass (1, 2, 4, 8; capped at GL_MAX_SAMPLES)"},
+     "samples per pixel of the scene pass: 1, 2, 4 or 8 (capped at GL_MAX_SAMPLES)"},
     {"latency", 0, OPT_INT, HT_CMD_VIEW, OFF(latency), 0, 1, NULL, "0|1",
      "1: each frame shows the previous frame's curve and is read once, not twice (streams); "
      "only when the analysis reads the picture shown (see \"One frame late\")"},
@@ -525,6 +531,10 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         snprintf(err, errlen, "--lmin (%g) must be below --lmax (%g)", o->tm.lmin, o->tm.lmax);
         return false;
     }
+    if (o->msaa & (o->msaa - 1)) {   /* the table's range is 1..8: 3, 5, 6, 7 are not samples */
+        snprintf(err, errlen, "--msaa: %d samples per pixel: 1, 2, 4 or 8", o->msaa);
+        return false;
+    }
     if (o->max_pixels > 0 && o->max_pixels != floor(o->max_pixels)) {
         snprintf(err, errlen, "--max-pixels: '%g' is not a whole number", o->max_pixels);
         return false;
@@ -674,7 +684,7 @@ void options_print_markdown(FILE *f, bool test_hooks)
                     snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s",
                              used[0] ? ", " : "", cmds[c].name);
         /* A '|' would end the table cell, even inside backticks. */
-        char meta[64] = "", help[256] = "";
+        char meta[64] = "", help[1024] = "";
         md_escape(d->metavar ? d->metavar : "", meta, sizeof meta);
         md_escape(d->help, help, sizeof help);
         char short_opt[8] = "";

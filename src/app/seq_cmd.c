@@ -27,6 +27,7 @@ typedef struct seq_mapper {
     bool keep_textures;      /* GPU: the output stays for the statistics */
     adapt_frame af;          /* the last frame's analysis */
     tonemap_result r;        /* the last frame's result, adapted */
+    tonemap_params tm;       /* the last frame's parameters (o->tm with its colour) */
     char note[HT_ERR_MAX];   /* why the last frame ran on the CPU, not the GPU; else "" */
 } seq_mapper;
 
@@ -105,19 +106,19 @@ static uint64_t fingerprint(const ht_options *o)
 /* The still analysis of IMG into *r with BE; on the GPU IMG stays uploaded for the apply. An
  * image the GPU cannot take O's options on (backend_gpu_upload) is analysed on the CPU, and
  * NOTE (NOTELEN bytes) says why; else NOTE is "". */
-static bool analyze_image(cmd_backend *be, const ht_options *o, const hdr_image *img,
-                          tonemap_result *r, char *note, size_t notelen, char *err,
-                          size_t errlen)
+static bool analyze_image(cmd_backend *be, const ht_options *o, const tonemap_params *tm,
+                          const hdr_image *img, tonemap_result *r, char *note, size_t notelen,
+                          char *err, size_t errlen)
 {
     note[0] = '\0';
     if (o->backend != HT_BACKEND_CPU) {
         if (!backend_gpu_upload(be, o, img, note, notelen, err, errlen))
             return false;
         if (!note[0])
-            return pipeline_analyze_uploaded(backend_pipeline(be, err, errlen), &o->tm, r, err,
+            return pipeline_analyze_uploaded(backend_pipeline(be, err, errlen), tm, r, err,
                                              errlen);
     }
-    tonemap_cpu_analyze(img, &o->tm, r);
+    tonemap_cpu_analyze(img, tm, r);
     return true;
 }
 
@@ -128,23 +129,25 @@ static bool map_frame(seq_mapper *m, int frame, const hdr_image *img, void *px, 
                       char *err, size_t errlen)
 {
     const ht_options *o = m->o;
-    if (!analyze_image(m->be, o, img, &m->r, m->note, sizeof m->note, err, errlen))
+    tonemap_params *tm = &m->tm;
+    if (!options_tonemap(o, img, tm, err, errlen) ||
+        !analyze_image(m->be, o, tm, img, &m->r, m->note, sizeof m->note, err, errlen))
         return false;
     adapt_frame_of(&m->r, frame, &m->af);
     adapt_update(&m->ap, &m->st, &m->af);
     if (m->af.valid)
-        adapt_result(&m->st, &o->tm, &m->r);
+        adapt_result(&m->st, tm, &m->r);
     if (o->backend == HT_BACKEND_CPU || m->note[0]) {
         if (px && bits == 32)
-            tonemap_cpu_apply_linear(img, &o->tm, &m->r, px);
+            tonemap_cpu_apply_linear(img, tm, &m->r, px);
         else if (px && bits == 16)
-            tonemap_cpu_apply16(img, &o->tm, &m->r, px);
+            tonemap_cpu_apply16(img, tm, &m->r, px);
         else if (px)
-            tonemap_cpu_apply(img, &o->tm, &m->r, px);
+            tonemap_cpu_apply(img, tm, &m->r, px);
         return true;
     }
     pipeline *p = backend_pipeline(m->be, err, errlen);
-    bool ok = pipeline_apply_result(p, &o->tm, &m->r, px, bits, err, errlen);
+    bool ok = pipeline_apply_result(p, tm, &m->r, px, bits, err, errlen);
     if (!m->keep_textures)
         pipeline_release_textures(p);
     return ok;
@@ -324,14 +327,14 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
         ran.backend = HT_BACKEND_CPU;
         cpu = true;
         if ((ok = rgb || (rgb = malloc(bytes))))
-            tonemap_cpu_apply(&img, &o->tm, &m->r, rgb);
+            tonemap_cpu_apply(&img, &m->tm, &m->r, rgb);
         else
             snprintf(err, sizeof err, "out of memory");
     }
     /* The GPU's statistics read its output texture; an image in pieces is read back. */
     if (ok && !cpu && pipeline_image_pieces(p = backend_pipeline(m->be, err, sizeof err)) > 1)
         ok = (rgb = malloc(bytes)) &&
-             pipeline_apply_result(p, &o->tm, &m->r, rgb, 8, err, sizeof err);
+             pipeline_apply_result(p, &m->tm, &m->r, rgb, 8, err, sizeof err);
     if (ok && !(rgb ? imgstats_cpu(&img, rgb, o->peaks, o->min_distance, &s)
                     : imgstats_gpu(p, &img, o->histogram_kernel, o->peaks, o->min_distance, &s,
                                    err, sizeof err)))
@@ -396,11 +399,13 @@ static bool analyze_frame(cmd_backend *be, const ht_options *o, int frame, const
 {
     char err[HT_ERR_MAX], file[4096], note[HT_ERR_MAX];
     hdr_image img = {0};
+    tonemap_params tm;
     image_load_options lo = options_load(o);
     bool ok = image_load(path, &lo, &img, err, sizeof err);
     if (!ok) {
         fprintf(stderr, "hdrtone analyze: frame %d: %s\n", frame, err);
-    } else if (!analyze_image(be, o, &img, r, note, sizeof note, err, sizeof err)) {
+    } else if (!options_tonemap(o, &img, &tm, err, sizeof err) ||
+               !analyze_image(be, o, &tm, &img, r, note, sizeof note, err, sizeof err)) {
         /* No note to print: analyze takes no human-vision option, so no frame falls back. */
         fprintf(stderr, "hdrtone analyze: frame %d: %s: %s\n", frame, path, err);
         ok = false;

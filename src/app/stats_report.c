@@ -495,6 +495,10 @@ void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
                           const imgstats *s, const human_report *gpu_human)
 {
     human_report hr;
+    ht_options own = *o;   /* the parameters with IMG's colour (its luminance weights) */
+    char err[HT_ERR_MAX];
+    if (options_tonemap(o, img, &own.tm, err, sizeof err))
+        o = &own;
     stats_report v = {path, img, st, o, r, s, &hr, {0}, NULL, NULL};
     if (o->curve_format == HT_CURVE_PCOND) {   /* only the curve, as pcond -x writes it */
         text_curve(f, r, &o->tm, tonemap_curve_ld_pcond);
@@ -503,7 +507,6 @@ void commands_print_stats(FILE *f, const char *path, const hdr_image *img,
     human_outcome(img, o, gpu_human, &hr);
     units_of_image(img, o->scale_given ? o->tm.scale : 0, &v.units);
     int whole[4] = {0, 0, img->width - 1, img->height - 1}, rect[4];
-    char err[HT_ERR_MAX];
     region_stats *g = malloc(2 * sizeof *g);
     if (g && region_compute(img, whole, v.units.weights, v.units.scale, &g[0], err, sizeof err))
         v.whole = &g[0];

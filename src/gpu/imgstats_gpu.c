@@ -41,6 +41,7 @@ struct imgstats_gpu_ctx {
     pass_greyhist *greyhist;
     imgstats_buffers buf;
     ht_source image, output;      /* inputs of the passes (not owned) */
+    float lum_w[3];               /* the image's luminance weights (imgstats_weights) */
     bool ran[IMGSTATS_PASS_COUNT]; /* since the last prepare */
 };
 
@@ -85,6 +86,11 @@ bool imgstats_gpu_prepare(imgstats_gpu_ctx *c, ht_source image, ht_source output
     }
     c->image = image;
     c->output = output;
+    double w[3];
+    hdr_image rec709 = {0};   /* until imgstats_gpu_run names the image: Rec. 709's */
+    imgstats_weights(&rec709, w);
+    for (int i = 0; i < 3; i++)
+        c->lum_w[i] = (float)w[i];
     memset(c->ran, 0, sizeof c->ran);
     c->buf.tiles_x = (image.width + HT_TILE_X - 1) / HT_TILE_X;
     c->buf.tiles_y = (image.height + HT_TILE_Y - 1) / HT_TILE_Y;
@@ -105,11 +111,12 @@ bool imgstats_gpu_run_pass(imgstats_gpu_ctx *c, int which, char *err, size_t err
     bool ok = true;
     switch (which) {
     case IMGSTATS_PASS_extrema:
-        ok = !have_image || pass_brightest_run(c->brightest, c->image, &c->buf, err, errlen);
+        ok = !have_image ||
+             pass_brightest_run(c->brightest, c->image, c->lum_w, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_peaks:
         ok = !have_image ||
-             pass_brightest_run_peaks(c->brightest, c->image, &c->buf, err, errlen);
+             pass_brightest_run_peaks(c->brightest, c->image, c->lum_w, &c->buf, err, errlen);
         break;
     case IMGSTATS_PASS_hist_clear:
         ok = pass_colorhist_clear(c->colorhist, &c->buf, err, errlen);
@@ -218,6 +225,10 @@ bool imgstats_gpu_run(imgstats_gpu_ctx *c, const hdr_image *img, int grey_kernel
                       int min_distance, imgstats *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    double w[3];
+    imgstats_weights(img, w);
+    for (int i = 0; i < 3; i++)
+        c->lum_w[i] = (float)w[i];
     bool ok = imgstats_gpu_run_pass(c, IMGSTATS_PASS_extrema, err, errlen) &&
               (peaks <= 0 || imgstats_gpu_run_pass(c, IMGSTATS_PASS_peaks, err, errlen));
     if (ok && c->output.texture)

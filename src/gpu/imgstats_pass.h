@@ -24,12 +24,13 @@ void imgstats_bind_source(unsigned tex);
  * err) only when its program cannot be built. */
 typedef struct pass_brightest pass_brightest;
 pass_brightest *pass_brightest_create(char *err, size_t errlen);
-/* The brightest/darkest search over SRC: an ht_extrema per tile into b->tiles. */
-bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers *b, char *err,
-                        size_t errlen);
-/* The local maxima of SRC into b->peaks (resets its count first). */
-bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_buffers *b,
-                              char *err, size_t errlen);
+/* The brightest/darkest search over SRC, of luminance weights W (imgstats_weights, in float):
+ * an ht_extrema per tile into b->tiles. */
+bool pass_brightest_run(pass_brightest *p, ht_source src, const float w[3],
+                        const imgstats_buffers *b, char *err, size_t errlen);
+/* The local maxima of SRC (weights W) into b->peaks (resets its count first). */
+bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const float w[3],
+                              const imgstats_buffers *b, char *err, size_t errlen);
 void pass_brightest_destroy(pass_brightest **p);
 
 typedef struct pass_colorhist pass_colorhist;

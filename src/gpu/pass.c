@@ -75,6 +75,8 @@ void pass_set_colour(unsigned prog, const tonemap_params *p)
     glProgramUniform3f(prog, glGetUniformLocation(prog, "u_display_lum"), (float)dl[0],
                        (float)dl[1], (float)dl[2]);
     glProgramUniform1i(prog, glGetUniformLocation(prog, "u_gamut"), p->gamut);
+    glProgramUniform1i(prog, glGetUniformLocation(prog, "u_convert"),
+                       !colour_xform_is_identity(&p->colour));
 }
 
 void *pass_create(size_t size, const pass_desc *desc, char *err, size_t errlen)

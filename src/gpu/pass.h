@@ -99,8 +99,9 @@ void pass_set_ivec2(unsigned prog, const char *name, int x, int y);
 void pass_set_vec2(unsigned prog, const char *name, float x, float y);
 
 /* The colour uniforms of common.glsl from P: u_lum_w (tonemap_float_weights, the weights of
- * every Lw), and for the passes that write display colours u_to_display (P->colour's image ->
- * display matrix), u_display_lum (the display's Y row) and u_gamut. */
+ * every Lw), and for the passes that write display colours u_convert (false for the identity:
+ * no arithmetic), u_to_display (P->colour's image -> display matrix), u_display_lum (the
+ * display's Y row) and u_gamut. */
 void pass_set_colour(unsigned prog, const tonemap_params *p);
 
 /* The passes, in pipeline order. Each create returns NULL with the reason in err; each

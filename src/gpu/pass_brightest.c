@@ -19,8 +19,14 @@ pass_brightest *pass_brightest_create(char *err, size_t errlen)
     return pass_create(sizeof(pass_brightest), &desc, err, errlen);
 }
 
-bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers *b, char *err,
-                        size_t errlen)
+/* The luminance weights W of the pixels (common.glsl's u_lum_w) on PROG. */
+static void set_weights(unsigned prog, const float w[3])
+{
+    glProgramUniform3f(prog, glGetUniformLocation(prog, "u_lum_w"), w[0], w[1], w[2]);
+}
+
+bool pass_brightest_run(pass_brightest *p, ht_source src, const float w[3],
+                        const imgstats_buffers *b, char *err, size_t errlen)
 {
     imgstats_bind_source(src.texture);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_EXTREMA_TILES, b->tiles.id);
@@ -28,13 +34,14 @@ bool pass_brightest_run(pass_brightest *p, ht_source src, const imgstats_buffers
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
+    set_weights(prog, w);
     glDispatchCompute((GLuint)b->tiles_x, (GLuint)b->tiles_y, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     return true;
 }
 
-bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_buffers *b,
-                              char *err, size_t errlen)
+bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const float w[3],
+                              const imgstats_buffers *b, char *err, size_t errlen)
 {
     ht_peaks_head head = {0, b->peaks_capacity};
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->peaks.id);
@@ -45,6 +52,7 @@ bool pass_brightest_run_peaks(pass_brightest *p, ht_source src, const imgstats_b
     if (!prog)
         return false;
     pass_set_ivec2(prog, "u_size", src.width, src.height);
+    set_weights(prog, w);
     glDispatchCompute((GLuint)((src.width + HT_GROUP_X - 1) / HT_GROUP_X),
                       (GLuint)((src.height + HT_GROUP_Y - 1) / HT_GROUP_Y), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -1,8 +1,10 @@
 /* The encoders of export (encode.h). PNG is written here, chunk by chunk, around one
- * libdeflate zlib stream: the filter is ours (Sub on every row, cheap and good on
- * photographs), the compression libdeflate's at level 1, which encodes a grainy 4K frame
- * several times faster than stb_image_write (BENCHMARKS.md, "Encoders"). */
+ * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
+ * compression libdeflate's at level 1 in stripes on all cores (zlib_stripes.h), which
+ * encodes a grainy 4K frame several times faster than stb_image_write (BENCHMARKS.md,
+ * "Encoders"). */
 #include "encode.h"
+#include "zlib_stripes.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -19,6 +21,9 @@ enum {
     PNG_SRGB_PERCEPTUAL = 0,           /* the sRGB chunk's rendering intent */
     PNG_MAX_CHUNK = 1 << 30,           /* IDAT pieces, below the format's 2^31 - 1 */
 };
+/* Uncompressed bytes of a PNG stripe: a 4K RGB frame makes 48, enough for 16 cores, each
+ * big enough that starting without the previous stripe's 32 KiB window costs little. */
+#define PNG_STRIPE_BYTES ((size_t)512 << 10)
 
 static const char *const FORMAT_NAMES[ENCODE_FORMAT_COUNT] = {
 #define ENCODE_NAME_(id, name) [ENCODE_##id] = #name,
@@ -117,14 +122,14 @@ static uint8_t *png_chunk(uint8_t *p, const char type[4], const uint8_t *data, s
     return p + 12 + len;
 }
 
-/* The filtered scanlines: each row its filter byte (Sub) and the differences of its bytes
- * (big-endian for 16 bits) to those one pixel to the left. */
-static void png_filter_sub(const encode_image *im, uint8_t *out)
+/* The filtered scanlines of rows [Y0, Y0 + ROWS): each row its filter byte (Sub) and the
+ * differences of its bytes (big-endian for 16 bits) to those one pixel to the left. */
+static void png_filter_sub(const encode_image *im, int y0, int rows, uint8_t *out)
 {
     size_t bpp = (size_t)im->channels * (im->depth / 8);
     size_t row = (size_t)im->width * bpp;
-    for (int y = 0; y < im->height; y++) {
-        uint8_t *o = out + (size_t)y * (row + 1);
+    for (int y = y0; y < y0 + rows; y++) {
+        uint8_t *o = out + (size_t)(y - y0) * (row + 1);
         *o++ = PNG_FILTER_SUB;
         if (im->depth == 16) {
             const uint16_t *s = (const uint16_t *)im->pixels + (size_t)y * row / 2;
@@ -143,41 +148,58 @@ static void png_filter_sub(const encode_image *im, uint8_t *out)
     }
 }
 
-/* The zlib stream of IM's filtered scanlines, malloc'd. */
-static bool png_deflate(const encode_image *im, uint8_t **z, size_t *zlen, char *err,
-                        size_t errlen)
+/* The PNG's stripes: STRIPE_ROWS rows each (the last fewer), filtered and compressed as
+ * pieces of one zlib stream (zlib_stripes.h). */
+typedef struct png_stripes {
+    const encode_image *im;
+    int stripe_rows;
+} png_stripes;
+
+static void png_stripe_fill(void *ctx, int k, uint8_t *out, size_t len)
+{
+    const png_stripes *s = ctx;
+    int y0 = k * s->stripe_rows;
+    (void)len;
+    png_filter_sub(s->im, y0, s->im->height - y0 < s->stripe_rows ? s->im->height - y0
+                                                                   : s->stripe_rows, out);
+}
+
+/* The zlib stream of IM's filtered scanlines, malloc'd: stripes of about PNG_STRIPE_BYTES
+ * (by the image's size alone, so the bytes do not depend on the threads). */
+static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t *zlen,
+                        char *err, size_t errlen)
 {
     size_t row = (size_t)im->width * im->channels * (im->depth / 8) + 1;
-    size_t raw_len = row * im->height;
-    uint8_t *raw = malloc(raw_len);
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(PNG_DEFLATE_LEVEL);
-    size_t bound = c ? libdeflate_zlib_compress_bound(c, raw_len) : 0;
-    *z = raw && c ? malloc(bound) : NULL;
-    bool ok = false;
-    if (!*z) {
+    size_t rows = PNG_STRIPE_BYTES / row;
+    png_stripes st = {im, rows < 1 ? 1 : rows > (size_t)im->height ? im->height : (int)rows};
+    int n = (im->height + st.stripe_rows - 1) / st.stripe_rows;
+    size_t *len = malloc((size_t)n * sizeof *len);
+    if (!len) {
         snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
-    } else {
-        png_filter_sub(im, raw);
-        *zlen = libdeflate_zlib_compress(c, raw, raw_len, *z, bound);
-        if (!(ok = *zlen > 0))
-            snprintf(err, errlen, "PNG compression failed");
+        return false;
     }
-    if (!ok) {
-        free(*z);
-        *z = NULL;
+    for (int k = 0; k < n; k++) {
+        int y0 = k * st.stripe_rows;
+        len[k] = row * (size_t)(im->height - y0 < st.stripe_rows ? im->height - y0
+                                                                 : st.stripe_rows);
     }
-    libdeflate_free_compressor(c);
-    free(raw);
+    char why[128];
+    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, threads, z,
+                           zlen, why, sizeof why);
+    if (!ok)
+        snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
+    free(len);
     return ok;
 }
 
-static bool encode_png(const encode_image *im, encode_buffer *out, char *err, size_t errlen)
+static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
+                       size_t errlen)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     static const uint8_t color_type[5] = {0, 0, 4, 2, 6};   /* by channel count */
     uint8_t *z;
     size_t zlen;
-    if (!png_deflate(im, &z, &zlen, err, errlen))
+    if (!png_deflate(im, threads, &z, &zlen, err, errlen))
         return false;
     size_t nidat = zlen / PNG_MAX_CHUNK + 1;
     /* signature, IHDR (13), sRGB (1) or gAMA (4), the IDATs, IEND */
@@ -412,6 +434,13 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen)
 {
+    return encode_image_threads(f, quality, im, exposure, 0, out, err, errlen);
+}
+
+bool encode_image_threads(encode_format f, int quality, const encode_image *im,
+                          double exposure, int threads, encode_buffer *out, char *err,
+                          size_t errlen)
+{
     out->data = NULL;
     out->len = 0;
     if (!im->pixels || im->width <= 0 || im->height <= 0 ||
@@ -427,7 +456,7 @@ bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
     }
     switch (f) {
     case ENCODE_PNG:
-        return encode_png(im, out, err, errlen);
+        return encode_png(im, threads, out, err, errlen);
     case ENCODE_JPEG:
         return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
                            errlen);

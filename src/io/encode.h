@@ -61,7 +61,7 @@ bool encode_format_is_float(encode_format f);
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
 
 /* One image or frame of F into *out (nothing to free on failure): PNG with the Sub filter on
- * every row and libdeflate at level 1; JPEG at QUALITY (1..100) with 4:4:4 chroma; rgb24 the
+ * every row and libdeflate at level 1, in stripes on all online CPUs (zlib_stripes.h); JPEG at QUALITY (1..100) with 4:4:4 chroma; rgb24 the
  * raw bytes; y4m one "FRAME" (encode_y4m_header says what it holds). False with the reason
  * in err (e.g. out of memory, a format that does not accept IM). */
 bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,
@@ -75,6 +75,12 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
  * is "PF", little-endian, bottom row first. */
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen);
+
+/* encode_image_exposure with PNG's stripes compressed on THREADS threads (0: one per online
+ * CPU); the bytes are the same for any THREADS. */
+bool encode_image_threads(encode_format f, int quality, const encode_image *im,
+                          double exposure, int threads, encode_buffer *out, char *err,
+                          size_t errlen);
 
 /* R, G, B as Radiance stores them (setcolr): the largest's binary exponent + 128 shared,
  * each mantissa truncated to 8 bits; all 0 at or below 1e-32 (and for non-finite values);

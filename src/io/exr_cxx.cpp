@@ -138,16 +138,24 @@ extern "C" bool image_openexr_half(const uint8_t *data, size_t size, int part,
         why, wl);
 }
 
-extern "C" bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
-                                    size_t wl)
+extern "C" bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads,
+                                        uint16_t *out, char *why, size_t wl)
 {
     static const char *const rgb[4] = {"R", "G", "B", "A"}, *const y[4] = {"Y", 0, 0, 0};
+    pthread_once(&pool_once, pool_init);
+    int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
     return guarded(
         [&] {
             memory_stream s(data, size);
-            Imf::MultiPartInputFile in(s, 0, false);
+            Imf::MultiPartInputFile in(s, t > 1 ? t : 0, false);
             bool has_rgb = in.header(0).channels().findChannel("R");
             read_part(in, 0, has_rgb ? rgb : y, out, has_rgb ? 3 : 1);
         },
         why, wl);
+}
+
+extern "C" bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
+                                size_t wl)
+{
+    return image_exr_floor_threads(data, size, 1, out, why, wl);
 }

@@ -197,6 +197,10 @@ bool image_add_floats(hdr_image *img);
  * for bytes image_load_memory accepted. False with the reason in WHY (also without the
  * library). */
 bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why, size_t wl);
+/* image_exr_floor with the library's own threads: THREADS chunks at once (1: the calling
+ * thread alone; at most HT_MAX_LOAD_THREADS). */
+bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads, uint16_t *out,
+                             char *why, size_t wl);
 
 /* The floor `bench --decode` measures the other formats against: the format's library alone
  * (OpenImageIO as oiiotool reads, libjxl as djxl decodes: every channel as floats, no

@@ -234,10 +234,52 @@ static bool hdr_decode(const uint8_t *d, size_t size, size_t pos, long len, long
     return true;
 }
 
+/* PRIMARIES= rx ry gx gy bx by wx wy into C: Radiance white-balances to the picture's white
+ * (RGB 1,1,1 is that white), so it is also the adopted one; all zeros say nothing (C stays
+ * the default). False when malformed. */
+static bool hdr_primaries(const char *v, image_colour *c)
+{
+    double p[8];
+    char *end;
+    for (int k = 0; k < 8; k++) {
+        p[k] = strtod(v, &end);
+        if (end == v || !isfinite(p[k]))
+            return false;
+        v = end;
+    }
+    while (*v == ' ' || *v == '\t' || *v == '\r')
+        v++;
+    if (*v)
+        return false;
+    memset(c, 0, sizeof *c);
+    bool zero = true;   /* Photoshop writes PRIMARIES=0 0 0 0 0 0 0 0: none said */
+    for (int k = 0; k < 8; k++)
+        zero = zero && p[k] == 0.0;
+    if (zero)
+        return true;
+    for (int k = 0; k < 8; k++)
+        c->xy[k / 2][k % 2] = p[k];
+    c->adopted[0] = p[6];
+    c->adopted[1] = p[7];
+    c->source = IMAGE_COLOUR_CHROMATICITIES;
+    return true;
+}
+
+/* An XYZE picture's space: CIE XYZ, absolute (XYZ has no white of its own to adapt). */
+static void hdr_xyz(image_colour *c)
+{
+    static const double xyz[4][2] = {{1, 0}, {0, 1}, {0, 0}, {1.0 / 3, 1.0 / 3}};
+    memset(c, 0, sizeof *c);
+    memcpy(c->xy, xyz, sizeof xyz);
+    c->source = IMAGE_COLOUR_CHROMATICITIES;
+}
+
 /* Reads the header lines up to and including the resolution line from *pos: the EXPOSURE
- * product, the layout. Writes "PATH: reason" to err when the header is unusable. */
+ * product, the colour space (PRIMARIES=, XYZE), the layout. Writes "PATH: reason" to err when
+ * the header is unusable. */
 static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, size_t *pos,
-                            double *exposure, hdr_layout *lay, char *err, size_t errlen)
+                            double *exposure, image_colour *colour, hdr_layout *lay, char *err,
+                            size_t errlen)
 {
     char line[HDR_MAX_LINE + 1];
     if (!hdr_read_line(data, size, pos, line, sizeof line) || strncmp(line, "#?", 2) != 0) {
@@ -245,6 +287,8 @@ static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, 
         return false;
     }
     *exposure = 1.0;
+    memset(colour, 0, sizeof *colour);
+    bool xyze = false;
     for (;;) {
         if (!hdr_read_line(data, size, pos, line, sizeof line)) {
             snprintf(err, errlen, "%s: Radiance header is truncated or has no blank line "
@@ -258,13 +302,15 @@ static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, 
             size_t fl = strlen(fmt);
             while (fl && (fmt[fl - 1] == ' ' || fmt[fl - 1] == '\r' || fmt[fl - 1] == '\t'))
                 fl--;
-            if (!(fl == 15 && memcmp(fmt, "32-bit_rle_rgbe", 15) == 0)) {
-                if (fl == 15 && memcmp(fmt, "32-bit_rle_xyze", 15) == 0)
-                    snprintf(err, errlen, "%s: XYZE Radiance files (FORMAT=32-bit_rle_xyze) "
-                                          "are not supported yet", path);
-                else
-                    snprintf(err, errlen, "%s: unsupported Radiance FORMAT '%.*s'", path,
-                             (int)(fl > 64 ? 64 : fl), fmt);
+            xyze = fl == 15 && memcmp(fmt, "32-bit_rle_xyze", 15) == 0;
+            if (!xyze && !(fl == 15 && memcmp(fmt, "32-bit_rle_rgbe", 15) == 0)) {
+                snprintf(err, errlen, "%s: unsupported Radiance FORMAT '%.*s'", path,
+                         (int)(fl > 64 ? 64 : fl), fmt);
+                return false;
+            }
+        } else if (strncmp(line, "PRIMARIES=", 10) == 0) {
+            if (!hdr_primaries(line + 10, colour)) {
+                snprintf(err, errlen, "%s: invalid Radiance PRIMARIES line '%.80s'", path, line);
                 return false;
             }
         } else if (strncmp(line, "EXPOSURE=", 9) == 0) {
@@ -280,6 +326,8 @@ static bool hdr_read_header(const char *path, const uint8_t *data, size_t size, 
             *exposure *= e;
         }
     }
+    if (xyze)   /* the pixels are X, Y, Z whatever PRIMARIES says */
+        hdr_xyz(colour);
     if (!hdr_read_line(data, size, pos, line, sizeof line)) {
         snprintf(err, errlen, "%s: Radiance resolution line is missing or truncated", path);
         return false;
@@ -357,8 +405,9 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
     if (!opts)
         opts = &image_load_defaults;
     double exposure;
+    image_colour colour;
     hdr_layout lay;
-    if (!hdr_read_header(path, data, size, &pos, &exposure, &lay, err, errlen))
+    if (!hdr_read_header(path, data, size, &pos, &exposure, &colour, &lay, err, errlen))
         return false;
     long w = lay.width, h = lay.height;
     if (w <= 0 || h <= 0 || w > HDR_MAX_DIM || h > HDR_MAX_DIM) {
@@ -389,6 +438,7 @@ bool image_load_hdr(const char *path, const uint8_t *data, size_t size,
     if (ok) {
         hdr_to_rgba(rgbe, &lay, exposure, opts->rgbe_mid, rgba);
         hdr_describe(img, &lay, seen, exposure, opts->rgbe_mid);
+        img->colour = colour;
         img->rgba = rgba;
         rgba = NULL;
     }

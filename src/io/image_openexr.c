@@ -560,6 +560,12 @@ bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
     return image_openexr_half(data, size, 0, NULL, 1, out, why, wl);
 }
 
+bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads, uint16_t *out,
+                             char *why, size_t wl)
+{
+    return image_openexr_half(data, size, 0, NULL, threads, out, why, wl);
+}
+
 bool image_openexr_decode(const uint8_t *data, size_t size, int part, int threads,
                           exr_plane *planes, int nplanes, char *why, size_t wl)
 {

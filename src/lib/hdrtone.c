@@ -415,11 +415,14 @@ hdrtone_status hdrtone_tonemap_image(hdrtone *t, const hdrtone_image *img, uint8
     /* A loaded image as it was loaded (half_exact: uploaded as RGBA16F, as export does). */
     hdr_image view = {.width = img->width, .height = img->height, .rgba = (float *)img->rgba};
     const hdr_image *h = img->loaded_ ? img->loaded_ : &view;
+    tonemap_params p = t->params;   /* with the loaded file's colour space */
+    if (!tonemap_set_colour(&p, &h->colour, err, sizeof err))
+        return fail(HDRTONE_INVALID_ARGUMENT, "hdrtone_tonemap_image: %s", err);
     gl_state saved = save_state();
     hdrtone_status st = HDRTONE_OK;
     if (!pipeline_upload(t->pipe, h, err, sizeof err))
         st = fail(HDRTONE_OUT_OF_MEMORY, "%s", err);
-    else if (!pipeline_tonemap_uploaded(t->pipe, &t->params, NULL, rgb, err, sizeof err))
+    else if (!pipeline_tonemap_uploaded(t->pipe, &p, NULL, rgb, err, sizeof err))
         st = fail(HDRTONE_GL_ERROR, "%s", err);
     pipeline_release_textures(t->pipe);
     restore_state(&saved);

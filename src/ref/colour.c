@@ -138,6 +138,19 @@ void colour_bradford(const double from[2], const double to[2], double m[9])
     colour_mat3_mul(binv, t, m);
 }
 
+void colour_luminance_weights(const image_colour *c, double w[3])
+{
+    const double(*xy)[2] = image_colour_xy(c);
+    double m[9];
+    if (xy_near(xy, colour_spaces[0].xy, 1e-6) || !image_rgb_to_xyz(xy, m)) {
+        w[0] = HT_LUM_R;   /* BT.709's own rounded weights (module comment) */
+        w[1] = HT_LUM_G;
+        w[2] = HT_LUM_B;
+        return;
+    }
+    memcpy(w, m + 3, 3 * sizeof(double));
+}
+
 void colour_xform_identity(colour_xform *x)
 {
     static const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -173,12 +186,10 @@ bool colour_xform_make(const image_colour *in, int ds, int white, colour_xform *
         colour_bradford(xy[3], dxy[3], adapt);
     colour_mat3_mul(adapt, m_in, t);
     colour_mat3_mul(inv_disp, t, x->to_display);
-    memcpy(x->lum, m_in + 3, sizeof x->lum);
-    /* Rec. 709 keeps BT.709's rounded weights and an exact identity (module comment). */
+    colour_luminance_weights(in, x->lum);
+    /* Rec. 709 on its own display: an exact identity (module comment). */
     colour_xform id;
     colour_xform_identity(&id);
-    if (xy_near(xy, colour_spaces[0].xy, 1e-6))
-        memcpy(x->lum, id.lum, sizeof x->lum);
     bool near_id = true;
     for (int i = 0; i < 9; i++)
         near_id = near_id && fabs(x->to_display[i] - id.to_display[i]) < 1e-9;

@@ -80,6 +80,10 @@ typedef struct colour_xform {
     double to_display[9];
 } colour_xform;
 
+/* The luminance weights of space C: the Y row of its RGB->XYZ; BT.709's 0.2126, 0.7152,
+ * 0.0722 for Rec. 709 (and for degenerate tags, which image_load refuses). */
+void colour_luminance_weights(const image_colour *c, double w[3]);
+
 /* The identity: Rec. 709 in, an sRGB display. */
 void colour_xform_identity(colour_xform *x);
 

@@ -1,32 +1,28 @@
-/* LDR-FLIP and HDR-FLIP on the CPU. The image is processed in bands of rows, each band on one
- * thread with its halo of filter-radius rows above and below, so the intermediates of the
- * separable filters need a band's memory, not the image's. Per pixel, in the tool's order:
- * linear RGB -> YCxCz; the spatial filters (x, then y); back to linear RGB, clamped; CIELab
- * with Hunt's adjustment; HyAB colour distance, remapped to [0, 1]. The feature filters
- * (edges, points) on the normalised achromatic channel; the feature difference raises the
- * colour error to 1 - feature. HDR-FLIP runs that per exposure on the tone-mapped images and
- * keeps the maximum. */
+/* LDR-FLIP and HDR-FLIP on the CPU. The image is cut into strips of rows, taken by the
+ * threads in turn; a thread runs down its strip keeping the x-filtered rows within the filter
+ * radius of the current row in a ring, so each row is converted and x-filtered once (the
+ * strip's halo rows above and below once more), and the intermediates take a few rows'
+ * memory. Per row, in the tool's order (flip_rows.h): linear RGB -> YCxCz; the spatial filters
+ * (x, then y); back to linear RGB, clamped; CIELab with Hunt's adjustment; HyAB colour
+ * distance, remapped to [0, 1]. The feature filters (edges, points) on the normalised
+ * achromatic channel; the feature difference raises the colour error to 1 - feature.
+ * HDR-FLIP runs that per exposure on the tone-mapped images, strip by strip, and keeps the
+ * maximum. */
 #include "flip.h"
-#include "flip_color.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "flip_rows.h"
 #include "parallel.h"
 
-enum { BAND_ROWS = 64 };
-
-/* How a pixel of an input becomes the linear RGB in [0, 1] that LDR-FLIP compares. */
-typedef struct flip_source {
-    const float *rgb;
-    int channels;
-    bool hdr;
-    float scale;              /* HDR: 2^exposure */
-    flip_tonemapper tm;
-} flip_source;
+/* Strips a worker gets on average (more balance the load on a busy machine; each costs its
+ * halo's rows again), and the fewest rows a strip has. */
+enum { STRIPS_PER_WORKER = 2, MIN_STRIP_ROWS = 32 };
 
 typedef struct flip_job {
     flip_source ref, test;
@@ -34,186 +30,88 @@ typedef struct flip_job {
     const flip_filters *f;
     flip_color_consts cc;
     float *map;
-    bool max_into;            /* HDR: map = max(map, error) */
-    int halo, workers, bands;
+    const flip_exposures *ex;   /* HDR-FLIP: map = max over these; NULL: LDR-FLIP */
+    int halo, workers, strips, strip_rows;
+    atomic_int next_strip;
     float *scratch[PARALLEL_MAX_WORKERS];
 } flip_job;
 
-/* The tone mapper of the authors on one channel value X (Reinhard is done per pixel). */
-static float tonemap_rational(const float *tc, float x)
+/* One input's working rows in a worker's scratch: the converted row (4 planes of w + 2 halo),
+ * the ring of 2 halo + 1 x-filtered rows, the y-filtered output row. */
+typedef struct flip_side {
+    flip_source src;
+    float *conv, *ring, *yrows;
+} flip_side;
+
+static size_t side_floats(int w, int halo)
 {
-    return ((x * x) * tc[0] + x * tc[1] + tc[2]) / ((x * x) * tc[3] + x * tc[4] + tc[5]);
+    size_t ring = (size_t)(2 * halo + 1) * FLIP_XPLANES * w;
+    return 4 * (size_t)(w + 2 * halo) + ring + (size_t)FLIP_YPLANES * w;
 }
 
-static void source_rgb(const flip_source *s, size_t i, float out[3])
+static flip_side side_at(const flip_source *s, float *scratch, int w, int halo)
 {
-    const float *c = s->rgb + i * (size_t)s->channels;
-    if (!s->hdr) {
-        for (int k = 0; k < 3; k++)
-            out[k] = flip_clamp01(c[k]);
-        return;
-    }
-    float v[3] = {c[0] * s->scale, c[1] * s->scale, c[2] * s->scale};
-    if (s->tm == FLIP_TM_REINHARD) {
-        float f = 1.0f / (1.0f + (0.2126f * v[0] + 0.7152f * v[1] + 0.0722f * v[2]));
-        for (int k = 0; k < 3; k++)
-            out[k] = flip_clamp01(v[k] * f);
-        return;
-    }
-    const float *tc = flip_tonemap_coefficients(s->tm);
-    for (int k = 0; k < 3; k++)
-        out[k] = flip_clamp01(tonemap_rational(tc, v[k]));
+    flip_side d = {*s, scratch, NULL, NULL};
+    d.ring = d.conv + 4 * (size_t)(w + 2 * halo);
+    d.yrows = d.ring + (size_t)(2 * halo + 1) * FLIP_XPLANES * w;
+    return d;
 }
 
-/* Linear RGB -> YCxCz. */
-static void ycxcz_of_rgb(const float c[3], float out[3])
+/* The ring's slot of row Y (rows count from the strip's first halo row, FIRST). */
+static float *ring_slot(const flip_job *j, const flip_side *d, int y, int first)
 {
-    float v[3];
-    flip_rgb_to_xyz_white(c, v);
-    out[0] = 116.0f * v[1] - 16.0f;
-    out[1] = 500.0f * (v[0] - v[1]);
-    out[2] = 200.0f * (v[1] - v[2]);
+    return d->ring + (size_t)((y - first) % (2 * j->halo + 1)) * FLIP_XPLANES * j->w;
 }
 
-/* The colour error in [0, 1] of two filtered pixels (YCxCz): back to linear RGB clamped to
- * [0, 1], Hunt-adjusted CIELab, HyAB distance to the power 0.7, remapped so that the knee
- * pccmax maps to 0.95 and cmax to 1. */
-static void rgb_of_ycxcz(const float in[3], float rgb[3])
+/* Converts and x-filters image row Y (clamped to the image: the edge rows repeat) into its
+ * ring slot. */
+static void side_row(const flip_job *j, flip_side *d, int y, int first)
 {
-    float yy = (in[0] + 16.0f) / 116.0f, cx = in[1] / 500.0f, cz = in[2] / 200.0f;
-    float x = (yy + cx) * 0.950428545f, y = yy, z = (yy - cz) * 1.088900371f;
-    rgb[0] = flip_clamp01(3.241003275f * x + -1.537398934f * y + -0.498615861f * z);
-    rgb[1] = flip_clamp01(-0.969224334f * x + 1.875930071f * y + 0.041554224f * z);
-    rgb[2] = flip_clamp01(0.055639423f * x + -0.204011202f * y + 1.057148933f * z);
-}
-
-static float color_error(const float ref[3], const float test[3], flip_color_consts cc)
-{
-    float c[3], a[3], b[3];
-    rgb_of_ycxcz(ref, c);
-    flip_rgb_to_hunt_lab(c, a);
-    rgb_of_ycxcz(test, c);
-    flip_rgb_to_hunt_lab(c, b);
-    float e = powf(flip_hyab(a, b), FLIP_GQC);
-    if (e < cc.pccmax)
-        return e * (FLIP_GPT / cc.pccmax);
-    return FLIP_GPT + ((e - cc.pccmax) / (cc.cmax - cc.pccmax)) * (1.0f - FLIP_GPT);
-}
-
-/* A band's rows [y0 - halo, y1 + halo) (clamped to the image) of one input: YCxCz padded by
- * HALO columns each side (the edge pixels repeated), then the x passes of both filters. */
-typedef struct band_planes {
-    float *ycc;     /* rows x (w + 2 halo) x 3 */
-    float *sp;      /* rows x w x 4: Y, Cx, Cz1, Cz2 after the spatial x filters */
-    float *ft;      /* rows x w x 3: dx, ddx, g of the normalised Y after the feature x filters */
-} band_planes;
-
-static void band_x(const flip_job *j, const flip_source *s, int y0, int rows, band_planes *p)
-{
-    const flip_filters *f = j->f;
     int w = j->w, halo = j->halo, wp = w + 2 * halo;
-    int rs = f->spatial_radius, rf = f->feature_radius;
-    for (int r = 0; r < rows; r++) {
-        int sy = y0 - halo + r;
-        sy = sy < 0 ? 0 : sy >= j->h ? j->h - 1 : sy;
-        float *ycc = p->ycc + (size_t)r * wp * 3;
-        for (int x = -halo; x < w + halo; x++) {
-            int sx = x < 0 ? 0 : x >= w ? w - 1 : x;
-            float rgb[3];
-            source_rgb(s, (size_t)sy * w + sx, rgb);
-            ycxcz_of_rgb(rgb, ycc + (size_t)(x + halo) * 3);
-        }
-        float *sp = p->sp + (size_t)r * w * 4, *ft = p->ft + (size_t)r * w * 3;
-        for (int x = 0; x < w; x++) {
-            const float *c = ycc + (size_t)(x + halo - rs) * 3;
-            float a = 0, b = 0, z1 = 0, z2 = 0;
-            for (int i = 0; i <= 2 * rs; i++, c += 3) {
-                a += f->y[i] * c[0];
-                b += f->cx[i] * c[1];
-                z1 += f->cz1[i] * c[2];
-                z2 += f->cz2[i] * c[2];
-            }
-            sp[x * 4 + 0] = a, sp[x * 4 + 1] = b, sp[x * 4 + 2] = z1, sp[x * 4 + 3] = z2;
-            c = ycc + (size_t)(x + halo - rf) * 3;
-            float dx = 0, ddx = 0, g = 0;
-            for (int i = 0; i <= 2 * rf; i++, c += 3) {
-                float yn = c[0] * (1.0f / 116.0f) + 16.0f / 116.0f;
-                dx += f->dg[i] * yn;
-                ddx += f->ddg[i] * yn;
-                g += f->g[i] * yn;
-            }
-            ft[x * 3 + 0] = dx, ft[x * 3 + 1] = ddx, ft[x * 3 + 2] = g;
-        }
-    }
+    int sy = y < 0 ? 0 : y >= j->h ? j->h - 1 : y;
+    float *cy = d->conv, *cx = cy + wp, *cz = cx + wp, *yn = cz + wp;
+    flip_row_convert(&d->src, sy, w, halo, cy, cx, cz, yn);
+    flip_row_filter_x(j->f, w, halo, cy, cx, cz, yn, ring_slot(j, d, y, first));
 }
 
-/* The y passes at column X of band row R (the output row): filtered YCxCz, and the edge and
- * point strengths. */
-static void band_y(const flip_job *j, const band_planes *p, int r, int x, float ycc[3],
-                   float *edge, float *point)
+/* LDR-FLIP of rows [y0, y1) into the map (the maximum with it when MAX_INTO). */
+static void strip_run(const flip_job *j, flip_side d[2], int y0, int y1, bool max_into)
 {
-    const flip_filters *f = j->f;
-    int w = j->w, rs = f->spatial_radius, rf = f->feature_radius;
-    const float *sp = p->sp + ((size_t)(r - rs) * w + x) * 4;
-    float a = 0, b = 0, z1 = 0, z2 = 0;
-    for (int i = 0; i <= 2 * rs; i++, sp += (size_t)w * 4) {
-        a += f->y[i] * sp[0];
-        b += f->cx[i] * sp[1];
-        z1 += f->cz1[i] * sp[2];
-        z2 += f->cz2[i] * sp[3];
-    }
-    ycc[0] = a, ycc[1] = b, ycc[2] = z1 + z2;
-    const float *ft = p->ft + ((size_t)(r - rf) * w + x) * 3;
-    float dx = 0, ddx = 0, dy = 0, ddy = 0;
-    for (int i = 0; i <= 2 * rf; i++, ft += (size_t)w * 3) {
-        dx += f->g[i] * ft[0];
-        ddx += f->g[i] * ft[1];
-        dy += f->dg[i] * ft[2];
-        ddy += f->ddg[i] * ft[2];
-    }
-    *edge = sqrtf(dx * dx + dy * dy);
-    *point = sqrtf(ddx * ddx + ddy * ddy);
-}
-
-static void band_run(flip_job *j, float *scratch, int band)
-{
-    int w = j->w, halo = j->halo;
-    int y0 = band * BAND_ROWS, y1 = y0 + BAND_ROWS < j->h ? y0 + BAND_ROWS : j->h;
-    int rows = y1 - y0 + 2 * halo;
-    size_t nycc = (size_t)rows * (w + 2 * halo) * 3, nsp = (size_t)rows * w * 4;
-    size_t nft = (size_t)rows * w * 3;
-    band_planes pr = {scratch, scratch + nycc, scratch + nycc + nsp};
-    band_planes pt = {pr.ft + nft, pr.ft + nft + nycc, pr.ft + nft + nycc + nsp};
-    band_x(j, &j->ref, y0, rows, &pr);
-    band_x(j, &j->test, y0, rows, &pt);
-    const float norm = 1.0f / sqrtf(2.0f);
+    int halo = j->halo, first = y0 - halo;
+    for (int y = first; y < y0 + halo; y++)
+        for (int k = 0; k < 2; k++)
+            side_row(j, &d[k], y, first);
+    const float *rows[2 * FLIP_MAX_RADIUS + 1];
     for (int y = y0; y < y1; y++) {
-        float *out = j->map + (size_t)y * w;
-        for (int x = 0; x < w; x++) {
-            float cr[3], ct[3], er, pr_, et, pt_;
-            band_y(j, &pr, y - y0 + halo, x, cr, &er, &pr_);
-            band_y(j, &pt, y - y0 + halo, x, ct, &et, &pt_);
-            float cd = color_error(cr, ct, j->cc);
-            float de = fabsf(er - et), dp = fabsf(pr_ - pt_);
-            float fd = powf(norm * (de > dp ? de : dp), FLIP_GQF);
-            float e = powf(cd, 1.0f - fd);
-            if (!j->max_into || e > out[x])
-                out[x] = e;
+        for (int k = 0; k < 2; k++) {
+            side_row(j, &d[k], y + halo, first);
+            for (int i = 0; i <= 2 * halo; i++)
+                rows[i] = ring_slot(j, &d[k], y - halo + i, first);
+            flip_row_filter_y(j->f, j->w, halo, rows, d[k].yrows);
         }
+        flip_row_error(d[0].yrows, d[1].yrows, j->w, j->cc, max_into,
+                       j->map + (size_t)y * j->w);
     }
-}
-
-static size_t scratch_floats(int w, int halo)
-{
-    size_t rows = BAND_ROWS + 2 * (size_t)halo;
-    return 2 * rows * ((size_t)(w + 2 * halo) * 3 + (size_t)w * 7);
 }
 
 static void worker(void *ctx, int k)
 {
     flip_job *j = ctx;
-    for (int b = k; b < j->bands; b += j->workers)
-        band_run(j, j->scratch[k], b);
+    size_t n = side_floats(j->w, j->halo);
+    flip_side d[2] = {side_at(&j->ref, j->scratch[k], j->w, j->halo),
+                      side_at(&j->test, j->scratch[k] + n, j->w, j->halo)};
+    int s;
+    while ((s = atomic_fetch_add(&j->next_strip, 1)) < j->strips) {
+        int y0 = s * j->strip_rows, y1 = y0 + j->strip_rows < j->h ? y0 + j->strip_rows : j->h;
+        if (!j->ex) {
+            strip_run(j, d, y0, y1, false);
+            continue;
+        }
+        for (int i = 0; i < j->ex->count; i++) {
+            d[0].src.scale = d[1].src.scale = powf(2.0f, flip_exposure_at(j->ex, i));
+            strip_run(j, d, y0, y1, true);
+        }
+    }
 }
 
 static int thread_count(int threads)
@@ -238,24 +136,27 @@ static bool check_args(int w, int h, int channels, float ppd, char *err, size_t 
     return true;
 }
 
-/* One LDR-FLIP over the whole image with J's sources; scratch allocated per worker. */
+/* FLIP over the whole image with J's sources (and exposures); scratch per worker. */
 static bool run_job(flip_job *j, int threads, char *err, size_t errlen)
 {
     j->halo = j->f->spatial_radius > j->f->feature_radius ? j->f->spatial_radius
                                                           : j->f->feature_radius;
-    j->bands = (j->h + BAND_ROWS - 1) / BAND_ROWS;
     j->workers = thread_count(threads);
-    if (j->workers > j->bands)
-        j->workers = j->bands;
+    int rows = (j->h + STRIPS_PER_WORKER * j->workers - 1) / (STRIPS_PER_WORKER * j->workers);
+    j->strip_rows = rows > MIN_STRIP_ROWS ? rows : MIN_STRIP_ROWS;
+    j->strips = (j->h + j->strip_rows - 1) / j->strip_rows;
+    if (j->workers > j->strips)
+        j->workers = j->strips;
+    atomic_init(&j->next_strip, 0);
     bool ok = true;
     for (int k = 0; k < j->workers; k++) {
-        j->scratch[k] = malloc(scratch_floats(j->w, j->halo) * sizeof(float));
+        j->scratch[k] = malloc(2 * side_floats(j->w, j->halo) * sizeof(float));
         ok = ok && j->scratch[k];
     }
     if (ok)
         parallel_run(j->workers, worker, j);
     else
-        snprintf(err, errlen, "FLIP: out of memory for %d threads' bands", j->workers);
+        snprintf(err, errlen, "FLIP: out of memory for %d threads' rows", j->workers);
     for (int k = 0; k < j->workers; k++)
         free(j->scratch[k]);
     return ok;
@@ -290,14 +191,8 @@ bool flip_hdr(const float *ref, const float *test, int w, int h, int channels,
     flip_filters f;
     flip_filters_make(ppd, &f);
     memset(map, 0, (size_t)w * h * sizeof *map);
-    for (int i = 0; i < ex->count; i++) {
-        float scale = powf(2.0f, flip_exposure_at(ex, i));
-        flip_job j = {.ref = {ref, channels, true, scale, p->tonemapper},
-                      .test = {test, channels, true, scale, p->tonemapper},
-                      .w = w, .h = h, .f = &f, .cc = flip_color_constants(), .map = map,
-                      .max_into = true};
-        if (!run_job(&j, p->threads, err, errlen))
-            return false;
-    }
-    return true;
+    flip_job j = {.ref = {ref, channels, true, 1.0f, p->tonemapper},
+                  .test = {test, channels, true, 1.0f, p->tonemapper},
+                  .w = w, .h = h, .f = &f, .cc = flip_color_constants(), .map = map, .ex = ex};
+    return run_job(&j, p->threads, err, errlen);
 }

@@ -1,8 +1,9 @@
 /* FLIP, the CPU reference: LDR-FLIP (Andersson et al., "FLIP: A Difference Evaluator for
  * Alternating Images", 2020) and HDR-FLIP (Andersson et al., "Visualizing Errors in Rendered
  * High Dynamic Range Images", 2021), computed as the authors' tool (NVlabs/flip v1.6) computes
- * them: the same float arithmetic in the same order, so its error maps and pooled values are
- * matched within the tolerances of tests/cli/test_compare_flip.py. Written from the papers and
+ * them: the same float arithmetic in the same order (but for powf, glibc's vector one: within
+ * an ulp or two of libm's), so its error maps and pooled values are matched within the
+ * tolerances of tests/cli/test_compare_flip.py. Written from the papers and
  * the authors' description, not copied. The GPU passes (src/gpu/flip_gpu.h) use the filter
  * weights made here (flip_filters_make), so both sides share one set of numbers. */
 #ifndef HT_FLIP_H

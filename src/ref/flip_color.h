@@ -28,8 +28,10 @@ static inline void flip_rgb_to_hunt_lab(const float c[3], float lab[3])
     const float k = 1.0f / (3.0f * d2), t = 4.0f / 29.0f;
     float v[3];
     flip_rgb_to_xyz_white(c, v);
-    for (int i = 0; i < 3; i++)
-        v[i] = v[i] > d3 ? powf(v[i], 1.0f / 3.0f) : k * v[i] + t;
+    for (int i = 0; i < 3; i++) {
+        float root = powf(v[i], 1.0f / 3.0f);   /* unconditional: a select vectorises */
+        v[i] = v[i] > d3 ? root : k * v[i] + t;
+    }
     lab[0] = 116.0f * v[1] - 16.0f;
     lab[1] = 0.01f * lab[0] * (500.0f * (v[0] - v[1]));
     lab[2] = 0.01f * lab[0] * (200.0f * (v[1] - v[2]));

@@ -8,15 +8,26 @@
 #include "flip.h"
 #include "image_ldr.h"
 
+/* flip_srgb_to_linear of each of V's N values; an 8-bit value (k / 255, as image_ldr makes
+ * it) from a table of the 256 results, the others (16-bit) computed. */
+static void srgb_to_linear(float *v, size_t n)
+{
+    float table[256];
+    for (int k = 0; k < 256; k++)
+        table[k] = flip_srgb_to_linear(k / 255.0f);
+    for (size_t i = 0; i < n; i++) {
+        int k = (int)(v[i] * 255.0f + 0.5f);
+        v[i] = k >= 0 && k < 256 && k / 255.0f == v[i] ? table[k] : flip_srgb_to_linear(v[i]);
+    }
+}
+
 static bool load_ldr(const char *path, uint64_t max_pixels, flip_input *in, char *err,
                      size_t errlen)
 {
     ldr_image img;
     if (!image_ldr_load(path, max_pixels, &img, err, errlen))
         return false;
-    size_t n = (size_t)img.width * img.height * 3;
-    for (size_t i = 0; i < n; i++)
-        img.rgb[i] = flip_srgb_to_linear(img.rgb[i]);
+    srgb_to_linear(img.rgb, (size_t)img.width * img.height * 3);
     in->width = img.width;
     in->height = img.height;
     in->rgb = img.rgb;   /* taken over */

@@ -210,7 +210,8 @@ HT_GREY_KERNELS(HT_ENUM_)
 #undef HT_ENUM_
 
 /* The error bound of the single-precision luminance: |Y_float - Y_double| <= e with
- * e = REL * (0.2126|R| + 0.7152|G| + 0.0722|B|) + ABS (ABS covers flushed denormals); REL is
+ * e = REL * (|wr||R| + |wg||G| + |wb||B|) + ABS (the luminance weights w; ABS covers flushed
+ * denormals); REL is
  * ~34 float ulps where ~4 are needed. 0 when R, G, B are all zero. */
 #define HT_STATS_FCONSTANTS(X)     \
     X(HT_EXTREMA_REL_ERR, 2e-6)    \

@@ -51,11 +51,15 @@ bool imgstats_cpu(const hdr_image *img, const uint8_t *rgb, int peaks, int min_d
 
 /* --- Definitions shared by both backends (imgstats_cpu.c). --- */
 
-/* Y in double (exr-samples/README.md). */
-double imgstats_luminance(const float *rgb);
-/* Y_f: the single-precision luminance of common.glsl's ht_classify (scale 1), evaluated in the
- * same order with no fused multiply-add, so the GPU computes the same float. */
-float imgstats_luminance_f(const float *rgb);
+/* The luminance weights of IMG's statistics: the Y row of its colour space
+ * (colour_luminance_weights; Rec. 709: 0.2126, 0.7152, 0.0722, as exr-samples/README.md). */
+void imgstats_weights(const hdr_image *img, double w[3]);
+/* Y in double with the weights W. */
+double imgstats_luminance(const double w[3], const float *rgb);
+/* Y_f: the single-precision luminance of common.glsl's ht_classify (scale 1, u_lum_w = W
+ * rounded to float), evaluated in the same order with no fused multiply-add, so the GPU
+ * computes the same float. */
+float imgstats_luminance_f(const double w[3], const float *rgb);
 /* The grey level of an 8-bit RGB triple. */
 static inline unsigned imgstats_grey(unsigned r, unsigned g, unsigned b)
 {

@@ -1,7 +1,8 @@
 /* The CPU reference of the image statistics, and the pieces the GPU path finishes with
  * (imgstats.h, docs/statistics.md). */
 #include "imgstats.h"
-#include "imgstats.h"
+
+#include "colour.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,16 +14,21 @@ void imgstats_free(imgstats *s)
     memset(s, 0, sizeof *s);
 }
 
-double imgstats_luminance(const float *rgb)
+void imgstats_weights(const hdr_image *img, double w[3])
 {
-    return HT_LUM_R * rgb[0] + HT_LUM_G * rgb[1] + HT_LUM_B * rgb[2];
+    colour_luminance_weights(&img->colour, w);
+}
+
+double imgstats_luminance(const double w[3], const float *rgb)
+{
+    return w[0] * rgb[0] + w[1] * rgb[1] + w[2] * rgb[2];
 }
 
 /* One expression, evaluated left to right like the GLSL one ('precise' there). The build is
  * ISO C11 (-std=c11), where GCC does not contract a*b+c into a fused multiply-add. */
-float imgstats_luminance_f(const float *rgb)
+float imgstats_luminance_f(const double w[3], const float *rgb)
 {
-    return (float)HT_LUM_R * rgb[0] + (float)HT_LUM_G * rgb[1] + (float)HT_LUM_B * rgb[2];
+    return (float)w[0] * rgb[0] + (float)w[1] * rgb[1] + (float)w[2] * rgb[2];
 }
 
 static bool rgb_finite(const float *p)
@@ -38,20 +44,24 @@ void imgstats_pixel_at(const hdr_image *img, size_t index, imgstats_pixel *px)
     px->y = (int)(index / (size_t)img->width);
     px->abs_x = px->x + img->data_window[0];
     px->abs_y = px->y + img->data_window[1];
-    px->luminance = imgstats_luminance(p);
+    double w[3];
+    imgstats_weights(img, w);
+    px->luminance = imgstats_luminance(w, p);
     memcpy(px->rgb, p, sizeof px->rgb);
 }
 
 void imgstats_extrema_scan(const hdr_image *img, int x0, int y0, int x1, int y1, bool bright,
                            bool dark, imgstats_extrema_acc *a)
 {
+    double w[3];
+    imgstats_weights(img, w);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             int64_t idx = (int64_t)y * img->width + x;
             const float *p = img->rgba + idx * 4;
             if (!rgb_finite(p))
                 continue;
-            double l = imgstats_luminance(p);
+            double l = imgstats_luminance(w, p);
             if (!(l > 0.0))
                 continue;
             if (bright && (a->bright < 0 || l > a->bright_y || (l == a->bright_y && idx < a->bright))) {
@@ -158,10 +168,10 @@ int imgstats_select_peaks(ht_peak *cand, size_t n, int width, int height, int k,
 }
 
 /* Y_f of pixel (x, y), false when R, G or B or Y_f is not finite (ht_classify's NONFINITE). */
-static bool key_at(const hdr_image *img, int x, int y, float *key)
+static bool key_at(const hdr_image *img, const double w[3], int x, int y, float *key)
 {
     const float *p = img->rgba + ((size_t)y * img->width + x) * 4;
-    *key = imgstats_luminance_f(p);
+    *key = imgstats_luminance_f(w, p);
     return rgb_finite(p) && isfinite(*key);
 }
 
@@ -170,17 +180,19 @@ static bool key_at(const hdr_image *img, int x, int y, float *key)
 static size_t local_maxima(const hdr_image *img, ht_peak *cand)
 {
     size_t n = 0;
+    double w[3];
+    imgstats_weights(img, w);
     for (int y = 0; y < img->height; y++)
         for (int x = 0; x < img->width; x++) {
             float v, q;
-            if (!key_at(img, x, y, &v) || !(v > 0.0f))
+            if (!key_at(img, w, x, y, &v) || !(v > 0.0f))
                 continue;
             bool is_max = true;
             for (int dy = -1; dy <= 1 && is_max; dy++)
                 for (int dx = -1; dx <= 1 && is_max; dx++) {
                     int nx = x + dx, ny = y + dy;
                     if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= img->width ||
-                        ny >= img->height || !key_at(img, nx, ny, &q))
+                        ny >= img->height || !key_at(img, w, nx, ny, &q))
                         continue;
                     bool earlier = dy < 0 || (dy == 0 && dx < 0);
                     is_max = q < v || (q == v && !earlier);

@@ -1,5 +1,7 @@
 #include "region.h"
 
+#include "colour.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +9,16 @@
 #include <string.h>
 
 #include "gpu_shared.h"
+
+/* The corners in order (top left first); false with the reason in err. */
+static bool corners_ordered(const int rect[4], char *err, size_t errlen)
+{
+    if (rect[0] <= rect[2] && rect[1] <= rect[3])
+        return true;
+    snprintf(err, errlen, "--region %d,%d,%d,%d: X0 > X1 or Y0 > Y1 (corners inclusive, "
+                          "top left first)", rect[0], rect[1], rect[2], rect[3]);
+    return false;
+}
 
 bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
 {
@@ -23,17 +35,14 @@ bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
         rect[k] = (int)v;
         p = end + 1;
     }
-    return true;
+    return corners_ordered(rect, err, errlen);
 }
 
 bool region_check(const hdr_image *img, const int rect[4], char *err, size_t errlen)
 {
     int w = img->width, h = img->height;
-    if (rect[0] > rect[2] || rect[1] > rect[3]) {
-        snprintf(err, errlen, "--region %d,%d,%d,%d: X0 > X1 or Y0 > Y1 (corners inclusive, "
-                              "top left first)", rect[0], rect[1], rect[2], rect[3]);
+    if (!corners_ordered(rect, err, errlen))
         return false;
-    }
     if (rect[0] < 0 || rect[1] < 0 || rect[2] >= w || rect[3] >= h) {
         snprintf(err, errlen, "--region %d,%d,%d,%d: outside the data window's %dx%d pixels "
                               "(0,0)-(%d,%d)", rect[0], rect[1], rect[2], rect[3], w, h,
@@ -86,7 +95,8 @@ static void histogram(const double *v, size_t n, region_stats *st)
 bool region_compute(const hdr_image *img, const int rect[4], const double weights[3],
                     double scale, region_stats *st, char *err, size_t errlen)
 {
-    static const double rec709[3] = {HT_LUM_R, HT_LUM_G, HT_LUM_B};
+    double yw[3];   /* the Y row of the file's own primaries */
+    colour_luminance_weights(&img->colour, yw);
     memset(st, 0, sizeof *st);
     if (!region_check(img, rect, err, errlen))
         return false;
@@ -107,7 +117,7 @@ bool region_compute(const hdr_image *img, const int rect[4], const double weight
             image_get_pixel(img, (size_t)y * img->width + x, p);
             if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
                 continue;
-            double f = rec709[0] * p[0] + rec709[1] * p[1] + rec709[2] * p[2];
+            double f = yw[0] * p[0] + yw[1] * p[1] + yw[2] * p[2];
             double c = scale * (weights[0] * p[0] + weights[1] * p[1] + weights[2] * p[2]);
             if (f > 0)
                 yf[nf++] = f;

@@ -20,14 +20,15 @@ typedef struct region_stats {
     int rect[4];            /* x0, y0, x1, y1 inclusive, data-window pixels (0,0 = its corner) */
     uint64_t pixels;        /* in the rectangle */
     uint64_t counted;       /* finite R, G, B with luminance > 0 */
-    region_lum file;        /* Y = 0.2126 R + 0.7152 G + 0.0722 B, the file's own values */
+    region_lum file;        /* Y of the file's own values (its primaries' Y row) */
     region_lum cd_m2;       /* the units' luminance (weights x scale), cd/m^2 */
     double ln_min, ln_max;  /* the histogram's range: ln cd/m^2 of the smallest and largest */
     uint32_t hist[REGION_BINS];   /* counted pixels by ln cd/m^2, equal bins over the range
                                      (the largest in the last bin) */
 } region_stats;
 
-/* Parses "X0,Y0,X1,Y1" (integers) into RECT; false with the reason in err. */
+/* Parses "X0,Y0,X1,Y1" (integers, X0 <= X1 and Y0 <= Y1) into RECT; false with the reason in
+ * err (a malformed rectangle: a usage error, before any image is read). */
 bool region_parse(const char *s, int rect[4], char *err, size_t errlen);
 
 /* Checks RECT against IMG's data window (W x H): 0 <= x0 <= x1 < W, the same for y. False

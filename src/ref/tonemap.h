@@ -70,7 +70,7 @@ void tonemap_apply_preset(tonemap_params *p, int preset);
 extern const ht_enum tonemap_ceilings[];    /* HT_CEILING_*: none, linear, human */
 extern const ht_enum tonemap_transfers[];   /* HT_TRANSFER_*: srgb, gamma */
 extern const ht_enum tonemap_samplings[];   /* HT_SAMPLING_*: pixels, foveal */
-extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: file, rec709, radiance */
+extern const ht_enum tonemap_luminances[];  /* HT_LUMINANCE_*: file, radiance, rec709 */
 extern const ht_enum tonemap_presets[];     /* HT_PRESET_*: default, pcond */
 extern const ht_enum tonemap_mappings[];    /* HT_MAP_* (results, not options) */
 

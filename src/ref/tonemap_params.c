@@ -25,8 +25,8 @@ const ht_enum tonemap_samplings[] = {
 
 const ht_enum tonemap_luminances[] = {
     {HT_LUMINANCE_FILE, "file", "the file's primaries"},
-    {HT_LUMINANCE_REC709, "rec709", "Rec. 709"},
     {HT_LUMINANCE_RADIANCE, "radiance", "Radiance"},
+    {HT_LUMINANCE_REC709, "rec709", "Rec. 709"},
     {0, NULL, NULL},
 };
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "colour.h"
 #include "gpu_shared.h"
 
 const ht_enum units_rules[] = {
@@ -19,6 +20,8 @@ void units_of_image(const hdr_image *img, double user_scale, image_units *u)
     static const double radiance[3] = {HT_RAD_LUM_R, HT_RAD_LUM_G, HT_RAD_LUM_B};
     bool rad = strcmp(img->format, "Radiance") == 0;
     memcpy(u->weights, rad ? radiance : rec709, sizeof u->weights);
+    if (img->colour.source != IMAGE_COLOUR_DEFAULT)   /* the file's own primaries */
+        colour_luminance_weights(&img->colour, u->weights);
     u->exposure = rad && img->exposure > 0 ? img->exposure : 1.0;
     if (user_scale > 0) {
         u->rule = HT_UNITS_USER;

@@ -281,6 +281,27 @@ const char *action_group_name(action_group g)
     return g < GROUP_COUNT ? names[g] : "";
 }
 
+void action_menu_label(action_id id, char *buf, size_t len)
+{
+    const char *l = ACTIONS[id].label ? ACTIONS[id].label : "";
+    size_t n = strlen(l);
+    const char *ends[] = {strstr(l, " ("), strstr(l, ": ")};
+    for (int i = 0; i < 2; i++)
+        if (ends[i] && (size_t)(ends[i] - l) < n)
+            n = (size_t)(ends[i] - l);
+    snprintf(buf, len, "%.*s", (int)n, l);
+}
+
+void action_plain_label(action_id id, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *l = ACTIONS[id].label ? ACTIONS[id].label : ""; *l && n + 1 < len; l++)
+        if (*l != '`')
+            buf[n++] = *l;
+    if (len)
+        buf[n] = '\0';
+}
+
 bool action_enabled(const viewer *v, action_id id)
 {
     return !ACTIONS[id].enabled || ACTIONS[id].enabled(v);

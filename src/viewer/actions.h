@@ -62,7 +62,9 @@ typedef struct shortcut {
 
 typedef struct action {
     const char *id;        /* stable name: "view.fit" */
-    const char *label;     /* menus and help: "Fit the image to the viewport" */
+    const char *label;     /* the help and the menus' tooltips: "Fit the image to the
+                              viewport"; a menu entry is its text before the first " (" or
+                              ": " (action_menu_label); Markdown: `code` in backticks */
     action_group group;
     shortcut keys[ACTION_MAX_KEYS];
     void (*run)(struct viewer *v, double arg);
@@ -89,6 +91,11 @@ void action_set(struct viewer *v, action_id id, double value);
  * A key that comes up ends a held action (action_key_up). */
 bool action_key(struct viewer *v, int key, int mods);
 void action_key_up(struct viewer *v, int key);
+
+/* ID's menu entry: its label's text before the first " (" or ": " ("Export PNG"). */
+void action_menu_label(action_id id, char *buf, size_t len);
+/* ID's label as plain text (the Markdown backticks left out), for the help and tooltips. */
+void action_plain_label(action_id id, char *buf, size_t len);
 
 /* The shortcuts of ID as the help shows them ("F, Ctrl+0"), "" when none. */
 void action_keys_text(action_id id, char *buf, size_t len);

@@ -91,6 +91,11 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
 {
     tonemap_params tm = v->s.tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
+    char why[HT_ERR_MAX];
+    if (!tonemap_set_colour(&tm, &v->ref_img.colour, why, sizeof why)) {   /* its own space */
+        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", why);
+        return;
+    }
     char err[HT_ERR_MAX];
     if (!v->ref_scene && !(v->ref_scene = pass_scene_create(err, sizeof err))) {
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sequence.h"
 #include "tev_server.h"
 
 /* How long the client waits for the greeting (a running hdrtone answers from its own thread
@@ -199,6 +200,24 @@ static bool send_paths(int fd, char *const *paths, int n, char *err, size_t errl
     return true;
 }
 
+/* Whether each of PATHS[0..N) is there for the viewer to read: a file it may read, a folder it
+ * may list, or a sequence's pattern (shot.%04d.exr, no file of that name: the viewer looks
+ * for its frames). False with "PATH: reason" in ERR. */
+static bool paths_readable(char *const *paths, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 && seq_is_pattern(paths[i]))
+            continue;
+        if (stat(paths[i], &st) != 0 ||
+            access(paths[i], S_ISDIR(st.st_mode) ? R_OK | X_OK : R_OK) != 0) {
+            snprintf(err, errlen, "%s: %s", paths[i], strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
 int handoff_send(char *const *paths, int n, char *err, size_t errlen)
 {
     char path[PATH_MAX];
@@ -221,7 +240,7 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
         return -1;
     }
     int status = 0;
-    if (!send_paths(fd, paths, n, err, errlen)) {
+    if (!paths_readable(paths, n, err, errlen) || !send_paths(fd, paths, n, err, errlen)) {
         status = 1;
     } else if (!read_line(fd, line, sizeof line, REPLY_TIMEOUT_MS)) {
         snprintf(err, errlen, "%s: the running hdrtone did not confirm", path);

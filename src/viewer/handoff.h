@@ -38,7 +38,8 @@ bool handoff_socket_path(char *path, size_t len, char *err, size_t errlen);
  * directory) to the running hdrtone. Returns -1 when there is none to take them (no socket, a
  * stale one, something that does not greet as hdrtone; ERR then says why, or "" when simply
  * none runs or the hand-off is off): the caller opens a window. Else 0 (handed over) or 1
- * (the hdrtone that greeted failed to take them; ERR says why). */
+ * (ERR says why: a path that is not there to read, checked before any is sent; or the hdrtone
+ * that greeted failed to take them or answered "error TEXT"). */
 int handoff_send(char *const *paths, int n, char *err, size_t errlen);
 
 typedef struct handoff handoff;

@@ -1,7 +1,7 @@
-/* The viewer's panels (Nuklear): the menu bar, the dock beside the picture (images,
- * settings, histogram and curve, parts and layers, pixel inspector), the status bar, the help
- * and the open box. They read the viewer's state and the frame record and change nothing but
- * through actions (actions.h). */
+/* The viewer's panels (C++ with Dear ImGui in panels*.cpp, behind this C interface): the menu
+ * bar, the dock beside the picture (images, settings, histogram and curve, parts and layers,
+ * pixel inspector), the status bar, the help and the open box. They read the viewer's state
+ * and the frame record and change nothing but through actions (actions.h). */
 #ifndef HT_PANELS_H
 #define HT_PANELS_H
 
@@ -11,8 +11,8 @@ struct viewer;
 
 /* The picture's viewport (v->vp) for the framebuffer's size, the GUI's scale and which
  * panels show: the menu bar above, the status bar below, the dock at the right; the dock
- * never takes more than half the window and folds away below 230 points of width, so the
- * picture keeps at least half the window and no text overlaps. */
+ * never takes more than 3/8 of the width and folds away below 230 points, so the picture
+ * keeps most of the window and no text overlaps. */
 void panels_layout(struct viewer *v);
 
 /* Builds this frame's panels (ui_render draws them). */

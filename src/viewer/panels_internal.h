@@ -1,61 +1,97 @@
-/* What the panels' files share (panels.c, panels_draw.c). */
+/* What the panels' files share (panels.cpp, panels_draw.cpp, panels_display.cpp): C++ with
+ * Dear ImGui, over the viewer's C headers. */
 #ifndef HT_PANELS_INTERNAL_H
 #define HT_PANELS_INTERNAL_H
 
-#include <stdbool.h>
+#ifndef __cplusplus
+#error "the panels are C++ (ImGui); C code includes panels.h"
+#endif
 
+/* The C++ forms of the C library's headers first, so that the C headers' includes of them
+ * inside the extern "C" block below add nothing. */
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <imgui.h>
+
+/* The C headers: C11's _Static_assert is C++'s static_assert; the anonymous struct of
+ * viewer_internal.h is standard C11 and a GNU extension of C++. */
+#define _Static_assert static_assert
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+extern "C" {
+#include "actions.h"
 #include "ht_enum.h"
-#include "ui.h"
-
-struct viewer;
+#include "panels.h"
+#include "viewer_internal.h"
+}
+#pragma GCC diagnostic pop
+#undef _Static_assert
 
 /* Text colours on the panels' grey (#2B2B2E), each at 4.5:1 or more. */
-#define PANELS_RED nk_rgb(255, 130, 120)     /* 6.0:1 */
-#define PANELS_GREEN nk_rgb(130, 225, 140)   /* 9.6:1 */
-#define PANELS_DIM nk_rgb(168, 168, 168)     /* 6.3:1 */
+#define PANELS_RED IM_COL32(255, 130, 120, 255)     /* 6.0:1 */
+#define PANELS_GREEN IM_COL32(130, 225, 140, 255)   /* 9.6:1 */
+#define PANELS_DIM IM_COL32(168, 168, 168, 255)     /* 6.3:1 */
 
 /* A typed-value field's text while it is edited (immediate mode keeps no state). */
-typedef struct typed_field {
+struct typed_field {
     char text[32];
-    int len;
     bool editing;   /* the field held the keyboard last frame */
-} typed_field;
+};
 
 /* A value on a log10 slider from LO to HI with a typed field F beside it (Enter applies);
  * the chosen value, or NAN when neither changed it. */
-double panels_log_slider(struct viewer *v, struct nk_context *ctx, const char *name,
-                         double value, double lo, double hi, typed_field *f);
+double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f);
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
-void panels_enum_combo(struct viewer *v, struct nk_context *ctx, const char *name,
-                       const ht_enum *table, int value, int set);
+void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
+                       action_id set);
+/* NAME and a count with - and + buttons in the next cell (panels_cell); the new count
+ * (clamped to LO..HI), VALUE when unchanged. */
+int panels_count(const char *name, int value, int lo, int hi);
+/* The next item in a row of columns: from FROM to FROM + WIDTH of the row's width
+ * (fractions), with the item spacing between columns. */
+void panels_cell(float from, float width);
+/* A plot's room: the row's width, H high, with a dark background; its corner and size, or
+ * false when it is scrolled out of sight. */
+bool panels_plot_area(float h, ImVec2 *a, ImVec2 *size);
+/* An entry of a list (images, parts, layers), highlighted when SELECTED, WIDTH wide (0: the
+ * row's); whether it was clicked. */
+bool panels_selectable(const char *label, bool selected, float width);
 /* A checkbox showing action ID's state; a click runs it. */
-void panels_toggle(struct viewer *v, struct nk_context *ctx, int id, const char *name);
+void panels_toggle(viewer *v, action_id id, const char *name);
 
-/* The height of one row of text and widgets. */
-float panels_row(const struct viewer *v);
-/* TEXT as wrapped lines (one row per '\n'-separated line), red when ERROR. */
-void panels_text(const struct viewer *v, struct nk_context *ctx, const char *text, bool error);
+/* The height of one row of widgets (text and frame padding). */
+float panels_row(const viewer *v);
+/* TEXT as lines (one per '\n'), red when ERROR. */
+void panels_text(const char *text, bool error);
+/* The HT_TEST_LAYOUT hook: the last item's place under NAME (printf-like), and TEXT's lines
+ * under NAME ("NAME: line"); the window tests read them. */
+void panels_note(const char *fmt, ...) IM_FMTARGS(1);
+void panels_note_text(const char *name, const char *text);
 /* The histogram section: log-luminance histogram and the curve, or the output's RGBA or
  * grey histogram (Tab), with the mode as a combo. */
-void panels_histogram(struct viewer *v, struct nk_context *ctx);
+void panels_histogram(viewer *v);
 /* The help window: every action by group with its keys, and a search field. */
-void panels_help(struct viewer *v, struct nk_context *ctx);
-/* What is drawn over the picture (no input): the display window's frame, the marks (X), the
- * message of an image that failed to load. */
-void panels_canvas(struct viewer *v, struct nk_context *ctx);
+void panels_help(viewer *v);
+/* What is drawn over the picture (no input) into DL: the display window's frame, the marks
+ * (X), the region, the wipe's labels, the message of an image that failed to load. */
+void panels_canvas(viewer *v, ImDrawList *dl);
 
-/* panels_display.c: the display mode's section of the dock; the false-colour legend (drawn
- * left of the picture, in the room panels_legend_width keeps there: 0 in other modes). */
-void panels_display(struct viewer *v, struct nk_context *ctx);
-void panels_legend(struct viewer *v, struct nk_context *ctx, struct nk_command_buffer *cb);
-int panels_legend_width(const struct viewer *v);
+/* panels_display.cpp: the display mode's section of the dock; the false-colour legend or the
+ * error map's colour bar (drawn left of the picture, in the room panels_legend_width keeps
+ * there: 0 in other modes). */
+void panels_display(viewer *v);
+void panels_legend(viewer *v, ImDrawList *dl);
+int panels_legend_width(const viewer *v);
 /* The comparison's settings (FLIP's viewing conditions, HDR-FLIP's tone mapper) and numbers
  * of the picture shown and of the region, with FLIP's weighted histogram. */
-void panels_compare_numbers(struct viewer *v, struct nk_context *ctx);
+void panels_compare_numbers(viewer *v);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */
-void panels_region(struct viewer *v, struct nk_context *ctx);
-void panels_region_text(const struct viewer *v, char *buf, size_t len);
-/* HT_TEST_LAYOUT: TEXT's lines under NAME ("NAME: line"), for the window tests. */
-void panels_note_text(const char *name, const char *text);
+void panels_region(viewer *v);
+void panels_region_text(const viewer *v, char *buf, size_t len);
 
 #endif

@@ -43,11 +43,16 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     (void)scancode;
     viewer *v = from(w);
     bool down = action == GLFW_PRESS || action == GLFW_REPEAT;
-    ui_input_key(v->gui, key, down, mods);
+    ui_input_key(v->gui, key, down);
+    bool help = v->s.show_help;
     if (down)
         viewer_key(v, key, mods);
     else if (action == GLFW_RELEASE)
         action_key_up(v, key);
+    /* A printable key (GLFW's codes below Escape's) that opened the help (?) also comes as a
+     * character: not typed into the search. F1 or a menu sends none: nothing is dropped. */
+    if (down)
+        v->help_swallow = !help && v->s.show_help && key < GLFW_KEY_ESCAPE;
     v->dirty = true;
     v->ui_frames = 2;
 }
@@ -131,7 +136,8 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
-    ui_input_button(v->gui, button, action == GLFW_PRESS, x, y);
+    ui_input_motion(v->gui, x, y);
+    ui_input_button(v->gui, button, action == GLFW_PRESS);
     if (action == GLFW_PRESS)
         v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
     if (button == GLFW_MOUSE_BUTTON_LEFT) {

@@ -199,6 +199,7 @@ static void viewer_cleanup(viewer *v)
         viewer_compare_free(v);
         glfwDestroyWindow(v->win);
     }
+    viewer_load_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -224,6 +225,7 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->opt_part = o->part;
     v->opt_layer = o->layer;
     v->max_pixels = o->max_pixels;
+    v->opt_colour = o->colour;
     v->grey_kernel = o->histogram_kernel;
     v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
     v->min_distance = o->min_distance;
@@ -247,18 +249,18 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb_slot >= 0)
-            glfwWaitEventsTimeout(0.005);   /* a read-back is on its way */
+        else if (v->rb_slot >= 0 || viewer_loading(v))
+            glfwWaitEventsTimeout(0.005);   /* a read-back or a load is on its way */
         else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
         else
             glfwWaitEvents();               /* idle costs nothing */
-        ui_input_end(v->gui);
         if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
             v->ui_frames--;
             v->dirty = true;
         }
         renderer_poll(v);
+        viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
@@ -337,7 +339,7 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     if (seq)
         viewer_seq_start(v);
     else
-        viewer_load_current(v);
+        viewer_load_begin(v);
     if (o->watch)
         viewer_watch_key(v, 1);
     int status = run_loop(v, o);

@@ -221,7 +221,6 @@ void act_help(viewer *v, double arg)
     (void)arg;
     v->s.show_help = !v->s.show_help;
     v->help_filter[0] = '\0';
-    v->help_swallow = v->s.show_help;   /* H or ? also comes as a character: not typed */
 }
 void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
 
@@ -299,7 +298,7 @@ void act_select_image(viewer *v, double index)
     if (i < 0 || i >= v->nfiles || i == v->cur)
         return;
     v->cur = i;
-    viewer_load_current(v);
+    viewer_load_begin(v);
 }
 
 void act_close_image(viewer *v, double index)
@@ -314,7 +313,7 @@ void act_close_image(viewer *v, double index)
     else if (i < v->s.ref)
         v->s.ref--;
     if (shown || v->nfiles == 0)
-        viewer_load_current(v);   /* with none left: no image, the title says so */
+        viewer_load_begin(v);   /* with none left: no image, the title says so */
 }
 
 void act_close(viewer *v, double arg)

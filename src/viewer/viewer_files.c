@@ -1,7 +1,9 @@
 /* The viewer's file list in action (file_list.c holds the list): opening files and folders,
  * next/previous, the shown file's neighbours, dropped and handed-over files; loading the
  * current file, and its parts and layers. */
+#define _POSIX_C_SOURCE 200809L   /* strdup */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, 
     lo.part = v->part_set ? v->part_sel : v->opt_part;
     lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
     lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    lo.colour = v->opt_colour;
     return image_load(path, &lo, img, err, errlen);
 }
 
@@ -48,7 +51,9 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
         snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
     renderer_forget(v);
     v->dirty = true;
-    if (!pipeline_upload(v->pipe, &v->img, err, errlen)) {
+    /* Its colour space on the session's display (the loaders checked the tags). */
+    if (!tonemap_set_colour(&v->s.tm, &v->img.colour, err, errlen) ||
+        !pipeline_upload(v->pipe, &v->img, err, errlen)) {
         image_free(&v->img);
         v->have_image = false;
         return false;
@@ -68,17 +73,21 @@ static void set_title(viewer *v, const char *path)
     glfwSetWindowTitle(v->win, title);
 }
 
-bool viewer_load_current(viewer *v)
+/* A load of files[cur] begins: the shown image goes, the title and the neighbours follow,
+ * and a load on its way is no longer wanted. Its path; NULL when the list is empty. */
+static const char *load_prepare(viewer *v)
 {
     image_free(&v->img);
     v->have_image = false;
     v->load_err[0] = '\0';
     v->message[0] = '\0';
+    v->load_gen++;
+    v->load_want = false;
     renderer_forget(v);
     v->dirty = true;
     if (v->nfiles < 1) {
         glfwSetWindowTitle(v->win, "hdrtone");
-        return false;
+        return NULL;
     }
     const char *path = v->files[v->cur];
     char err[HT_ERR_MAX];
@@ -87,19 +96,151 @@ bool viewer_load_current(viewer *v)
         file_list_clear_neighbours(&v->list);
     else if (!file_list_update_neighbours(&v->list, false, err, sizeof err))
         fprintf(stderr, "hdrtone: neighbours: %s\n", err);   /* the file may still load */
-    hdr_image img = {0};
-    if (!viewer_load_source(v, path, &img, err, sizeof err)) {
+    return path;
+}
+
+/* The end of PATH's load: *IMG shown when it loaded (OK), else ERR said. */
+static bool load_finish(viewer *v, const char *path, bool ok, hdr_image *img, const char *err)
+{
+    if (!ok) {
         snprintf(v->load_err, sizeof v->load_err, "%s", err);
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
     }
-    if (!viewer_show_image(v, &img, err, sizeof err)) {
-        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, err);
+    char uerr[HT_ERR_MAX];
+    if (!viewer_show_image(v, img, uerr, sizeof uerr)) {
+        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, uerr);
         fprintf(stderr, "hdrtone: %s\n", v->load_err);
         return false;
     }
     v->view_fresh = true;
     return true;
+}
+
+bool viewer_load_current(viewer *v)
+{
+    const char *path = load_prepare(v);
+    if (!path)
+        return false;
+    hdr_image img = {0};
+    char err[HT_ERR_MAX];
+    bool ok = viewer_load_source(v, path, &img, err, sizeof err);
+    return load_finish(v, path, ok, &img, err);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Loading off the UI thread: one worker at a time, its job handed back under a lock */
+
+typedef struct load_job {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    bool done, ok;           /* under lock */
+    unsigned long gen;       /* v->load_gen when it began */
+    char *path;              /* a copy: the list's entry may go while it loads */
+    char part[16], layer[64];
+    image_load_options lo;
+    hdr_image img;
+    char err[HT_ERR_MAX];
+} load_job;
+
+static void *load_worker(void *arg)
+{
+    load_job *j = arg;
+    hdr_image img = {0};
+    char err[HT_ERR_MAX] = "";
+    bool ok = image_load(j->path, &j->lo, &img, err, sizeof err);
+    pthread_mutex_lock(&j->lock);
+    j->img = img;
+    j->ok = ok;
+    memcpy(j->err, err, sizeof err);
+    j->done = true;
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+static void load_start(viewer *v)
+{
+    load_job *j = calloc(1, sizeof *j);
+    char *path = v->nfiles > 0 ? strdup(v->files[v->cur]) : NULL;
+    v->load_want = false;
+    if (!j || !path) {
+        free(j);
+        free(path);
+        snprintf(v->load_err, sizeof v->load_err, "out of memory");
+        return;
+    }
+    j->path = path;
+    j->gen = v->load_gen;
+    /* The part and layer the load asks for, as viewer_load_source takes them. */
+    const char *part = v->part_set ? v->part_sel : v->opt_part;
+    const char *layer = v->layer_set ? v->layer_sel : v->opt_layer;
+    snprintf(j->part, sizeof j->part, "%s", part ? part : "");
+    snprintf(j->layer, sizeof j->layer, "%s", layer ? layer : "");
+    j->lo.part = part ? j->part : NULL;
+    j->lo.layer = layer ? j->layer : NULL;
+    j->lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    pthread_mutex_init(&j->lock, NULL);
+    v->load_job = j;
+    if (pthread_create(&j->thread, NULL, load_worker, j) != 0) {
+        load_worker(j);   /* no thread: here, as before */
+        j->thread = pthread_self();
+    }
+}
+
+/* Waits for J's worker and frees J. */
+static void load_job_free(load_job *j)
+{
+    if (!pthread_equal(j->thread, pthread_self()))
+        pthread_join(j->thread, NULL);
+    image_free(&j->img);
+    pthread_mutex_destroy(&j->lock);
+    free(j->path);
+    free(j);
+}
+
+void viewer_load_begin(viewer *v)
+{
+    const char *path = load_prepare(v);
+    if (!path)
+        return;
+    if (v->testing || viewer_net_name(v, path) || v->seq) {
+        hdr_image img = {0};
+        char err[HT_ERR_MAX];
+        bool ok = viewer_load_source(v, path, &img, err, sizeof err);
+        load_finish(v, path, ok, &img, err);
+        return;
+    }
+    v->load_want = true;
+    viewer_load_poll(v);
+}
+
+void viewer_load_poll(viewer *v)
+{
+    load_job *j = v->load_job;
+    if (j) {
+        pthread_mutex_lock(&j->lock);
+        bool done = j->done;
+        pthread_mutex_unlock(&j->lock);
+        if (!done)
+            return;
+        v->load_job = NULL;
+        if (j->gen == v->load_gen && !v->load_want)   /* still the one wanted */
+            load_finish(v, j->path, j->ok, &j->img, j->err);
+        v->dirty = true;
+        load_job_free(j);
+    }
+    if (v->load_want)
+        load_start(v);
+}
+
+bool viewer_loading(const viewer *v) { return v->load_job || v->load_want; }
+
+void viewer_load_stop(viewer *v)
+{
+    if (v->load_job)
+        load_job_free(v->load_job);
+    v->load_job = NULL;
+    v->load_want = false;
 }
 
 bool viewer_replace_current(viewer *v, char *err, size_t errlen)
@@ -155,7 +296,7 @@ static void load_other_file(viewer *v)
 {
     v->part_set = v->layer_set = false;
     v->part_count = 0;
-    viewer_load_current(v);
+    viewer_load_begin(v);
 }
 
 void viewer_file_step(viewer *v, int dir)

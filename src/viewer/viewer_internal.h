@@ -11,10 +11,10 @@
  *                    source of the tests (--keys)
  *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
  *                    the actions do; keynames.c key names
- *   panels.c         the GUI (Nuklear through ui.c): menu bar, dock, status bar; panels_draw.c
- *                    the histogram plot, the help, the marks over the picture;
- *                    panels_display.c the display mode, the legend, the region, the
- *                    comparison's numbers
+ *   panels.cpp       the GUI (C++, Dear ImGui through ui.cpp; C interface panels.h, ui.h):
+ *                    menu bar, dock, status bar; panels_draw.cpp the histogram plot, the
+ *                    help, the marks over the picture; panels_display.cpp the display mode,
+ *                    the legend, the region, the comparison's numbers
  *   viewer_status.c  the text: status lines, messages, the pixel inspector
  *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
  *                    and handed-over files), loading, parts and layers; file_list.c the list
@@ -146,6 +146,7 @@ typedef struct viewer {
      * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
     const char *opt_part, *opt_layer;
     double max_pixels;
+    image_colour opt_colour;   /* --colorspace (source IMAGE_COLOUR_OPTION), else zeroed */
     bool part_set, layer_set;
     char part_sel[16], layer_sel[64];
     int part_idx, part_count;  /* of the file, kept when a part fails to load */
@@ -244,6 +245,13 @@ typedef struct viewer {
     /* An image sequence being played (hdrtone SEQ; NULL: files). */
     struct viewer_seq *seq;
 
+    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
+     * load the shown entry wants (an older job's image is dropped), a load waiting for the
+     * worker. */
+    struct load_job *load_job;
+    unsigned long load_gen;
+    bool load_want;
+
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
     int (*replay)[2];          /* key, mods */
@@ -321,7 +329,10 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
  * none is on. */
 void viewer_status_human(const viewer *v, char *buf, size_t len);
 /* The pixel inspector: the pixel under the cursor (RGBA to 4 significant digits), its
- * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes). */
+ * luminance in cd/m^2, and what it maps to (display luminance, sRGB bytes); at most
+ * VIEWER_PIXEL_LINES lines (the panel keeps their room, so that nothing below it moves when
+ * the cursor leaves the picture). */
+enum { VIEWER_PIXEL_LINES = 5 };
 void viewer_pixel_text(const viewer *v, char *buf, size_t len);
 /* The status bar's one line: the message (ERROR: a failure) or the view's status. */
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
@@ -344,6 +355,16 @@ void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
 bool viewer_load_current(viewer *v);
+/* The same off the UI thread: files[cur] decodes on a worker while the window answers (the
+ * canvas says "loading"); viewer_load_poll shows it when it is done, if it is still the one
+ * wanted (a newer load, synchronous or not, discards it). Network images, sequences and the
+ * test hooks (--keys, --screenshot: each replayed key sees the loaded image) load at once. */
+void viewer_load_begin(viewer *v);
+void viewer_load_poll(viewer *v);
+/* Whether a load is on its way (the loop then polls instead of waiting for events). */
+bool viewer_loading(const viewer *v);
+/* Waits for the worker and frees its job (the viewer's end). */
+void viewer_load_stop(viewer *v);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);

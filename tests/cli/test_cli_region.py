@@ -68,9 +68,10 @@ lines = r.stdout.strip().split("\n")
 check(r.returncode == 0 and len(lines) == 2, f"two inputs: {len(lines)} lines, exit {r.returncode}")
 check([json.loads(l)["file"] for l in lines] == [venice, rle], "two inputs: files in order")
 
-# Bad rectangles: usage errors (2) for malformed ones, errors naming the file (1) outside.
+# Bad rectangles: usage errors (2) for malformed ones (swapped corners too, as
+# docs/lighting.md says), errors naming the file (1) outside.
 for bad, code, words in (("1,2,3", 2, "four integers"), ("a,b,c,d", 2, "four integers"),
-                         ("5,5,4,6", 1, "X0 > X1"), ("0,0,1024,10", 1, "outside"),
+                         ("5,5,4,6", 2, "X0 > X1"), ("0,0,1024,10", 1, "outside"),
                          ("-1,0,3,3", 1, "outside")):
     r = run(["stats", venice, "--backend", "cpu", "--region", bad])
     check(r.returncode == code and words in r.stderr and r.stdout == "",

@@ -8,6 +8,7 @@
 #include "pipeline.h"
 #include "testutil.h"
 
+static const double REC709_W[3] = {HT_LUM_R, HT_LUM_G, HT_LUM_B};
 static unsigned seed = 4242;
 static pipeline *pipe;
 static imgstats_gpu_ctx *ctx;
@@ -157,8 +158,8 @@ static bool find_near_tie(void)
         for (int c = 0; c < 3; c++)
             b[c] = nextafterf(b[c], test_rand(&s) < 0.5f ? 0.0f : 4.0f);
         /* B brighter in double, but not in float. */
-        if (imgstats_luminance(b) > imgstats_luminance(a) &&
-            imgstats_luminance_f(b) <= imgstats_luminance_f(a)) {
+        if (imgstats_luminance(REC709_W, b) > imgstats_luminance(REC709_W, a) &&
+            imgstats_luminance_f(REC709_W, b) <= imgstats_luminance_f(REC709_W, a)) {
             memcpy(near_a, a, sizeof a);
             memcpy(near_b, b, sizeof b);
             return true;
@@ -245,7 +246,7 @@ int main(void)
     check_at("ties: darkest = first minimum", &cpu.darkest, 50, 2);
     CHECK_EQ(cpu.brightest.abs_x, 59);
     CHECK_EQ(cpu.brightest.abs_y, -25);
-    CHECK_EQ(cpu.brightest.luminance, imgstats_luminance((float[3]){5, 5, 5}));
+    CHECK_EQ(cpu.brightest.luminance, imgstats_luminance(REC709_W, (float[3]){5, 5, 5}));
     imgstats_free(&cpu);
     image_free(&img);
 
@@ -289,6 +290,21 @@ int main(void)
     imgstats_free(&cpu);
     /* More peaks than markers: the rest are noise maxima, still identical on both sides. */
     compare("markers + noise", &img, 40, 4, NULL);
+    image_free(&img);
+
+    /* The file's own primaries: in CIE XYZ the luminance is G alone, so the brightest is
+     * the pixel of the largest G, whatever R and B (Rec. 709's weights would pick another). */
+    test_make_image(&img, 131, 77, random_scene);
+    img.colour = (image_colour){{{1, 0}, {0, 1}, {0, 0}, {1.0 / 3, 1.0 / 3}}, {0, 0},
+                                IMAGE_COLOUR_CHROMATICITIES, ""};
+    size_t best = 0, n = (size_t)img.width * img.height;
+    for (size_t k = 1; k < n; k++)
+        if (img.rgba[4 * k + 1] > img.rgba[4 * best + 1])
+            best = k;
+    compare("XYZ primaries", &img, 8, 3, &cpu);
+    check_at("XYZ: brightest by G", &cpu.brightest, (int)(best % 131), (int)(best / 131));
+    CHECK_EQ(cpu.brightest.luminance, (double)img.rgba[4 * best + 1]);
+    imgstats_free(&cpu);
     image_free(&img);
 
     imgstats_gpu_destroy(&ctx);

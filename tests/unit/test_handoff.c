@@ -1,7 +1,7 @@
 /* The hand-off socket (src/viewer/handoff.h), no window: where the socket goes
  * ($XDG_RUNTIME_DIR when private, else ${TMPDIR}/hdrtone-UID made 0700; a folder open to
  * others or a link is refused; HT_HANDOFF=off), a round trip (relative paths arrive absolute,
- * in order, and wake the viewer), a second listener stays out, a stale socket is not handed
+ * in order, and wake the viewer; a missing file is refused before any is sent), a second listener stays out, a stale socket is not handed
  * to and is replaced by the next listener, and a listener that does not greet as hdrtone gets
  * nothing. */
 #define _DEFAULT_SOURCE   /* mkdtemp, setenv */
@@ -73,8 +73,18 @@ static void test_round_trip(void)
         return;
     handoff *second = handoff_listen(NULL, &quiet, err, sizeof err);
     CHECK(!second && quiet && strstr(err, "another hdrtone"), "a second listener: %s", err);
+    /* The client sends only what is there to read: files made in a folder of their own. */
+    char files[128], abs[160];
+    snprintf(files, sizeof files, "%s/files", root);
+    snprintf(abs, sizeof abs, "%s/x.hdr", root);
+    CHECK(mkdir(files, 0700) == 0 && chdir(files) == 0 && mkdir("dir", 0700) == 0, "mkdir");
+    fclose(fopen("a b.exr", "w"));
+    fclose(fopen(abs, "w"));
     CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
-    char *paths[] = {"a b.exr", "./dir/", "/abs/x.hdr"};
+    char *missing[] = {"a b.exr", "missing.exr"};
+    CHECK_EQ(handoff_send(missing, 2, err, sizeof err), 1);
+    CHECK(strstr(err, "missing.exr: No such file") != NULL, "a missing file: %s", err);
+    char *paths[] = {"a b.exr", "./dir/", abs};
     CHECK_EQ(handoff_send(paths, 3, err, sizeof err), 0);
     CHECK(err[0] == '\0', "message: %s", err);
     char **got;
@@ -83,7 +93,7 @@ static void test_round_trip(void)
     char want[3][PATH_MAX + 16];
     snprintf(want[0], sizeof want[0], "%s/a b.exr", cwd);
     snprintf(want[1], sizeof want[1], "%s/dir/", cwd);
-    snprintf(want[2], sizeof want[2], "/abs/x.hdr");
+    snprintf(want[2], sizeof want[2], "%s", abs);
     for (int i = 0; i < n && i < 3; i++)
         CHECK(strcmp(got[i], want[i]) == 0, "path %d: %s, want %s", i, got[i], want[i]);
     for (int i = 0; i < n; i++)
@@ -113,7 +123,7 @@ static int plant_socket(bool listening)
 
 static void test_stale_and_strangers(void)
 {
-    char err[512], *paths[] = {"/x.exr"};
+    char err[512], *paths[] = {"a b.exr"};   /* test_round_trip's, in the working folder */
     int fd = plant_socket(false);
     close(fd);   /* a socket file nobody accepts on: an hdrtone that was killed */
     CHECK_EQ(handoff_send(paths, 1, err, sizeof err), -1);

@@ -379,9 +379,22 @@ static void test_radiance(void)
         snprintf(what, sizeof what, "bad resolution #%zu", k);
         expect_fail(write_hdr("badres.hdr", bad_res[k], flat, sizeof flat), NULL, what);
     }
-    expect_fail(write_hdr("xyze.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 2 +X 16\n",
+    /* Colour tags: malformed or degenerate primaries are refused, with the reason. */
+    expect_fail(write_hdr("prim.hdr", "#?RADIANCE\nPRIMARIES=0.64 0.33 0.3\n\n-Y 2 +X 16\n",
                           flat, sizeof flat),
-                "xyze", "XYZE format");
+                "PRIMARIES", "a short PRIMARIES line");
+    expect_fail(write_hdr("prim.hdr",
+                          "#?RADIANCE\nPRIMARIES=0.1 0.1 0.2 0.2 0.3 0.3 0.25 0.25\n\n"
+                          "-Y 2 +X 16\n", flat, sizeof flat),
+                "degenerate", "collinear primaries");
+    expect_fail(write_hdr("prim.hdr",
+                          "#?RADIANCE\nPRIMARIES=0.64 0.33 0.3 0.6 0.15 0.06 0.3 0\n\n"
+                          "-Y 2 +X 16\n", flat, sizeof flat),
+                "degenerate", "a white at y = 0");
+    expect_fail(write_hdr("prim.hdr",
+                          "#?RADIANCE\nPRIMARIES=0.64 0.33 0.3 0.6 0.15 0.06 nan 0.33\n\n"
+                          "-Y 2 +X 16\n", flat, sizeof flat),
+                "PRIMARIES", "a NaN white");
     expect_fail(write_hdr("flat_cut.hdr", good, flat, sizeof flat - 1), "truncated",
                 "truncated flat");
 

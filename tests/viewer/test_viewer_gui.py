@@ -187,8 +187,8 @@ def scale_case(tmp):
 
 
 def source_case():
-    allowed = {"actions.c", "keynames.c", "ui.c", "platform.c"}
-    for path in glob.glob(os.path.join(SRC, "src", "viewer", "*.c")):
+    allowed = {"actions.c", "keynames.c", "ui.cpp", "platform.c"}
+    for path in glob.glob(os.path.join(SRC, "src", "viewer", "*.c*")):
         name = os.path.basename(path)
         text = open(path).read()
         if name not in allowed:

@@ -73,7 +73,18 @@ class Viewer:
         if not self.wid:
             self.close()
             raise RuntimeError("no hdrtone window (the display refused it three times)")
+        self.wait_loaded()
         self.settle()
+
+    def wait_loaded(self, timeout=60):
+        """Until no file is loading (files decode off the window's thread: the window shows
+        before its image)."""
+        end = time.time() + timeout
+        while time.time() < end and self.proc.poll() is None:
+            with open(self.layout_path) as f:
+                if "\nloading: " not in "\n" + f.read():
+                    return
+            time.sleep(0.05)
 
     def _wait_window(self):
         self.wid = None
@@ -101,11 +112,13 @@ class Viewer:
         return xdo("getwindowname", self.wid)
 
     def layout(self):
+        """The widgets' places by name; the hook's text lines ("NAME: text") left out."""
         out = {}
         with open(self.layout_path) as f:
             for line in f:
                 name, *xywh = line.split()
-                out[name] = tuple(int(t) for t in xywh)
+                if not name.endswith(":"):
+                    out[name] = tuple(int(t) for t in xywh)
         return out
 
     def click(self, x, y):

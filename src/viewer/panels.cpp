@@ -1,0 +1,558 @@
+/* The panels (panels.h): layout and the dock's sections. The histogram plot, the help and
+ * the marks over the picture are in panels_draw.cpp, the display mode's section and the
+ * comparison's numbers in panels_display.cpp. */
+#include "panels_internal.h"
+
+extern "C" void panels_draw_canvas(viewer *v) { panels_canvas(v, ImGui::GetBackgroundDrawList()); }
+
+/* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
+ * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
+ * half a frame. The window tests click on them with xdotool. */
+static FILE *g_layout;
+
+static void layout_begin(const viewer *v)
+{
+    const char *path = getenv("HT_TEST_LAYOUT");
+    char tmp[4096];
+    if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
+        g_layout = fopen(tmp, "w");
+    if (g_layout)
+        fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
+}
+
+static void layout_end(void)
+{
+    const char *path = getenv("HT_TEST_LAYOUT");
+    char tmp[4096];
+    if (!g_layout)
+        return;
+    fclose(g_layout);
+    g_layout = NULL;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    rename(tmp, path);
+}
+
+void panels_note_text(const char *name, const char *text)
+{
+    for (const char *l = text; g_layout && l && *l;) {
+        const char *end = strchr(l, '\n');
+        int n = end ? (int)(end - l) : (int)strlen(l);
+        fprintf(g_layout, "%s: %.*s\n", name, n, l);
+        l = end ? end + 1 : NULL;
+    }
+}
+
+void panels_note(const char *fmt, ...)
+{
+    if (!g_layout)
+        return;
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(g_layout, fmt, ap);
+    va_end(ap);
+    fprintf(g_layout, " %d %d %d %d\n", (int)a.x, (int)a.y, (int)(b.x - a.x), (int)(b.y - a.y));
+}
+
+/* Points of the layout (times the GUI's scale), and the dock's largest share of the width:
+ * at 640x400 a 16:9 picture fitted beside it keeps 35 % of the window. */
+enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
+static const float DOCK_SHARE = 0.375f;
+
+float panels_row(const viewer *v) { return ui_text_px(v->gui) + 8 * ui_scale(v->gui); }
+
+extern "C" void panels_layout(viewer *v)
+{
+    float s = ui_scale(v->gui), row = panels_row(v);
+    int top = (int)(row + 4 * s), bottom = (int)(row + 4 * s);
+    int dock = 0;
+    if (!v->s.show_panels)
+        top = bottom = 0;   /* the picture alone fills the window */
+    if (v->s.show_panels) {
+        dock = (int)fminf(DOCK_PT * s, v->fb_w * DOCK_SHARE);
+        if (dock < DOCK_MIN_PT * s)
+            dock = 0;   /* too narrow for its text: folded away (Ctrl+H shows it floating) */
+    }
+    v->dock_w = dock;
+    int legend = panels_legend_width(v);   /* false colour: its legend left of the picture */
+    v->vp = viewport{legend, top, v->fb_w - dock - legend, v->fb_h - top - bottom};
+    if (v->vp.w < 1)
+        v->vp.w = 1;
+    if (v->vp.h < 1)
+        v->vp.h = 1;
+}
+
+void panels_cell(float from, float width)
+{
+    float x0 = ImGui::GetWindowContentRegionMin().x;
+    float w = ImGui::GetWindowContentRegionMax().x - x0;
+    if (from > 0)
+        ImGui::SameLine(x0 + from * w);
+    float gap = from + width < 0.999f ? ImGui::GetStyle().ItemSpacing.x : 0;
+    ImGui::SetNextItemWidth(fmaxf(1, width * w - gap));
+}
+
+/* A window of the panels at R (x, y, w, h) that the user neither moves nor resizes. */
+static bool fixed_window(const char *name, float x, float y, float w, float h,
+                         ImGuiWindowFlags flags)
+{
+    ImGui::SetNextWindowPos(ImVec2(x, y));
+    ImGui::SetNextWindowSize(ImVec2(w, h));
+    return ImGui::Begin(name, NULL,
+                        flags | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                            ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+}
+
+/* A bar of one row (the menu bar, the status bar): fixed_window with little padding above
+ * and below, so that the row fits. */
+static bool bar_window(const viewer *v, const char *name, float y, float h,
+                       ImGuiWindowFlags flags)
+{
+    float s = ui_scale(v->gui);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6 * s, 2 * s));
+    bool shown = fixed_window(name, 0, y, (float)v->fb_w, h,
+                              flags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar |
+                                  ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::PopStyleVar();
+    return shown;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Menu bar: one menu per action group, each action with its keys, greyed when disabled */
+
+/* An action's entry: its short label, keys and check mark; its whole label in a tooltip. */
+static void menu_item(viewer *v, action_id id)
+{
+    const action *a = action_get(id);
+    char keys[96], label[160], help[256];
+    action_keys_text(id, keys, sizeof keys);
+    action_menu_label(id, label, sizeof label);
+    bool on = a->checked && a->checked(v);
+    if (ImGui::MenuItem(label, keys, on, action_enabled(v, id))) {
+        if (a->hold)   /* from a menu there is no key to let go: a switch */
+            action_set(v, id, !on);
+        else
+            action_run(v, id);
+    }
+    panels_note("menu_%s", a->id);
+    panels_note_text("menu_entry", label);
+    action_plain_label(id, help, sizeof help);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && strcmp(help, label) != 0) {
+        ImGui::SetTooltip("%s", help);
+        panels_note_text("tooltip", help);
+    }
+}
+
+static void menu_bar(viewer *v)
+{
+    bool open = false;
+    if (bar_window(v, "menu", 0, (float)v->vp.y, ImGuiWindowFlags_MenuBar) &&
+        ImGui::BeginMenuBar()) {
+        for (int g = 0; g < GROUP_COUNT; g++) {
+            bool shown = ImGui::BeginMenu(action_group_name((action_group)g));
+            panels_note("menubar%d", g);
+            if (!shown)
+                continue;
+            open = true;
+            for (int i = 0; i < ACT_COUNT; i++)
+                if (action_get((action_id)i)->group == (action_group)g)
+                    menu_item(v, (action_id)i);
+            if (v->menu_close)   /* Esc */
+                ImGui::CloseCurrentPopup();
+            ImGui::EndMenu();
+        }
+        ImGui::EndMenuBar();
+    }
+    ImGui::End();
+    v->menu_open = open && !v->menu_close;
+    v->menu_close = false;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The dock's sections */
+
+static void section_images(viewer *v)
+{
+    if (v->nfiles == 0)
+        panels_text(v->net ? "waiting for images (--listen)" : "no image: Ctrl+O or drop files",
+                    false);
+    for (int i = 0; i < v->nfiles; i++) {
+        char name[160];
+        const char *base = viewer_base_name(v->files[i]);
+        if (i == v->cur && v->have_image)
+            snprintf(name, sizeof name, "%d  %s  %dx%d", i + 1, base, v->img.width,
+                     v->img.height);
+        else if (i == v->cur && viewer_loading(v))
+            snprintf(name, sizeof name, "%d  %s  (loading)", i + 1, base);
+        else
+            snprintf(name, sizeof name, "%d  %s", i + 1, base);
+        if (i == v->s.ref)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "  (reference)");
+        ImGui::PushID(i);
+        bool is_ref = i == v->s.ref;   /* a click below may change it: pop what was pushed */
+        if (is_ref)   /* the reference: marked, as tev does */
+            ImGui::PushStyleColor(ImGuiCol_Text, PANELS_GREEN);
+        panels_cell(0, 0.86f);
+        float w = ImGui::CalcItemWidth();
+        ImGui::AlignTextToFramePadding();   /* as high as the button beside it */
+        bool shift = v->press_mods & GLFW_MOD_SHIFT;
+        if (panels_selectable(name, i == v->cur, w)) {
+            if (shift)   /* Shift+click: the reference (tev) */
+                action_set(v, ACT_SET_REFERENCE, i);
+            else if (i != v->cur)
+                action_set(v, ACT_SELECT_IMAGE, i);
+        }
+        panels_note("image%d", i);
+        if (is_ref)
+            ImGui::PopStyleColor();
+        panels_cell(0.86f, 0.14f);
+        if (ImGui::Button("x", ImVec2(ImGui::CalcItemWidth(), 0)))
+            action_set(v, ACT_CLOSE_IMAGE, i);
+        panels_note("close%d", i);
+        ImGui::PopID();
+    }
+}
+
+/* The shown file's folder, its images listed (one key away: Ctrl+PageDown / PageUp). */
+static void section_folder(viewer *v)
+{
+    const file_list *l = &v->list;
+    int at = file_list_neighbour_index(l);
+    if (l->nneighbours == 0 || at < 0) {
+        panels_text("Ctrl+PageDown / PageUp: the files beside it", false);
+        return;
+    }
+    for (int i = 0; i < l->nneighbours; i++) {
+        ImGui::PushID(i);
+        if (panels_selectable(file_list_name(l->neighbours[i]), i == at, 0) && i != at)
+            action_set(v, ACT_SET_NEIGHBOUR, i - at);
+        panels_note("neighbour%d", i);
+        ImGui::PopID();
+    }
+}
+
+/* A typed number: F's text, shown as VALUE unless it is being edited; true with the typed
+ * number in *typed when Enter commits it (the field then lets the keyboard go). */
+static bool typed_number(typed_field *f, double value, double *typed)
+{
+    if (!f->editing)   /* shows the value, unless the user is typing one */
+        snprintf(f->text, sizeof f->text, "%.4g", value);
+    bool enter = ImGui::InputText("##typed", f->text, sizeof f->text,
+                                  ImGuiInputTextFlags_CharsScientific |
+                                      ImGuiInputTextFlags_EnterReturnsTrue |
+                                      ImGuiInputTextFlags_AutoSelectAll);
+    f->editing = ImGui::IsItemActive() && !enter;
+    char *end;
+    *typed = strtod(f->text, &end);
+    return enter && end != f->text;
+}
+
+double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f)
+{
+    ImGui::PushID(name);
+    panels_cell(0, 0.2f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    float l = (float)log10(fmax(value, lo)), nl = l;
+    panels_cell(0.2f, 0.45f);
+    bool moved = ImGui::SliderFloat("##slider", &nl, (float)log10(lo), (float)log10(hi), "",
+                                    ImGuiSliderFlags_NoRoundToFormat);
+    panels_note("slider_%s", name);
+    panels_cell(0.65f, 0.35f);
+    double typed;
+    bool entered = typed_number(f, value, &typed);
+    ImGui::PopID();
+    if (moved && nl != l)
+        return pow(10.0, nl);
+    if (entered && typed >= lo && typed <= hi)
+        return typed;
+    return NAN;
+}
+
+void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
+                       action_id set)
+{
+    const char *labels[16];
+    int n = 0, cur = 0;
+    for (; table[n].name && n < 16; n++) {
+        labels[n] = table[n].label;
+        if (table[n].value == value)
+            cur = n;
+    }
+    ImGui::PushID(name);
+    panels_cell(0, 0.35f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    panels_cell(0.35f, 0.65f);
+    int got = cur;
+    if (ImGui::Combo("##combo", &got, labels, n, n) && got != cur)
+        action_set(v, set, table[got].value);
+    panels_note("combo_%s", name);
+    ImGui::PopID();
+}
+
+void panels_toggle(viewer *v, action_id id, const char *name)
+{
+    const action *a = action_get(id);
+    bool on = a->checked(v);
+    if (ImGui::Checkbox(name, &on))
+        action_run(v, id);
+}
+
+static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
+
+static void section_range(viewer *v)
+{
+    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
+    bool manual = v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin;
+    double lo = manual ? v->s.tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
+    double hi = manual ? v->s.tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
+    bool autom = !manual;
+    if (ImGui::Checkbox("automatic luminance range (A)", &autom))
+        action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
+    panels_note_text("auto_range", autom ? "on" : "off");
+    double x = panels_log_slider("Lmin", lo, 1e-6, 1e8, &g_fields[0]);
+    if (!std::isnan(x)) {
+        action_set(v, ACT_SET_LMAX, hi);
+        action_set(v, ACT_SET_LMIN, x);
+    }
+    x = panels_log_slider("Lmax", hi, 1e-6, 1e8, &g_fields[1]);
+    if (!std::isnan(x)) {
+        action_set(v, ACT_SET_LMIN, lo);
+        action_set(v, ACT_SET_LMAX, x);
+    }
+}
+
+int panels_count(const char *name, int value, int lo, int hi)
+{
+    float w = ImGui::CalcItemWidth();   /* the cell's (panels_cell) */
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fmaxf(1, w - ImGui::CalcTextSize(name).x -
+                                         ImGui::GetStyle().ItemSpacing.x));
+    ImGui::PushID(name);
+    int n = value;
+    bool changed = ImGui::InputInt("##count", &n, 1, 1);
+    panels_note("count_%s", name);
+    ImGui::PopID();
+    if (changed && n != value)
+        return n < lo ? lo : n > hi ? hi : n;
+    return value;
+}
+
+bool panels_selectable(const char *label, bool selected, float width)
+{
+    ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(40, 90, 150, 255));
+    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, IM_COL32(60, 100, 150, 255));
+    ImGui::PushStyleColor(ImGuiCol_HeaderActive, IM_COL32(40, 90, 150, 255));
+    bool clicked = ImGui::Selectable(label, selected, 0, ImVec2(width, 0));
+    ImGui::PopStyleColor(3);
+    return clicked;
+}
+
+static void section_settings(viewer *v)
+{
+    section_range(v);
+    double x = panels_log_slider("Ldmax", v->s.tm.ldmax, 1, 1e4, &g_fields[2]);
+    if (!std::isnan(x))
+        action_set(v, ACT_SET_LDMAX, x);
+    x = panels_log_slider("Dr", v->s.tm.drange, 2, 1e5, &g_fields[3]);
+    if (!std::isnan(x))
+        action_set(v, ACT_SET_DRANGE, x);
+    panels_enum_combo(v, "ceiling", tonemap_ceilings, v->s.tm.ceiling, ACT_SET_CEILING);
+    panels_enum_combo(v, "samples", tonemap_samplings, v->s.tm.sampling, ACT_SET_SAMPLING);
+    panels_enum_combo(v, "weights", tonemap_luminances, v->s.tm.luminance, ACT_SET_WEIGHTS);
+    panels_enum_combo(v, "transfer", tonemap_transfers, v->s.tm.transfer, ACT_SET_TRANSFER);
+    panels_cell(0, 0.5f);
+    int bins = panels_count("bins", v->s.tm.bins, HT_MIN_BINS, HT_MAX_BINS);
+    if (bins != v->s.tm.bins)   /* a step doubles or halves */
+        action_set(v, ACT_SET_BINS, bins > v->s.tm.bins ? v->s.tm.bins * 2 : v->s.tm.bins / 2);
+    panels_cell(0.5f, 0.5f);
+    int msaa = panels_count("MSAA", v->s.msaa, 1, 8);
+    if (msaa > v->s.msaa)
+        action_run(v, ACT_MSAA);   /* the next count the GPU offers */
+    else if (msaa < v->s.msaa)
+        action_set(v, ACT_SET_MSAA, v->s.msaa / 2 < 1 ? 1 : v->s.msaa / 2);
+    panels_cell(0, 0.5f);
+    panels_toggle(v, ACT_LINEAR, "linear (K)");
+    panels_cell(0.5f, 0.5f);
+    panels_toggle(v, ACT_POINTS, "point samples (I)");
+    panels_cell(0, 0.5f);
+    panels_toggle(v, ACT_ADAPT_VIEW, "adapt to view (V)");
+    panels_cell(0.5f, 0.5f);
+    panels_toggle(v, ACT_PCOND, "pcond preset (Shift+P)");
+    ImGui::TextUnformatted("Human vision");
+    panels_cell(0, 1 / 3.0f);
+    panels_toggle(v, ACT_VEIL, "veil");
+    panels_cell(1 / 3.0f, 1 / 3.0f);
+    panels_toggle(v, ACT_ACUITY, "acuity");
+    panels_cell(2 / 3.0f, 1 / 3.0f);
+    panels_toggle(v, ACT_COLOR_LOSS, "colour");
+    char human[512];
+    viewer_status_human(v, human, sizeof human);
+    if (human[0])
+        panels_text(human, false);
+}
+
+static void section_parts(viewer *v)
+{
+    for (int p = 0; p < v->part_count; p++) {
+        char name[96];
+        const char *pn = v->img.parts ? v->img.parts[p].name : "";
+        snprintf(name, sizeof name, "part %d%s%s", p, pn[0] ? "  " : "", pn);
+        ImGui::PushID(p);
+        if (panels_selectable(name, p == v->part_idx, 0) && p != v->part_idx)
+            action_set(v, ACT_SET_PART, p);
+        panels_note("part%d", p);
+        if (p == v->part_idx) {
+            char layers[VIEWER_MAX_LAYERS][64];
+            int n = viewer_layer_names(v, layers, VIEWER_MAX_LAYERS);
+            ImGui::Indent();
+            for (int l = 0; l < n; l++) {
+                ImGui::PushID(l);
+                if (panels_selectable(layers[l][0] ? layers[l] : "(none)",
+                                      strcmp(v->img.layer, layers[l]) == 0, 0))
+                    action_set(v, ACT_SET_LAYER, l);
+                panels_note("layer%d", l);
+                ImGui::PopID();
+            }
+            ImGui::Unindent();
+        }
+        ImGui::PopID();
+    }
+    if (v->part_count <= 1)
+        panels_text("one part", false);
+}
+
+static void section_compare(viewer *v)
+{
+    if (v->s.ref < 0) {
+        panels_text("no reference: Shift+R marks the shown image,\nShift+click one in the list",
+                    false);
+        return;
+    }
+    char text[512];
+    snprintf(text, sizeof text, "reference: %d  %s", v->s.ref + 1,
+             viewer_base_name(viewer_ref_path(v)));
+    panels_text(text, false);
+    panels_enum_combo(v, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
+    panels_toggle(v, ACT_WIPE_AXIS, "horizontal divider");
+    ImGui::SameLine();
+    if (ImGui::Button("no reference"))
+        action_set(v, ACT_SET_REFERENCE, -1);
+    if (v->ref_err[0])
+        panels_text(v->ref_err, true);
+    panels_compare_numbers(v);
+}
+
+static void section_pixel(viewer *v)
+{
+    char text[512];
+    viewer_pixel_text(v, text, sizeof text);
+    int lines = 1;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    panels_text(text, false);
+    panels_note_text("pixel", text);
+    for (; lines < VIEWER_PIXEL_LINES; lines++)   /* the longest text's room: nothing moves */
+        ImGui::TextUnformatted("");
+}
+
+/* A section of the dock under a header, open at first when OPEN. */
+static void section(viewer *v, const char *title, bool open, void (*body)(viewer *))
+{
+    if (ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+        body(v);
+}
+
+static void dock(viewer *v)
+{
+    static int ref_was = -1;
+    if (v->dock_w <= 0)
+        return;
+    if (fixed_window("dock", (float)(v->fb_w - v->dock_w), (float)v->vp.y, (float)v->dock_w,
+                     (float)v->vp.h,
+                     ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
+        section(v, "Images", true, section_images);
+        section(v, "Folder", false, section_folder);
+        section(v, "Display", true, panels_display);
+        if (v->s.ref >= 0 && ref_was < 0)   /* a reference set: its section opens */
+            ImGui::SetNextItemOpen(true);
+        ref_was = v->s.ref;
+        section(v, "Compare", false, section_compare);
+        section(v, "Histogram and curve", true, panels_histogram);
+        section(v, "Region", true, panels_region);
+        section(v, "Pixel", true, section_pixel);
+        section(v, "Settings", true, section_settings);
+        section(v, "Parts and layers", false, section_parts);
+    }
+    ImGui::End();
+}
+
+static void status_bar(viewer *v)
+{
+    float y = (float)(v->vp.y + v->vp.h);
+    if (bar_window(v, "status", y, (float)v->fb_h - y, 0)) {
+        char line[1024];
+        bool error = false;
+        viewer_status_line(v, line, sizeof line, &error);
+        ImGui::AlignTextToFramePadding();
+        panels_text(line, error);
+    }
+    ImGui::End();
+}
+
+static void open_box(viewer *v)
+{
+    if (!v->s.show_open)
+        return;
+    float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->vp.w - 16);
+    if (fixed_window("Open a file or folder", v->vp.x + (v->vp.w - w) / 2,
+                     (float)v->vp.y + 16 * s, w, 3 * panels_row(v) + 24 * s,
+                     ImGuiWindowFlags_NoScrollbar)) {
+        if (ImGui::IsWindowAppearing()) {   /* on top, the keyboard in its field */
+            ImGui::SetWindowFocus();
+            ImGui::SetKeyboardFocusHere();
+        }
+        ImGui::SetNextItemWidth(-1);
+        bool enter = ImGui::InputText("##path", v->open_path, sizeof v->open_path,
+                                      ImGuiInputTextFlags_EnterReturnsTrue);
+        panels_note("open_path");
+        float bw = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+        if (ImGui::Button("Open", ImVec2(bw, 0)) || enter)
+            action_run(v, ACT_OPEN_TYPED);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel", ImVec2(bw, 0)))
+            action_run(v, ACT_OPEN);
+    }
+    ImGui::End();
+}
+
+extern "C" void panels_build(viewer *v)
+{
+    ui_frame_begin(v->gui, v->fb_w, v->fb_h);
+    layout_begin(v);
+    if (v->s.show_panels) {
+        menu_bar(v);
+        dock(v);
+        status_bar(v);
+    } else {
+        v->menu_open = v->menu_close = false;   /* no menu bar: no menu open */
+    }
+    open_box(v);
+    if (v->s.show_help)
+        panels_help(v);
+    char shown[64];
+    snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
+    if (viewer_loading(v) && v->nfiles > 0)
+        panels_note_text("loading", viewer_base_name(v->files[v->cur]));
+    else if (v->have_image)
+        panels_note_text("shown", shown);
+    layout_end();
+}
+
+extern "C" bool panels_hovered(const viewer *v, double x, double y)
+{
+    return ui_over_window(v->gui, x, y);
+}
