@@ -219,6 +219,21 @@ static void finish_pixels(float *p, size_t n, int nch, transfer t, double gamma,
             p[4 * i + c] = cineon_to_linear(p[4 * i + c]);
 }
 
+/* libraw's own linear output: OpenImageIO 2.4 multiplies a linear camera picture by its
+ * "raw:camera_to_scene_linear_scale" (1/0.45) even when asked not to; divided out here, so
+ * that a DNG equals dcraw_emu's output (test_formats_encoders). */
+static void raw_unscale(hdr_image *img)
+{
+    double k = 0;
+    for (int i = 0; i < img->meta_count; i++)
+        if (strcmp(img->meta[i].key, "raw:camera_to_scene_linear_scale") == 0)
+            k = atof(img->meta[i].value);
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; k > 0 && i < n; i++)
+        for (int c = 0; c < 3; c++)
+            img->rgba[4 * i + c] = (float)(img->rgba[4 * i + c] / k);
+}
+
 static void add_attribute(void *img, const char *name, const char *value)
 {
     image_meta_add(img, name, value);
@@ -317,9 +332,11 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
             ok = true;
         if (ok) {
             double gamma = 1.0;
+            describe(img, fmt, &s, f, page);
             finish_pixels(img->rgba, n, s.nchannels, transfer_of(format, &s, &gamma), gamma,
                           s.is_float ? 0 : s.type_bits);
-            describe(img, fmt, &s, f, page);
+            if (format == IMAGE_FORMAT_RAW)
+                raw_unscale(img);
         }
     }
     oiio_close(f);

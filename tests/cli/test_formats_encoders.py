@@ -6,7 +6,7 @@ tests/tools/imgdiff): exactly for float and half, to float rounding for lossless
 Then each format's files cut short, damaged and over --max-pixels: refused (exit 1, the file
 named), or for damaged bytes that a format cannot detect, loaded, but never a crash. A camera
 DNG, written here with tifffile, against libraw's own dcraw_emu (linear, camera white balance,
-camera matrix to linear sRGB). A tool that is missing (scripts/setup installs them all) is a
+camera matrix to linear sRGB, within the half floats OpenImageIO hands it in). A tool that is missing (scripts/setup installs them all) is a
 failure, not a skip."""
 import atexit, json, os, shutil, subprocess, sys, tempfile
 
@@ -164,6 +164,29 @@ if run("cjxl", "-d", "0", "-x", "color_space=RGB_D65_202_Rel_PeQ", path("pq_code
     htpy.check(meta.get("jxl:transfer") == "PQ" and
                meta.get("jxl:primaries", "").startswith("R 0.708,0.292 G 0.17,0.797"),
                "cj_pq.jxl's colour encoding: %s" % meta)
+
+print("a camera DNG (tifffile: RGGB mosaic, ColorMatrix1, AsShotNeutral) against dcraw_emu")
+cfa = np.zeros((H, W), np.uint16)
+cfa[0::2, 0::2] = img[0::2, 0::2, 0].clip(0, 1) * 20000
+cfa[0::2, 1::2] = img[0::2, 1::2, 1].clip(0, 1) * 20000
+cfa[1::2, 0::2] = img[1::2, 0::2, 1].clip(0, 1) * 20000
+cfa[1::2, 1::2] = img[1::2, 1::2, 2].clip(0, 1) * 20000
+xyz_to_srgb = [3.2406, -1.5372, -0.4986, -0.9689, 1.8758, 0.0415, 0.0557, -0.2040, 1.0570]
+srational = [v for m in xyz_to_srgb for v in (int(round(m * 10000)), 10000)]
+tifffile.imwrite(path("cam.dng"), cfa, photometric=32803, extratags=[
+    (33421, "H", 2, (2, 2), False), (33422, "B", 4, (0, 1, 1, 2), False),
+    (50706, "B", 4, (1, 4, 0, 0), False), (50708, "s", 0, "hdrtone test camera", False),
+    (50717, "I", 1, (65535,), False), (50714, "I", 1, (0,), False),
+    (50721, "i", 18, srational, False), (50728, "I", 6, (1, 1, 1, 1, 1, 1), False),
+    (50778, "H", 1, (21,), False), (271, "s", 0, "hdrtone", False), (272, "s", 0, "Test", False)])
+if run("dcraw_emu", "-4", "-T", "-w", path("cam.dng")):  # linear 16-bit, camera WB, sRGB
+    raw = tifffile.imread(path("cam.dng.tiff")).astype(np.float32)[..., :3] / 65535
+    write_pfm("ref_cam.pfm", raw)
+    compare("cam.dng", "ref_cam.pfm", 1e-5, 1e-3)  # OpenImageIO hands libraw's output as half
+    r = subprocess.run([HT, "stats", "--json", path("cam.dng")], capture_output=True, text=True)
+    meta = json.loads(r.stdout)["metadata"] if r.returncode == 0 else {}
+    htpy.check(meta.get("Make") == "hdrtone" and meta.get("Model") == "Test" and
+               "ExposureTime" in meta, "cam.dng's camera metadata: %s" % meta)
 
 print("the desktop entry opens every format hdrtone --formats lists")
 listing = subprocess.run([HT, "--formats"], capture_output=True, text=True).stdout.split("\n")
