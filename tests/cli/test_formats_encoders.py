@@ -1,4 +1,4 @@
-"""The formats read through OpenImageIO and libjxl (issue 31), each from files that independent
+"""The formats read through OpenImageIO, libjxl and libheif (issue 31), each from files that independent
 encoders (oiiotool, ImageMagick, ffmpeg, cjxl, cwebp, avifenc, heif-enc, tifffile) made from one
 picture: every file must load to the picture's values (a PFM reference written here, compared by
 tests/tools/imgdiff): exactly for float and half, to float rounding for lossless integer files
@@ -6,7 +6,8 @@ tests/tools/imgdiff): exactly for float and half, to float rounding for lossless
 Then each format's files cut short, damaged and over --max-pixels: refused (exit 1, the file
 named), or for damaged bytes that a format cannot detect, loaded, but never a crash. A camera
 DNG, written here with tifffile, against libraw's own dcraw_emu (linear, camera white balance,
-camera matrix to linear sRGB, within the half floats OpenImageIO hands it in). A tool that is missing (scripts/setup installs them all) is a
+camera matrix to linear sRGB, within the half floats OpenImageIO hands it in); a PQ JPEG XL;
+the desktop entry's MIME types. A tool that is missing (scripts/setup installs them all) is a
 failure, not a skip."""
 import atexit, json, os, shutil, subprocess, sys, tempfile
 
