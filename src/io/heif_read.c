@@ -42,7 +42,8 @@ static int colour_of(const struct heif_image_handle *h, hdr_image *img)
 {
     struct heif_color_profile_nclx *nclx = NULL;
     int transfer = 13;
-    if (heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok && nclx) {
+    bool got = heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok;
+    if (got && nclx) {
         double xy[4][2] = {{nclx->color_primary_red_x, nclx->color_primary_red_y},
                            {nclx->color_primary_green_x, nclx->color_primary_green_y},
                            {nclx->color_primary_blue_x, nclx->color_primary_blue_y},
@@ -54,8 +55,9 @@ static int colour_of(const struct heif_image_handle *h, hdr_image *img)
         snprintf(v, sizeof v, "%d/%d/%d/%d", (int)nclx->color_primaries, transfer,
                  (int)nclx->matrix_coefficients, nclx->full_range_flag);
         image_meta_add(img, "cicp", v);
-        heif_nclx_color_profile_free(nclx);
     }
+    if (nclx) /* allocated on failure too (scripts/fuzz formats: a leak) */
+        heif_nclx_color_profile_free(nclx);
     size_t n = heif_image_handle_get_raw_color_profile_size(h);
     if (n > 0 && (img->icc = malloc(n))) {
         if (heif_image_handle_get_raw_color_profile(h, img->icc).code == heif_error_Ok) {

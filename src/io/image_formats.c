@@ -127,7 +127,8 @@ image_format_id image_format_sniff(const uint8_t *d, size_t size)
         return IMAGE_FORMAT_JP2;
     if (size >= 4 && (memcmp(d, "SDPX", 4) == 0 || memcmp(d, "XPDS", 4) == 0))
         return IMAGE_FORMAT_DPX;
-    if (size >= 4 && (memcmp(d, "\x80\x2a\x5f\xd7", 4) == 0 || memcmp(d, "\xd7\x5f\x2a\x80", 4) == 0))
+    if (size >= 4 &&
+        (memcmp(d, "\x80\x2a\x5f\xd7", 4) == 0 || memcmp(d, "\xd7\x5f\x2a\x80", 4) == 0))
         return IMAGE_FORMAT_CINEON;
     if (size >= 4 && memcmp(d, "8BPS", 4) == 0)
         return IMAGE_FORMAT_PSD;

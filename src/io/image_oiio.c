@@ -33,7 +33,7 @@ static bool webp_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
     return true;
 }
 
-static uint32_t rd32(const uint8_t *p, bool le) { return le ? le24(p) | (uint32_t)p[3] << 24 : be32(p); }
+static uint32_t rd32(const uint8_t *p, bool le) { return le ? le32(p) : be32(p); }
 
 /* The next decimal number of a PNM header after *POS (whitespace and # comments skipped). */
 static uint64_t pnm_number(const uint8_t *d, size_t size, size_t *pos)

@@ -64,7 +64,8 @@ def compare(name, ref, tol=0.0, rel=0.0, mean=None):
                        capture_output=True, text=True)
     print("  %-18s vs %-10s %s" % (name, ref, (r.stdout + r.stderr).strip()))
     htpy.check(r.returncode == 0, "%s differs from %s beyond %s" %
-               (name, ref, "a mean of %g" % mean if mean is not None else "%g + %g|v|" % (tol, rel)))
+               (name, ref,
+                "a mean of %g" % mean if mean is not None else "%g + %g|v|" % (tol, rel)))
 
 
 # The picture: smooth ramps, a period-7 pattern (a flip or swap shows), HDR values above 1.
@@ -222,7 +223,8 @@ for name in one_per_format:
         b[at:at + n] = bytes(rng.integers(0, 256, n).tolist())
         open(path("bad_" + name), "wb").write(bytes(b))
         r = stats("bad_" + name)
-        htpy.check(r.returncode in (0, 1) and (r.returncode == 0 or path("bad_" + name) in r.stderr),
+        htpy.check(r.returncode in (0, 1) and
+                   (r.returncode == 0 or path("bad_" + name) in r.stderr),
                    "%s damaged: rc %d %s" % (name, r.returncode, r.stderr.strip()))
 
 htpy.finish("test_formats_encoders")

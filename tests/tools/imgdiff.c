@@ -64,7 +64,8 @@ int main(int argc, char **argv)
     if (mean_tol >= 0)
         ok = mean <= mean_tol;
     printf("mean_abs %.6g max_abs %.6g max_rel %.6g worst (%zu,%zu,%zu) %.9g %.9g\n", mean,
-           max_abs, max_rel, wi / 4 % (size_t)a.width, wi / 4 / (size_t)a.width, wi % 4, (double)a.rgba[wi],
+           max_abs, max_rel, wi / 4 % (size_t)a.width, wi / 4 / (size_t)a.width, wi % 4,
+           (double)a.rgba[wi],
            (double)b.rgba[wi]);
     image_free(&a);
     image_free(&b);
