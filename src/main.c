@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare_cmd.h"
 #include "handoff.h"
+#include "image_formats.h"
 #include "seq_cmd.h"
 #include "viewer.h"
 
@@ -113,8 +114,10 @@ static void print_usage(FILE *f)
             "       hdrtone analyze SEQ -o DIR        each frame's analysis (sharded export)\n"
             "       hdrtone bench [FILE | --synthetic WxH] GPU time of every pass\n"
             "       hdrtone compare REF TEST... [--json]  FLIP and error metrics\n"
-            "       hdrtone COMMAND --help | --help | --version\n"
-            "Formats: OpenEXR, Radiance .hdr and PFM, recognised by content.\n");
+            "       hdrtone COMMAND --help | --help | --version | --formats\n"
+            "Formats: OpenEXR, Radiance .hdr, PFM, JPEG XL, TIFF, DPX, Cineon, PSD, WebP,\n"
+            "HEIF/AVIF, JPEG 2000, DDS, TGA, BMP, PNM and camera RAW/DNG, recognised by\n"
+            "content (hdrtone --formats: with the libraries' versions).\n");
 }
 
 int main(int argc, char **argv)
@@ -142,6 +145,10 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && strcmp(argv[1], "--help-completion") == 0) {   /* for bash completion */
         options_print_completion(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--formats") == 0) {
+        image_formats_print(stdout);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {

@@ -112,14 +112,34 @@ typedef struct floor_job {
     size_t size;
     int threads;
     uint16_t *out;
+    float *fout;    /* the other formats' floor: floats, from the file at PATH */
+    size_t nfloats;
+    const char *path;
     char err[HT_ERR_MAX];
 } floor_job;
+
+static uint8_t *slurp(const char *path, size_t *size);
 
 static bool run_floor(void *arg)
 {
     floor_job *j = arg;
-    return image_exr_floor_threads(j->data, j->size, j->threads, j->out, j->err,
-                                   sizeof j->err);
+    if (!j->fout)
+        return image_exr_floor_threads(j->data, j->size, j->threads, j->out, j->err,
+                                       sizeof j->err);
+    /* oiiotool and djxl read the file, then decode: so does this floor, as image_load. */
+    size_t size = 0;
+    uint8_t *data = slurp(j->path, &size);
+    bool ok = data && image_library_floor(data, size, j->fout, j->nfloats, j->err,
+                                          sizeof j->err);
+    image_pool_put(data, size);
+    return ok;
+}
+
+/* Formats whose library decodes on all threads (OpenImageIO, libjxl): hdrtone and the floor
+ * are both measured on all threads, as oiiotool and djxl decode. */
+static bool library_decoder(const char *decoder)
+{
+    return strcmp(decoder, "OpenImageIO") == 0 || strcmp(decoder, "libjxl") == 0;
 }
 
 /* The same pixels: equal halves, or NaN in both (a NaN's payload may differ by path). */
@@ -172,11 +192,16 @@ static timing measure_floor(const char *file, image_load_options lo, int runs, i
         return t;
     }
     size_t bytes = (size_t)img.width * img.height * 4 * sizeof *fj.out;
-    bool exr = strcmp(img.format, "OpenEXR") == 0;
+    bool exr = strcmp(img.format, "OpenEXR") == 0, lib = library_decoder(img.decoder);
+    fj.nfloats = (size_t)img.width * img.height * 4;
+    fj.path = file;
     image_free(&img);
     if (exr && (fj.out = image_pool_get(bytes)))
         t = measure(run_floor, &fj, runs);
     image_pool_put(fj.out, bytes);
+    if (lib && (fj.fout = image_pool_get(fj.nfloats * sizeof(float))))
+        t = measure(run_floor, &fj, runs);
+    image_pool_put(fj.fout, fj.nfloats * sizeof(float));
     image_pool_put((void *)fj.data, fj.size);
     return t;
 }
@@ -206,6 +231,12 @@ static bool measure_file(const ht_options *o, const char *file, file_result *r)
         fprintf(stderr, "hdrtone bench: %s\n", auto_job.err);
         image_free(&auto_job.img);
         return false;
+    }
+    if (library_decoder(auto_job.img.decoder)) { /* all threads, floats: as the floor */
+        image_free(&auto_job.img);
+        auto_job.lo.threads = 0;
+        auto_job.lo.half_only = false;
+        r->load = measure(run_load, &auto_job, o->runs);
     }
     const hdr_image *ref = &auto_job.img;
     r->w = ref->width;
@@ -257,7 +288,9 @@ static void print_text(FILE *f, const file_result *r, bool first)
 {
     if (first) {
         fprintf(f, "decode on one thread, median ms (floor: OpenEXR's C++ library alone, R,G,B "
-                   "as half into a reused buffer, the same run)\n");
+                   "as half into a reused buffer, the same run; OpenImageIO and libjxl files:\n"
+                   "hdrtone and the floor, the library alone as oiiotool and djxl decode, both "
+                   "on all threads, to floats)\n");
         fprintf(f, "%-28s %-6s %11s %-12s %9s %8s %6s %7s", "file", "comp", "size", "decoder",
                 "hdrtone", "floor", "ratio", "faults");
         for (int d = 0; d < NDEC; d++)

@@ -141,6 +141,26 @@ static void text_colorspace(FILE *f, const image_colour *c)
             xy[2][0], xy[2][1], xy[3][0], xy[3][1], colour_source_name(c->source));
 }
 
+/* ", "metadata": {...}": the file's metadata entries (image_meta), keys in the file's order; a
+ * repeated key keeps its first value. */
+static void json_metadata(FILE *f, const hdr_image *img)
+{
+    fputs(", \"metadata\": {", f);
+    for (int i = 0; i < img->meta_count; i++) {
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = strcmp(img->meta[k].key, img->meta[i].key) == 0;
+        if (seen)
+            continue;
+        if (i)
+            fputs(", ", f);
+        commands_json_str(f, img->meta[i].key);
+        fputs(": ", f);
+        commands_json_str(f, img->meta[i].value);
+    }
+    fputc('}', f);
+}
+
 /* The JSON fields of the input's pixels: counts and luminance. */
 static void json_pixels(FILE *f, const image_stats *st)
 {
@@ -372,6 +392,7 @@ static void print_stats_json(FILE *f, const stats_report *v)
     const ht_options *o = v->o;
     json_file(f, v->path, v->img);
     json_colorspace(f, &v->img->colour);
+    json_metadata(f, v->img);
     json_pixels(f, v->st);
     json_units(f, &v->units, v->whole);
     if (o->region)

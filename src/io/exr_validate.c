@@ -178,6 +178,17 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
         if (xs != 1 || ys != 1)
             p->subsampled = true;
         p->pixel_bytes += type == EXR_HALF ? 2 : 4;
+        /* OpenEXR requires the names in ascending byte order, without repeats: its libraries
+         * keep the list sorted and read each line's channels in that order, tinyexr in the
+         * file's, so an unsorted list decodes to other pixels per decoder (fuzz_load's
+         * findings, tests/fuzz/seeds/unsorted-*.exr). */
+        if (p->nchannels > 0 && strcmp(p->chans[p->nchannels - 1].name, cname) >= 0) {
+            char a[44], b[44];
+            snprintf(why, wl, "channel list is not sorted by name ('%s' after '%s'; OpenEXR "
+                              "requires ascending names, decoders read such files differently)",
+                     exr_printable(cname, a), exr_printable(p->chans[p->nchannels - 1].name, b));
+            return false;
+        }
         if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
             snprintf(why, wl, "too many channels");
             return false;
@@ -712,7 +723,9 @@ static bool read_headers(const uint8_t *data, size_t size, size_t *pos, bool sin
         exr_part_info *p = add_part(f, &cap, why, wl);
         if (!p)
             return false;
+        size_t header_pos = *pos;
         bool parsed = parse_header(data, size, pos, single_tiled, f->multipart, p, why, wl);
+        p->header_pos = header_pos;
         f->nparts++; /* counted even when it failed, so that its channels are freed */
         if (!parsed || !check_part(p, f->nparts - 1, single_tiled, f->multipart, why, wl))
             return false;

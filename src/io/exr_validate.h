@@ -45,6 +45,7 @@ typedef struct exr_part_info {
     float adopted[2];         /* "adoptedNeutral" x,y: the white rendered neutral */
     float white_luminance;    /* "whiteLuminance" (cd/m^2 of RGB 1,1,1); 0 when absent */
     bool needs_core;          /* tinyexr cannot decode it (compression or sampling) */
+    size_t header_pos;        /* where its header's first attribute starts in the file */
 } exr_part_info;
 
 /* A validated file: its parts, in file order. */

@@ -1,6 +1,7 @@
 /* Loading by content (magic bytes) and the reference statistics. */
 #define _POSIX_C_SOURCE 200809L /* pread */
 #include "image_internal.h"
+#include "image_formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -238,6 +239,7 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     if (errlen)
         err[0] = '\0';
     bool ok;
+    image_format_id fmt;
     if (size == 0) {
         snprintf(err, errlen, "%s: file is empty", path);
         ok = false;
@@ -254,13 +256,22 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     } else if (image_png_is_hdr(data, size)) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_png_hdr(path, data, size, opts, img, err, errlen);
+    } else if ((fmt = image_format_sniff(data, size)) == IMAGE_FORMAT_JXL) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_jxl(path, data, size, opts, img, err, errlen);
+    } else if (fmt == IMAGE_FORMAT_HEIF) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_heif(path, data, size, opts, img, err, errlen);
+    } else if (fmt != IMAGE_FORMAT_NONE) {
+        ok = image_load_oiio(path, data, size, fmt, opts, img, err, errlen);
     } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
-        snprintf(err, errlen, "%s: is a PNG file, not an HDR image (OpenEXR, Radiance .hdr or "
-                              "PFM)", path);
+        snprintf(err, errlen, "%s: is a PNG file, not an HDR image (hdrtone --formats lists "
+                              "what it reads)", path);
         ok = false;
     } else {
         snprintf(err, errlen,
-                 "%s: not an OpenEXR, Radiance .hdr or PFM file (unrecognised content)", path);
+                 "%s: not an image file hdrtone reads (unrecognised content; hdrtone --formats "
+                 "lists them)", path);
         ok = false;
     }
     if (!ok)
@@ -294,6 +305,12 @@ void image_free(hdr_image *img)
     else
         image_pool_put(img->half, n * sizeof *img->half);
     free(img->parts);
+    for (int i = 0; i < img->meta_count; i++) {
+        free(img->meta[i].key);
+        free(img->meta[i].value);
+    }
+    free(img->meta);
+    free(img->icc);
     memset(img, 0, sizeof *img);
 }
 

@@ -60,6 +60,15 @@ bool image_mat3_inverse(const double m[9], double out[9]);
 void image_mat3_vec(const double m[9], const double v[3], double out[3]);
 void image_white_xyz(const double xy[2], double out[3]);
 
+/* One metadata entry of a file (stats --json's "metadata", the viewer's Metadata panel). */
+typedef struct image_meta {
+    char *key;                /* "exr:owner", "Exif:ExposureTime", "icc:description", ...; owned */
+    char *value;              /* as text, folded (image_meta_add); owned */
+} image_meta;
+
+/* Values longer than this are folded: their first bytes, " ... (N bytes)". */
+#define IMAGE_META_FOLD 240
+
 typedef struct hdr_image {
     int width, height;        /* of the data window (the pixels held) */
     float *rgba;              /* width*height*4 floats, row-major, top row first; owned (may be
@@ -86,6 +95,11 @@ typedef struct hdr_image {
                                  (0 = absent); units.h turns it into the image's units */
     const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     image_colour colour;      /* what R, G, B mean (all zero: Rec. 709, D65, by default) */
+    image_meta *meta;         /* meta_count entries in the file's order, owned; may be NULL */
+    int meta_count;
+    uint8_t *icc;             /* the embedded ICC profile's bytes (not applied: the pixels are
+                                 taken as sRGB-encoded), icc_size long; owned; NULL = none */
+    size_t icc_size;
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
                                  to half), "OpenEXRCore" (straight to half for a half view,
                                  else to floats), "OpenEXR RGBA", "tinyexr", "" (no EXR) */
@@ -193,6 +207,14 @@ bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,
 bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads, uint16_t *out,
                              char *why, size_t wl);
 
+/* The floor `bench --decode` measures the other formats against: the format's library alone
+ * (OpenImageIO as oiiotool reads, libjxl as djxl decodes: every channel as floats, no
+ * conversion of hdrtone's) decoding DATA (SIZE bytes, a file image_load_memory accepted) on
+ * all threads into OUT (NFLOATS floats: at least width x height x 4). False with the reason in
+ * WHY; false for OpenEXR, Radiance and PFM (image_exr_floor is OpenEXR's). */
+bool image_library_floor(const uint8_t *data, size_t size, float *out, size_t nfloats,
+                         char *why, size_t wl);
+
 /* A buffer of BYTES from the pool of reused ones (image_pool.c): frames of a stream have one
  * size, and a large buffer given back keeps its pages mapped for the next (a fresh one faults
  * each 4 KiB page in on first touch). A fresh malloc'd one when none fits; NULL when out of
@@ -206,6 +228,10 @@ void image_pool_put(void *p, size_t bytes);
 /* Frees the pool's free buffers of BYTES: those another allocator now provides (the GPU's
  * upload buffers), which would only sit there. */
 void image_pool_drop(size_t bytes);
+
+/* Appends KEY: VALUE (copied; VALUE folded past IMAGE_META_FOLD bytes, control characters as
+ * spaces) to IMG's metadata. False when out of memory (the entry is then left out). */
+bool image_meta_add(hdr_image *img, const char *key, const char *value);
 
 /* Frees the pixels and zeroes *img. Accepts an empty or already freed image. */
 void image_free(hdr_image *img);

@@ -686,6 +686,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
         !make_rgba(&L, dec))
         goto fail;
     fill_image(&L, dec, img);
+    exr_meta_add(img, data, size, L.p->header_pos);
     ok = true;
     goto done;
 fail:

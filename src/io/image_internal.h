@@ -58,6 +58,51 @@ bool image_png_is_hdr(const uint8_t *data, size_t size);
 bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
                         const image_load_options *opts, hdr_image *img, char *err,
                         size_t errlen);
+/* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
+ * exr_validate) to IMG's metadata, in the file's order, each value as text. */
+void exr_meta_add(hdr_image *img, const uint8_t *data, size_t size, size_t pos);
+
+/* Adds IMG's metadata entries of the ICC profile ICC (N bytes): its size and description. */
+void image_meta_icc(hdr_image *img, const uint8_t *icc, size_t n);
+
+/* The loaders of the formats read through OpenImageIO (image_oiio.c: the format's plugin from
+ * image_formats.h), libjxl (jxl_read.c) and libheif (heif_read.c); image_load's contract. */
+bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int format,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+bool image_load_jxl(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+bool image_load_heif(const char *path, const uint8_t *data, size_t size,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+
+/* libjxl alone decoding DATA to RGBA floats into OUT (NFLOATS) on all threads, no colour
+ * handling: image_library_floor's JPEG XL part. */
+bool image_jxl_floor(const uint8_t *data, size_t size, float *out, size_t nfloats, char *why,
+                     size_t wl);
+
+/* Most pixels along a side any loader accepts (the sizes are kept in int). */
+#define IMAGE_MAX_SIDE (1 << 20)
+
+/* Transfer characteristics by their H.273 code (JPEG XL's enumeration uses the same numbers),
+ * and JPEG XL's plain gamma. */
+enum {
+    IMAGE_TRANSFER_BT709 = 1,
+    IMAGE_TRANSFER_LINEAR = 8,
+    IMAGE_TRANSFER_SRGB = 13,
+    IMAGE_TRANSFER_PQ = 16,   /* linear in units of 10,000 cd/m^2 */
+    IMAGE_TRANSFER_DCI = 17,  /* gamma 2.6 */
+    IMAGE_TRANSFER_HLG = 18,  /* scene light 0..1, no OOTF */
+    IMAGE_TRANSFER_GAMMA = 65535, /* v^(1/GAMMA): GAMMA is the encoding exponent */
+};
+
+/* The encoded value V as linear light by transfer CODE (IMAGE_TRANSFER_*, or another H.273
+ * code: 6, 14, 15 as BT.709, 4 and 5 as gamma 2.2 and 2.8; anything unknown as sRGB);
+ * negative values mirrored. */
+float image_transfer_to_linear(float v, int code, float gamma);
+
+/* The R, G, B of N RGBA pixels made linear by transfer CODE (image_transfer_to_linear); BITS
+ * 1..16: the values are integer codes / (2^BITS - 1), linearised through a table (the same
+ * results); else one by one. */
+void image_linearise(float *rgba, size_t n, int code, float gamma, int bits);
 
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;

@@ -1,0 +1,70 @@
+/* Transfer functions to linear light (contract in image_internal.h), written from the
+ * standards: IEC 61966-2-1 (sRGB), BT.709, SMPTE ST 2084 (PQ), BT.2100 (HLG). */
+#include "image_internal.h"
+
+#include <math.h>
+
+float image_transfer_to_linear(float v, int code, float gamma)
+{
+    float a = fabsf(v), l;
+    switch (code) {
+    case IMAGE_TRANSFER_LINEAR:
+        return v;
+    case IMAGE_TRANSFER_BT709:
+    case 6:  /* BT.601: the same curve */
+    case 14: /* BT.2020 10-bit */
+    case 15: /* BT.2020 12-bit */
+        l = a < 0.081f ? a / 4.5f : powf((a + 0.099f) / 1.099f, 1.0f / 0.45f);
+        break;
+    case IMAGE_TRANSFER_PQ: {
+        float p = powf(a, 1.0f / 78.84375f);
+        l = powf(fmaxf(p - 0.8359375f, 0.0f) / (18.8515625f - 18.6875f * p),
+                 1.0f / 0.1593017578125f);
+        break;
+    }
+    case IMAGE_TRANSFER_HLG:
+        l = a <= 0.5f ? a * a / 3.0f
+                      : (expf((a - 0.55991073f) / 0.17883277f) + 0.28466892f) / 12.0f;
+        break;
+    case IMAGE_TRANSFER_DCI:
+        l = powf(a, 2.6f);
+        break;
+    case 4: /* gamma 2.2 */
+        l = powf(a, 2.2f);
+        break;
+    case 5: /* gamma 2.8 */
+        l = powf(a, 2.8f);
+        break;
+    case IMAGE_TRANSFER_GAMMA:
+        l = powf(a, 1.0f / gamma);
+        break;
+    default: /* sRGB, and what is unknown */
+        l = a <= 0.04045f ? a / 12.92f : powf((a + 0.055f) / 1.055f, 2.4f);
+        break;
+    }
+    return v < 0 ? -l : l;
+}
+
+void image_linearise(float *rgba, size_t n, int code, float gamma, int bits)
+{
+    if (code == IMAGE_TRANSFER_LINEAR)
+        return;
+    if (bits < 1 || bits > 16) {
+        for (size_t i = 0; i < 4 * n; i++)
+            if (i % 4 != 3)
+                rgba[i] = image_transfer_to_linear(rgba[i], code, gamma);
+        return;
+    }
+    /* Integer samples take 2^BITS values: a table, not a pow per value (a 4K 16-bit JPEG XL
+     * spent 1.38x libjxl's own decode time linearising one value at a time). */
+    float max = (float)((1u << bits) - 1), lut[1 << 16];
+    for (unsigned k = 0; k <= (unsigned)max; k++)
+        lut[k] = image_transfer_to_linear((float)k / max, code, gamma);
+    for (size_t i = 0; i < 4 * n; i++) {
+        if (i % 4 == 3)
+            continue;
+        float v = rgba[i] * max + 0.5f;
+        rgba[i] = v >= 0.5f && v < max + 0.5f ? lut[(unsigned)v]
+                                              : image_transfer_to_linear(rgba[i], code, gamma);
+    }
+}
