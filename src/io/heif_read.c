@@ -3,7 +3,8 @@
  * codec decoded, reading past its buffer when a damaged file codes a smaller picture
  * (fuzz_formats found it under ASan). Here the decoded plane's size must equal the declared
  * one; 10- and 12-bit pictures keep their depth; the CICP (nclx) colour goes into
- * image_colour with its transfer linearised, an ICC profile is kept. */
+ * image_colour with its transfer linearised; a file with an ICC profile and no CICP converted
+ * through the profile. */
 #include "image_internal.h"
 
 #include <libheif/heif.h>
@@ -37,13 +38,15 @@ static void to_rgba(const uint8_t *p, int stride, int w, int h, int nch, int bit
 }
 
 /* The colour: CICP (nclx) primaries and white, the transfer code for linearising (sRGB when
- * the file says none), an ICC profile kept. Returns the H.273 transfer code. */
+ * the file says none), an ICC profile kept in IMG. Returns the H.273 transfer code. */
 static int colour_of(const struct heif_image_handle *h, hdr_image *img)
 {
     struct heif_color_profile_nclx *nclx = NULL;
     int transfer = 13;
     bool got = heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok;
-    if (got && nclx) {
+    /* Primaries and transfer both 2 ("unspecified", as avifenc writes beside an ICC profile)
+     * say nothing about the colours: the profile or sRGB rules then. */
+    if (got && nclx && !(nclx->color_primaries == 2 && nclx->transfer_characteristics == 2)) {
         double xy[4][2] = {{nclx->color_primary_red_x, nclx->color_primary_red_y},
                            {nclx->color_primary_green_x, nclx->color_primary_green_y},
                            {nclx->color_primary_blue_x, nclx->color_primary_blue_y},
@@ -137,7 +140,11 @@ bool image_load_heif(const char *path, const uint8_t *data, size_t size,
         ok = decode(path, h, opts, img, &bits, err, errlen);
     if (ok) {
         int transfer = colour_of(h, img);
-        image_linearise(img->rgba, (size_t)img->width * img->height, transfer, 1, bits);
+        /* The numbers first, then the profile (PNG's precedence: cICP before iCCP). */
+        if (img->icc && img->colour.source != IMAGE_COLOUR_CICP)
+            ok = image_icc_apply(img, false, path, err, errlen);
+        else
+            image_linearise(img->rgba, (size_t)img->width * img->height, transfer, 1, bits);
         if (transfer == IMAGE_TRANSFER_PQ)
             img->white_luminance = 10000.0;
         img->data_window[2] = img->display_window[2] = img->width - 1;

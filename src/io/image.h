@@ -97,8 +97,9 @@ typedef struct hdr_image {
     image_colour colour;      /* what R, G, B mean (all zero: Rec. 709, D65, by default) */
     image_meta *meta;         /* meta_count entries in the file's order, owned; may be NULL */
     int meta_count;
-    uint8_t *icc;             /* the embedded ICC profile's bytes (not applied: the pixels are
-                                 taken as sRGB-encoded), icc_size long; owned; NULL = none */
+    uint8_t *icc;             /* the embedded ICC profile's bytes, icc_size long (the pixels
+                                 were converted through it where it ruled: colour.source
+                                 IMAGE_COLOUR_ICC); owned; NULL = none */
     size_t icc_size;
     char decoder[16];         /* what decoded the pixels: "OpenEXR" (the C++ library, straight
                                  to half), "OpenEXRCore" (straight to half for a half view,

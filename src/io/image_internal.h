@@ -74,6 +74,14 @@ bool image_load_jxl(const char *path, const uint8_t *data, size_t size,
 bool image_load_heif(const char *path, const uint8_t *data, size_t size,
                      const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
+/* IMG's decoded values (RGBA codes of the file's encoding, 0..1 for integers) converted in
+ * place through its embedded ICC profile (IMG->icc) to linear Rec. 709, *colour set to source
+ * IMAGE_COLOUR_ICC (icc_to_linear's rules; alpha kept). GREY: the picture has one colour
+ * channel (R = G = B), which a grey profile converts; an RGB profile converts R, G, B. For the
+ * OpenImageIO, libjxl and libheif loaders, where a profile rules (no CICP-like numbers). False
+ * with "PATH: the ICC profile ...: reason" for a profile lcms2 refuses. */
+bool image_icc_apply(hdr_image *img, bool grey, const char *path, char *err, size_t errlen);
+
 /* libjxl alone decoding DATA to RGBA floats into OUT (NFLOATS) on all threads, no colour
  * handling: image_library_floor's JPEG XL part. */
 bool image_jxl_floor(const uint8_t *data, size_t size, float *out, size_t nfloats, char *why,

@@ -2,6 +2,7 @@
  * the channels made RGBA, the transfer decoded to linear light, the metadata kept. */
 #define _DEFAULT_SOURCE /* strcasecmp */
 #include "image_internal.h"
+#include "icc.h"
 #include "image_formats.h"
 #include "oiio.h"
 
@@ -171,9 +172,9 @@ static bool check_early(const char *path, int format, const uint8_t *d, size_t s
 
 typedef enum { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_GAMMA, TRANSFER_CINEON } transfer;
 
-/* How the file's values encode light: float samples and camera raws are linear; DPX and
- * Cineon by their transfer (printing density: Kodak's log); integer pictures by OpenImageIO's
- * colour space, sRGB when it says none (an embedded ICC profile is not applied). */
+/* How the file's values encode light when it has no ICC profile: float samples and camera raws
+ * are linear; DPX and Cineon by their transfer (printing density: Kodak's log); integer
+ * pictures by OpenImageIO's colour space, sRGB when it says none. */
 static transfer transfer_of(int format, const oiio_spec *s, double *gamma)
 {
     if (format == IMAGE_FORMAT_RAW || s->is_float || strcasecmp(s->colorspace, "linear") == 0)
@@ -234,6 +235,25 @@ static void raw_unscale(hdr_image *img)
             img->rgba[4 * i + c] = (float)(img->rgba[4 * i + c] / k);
 }
 
+bool image_icc_apply(hdr_image *img, bool grey, const char *path, char *err, size_t errlen)
+{
+    size_t n = (size_t)img->width * img->height;
+    float *in = img->rgba;
+    if (grey && icc_profile_is_grey(img->icc, img->icc_size)) {
+        if (!(in = malloc(n * sizeof *in))) { /* lcms2 reads one value a pixel */
+            snprintf(err, errlen, "%s: out of memory for the ICC conversion", path);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++)
+            in[i] = img->rgba[4 * i];
+    }
+    icc_pixels px = {in, ICC_F32, in == img->rgba ? 4 : 1, n, img->rgba, 4};
+    bool ok = icc_to_linear(img->icc, img->icc_size, &px, &img->colour, path, err, errlen);
+    if (in != img->rgba)
+        free(in);
+    return ok;
+}
+
 static void add_attribute(void *img, const char *name, const char *value)
 {
     image_meta_add(img, name, value);
@@ -285,9 +305,30 @@ static void describe(hdr_image *img, const image_format *fmt, const oiio_spec *s
              : s->nchannels <= 2            ? "grey (R=G=B)"
                                             : "the first three channels");
     oiio_each_attribute(f, add_attribute, img);
+}
+
+/* WebP's ICCP chunk, or NULL (OpenImageIO 2.4's WebP reader does not hand the profile over). */
+static const uint8_t *webp_icc(const uint8_t *d, size_t size, size_t *n)
+{
+    for (size_t i = 12; size >= 8 && i <= size - 8;) {
+        size_t len = le32(d + i + 4);
+        if (len > size - i - 8)
+            return NULL;
+        if (memcmp(d + i, "ICCP", 4) == 0)
+            return *n = len, d + i + 8;
+        i += 8 + len + (len & 1);
+    }
+    return NULL;
+}
+
+/* IMG's copy of the file's ICC profile, if it has one, and its metadata entries. */
+static void keep_icc(hdr_image *img, oiio_file *f, int format, const uint8_t *d, size_t size)
+{
     size_t n = 0;
     const uint8_t *icc = oiio_icc_profile(f, &n);
-    if (icc && (img->icc = malloc(n))) {
+    if (!icc && format == IMAGE_FORMAT_WEBP)
+        icc = webp_icc(d, size, &n);
+    if (icc && n > 0 && (img->icc = malloc(n))) {
         memcpy(img->icc, icc, n);
         img->icc_size = n;
         image_meta_icc(img, icc, n);
@@ -333,8 +374,14 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
         if (ok) {
             double gamma = 1.0;
             describe(img, fmt, &s, f, page);
-            finish_pixels(img->rgba, n, s.nchannels, transfer_of(format, &s, &gamma), gamma,
+            keep_icc(img, f, format, data, size);
+            /* An embedded profile rules the values (libraw's output is linear already). */
+            bool icc = img->icc && format != IMAGE_FORMAT_RAW;
+            finish_pixels(img->rgba, n, s.nchannels,
+                          icc ? TRANSFER_LINEAR : transfer_of(format, &s, &gamma), gamma,
                           s.is_float ? 0 : s.type_bits);
+            if (icc)
+                ok = image_icc_apply(img, s.nchannels <= 2, path, err, errlen);
             if (format == IMAGE_FORMAT_RAW)
                 raw_unscale(img);
         }

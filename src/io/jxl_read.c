@@ -1,9 +1,9 @@
 /* JPEG XL through libjxl (OpenImageIO 2.4 has no JPEG XL reader): integer and float pictures
  * as floats, the first frame, on all threads; the size checked against --max-pixels at the
  * basic info, before any pixel buffer exists; the colour encoding made image_colour and the
- * transfer decoded to linear light. A lossy (XYB) file is asked for linear output with its own
- * primaries and white, which libjxl produces itself; a lossless one keeps its stored encoding,
- * linearised here. */
+ * transfer decoded to linear light (a file with only an ICC profile: through the profile). A
+ * lossy (XYB) file is asked for linear output with its own primaries and white, which libjxl
+ * produces itself; a lossless one keeps its stored encoding, linearised here. */
 #include "image_internal.h"
 
 #include <jxl/decode.h>
@@ -97,9 +97,11 @@ static void finish(const jxl_state *st, hdr_image *img)
                                           : JXL_TRANSFER_FUNCTION_UNKNOWN;
     float gamma = st->have_enc && st->enc.gamma > 0 ? (float)st->enc.gamma : 1.0f;
     bool flt = in->exponent_bits_per_sample > 0;
-    /* An XYB file comes back in floats whatever its depth: no table for it. */
-    image_linearise(img->rgba, (size_t)img->width * img->height, (int)tf, gamma,
-                    flt || !in->uses_original_profile ? 0 : (int)in->bits_per_sample);
+    /* An XYB file comes back in floats whatever its depth: no table for it. A file with only
+     * an ICC profile is converted through it afterwards (image_icc_apply). */
+    if (!img->icc)
+        image_linearise(img->rgba, (size_t)img->width * img->height, (int)tf, gamma,
+                        flt || !in->uses_original_profile ? 0 : (int)in->bits_per_sample);
     char v[128];
     if (st->have_enc && st->enc.color_space == JXL_COLOR_SPACE_RGB) {
         double(*xy)[2] = img->colour.xy;
@@ -120,7 +122,7 @@ static void finish(const jxl_state *st, hdr_image *img)
              in->uses_original_profile ? "lossless or modular" : "VarDCT (XYB)");
     snprintf(img->rgb_source, sizeof img->rgb_source, "%s",
              in->num_color_channels == 1 ? "grey (R=G=B)" : "R,G,B");
-    image_meta_add(img, "jxl:transfer", transfer_name(tf));
+    image_meta_add(img, "jxl:transfer", img->icc ? "the ICC profile's" : transfer_name(tf));
     snprintf(v, sizeof v, "%g", (double)in->intensity_target);
     image_meta_add(img, "jxl:intensity_target", v);
     snprintf(v, sizeof v, "%u", in->bits_per_sample);
@@ -202,6 +204,8 @@ bool image_load_jxl(const char *path, const uint8_t *data, size_t size,
         img->data_window[2] = img->display_window[2] = img->width - 1;
         img->data_window[3] = img->display_window[3] = img->height - 1;
         finish(&st, img);
+        if (img->icc)
+            ok = image_icc_apply(img, st.info.num_color_channels == 1, path, err, errlen);
     }
     if (runner)
         JxlThreadParallelRunnerDestroy(runner);

@@ -1,6 +1,6 @@
 """Helpers of the Python CLI tests: a Python with numpy (re-executing under Debian's when the
 one CMake found lacks it), and readers and writers of small HDR files for numpy."""
-import os, struct, subprocess, sys
+import os, shutil, struct, subprocess, sys
 
 
 def need_numpy():
@@ -31,6 +31,17 @@ def check(cond, msg):
 def finish(name):
     print(name + ":", "FAILED" if failures else "ok")
     sys.exit(1 if failures else 0)
+
+
+def run_tool(*cmd):
+    """Runs an encoder; False (a failure recorded) when it is missing or fails: scripts/setup
+    installs every tool the tests use, so a missing one is a failure, not a skip."""
+    if not shutil.which(cmd[0]):
+        check(False, "%s is not installed (scripts/setup)" % cmd[0])
+        return False
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    check(r.returncode == 0, "%s failed: %s" % (" ".join(cmd), r.stderr[-300:]))
+    return r.returncode == 0
 
 
 def samples_or_skip():

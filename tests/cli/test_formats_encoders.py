@@ -48,14 +48,7 @@ def srgb_oetf(v):
     return np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
 
 
-def run(*cmd):
-    """Runs an encoder; False (a failure recorded) when it is missing or fails."""
-    if not shutil.which(cmd[0]):
-        htpy.check(False, "%s is not installed (scripts/setup)" % cmd[0])
-        return False
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    htpy.check(r.returncode == 0, "%s failed: %s" % (" ".join(cmd), r.stderr[-300:]))
-    return r.returncode == 0
+run = htpy.run_tool
 
 
 def compare(name, ref, tol=0.0, rel=0.0, mean=None):
