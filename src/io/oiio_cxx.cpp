@@ -13,9 +13,11 @@
 
 #include <OpenImageIO/filesystem.h>
 #include <OpenImageIO/imageio.h>
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "oiio.h"
@@ -172,15 +174,66 @@ extern "C" oiio_file *oiio_open(const uint8_t *data, size_t size, const char *pl
     return nullptr;
 }
 
+namespace {
+
+/* What ImageInput::read_image allocates to convert (OpenImageIO 2.4's read_scanlines): a
+ * buffer of max(64 MB of scanlines, 256 scanlines), rounded up to the file's rows per strip,
+ * whatever the image's height. A fuzzed file 1M pixels wide and one high made it 4 GB
+ * (scripts/fuzz formats ran out of memory); rows per strip come from the header. */
+size_t conversion_buffer(const ImageSpec &sp)
+{
+    size_t line = sp.scanline_bytes(true);
+    size_t rows = line ? std::max<size_t>(((size_t)1 << 26) / line, 1) : 1;
+    rows = std::max<size_t>(rows, 256);
+    int64_t rps = sp.get_int_attribute("tiff:RowsPerStrip", 64);
+    if (rps > 0)
+        rows = (rows + (size_t)rps - 1) / (size_t)rps * (size_t)rps;
+    return rows * line;
+}
+
+/* The first NCH channels as packed floats one native scanline at a time: each scanline read
+ * straight into ROW (no conversion buffer in the library), then converted here. */
+bool read_by_rows(oiio_file *f, int nch, float *rgba)
+{
+    const ImageSpec &sp = f->spec;
+    size_t n = (size_t)sp.width * (size_t)sp.nchannels;
+    std::vector<unsigned char> row(sp.scanline_bytes(true));
+    std::vector<float> values(n);
+    for (int y = 0; y < sp.height; y++) {
+        if (!f->in->read_scanline(sp.y + y, sp.z, TypeDesc::UNKNOWN, row.data()) ||
+            !convert_pixel_values(sp.format, row.data(), TypeDesc::FLOAT, values.data(),
+                                  (int)n))
+            return false;
+        float *out = rgba + (size_t)y * sp.width * nch;
+        for (int x = 0; x < sp.width; x++)
+            for (int c = 0; c < nch; c++)
+                out[(size_t)x * nch + c] = values[(size_t)x * sp.nchannels + c];
+    }
+    return true;
+}
+
+} // namespace
+
 extern "C" bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why, size_t wl)
 {
     try {
         const ImageSpec &sp = f->spec;
         int nch = sp.nchannels < 4 ? sp.nchannels : 4;
         f->in->threads(threads);
+        /* Above this the library's conversion buffer is refused or avoided (its own 64 MB
+         * of scanlines, rounded up to a strip, and no more). */
+        const size_t cap = (size_t)80 << 20;
+        bool by_rows = conversion_buffer(sp) > cap;
+        if (by_rows && (sp.tile_width > 0 || !sp.channelformats.empty() ||
+                        sp.scanline_bytes(true) > cap)) {
+            say(why, wl, "its scanlines are too long for the decoder (" +
+                             std::to_string(sp.scanline_bytes(true)) + " bytes each)");
+            return false;
+        }
         /* A plugin may return true on a strip it could not read (libtiff on a file cut
          * short) with the error only recorded: a recorded error is a failure. */
-        if (f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT, rgba) &&
+        if ((by_rows ? read_by_rows(f, nch, rgba)
+                     : f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT, rgba)) &&
             !f->in->has_error())
             return true;
         say(why, wl, f->in->geterror());
