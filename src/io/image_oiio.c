@@ -99,19 +99,22 @@ static bool jp2_size(const uint8_t *d, size_t size, uint64_t *w, uint64_t *h)
 }
 
 /* What OpenImageIO's Cineon reader asserts on (Debian keeps assertions: an abort, not an
- * error): an element count or a bit depth its library does not know. */
+ * error): an element count or a bit depth its library does not know; and what it allocates:
+ * the header's user-data length (4 GB in a fuzzed file: scripts/fuzz formats). */
 static bool check_cineon(const char *path, const uint8_t *d, size_t size, char *err,
                          size_t errlen)
 {
     int n = size > 193 ? d[193] : 0;
-    bool ok = n >= 1 && n <= 8 && size >= 196 + 28 * (size_t)n;
+    uint32_t user = size >= 20 ? rd32(d + 16, d[0] == 0xd7) : 0;
+    bool ok = n >= 1 && n <= 8 && size >= 196 + 28 * (size_t)n && user <= size;
     for (int k = 0; ok && k < n; k++) {
         int bits = d[196 + 28 * k + 2];
         ok = bits == 8 || bits == 10 || bits == 12 || bits == 16;
     }
     if (!ok)
-        snprintf(err, errlen, "%s: Cineon header is damaged (%d elements, or a bit depth other "
-                              "than 8, 10, 12 or 16)", path, n);
+        snprintf(err, errlen, "%s: Cineon header is damaged (%d elements, a bit depth other "
+                              "than 8, 10, 12 or 16, or user data of %u bytes in a file of %zu)",
+                 path, n, user, size);
     return ok;
 }
 
