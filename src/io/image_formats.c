@@ -53,9 +53,14 @@ static uint32_t rd32(const uint8_t *p, bool le)
                     (uint32_t)p[0] << 24;
 }
 
-/* Whether a classic TIFF's first directory holds tag DNGVersion (50706): a DNG is a TIFF
- * whose main image is the sensor's mosaic, for libraw, not a picture. */
-static bool tiff_is_dng(const uint8_t *d, size_t size)
+static unsigned rd16(const uint8_t *p, bool le)
+{
+    return le ? (unsigned)p[0] | (unsigned)p[1] << 8 : (unsigned)p[0] << 8 | p[1];
+}
+
+/* Whether a classic TIFF's first directory holds TAG; *VALUE: its first value when it is a
+ * SHORT or LONG held in the entry (else 0). */
+static bool tiff_tag(const uint8_t *d, size_t size, unsigned tag, uint32_t *value)
 {
     bool le = d[0] == 'I';
     if (size < 8 || d[2] != (le ? 42 : 0))
@@ -63,13 +68,38 @@ static bool tiff_is_dng(const uint8_t *d, size_t size)
     uint32_t ifd = rd32(d + 4, le);
     if (ifd > size || size - ifd < 2)
         return false;
-    unsigned n = le ? d[ifd] | d[ifd + 1] << 8 : d[ifd] << 8 | d[ifd + 1];
+    unsigned n = rd16(d + ifd, le);
     for (unsigned i = 0; i < n && (size_t)ifd + 2 + 12 * (i + 1) <= size; i++) {
         const uint8_t *e = d + ifd + 2 + 12 * i;
-        if ((le ? e[0] | e[1] << 8 : e[0] << 8 | e[1]) == 50706)
-            return true;
+        if (rd16(e, le) != tag)
+            continue;
+        unsigned type = rd16(e + 2, le);
+        *value = type == 4 ? rd32(e + 8, le) : type == 3 ? rd16(e + 8, le) : 0;
+        return true;
     }
     return false;
+}
+
+/* A DNG (tag DNGVersion, 50706) is a TIFF whose main image is the sensor's mosaic, for libraw,
+ * not a picture. So are the TIFF-shaped raws of Nikon (NEF, NRW), Sony (ARW), Pentax (PEF),
+ * Samsung (SRW), Kodak and others, without that tag: their first directory names the camera
+ * (Make) and holds sub-images (SubIFDs: the raw beside the preview) or is the mosaic itself
+ * (PhotometricInterpretation CFA). Read as TIFF, they show the embedded preview. */
+static bool tiff_is_camera_raw(const uint8_t *d, size_t size)
+{
+    uint32_t v = 0;
+    if (tiff_tag(d, size, 50706, &v))
+        return true;
+    return tiff_tag(d, size, 271, &v) &&
+           (tiff_tag(d, size, 330, &v) || (tiff_tag(d, size, 262, &v) && v == 32803));
+}
+
+bool image_format_raw_by_guess(const uint8_t *d, size_t size)
+{
+    uint32_t v = 0;
+    return size >= 4 && (!memcmp(d, "II*\0", 4) || !memcmp(d, "MM\0*", 4)) &&
+           !tiff_tag(d, size, 50706, &v) && !(size >= 10 && d[8] == 'C' && d[9] == 'R') &&
+           tiff_is_camera_raw(d, size);
 }
 
 /* An ISO base media file ('ftyp' box first) of a HEIF brand (HEIC, AVIF, ...) or Canon's CR3. */
@@ -112,7 +142,7 @@ image_format_id image_format_sniff(const uint8_t *d, size_t size)
     static const uint8_t jp2_box[12] = {0, 0, 0, 12, 'j', 'P', ' ', ' ', 13, 10, 0x87, 10};
     if (size >= 4 && (memcmp(d, "II*\0", 4) == 0 || memcmp(d, "MM\0*", 4) == 0)) {
         bool cr2 = size >= 10 && d[8] == 'C' && d[9] == 'R';
-        return cr2 || tiff_is_dng(d, size) ? IMAGE_FORMAT_RAW : IMAGE_FORMAT_TIFF;
+        return cr2 || tiff_is_camera_raw(d, size) ? IMAGE_FORMAT_RAW : IMAGE_FORMAT_TIFF;
     }
     if (size >= 4 && (memcmp(d, "II+\0", 4) == 0 || memcmp(d, "MM\0+", 4) == 0))
         return IMAGE_FORMAT_TIFF; /* BigTIFF */

@@ -30,8 +30,13 @@ const image_format *image_format_get(image_format_id id);
 
 /* The format of a file by its first bytes (DATA, SIZE bytes: the whole file, as TGA is known
  * by its footer): IMAGE_FORMAT_NONE when none matches. TIFF files that are camera raws (a DNG's
- * DNGVersion tag, Canon CR2) are IMAGE_FORMAT_RAW. */
+ * DNGVersion tag, Canon CR2, and NEF, ARW, PEF, SRW, ... by their first directory: a camera's
+ * Make with SubIFDs or a CFA mosaic) are IMAGE_FORMAT_RAW, never by the file's extension. */
 image_format_id image_format_sniff(const uint8_t *data, size_t size);
+
+/* Whether DATA is IMAGE_FORMAT_RAW only by that guess about its first directory (a TIFF-shaped
+ * raw without DNGVersion, not a CR2): a file that libraw then refuses opens as TIFF. */
+bool image_format_raw_by_guess(const uint8_t *data, size_t size);
 
 /* Whether PATH's extension is one of the table's (case-insensitive): for folder listings. */
 bool image_format_extension_known(const char *path);

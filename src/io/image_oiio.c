@@ -349,6 +349,11 @@ bool image_load_oiio(const char *path, const uint8_t *data, size_t size, int for
     oiio_spec s;
     char why[HT_ERR_MAX];
     oiio_file *f = oiio_open(data, size, fmt->plugin, page, &s, why, sizeof why);
+    if (!f && format == IMAGE_FORMAT_RAW && image_format_raw_by_guess(data, size)) {
+        format = IMAGE_FORMAT_TIFF; /* a TIFF with a camera's tags that libraw does not know */
+        fmt = image_format_get(format);
+        f = oiio_open(data, size, fmt->plugin, page, &s, why, sizeof why);
+    }
     if (!f) {
         snprintf(err, errlen, "%s: cannot read this %s file: %s", path, fmt->name, why);
         return false;
