@@ -135,6 +135,8 @@ typedef struct viewer {
     };
     struct handoff *handoff;   /* the hand-off socket (handoff.h); NULL: not listening */
     bool handoff_tried;        /* listening was tried (once, on the first frame) */
+    unsigned long handoff_ticket;   /* the list whose load is on its way (0: none) ... */
+    unsigned long handoff_gen;      /* ... and that load's load_gen (viewer_net.c) */
     hdr_image img;
     bool have_image;
     unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
