@@ -220,9 +220,10 @@ extern "C" bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why
         const ImageSpec &sp = f->spec;
         int nch = sp.nchannels < 4 ? sp.nchannels : 4;
         f->in->threads(threads);
-        /* Above this the library's conversion buffer is refused or avoided (its own 64 MB
-         * of scanlines, rounded up to a strip, and no more). */
-        const size_t cap = (size_t)80 << 20;
+        /* Above this the library's conversion buffer is refused or avoided: its own 64 MB
+         * of scanlines rounded up to a strip, or the whole image (one strip of a 4K float
+         * TIFF: 130 MB), and no more. */
+        const size_t cap = std::max((size_t)80 << 20, (size_t)sp.image_bytes(true));
         bool by_rows = conversion_buffer(sp) > cap;
         if (by_rows && (sp.tile_width > 0 || !sp.channelformats.empty() ||
                         sp.scanline_bytes(true) > cap)) {
