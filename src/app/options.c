@@ -251,6 +251,9 @@ static const opt_def OPTIONS[] = {
     FLAG("new-window", HT_CMD_VIEW, new_window,
          "open a window even when hdrtone runs already (else the files go to it)"),
     FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
+    STRING("session", HT_CMD_VIEW, session, "FILE",
+           "open the session FILE (images, reference, settings, view); Ctrl+Shift+S saves "
+           "the window's session to it (default ./hdrtone-session.json)"),
     STRING("keys", HT_CMD_VIEW, keys, "KEYS",
            TEST_HOOK "key names, space-separated, replayed after the first frame"),
     STRING("screenshot", HT_CMD_VIEW, screenshot, "FILE",

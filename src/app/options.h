@@ -63,6 +63,7 @@ typedef struct ht_options {
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */
     const char *keys;         /* viewer test hook: keys replayed after the first frame */
+    const char *session;      /* viewer: the session file to open (Ctrl+Shift+S saves to it) */
     const char *screenshot;   /* viewer test hook: save the window's pixels here and exit */
     int frames;               /* viewer test hook: frames to draw before the screenshot */
     const char *synthetic;    /* bench: WxH of a synthetic image instead of a file */

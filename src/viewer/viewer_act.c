@@ -261,6 +261,16 @@ void act_export(viewer *v, double arg)
     v->export_due = true;
 }
 
+void act_session_save(viewer *v, double arg)
+{
+    (void)arg;
+    char err[HT_ERR_MAX];
+    if (viewer_session_save(v, v->session_path, err, sizeof err))
+        viewer_set_message(v, false, "Session saved to %s", v->session_path);
+    else
+        viewer_set_message(v, true, "%s", err);
+}
+
 void act_quit(viewer *v, double arg)
 {
     /* Esc first closes the help, as dialogs do. */

@@ -31,6 +31,8 @@ void act_fit(struct viewer *v, double arg);
 void act_one(struct viewer *v, double arg);
 void act_pan(struct viewer *v, double arg);
 void act_export(struct viewer *v, double arg);
+/* Ctrl+Shift+S: the session to v->session_path (viewer_session_save), said in the window. */
+void act_session_save(struct viewer *v, double arg);
 void act_quit(struct viewer *v, double arg);
 void act_file(struct viewer *v, double dir);
 void act_neighbour(struct viewer *v, double dir);
