@@ -21,6 +21,7 @@
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
+#include "zlib_stripes.h"
 
 
 typedef struct job {
@@ -327,17 +328,20 @@ static void *worker(void *arg)
         b->decoding += load;
         b->encoding += j && !load;
         /* An encode takes the cores the decodes leave, shared with the other encodes: one
-         * in the steady state. Once every decode is under way, all of them: the last
-         * encodes share the cores while several run, and the last one has them all when
-         * the others are done (else the batch's end waited for it on one core, the others
-         * idle: a quarter of a 16-frame batch). */
+         * in the steady state; a worker with nothing to do helps them (below). */
         int free_cores = b->cpus - b->decoding * b->load_threads;
-        int enc_threads = b->next_load >= b->n ? b->cpus
-                                               : free_cores / (b->encoding > 0 ? b->encoding : 1);
+        int enc_threads = free_cores / (b->encoding > 0 ? b->encoding : 1);
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
-            pthread_cond_wait(&b->cv, &b->mu);
+            /* Pieces of encodes under way (PNG's stripes), else wait: without the help the
+             * batch's end waited for encodes begun on one core while the others idled (a
+             * quarter of a 16-frame batch on the 16-core GPU machine). */
+            pthread_mutex_unlock(&b->mu);
+            bool helped = zlib_stripes_help();
+            pthread_mutex_lock(&b->mu);
+            if (!helped)
+                pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
         pthread_mutex_unlock(&b->mu);
@@ -478,9 +482,9 @@ static void ring_wanted(void *ctx)
 static void wait_for(batch *b, job *j, int i)
 {
     for (;;) {
+        if (j->loaded && i - b->finished <= b->ahead + b->backlog)
+            return;   /* the buffers asked for meanwhile are made before the next frame */
         if (!b->ring_wanted) {
-            if (j->loaded && i - b->finished <= b->ahead + b->backlog)
-                return;
             pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
@@ -503,10 +507,17 @@ static void tonemap_all(batch *b)
     int pending_slot = -1, threads = tonemap_threads(b);
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
-        double t = now_s();
         pthread_mutex_lock(&b->mu);
         b->gpu_at = i;
         pthread_cond_broadcast(&b->cv);
+        bool ready = j->loaded && i - b->finished <= b->ahead + b->backlog;
+        pthread_mutex_unlock(&b->mu);
+        /* The last frame's read-back now, not after this one's upload, when this one is not
+         * there to overlap with: its encode starts at once. */
+        if (!ready)
+            finish_pending(b, &pending, pending_slot);
+        double t = now_s();
+        pthread_mutex_lock(&b->mu);
         wait_for(b, j, i);
         bool failed = j->done;
         pthread_mutex_unlock(&b->mu);

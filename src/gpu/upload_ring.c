@@ -68,6 +68,8 @@ static void *ring_get(void *ctx, size_t bytes)
          * it takes to make it) and wait, rather than decode into the pool for the GL thread
          * to copy. Made one at a time as asked, so that the first frames' decodes wait for
          * one buffer each, not for the whole ring (~17 ms a 4K frame's on an H200 host). */
+        if (p && asked && r->wants > 0)
+            r->wants--;   /* a slot came free meanwhile: the one asked for is not needed */
         if (p || !r->notify || r->unsupported || r->n >= r->cap || (r->n && bytes != r->bytes))
             break;
         if (asked && r->wants > 0) {   /* asked, not yet made (or made and taken: ask again) */
@@ -103,6 +105,7 @@ static void ring_put(void *ctx, void *p)
     int i = find(r, p);
     if (i >= 0)
         r->slots[i].out = false; /* free once its fence, if any, has signalled */
+    pthread_cond_broadcast(&r->made);   /* a decoder waiting for a buffer may take it */
     pthread_mutex_unlock(&r->mu);
 }
 
@@ -231,6 +234,7 @@ void upload_ring_prepare(upload_ring *r, size_t bytes)
         if (s->fence && glClientWaitSync(s->fence, 0, 0) != GL_TIMEOUT_EXPIRED) {
             glDeleteSync(s->fence);
             s->fence = NULL;
+            pthread_cond_broadcast(&r->made);
         }
     }
     /* A ring whose decoders ask for buffers (upload_ring_set_notify) gets them one by one. */
