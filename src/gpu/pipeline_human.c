@@ -210,10 +210,11 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
  * reference's (tonemap_stage_input.pcond_exact) double arithmetic has it; GLSL has no double
  * log. The extremes come from the GPU as exact sums (pass_foveal_exact, queued by the veil
  * pass, so collecting them waits for no pass of this analysis); the binning pass applies the
- * rule only where the range pass widened the range (points.comp). The point samples at that darkest exact Lw are binned there
- * by the Lw the GPU gathered for the first of them (a sample of another colour with the same
- * gathered Lw would go along; the GPU's veil, rounded otherwise than the CPU's, could decide
- * the extremes otherwise). False (reason in err) when a program does not build. */
+ * rule only where the range pass widened the range (points.comp). The point samples at that
+ * darkest exact Lw are binned there by the Lw the GPU gathered for the first of them (a
+ * sample of another colour with the same gathered Lw would go along; the GPU's veil, rounded
+ * otherwise than the CPU's, could decide the extremes otherwise). False (reason in err) when
+ * a program does not build. */
 static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                      char *err, size_t errlen)
 {
