@@ -44,23 +44,35 @@ void batch_gpu_destroy(batch_gpu **gp)
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen)
 {
+    return batch_gpu_start2(g, o, NULL, img, out, NULL, slot, note, notelen, err, errlen);
+}
+
+bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, hdr_image *img,
+                      void *out, uint8_t *sdr_out, int *slot, char *note, size_t notelen,
+                      char *err, size_t errlen)
+{
     *slot = -1;
-    tonemap_params tm;
-    if (!options_tonemap(o, img, &tm, err, errlen)) {
+    tonemap_params tm, tm_sdr;
+    if (!options_tonemap(o, img, &tm, err, errlen) ||
+        (sdr && !options_tonemap(sdr, img, &tm_sdr, err, errlen))) {
         image_free(img);
         return false;
     }
     bool ok = backend_gpu_upload(g->be, o, img, note, notelen, err, errlen);
     if (ok && note[0]) {
-        ht_options cpu = *o;
-        cpu.backend = HT_BACKEND_CPU;
+        ht_options cpu = *o, cpu_sdr = sdr ? *sdr : *o;
+        cpu.backend = cpu_sdr.backend = HT_BACKEND_CPU;
         bool deep = o->depth == 16;
+        if (sdr && !backend_tonemap(g->be, &cpu_sdr, img, NULL, sdr_out, err, errlen)) {
+            image_free(img);
+            return false;
+        }
         return backend_tonemap_consume(g->be, &cpu, img, deep ? NULL : out, deep ? out : NULL,
                                        err, errlen);
     }
     int w = img->width, h = img->height;
     image_free(img);   /* the texture has the pixels now */
-    if (!ok)
+    if (!ok || (sdr && !pipeline_tonemap_uploaded(g->pipe, &tm_sdr, NULL, sdr_out, err, errlen)))
         return false;
     /* In pieces: each piece is applied and read back into its place, one after another. */
     bool pieces = pipeline_image_pieces(g->pipe) > 1;

@@ -149,9 +149,6 @@ static int check_hdr(const ht_options *o, encode_format f)
         why = "frames are 8-bit RGB: too few codes for an HDR signal";
     else if (f == ENCODE_Y4M && o->tm.display_space != HT_DISPLAY_SPACE_REC2020)
         why = "frames are BT.2020's (what HDR10 video carries): --display-space rec2020";
-    else if (f == ENCODE_JPEG)
-        why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png, "
-              ".avif or .jxl";
     else if (o->depth != 16)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
@@ -198,6 +195,15 @@ static int resolve_format(ht_options *o, out_kind kind, int npos)
                                               "missing) or - (standard output)");
     if ((status = check_hdr(o, f)) != 0)
         return status;
+    bool uhdr = f == ENCODE_JPEG && o->hdr != HT_TRANSFER_SRGB;
+    if (uhdr && kind == OUT_PATTERN)
+        return commands_usage_error("export", "--hdr: an Ultra HDR JPEG is written for one "
+                                              "image, not a sequence's frames (.png, .avif, .jxl)");
+    if (uhdr && !options_given(o, "display-space")) {   /* the base's: an SDR picture's */
+        ht_options def;
+        options_default(&def);
+        o->tm.display_space = def.tm.display_space;
+    }
     if (o->depth != 8 && o->depth != 16)
         return commands_usage_error("export", "--depth is 8 or 16");
     bool linear = encode_format_is_float(f);
@@ -206,8 +212,8 @@ static int resolve_format(ht_options *o, out_kind kind, int npos)
                  encode_format_name(f));
         return commands_usage_error("export", msg);
     }
-    if (!encode_format_accepts(f, o->display_window ? 4 : 3, linear ? 32 : o->depth, why,
-                               sizeof why)) {
+    int bits = linear ? 32 : uhdr ? 8 : o->depth;   /* an Ultra HDR JPEG's two 8-bit JPEGs */
+    if (!encode_format_accepts(f, o->display_window ? 4 : 3, bits, why, sizeof why)) {
         snprintf(msg, sizeof msg, "%s%s", why,
                  o->display_window ? " (--display-window: RGBA)" : "");
         return commands_usage_error("export", msg);

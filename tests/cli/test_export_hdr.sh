@@ -251,7 +251,7 @@ bad "linear output" -o "$tmp/x.pfm" --hdr hlg
 bad "8-bit RGB" -o - --format rgb24 --hdr pq
 bad "BT.2020" -o - --format y4m --hdr pq --display-space display-p3
 bad "band" -o "$tmp/x.png" --hdr pq --depth 8
-bad "Ultra HDR" -o "$tmp/x.jpg" --hdr pq
+bad "sequence" -o "$tmp/x.%04d.jpg" --hdr pq
 bad "own curve" -o "$tmp/x.png" --hdr pq --transfer gamma:2.4
 bad "tone mapping" -o "$tmp/x.png" --hdr pq --view exposure
 [[ ! -e $tmp/x.png && ! -e $tmp/x.hdr && ! -e $tmp/x.jpg ]] || err "a refused export wrote a file"
