@@ -563,7 +563,7 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     workers = workers > 64 ? 64 : workers;
     b.ahead = workers / 2 > 2 ? workers / 2 : 2;
     b.backlog = workers / 3 + 1;
-    b.linear = encode_format_is_float((encode_format)o->format);
+    b.linear = encode_format_is_linear((encode_format)o->format, o->depth);
     b.uhdr = o->format == ENCODE_JPEG && o->hdr != HT_TRANSFER_SRGB;
     options_sdr_base(o, &b.sdr);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;

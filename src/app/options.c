@@ -182,8 +182,9 @@ static const opt_def OPTIONS[] = {
      "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
-    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
+    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 32, NULL, "8|16|32",
+     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10); 32: "
+     "JPEG XL's float linear output (1 = Ldmax, the intensity target)"},
     {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
      tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "

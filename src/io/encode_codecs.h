@@ -14,7 +14,9 @@ bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *
                  size_t errlen);
 
 /* 8- or 16-bit RGB as JPEG XL, its colour encoding (primaries, D65, transfer) from the cICP;
- * the intensity target 10000 cd/m^2 for PQ, the mastering peak for HLG. */
+ * the intensity target 10000 cd/m^2 for PQ, the mastering peak for HLG. Float RGB (depth 32,
+ * tags required): the linear output, its encoding linear in the tags' primaries and white,
+ * the intensity target the tags' ldmax (1 = Ldmax). */
 bool encode_jxl(const encode_image *im, int quality, encode_buffer *out, char *err,
                 size_t errlen);
 
