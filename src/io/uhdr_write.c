@@ -93,7 +93,8 @@ static bool hdr_luminance(const uint16_t *rgb, size_t n, const encode_tags *t,
 
 /* The gain map of luminances YS (base) and YH (HDR, for a display of PEAK cd/m^2), W x H,
  * into MAP (MW x MH, each the mean log2 gain of its block of UHDR_MAP_SCALE^2 pixels), and its
- * metadata M. LG: MW x MH floats of scratch. */
+ * metadata M. LG: MW x MH floats of scratch, which may be YS itself (block K is written after
+ * every pixel of blocks up to K is read, and no later block reads a pixel before K). */
 static void gain_map(const float *ys, const float *yh, int w, int h, double peak, float *lg,
                      uint8_t *map, int mw, int mh, uhdr_meta *m)
 {
@@ -106,7 +107,7 @@ static void gain_map(const float *ys, const float *yh, int w, int h, double peak
             for (int y = my * s; y < my * s + s && y < h; y++)
                 for (int x = mx * s; x < mx * s + s && x < w; x++, cnt++) {
                     size_t k = (size_t)y * w + x;
-                    sum += log2((yh[k] + UHDR_OFFSET) / (ys[k] + UHDR_OFFSET));
+                    sum += log2f((yh[k] + (float)UHDR_OFFSET) / (ys[k] + (float)UHDR_OFFSET));
                 }
             double g = sum / cnt;
             g = g < -UHDR_LOG2_LIMIT ? -UHDR_LOG2_LIMIT : g > UHDR_LOG2_LIMIT ? UHDR_LOG2_LIMIT : g;
@@ -275,14 +276,16 @@ static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int q
         return false;
     *mw = (w + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
     *mh = (h + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
-    uint8_t *dec = malloc(n * 3);
-    float *ys = malloc(n * sizeof *ys), *yh = malloc(n * sizeof *yh);
-    float *lg = malloc((size_t)*mw * *mh * sizeof *lg);
+    /* One block from the pool (its pages stay mapped from frame to frame): the luminances,
+     * the gains over the base's, the decoded base. */
+    size_t bytes = n * (2 * sizeof(float) + 3);
+    float *ys = image_pool_get(bytes), *yh = ys ? ys + n : NULL, *lg = ys;
+    uint8_t *dec = ys ? (uint8_t *)(yh + n) : NULL;
     *map = malloc((size_t)*mw * *mh);
     tjhandle tj = tjInitDecompress();
     double lum[3];
     lum_weights(hdr->tags, lum);
-    bool ok = dec && ys && yh && lg && *map && tj &&
+    bool ok = ys && *map && tj &&
               hdr_luminance(hdr->pixels, n, hdr->tags, lum, yh);
     if (ok && tjDecompress2(tj, base->data, base->len, dec, w, w * 3, h, TJPF_RGB, 0) != 0) {
         snprintf(err, errlen, "decoding the base JPEG: %s", tjGetErrorStr2(tj));
@@ -296,10 +299,7 @@ static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int q
     }
     if (tj)
         tjDestroy(tj);
-    free(dec);
-    free(ys);
-    free(yh);
-    free(lg);
+    image_pool_put(ys, bytes);
     if (!ok) {
         free(base->data);
         free(*map);

@@ -54,7 +54,8 @@ def mpf_images(data):
             ifd = struct.unpack(e + "I", t[4:8])[0]
             count = struct.unpack(e + "H", t[ifd:ifd + 2])[0]
             for i in range(count):
-                tag, typ, cnt, val = struct.unpack(e + "HHII", t[ifd + 2 + 12 * i:ifd + 14 + 12 * i])
+                at = ifd + 2 + 12 * i
+                tag, typ, cnt, val = struct.unpack(e + "HHII", t[at:at + 12])
                 if tag == 0xB002:
                     ents = [struct.unpack(e + "IIIHH", t[val + 16 * k:val + 16 * k + 16])
                             for k in range(cnt // 16)]
@@ -228,7 +229,8 @@ u = one("Desk.exr", "srgb")
 one("Cannon.exr", "display-p3")
 # The GPU (where there is one, llvmpipe too): the base from the same upload as the rendition
 # equals the GPU's SDR export, the rendition the CPU's within 5 % on 99 % of the pixels.
-src, g, gs = os.path.join(samples, "Desk.exr"), os.path.join(tmp, "g.jpg"), os.path.join(tmp, "gs.jpg")
+src = os.path.join(samples, "Desk.exr")
+g, gs = os.path.join(tmp, "g.jpg"), os.path.join(tmp, "gs.jpg")
 if hdrtone("export", "--backend", "gpu", src, "-o", g, "--hdr", "pq")[0] == 0:
     rc, err = hdrtone("export", "--backend", "gpu", src, "-o", gs)
     gb, gh, _ = decode_uhdr(g)
