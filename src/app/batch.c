@@ -408,13 +408,13 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
 }
 
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
- * read-back queued (*slot, collected by finish_pending), else into j->px at once (*slot -1).
- * False with "IN: reason" in msg. */
-static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
+ * read-backs queued (*slot, and an Ultra HDR base's *sdr_slot; collected by finish_pending),
+ * else into j->px at once (-1). False with "IN: reason" in msg. */
+static bool map_job(batch *b, job *j, int *slot, int *sdr_slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
     int bits = out_bits(b);
-    *slot = -1;
+    *slot = *sdr_slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
@@ -437,8 +437,8 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
         ok = false;
     else
         ok = batch_gpu_start2(b->gpu, b->o, b->uhdr ? &b->sdr : NULL, &j->img, j->px,
-                              b->uhdr ? sdr_pixels(j) : NULL, slot, note, sizeof note, err,
-                              sizeof err);
+                              b->uhdr ? sdr_pixels(j) : NULL, slot, sdr_slot, note,
+                              sizeof note, err, sizeof err);
     image_free(&j->img);
     if (!ok)
         snprintf(msg, len, "%s: %s", j->in, err);
@@ -451,14 +451,17 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     return ok;
 }
 
-/* Collects the read-back of the job in *pending (if any) and hands it to the encoders. */
-static void finish_pending(batch *b, job **pending, int slot)
+/* Collects the read-backs of the job in *pending (if any; SDR_SLOT -1: none of a base) and
+ * hands it to the encoders. */
+static void finish_pending(batch *b, job **pending, int slot, int sdr_slot)
 {
     if (!*pending)
         return;
     char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
     double t = now_s();
-    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err);
+    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err) &&
+              (sdr_slot < 0 ||
+               batch_gpu_finish(b->gpu, sdr_slot, sdr_pixels(*pending), err, sizeof err));
     if (!ok)
         snprintf(msg, sizeof msg, "%s: %s", (*pending)->in, err);
     t = now_s() - t;
@@ -486,7 +489,7 @@ static void tonemap_all(batch *b)
 {
     char msg[HT_ERR_MAX + 64];
     job *pending = NULL;
-    int pending_slot = -1, threads = tonemap_threads(b);
+    int pending_slot = -1, pending_sdr = -1, threads = tonemap_threads(b);
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
@@ -499,22 +502,23 @@ static void tonemap_all(batch *b)
         pthread_mutex_unlock(&b->mu);
         if (failed)
             continue;
-        int slot;
+        int slot, sdr_slot;
         double t = now_s();
-        bool ok = map_job(b, j, &slot, msg, sizeof msg);
+        bool ok = map_job(b, j, &slot, &sdr_slot, msg, sizeof msg);
         t = now_s() - t;
-        finish_pending(b, &pending, pending_slot);
+        finish_pending(b, &pending, pending_slot, pending_sdr);
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_tonemap] += t * threads;
         if (ok && slot >= 0) {
             pending = j;
             pending_slot = slot;
+            pending_sdr = sdr_slot;
         } else {
             mapped(b, j, ok, msg);
         }
         pthread_mutex_unlock(&b->mu);
     }
-    finish_pending(b, &pending, pending_slot);
+    finish_pending(b, &pending, pending_slot, pending_sdr);
 }
 
 /* The batch's measurements into *S. */

@@ -5,8 +5,9 @@
 
 #include "readback.h"
 
-/* Two slots: one frame being read back while the next is tone-mapped. */
-enum { SLOTS = 2 };
+/* Two slots a frame (an Ultra HDR JPEG's two renditions): one frame being read back while
+ * the next is tone-mapped. */
+enum { SLOTS = 4 };
 
 struct batch_gpu {
     cmd_backend *be;      /* not owned */
@@ -44,14 +45,15 @@ void batch_gpu_destroy(batch_gpu **gp)
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen)
 {
-    return batch_gpu_start2(g, o, NULL, img, out, NULL, slot, note, notelen, err, errlen);
+    int none;
+    return batch_gpu_start2(g, o, NULL, img, out, NULL, slot, &none, note, notelen, err, errlen);
 }
 
 bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, hdr_image *img,
-                      void *out, uint8_t *sdr_out, int *slot, char *note, size_t notelen,
-                      char *err, size_t errlen)
+                      void *out, uint8_t *sdr_out, int *slot, int *sdr_slot, char *note,
+                      size_t notelen, char *err, size_t errlen)
 {
-    *slot = -1;
+    *slot = *sdr_slot = -1;
     tonemap_params tm, tm_sdr;
     if (!options_tonemap(o, img, &tm, err, errlen) ||
         (sdr && !options_tonemap(sdr, img, &tm_sdr, err, errlen))) {
@@ -72,18 +74,27 @@ bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, 
     }
     int w = img->width, h = img->height;
     image_free(img);   /* the texture has the pixels now */
-    if (!ok || (sdr && !pipeline_tonemap_uploaded(g->pipe, &tm_sdr, NULL, sdr_out, err, errlen)))
+    if (!ok)
         return false;
     /* In pieces: each piece is applied and read back into its place, one after another. */
     bool pieces = pipeline_image_pieces(g->pipe) > 1;
+    if (sdr && (!pipeline_tonemap_uploaded(g->pipe, &tm_sdr, NULL, pieces ? sdr_out : NULL, err,
+                                           errlen) ||
+                (!pieces && (*sdr_slot = gpu_readback_start(g->rb,
+                                 pipeline_output_texture(g->pipe), w, h, 8, err, errlen)) < 0)))
+        return false;
     void *now = pieces ? out : NULL;
     ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &tm, NULL, now, err, errlen)
                         : pipeline_tonemap_uploaded(g->pipe, &tm, NULL, now, err, errlen);
-    if (!ok || pieces)
-        return ok;
-    *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
-                               pipeline_output_bits(g->pipe), err, errlen);
-    return *slot >= 0;
+    if (ok && !pieces)
+        *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
+                                   pipeline_output_bits(g->pipe), err, errlen);
+    ok = ok && (pieces || *slot >= 0);
+    if (!ok && *sdr_slot >= 0) {   /* the base's read-back would hold its slot for ever */
+        gpu_readback_cancel(g->rb, *sdr_slot);
+        *sdr_slot = -1;
+    }
+    return ok;
 }
 
 const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames)
