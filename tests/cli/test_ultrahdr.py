@@ -144,15 +144,6 @@ def hdrtone(*args):
     return r.returncode, r.stderr
 
 
-def pfm(path):
-    with open(path, "rb") as f:
-        assert f.readline().strip() == b"PF"
-        w, h = map(int, f.readline().split())
-        scale = float(f.readline())
-        v = np.frombuffer(f.read(), dtype="<f4" if scale < 0 else ">f4")
-    return v.reshape(h, w, 3)[::-1]
-
-
 def png16(path):
     import png
     w, h, rows, info = png.Reader(path).asDirect()
