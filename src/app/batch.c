@@ -17,6 +17,7 @@
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
+#include "encode_codecs.h"
 #include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
@@ -63,6 +64,9 @@ typedef struct batch {
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
     const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
     bool linear;                  /* o->format holds floats: map_linear's output */
+    bool uhdr;                    /* an Ultra HDR JPEG: px holds the 16-bit HDR rendition,
+                                     then the 8-bit SDR base of the options sdr */
+    ht_options sdr;
     cmd_backend *be;              /* the command's backend (backend.h) */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
@@ -89,7 +93,32 @@ static int out_bits(const batch *b)
 
 static size_t px_bytes(const batch *b, const job *j)
 {
-    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8);
+    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8 + b->uhdr);
+}
+
+/* An Ultra HDR job's SDR base: behind its HDR rendition. */
+static uint8_t *sdr_pixels(const job *j)
+{
+    return (uint8_t *)j->px + (size_t)j->width * j->height * 3 * 2;
+}
+
+/* J's pixels as an Ultra HDR JPEG into *out (encode_ultrahdr), the tags the two renditions'. */
+static bool encode_uhdr(const batch *b, const job *j, encode_buffer *out, char *err,
+                        size_t errlen)
+{
+    const ht_options *o = b->o;
+    output_tags th, ts;
+    bool ok = output_tags_make(&o->tm, ENCODE_PNG, 16, false, NULL, j->width, j->height, &th,
+                               err, errlen) &&
+              output_tags_make(&b->sdr.tm, ENCODE_JPEG, 8, false, NULL, j->width, j->height,
+                               &ts, err, errlen);
+    encode_image hdr = {j->px, j->width, j->height, 3, 16, 0.0, &th.t};
+    encode_image sdr = {sdr_pixels(j), j->width, j->height, 3, 8,
+                        b->sdr.tm.transfer == HT_TRANSFER_GAMMA ? b->sdr.tm.gamma : 0.0, &ts.t};
+    ok = ok && encode_ultrahdr(&sdr, &hdr, o->quality, out, err, errlen);
+    output_tags_free(&th);
+    output_tags_free(&ts);
+    return ok;
 }
 
 /* Under the lock: a message, clearing the progress line first. */
@@ -219,6 +248,12 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    if (b->uhdr) {
+        bool ok = encode_uhdr(b, j, out, why, sizeof why);
+        if (!ok)
+            snprintf(err, errlen, "%s: %s", j->out, why);
+        return ok;
+    }
     output_tags tags;
     bool ok = output_tags_make(&o->tm, f, o->depth, o->chroma == 420, j->px, j->width,
                                j->height, &tags, why, sizeof why);
@@ -398,13 +433,13 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
 }
 
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
- * read-back queued (*slot, collected by finish_pending), else into j->px at once (*slot -1).
- * False with "IN: reason" in msg. */
-static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
+ * read-backs queued (*slot, and an Ultra HDR base's *sdr_slot; collected by finish_pending),
+ * else into j->px at once (-1). False with "IN: reason" in msg. */
+static bool map_job(batch *b, job *j, int *slot, int *sdr_slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
     int bits = out_bits(b);
-    *slot = -1;
+    *slot = *sdr_slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
@@ -419,13 +454,16 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     else if (b->linear)
         ok = map_linear(b->o, &j->img, j->px, &j->exposure, err, sizeof err);
     else if (b->o->backend != HT_BACKEND_GPU)
-        ok = backend_tonemap_consume(b->be, b->o, &j->img, bits == 8 ? j->px : NULL,
+        ok = (!b->uhdr ||
+              backend_tonemap(b->be, &b->sdr, &j->img, NULL, sdr_pixels(j), err, sizeof err)) &&
+             backend_tonemap_consume(b->be, b->o, &j->img, bits == 8 ? j->px : NULL,
                                      bits == 16 ? j->px : NULL, err, sizeof err);
     else if (!b->gpu && !(b->gpu = batch_gpu_create(b->be, b->gl_s, err, sizeof err)))
         ok = false;
     else
-        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, note, sizeof note, err,
-                             sizeof err);
+        ok = batch_gpu_start2(b->gpu, b->o, b->uhdr ? &b->sdr : NULL, &j->img, j->px,
+                              b->uhdr ? sdr_pixels(j) : NULL, slot, sdr_slot, note,
+                              sizeof note, err, sizeof err);
     image_free(&j->img);
     if (!ok)
         snprintf(msg, len, "%s: %s", j->in, err);
@@ -438,14 +476,17 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     return ok;
 }
 
-/* Collects the read-back of the job in *pending (if any) and hands it to the encoders. */
-static void finish_pending(batch *b, job **pending, int slot)
+/* Collects the read-backs of the job in *pending (if any; SDR_SLOT -1: none of a base) and
+ * hands it to the encoders. */
+static void finish_pending(batch *b, job **pending, int slot, int sdr_slot)
 {
     if (!*pending)
         return;
     char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
     double t = now_s();
-    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err);
+    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err) &&
+              (sdr_slot < 0 ||
+               batch_gpu_finish(b->gpu, sdr_slot, sdr_pixels(*pending), err, sizeof err));
     if (!ok)
         snprintf(msg, sizeof msg, "%s: %s", (*pending)->in, err);
     t = now_s() - t;
@@ -504,7 +545,7 @@ static void tonemap_all(batch *b)
 {
     char msg[HT_ERR_MAX + 64];
     job *pending = NULL;
-    int pending_slot = -1, threads = tonemap_threads(b);
+    int pending_slot = -1, pending_sdr = -1, threads = tonemap_threads(b);
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
@@ -515,7 +556,7 @@ static void tonemap_all(batch *b)
         /* The last frame's read-back now, not after this one's upload, when this one is not
          * there to overlap with: its encode starts at once. */
         if (!ready)
-            finish_pending(b, &pending, pending_slot);
+            finish_pending(b, &pending, pending_slot, pending_sdr);
         double t = now_s();
         pthread_mutex_lock(&b->mu);
         wait_for(b, j, i);
@@ -524,24 +565,25 @@ static void tonemap_all(batch *b)
         b->gl_s[BATCH_GL_wait] += now_s() - t;
         if (failed)
             continue;
-        int slot;
+        int slot, sdr_slot;
         t = now_s();
         j->at[BATCH_AT_gl_start] = t - b->t0;
-        bool ok = map_job(b, j, &slot, msg, sizeof msg);
+        bool ok = map_job(b, j, &slot, &sdr_slot, msg, sizeof msg);
         j->at[BATCH_AT_gl_issued] = now_s() - b->t0;
         t = now_s() - t;
-        finish_pending(b, &pending, pending_slot);
+        finish_pending(b, &pending, pending_slot, pending_sdr);
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_tonemap] += t * threads;
         if (ok && slot >= 0) {
             pending = j;
             pending_slot = slot;
+            pending_sdr = sdr_slot;
         } else {
             mapped(b, j, ok, msg);
         }
         pthread_mutex_unlock(&b->mu);
     }
-    finish_pending(b, &pending, pending_slot);
+    finish_pending(b, &pending, pending_slot, pending_sdr);
 }
 
 /* The batch's measurements into *S. */
@@ -594,7 +636,9 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     workers = workers > 64 ? 64 : workers;
     b.ahead = workers / 2 > 2 ? workers / 2 : 2;
     b.backlog = workers / 3 + 1;
-    b.linear = encode_format_is_float((encode_format)o->format);
+    b.linear = encode_format_is_linear((encode_format)o->format, o->depth);
+    b.uhdr = o->format == ENCODE_JPEG && o->hdr != HT_TRANSFER_SRGB;
+    options_sdr_base(o, &b.sdr);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.cpus = o->jobs > 0 ? o->jobs : cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     b.load_threads = load_threads(n, workers, b.cpus);

@@ -7,8 +7,9 @@
 
 #include "readback.h"
 
-/* Two slots: one frame being read back while the next is tone-mapped. */
-enum { SLOTS = 2 };
+/* Two slots a frame (an Ultra HDR JPEG's two renditions): one frame being read back while
+ * the next is tone-mapped. */
+enum { SLOTS = 4 };
 
 struct batch_gpu {
     cmd_backend *be;      /* not owned */
@@ -55,9 +56,18 @@ void batch_gpu_destroy(batch_gpu **gp)
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen)
 {
-    *slot = -1;
-    tonemap_params tm;
-    if (!options_tonemap(o, img, &tm, err, errlen)) {
+    int none;
+    return batch_gpu_start2(g, o, NULL, img, out, NULL, slot, &none, note, notelen, err, errlen);
+}
+
+bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, hdr_image *img,
+                      void *out, uint8_t *sdr_out, int *slot, int *sdr_slot, char *note,
+                      size_t notelen, char *err, size_t errlen)
+{
+    *slot = *sdr_slot = -1;
+    tonemap_params tm, tm_sdr;
+    if (!options_tonemap(o, img, &tm, err, errlen) ||
+        (sdr && !options_tonemap(sdr, img, &tm_sdr, err, errlen))) {
         image_free(img);
         return false;
     }
@@ -66,9 +76,13 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
     double t1 = now_s();
     g->gl_s[BATCH_GL_upload] += t1 - t0;
     if (ok && note[0]) {
-        ht_options cpu = *o;
-        cpu.backend = HT_BACKEND_CPU;
+        ht_options cpu = *o, cpu_sdr = sdr ? *sdr : *o;
+        cpu.backend = cpu_sdr.backend = HT_BACKEND_CPU;
         bool deep = o->depth == 16;
+        if (sdr && !backend_tonemap(g->be, &cpu_sdr, img, NULL, sdr_out, err, errlen)) {
+            image_free(img);
+            return false;
+        }
         return backend_tonemap_consume(g->be, &cpu, img, deep ? NULL : out, deep ? out : NULL,
                                        err, errlen);
     }
@@ -78,6 +92,11 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
         return false;
     /* In pieces: each piece is applied and read back into its place, one after another. */
     bool pieces = pipeline_image_pieces(g->pipe) > 1;
+    if (sdr && (!pipeline_tonemap_uploaded(g->pipe, &tm_sdr, NULL, pieces ? sdr_out : NULL, err,
+                                           errlen) ||
+                (!pieces && (*sdr_slot = gpu_readback_start(g->rb,
+                                 pipeline_output_texture(g->pipe), w, h, 8, err, errlen)) < 0)))
+        return false;
     void *now = pieces ? out : NULL;
     ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &tm, NULL, now, err, errlen)
                         : pipeline_tonemap_uploaded(g->pipe, &tm, NULL, now, err, errlen);
@@ -85,7 +104,12 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
         *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
                                    pipeline_output_bits(g->pipe), err, errlen);
     g->gl_s[BATCH_GL_passes] += now_s() - t1;
-    return ok && (pieces || *slot >= 0);
+    ok = ok && (pieces || *slot >= 0);
+    if (!ok && *sdr_slot >= 0) {   /* the base's read-back would hold its slot for ever */
+        gpu_readback_cancel(g->rb, *sdr_slot);
+        *sdr_slot = -1;
+    }
+    return ok;
 }
 
 const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,

@@ -29,6 +29,15 @@ void batch_gpu_destroy(batch_gpu **g);
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen);
 
+/* batch_gpu_start that first tone-maps IMG with SDR (an 8-bit picture's options) from the
+ * same upload: an Ultra HDR JPEG's base beside the HDR rendition O asks for. Its read-back is
+ * queued too (*sdr_slot, for batch_gpu_finish into width*height*3 bytes), or where the HDR
+ * rendition's is not (*slot -1) made at once into SDR_OUT (*sdr_slot -1). SDR NULL:
+ * batch_gpu_start. */
+bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, hdr_image *img,
+                      void *out, uint8_t *sdr_out, int *slot, int *sdr_slot, char *note,
+                      size_t notelen, char *err, size_t errlen);
+
 /* The upload allocator of BE's pipeline for FRAMES frames in flight
  * (pipeline_upload_allocator), for the decoders' image_load_options.half_alloc; makes the GL
  * context on the calling thread, the one that tone-maps, when there is none. A decoder asking

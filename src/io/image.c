@@ -300,6 +300,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     } else if (image_png_is_hdr(data, size)) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_png_hdr(path, data, size, opts, img, err, errlen);
+    } else if (image_jpeg_is_uhdr(data, size)) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_uhdr(path, data, size, opts, img, err, errlen);
     } else if ((fmt = image_format_sniff(data, size)) == IMAGE_FORMAT_JXL) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_jxl(path, data, size, opts, img, err, errlen);

@@ -62,6 +62,13 @@ bool image_png_is_hdr(const uint8_t *data, size_t size);
 bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
                         const image_load_options *opts, hdr_image *img, char *err,
                         size_t errlen);
+/* Ultra HDR gain-map JPEGs (image_uhdr.c; uhdr.h): whether DATA is a JPEG whose first image's
+ * XMP names hdrgm, and its loader (the base plus the gain map, or with opts->sdr_base the base
+ * alone, in cd/m^2: SDR white at HT_HDR_REF_WHITE; same contract as image_load). */
+bool image_jpeg_is_uhdr(const uint8_t *data, size_t size);
+bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+
 /* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
  * exr_validate) to IMG's metadata, in the file's order, each value as text. */
 void exr_meta_add(hdr_image *img, const uint8_t *data, size_t size, size_t pos);

@@ -130,7 +130,9 @@
     X(HT_HLG_GAMMA_REF, 1.2)      /* system gamma at a 1000 cd/m^2 peak */                    \
     X(HT_HLG_GAMMA_K, 0.42)       /* per decade of peak */                                    \
     X(HT_HDR_LDMAX, 1000.0)       /* --hdr's default display maximum, cd/m^2 */               \
-    X(HT_HDR_DRANGE, 10000.0)     /* --hdr's default display range (Ldmin 0.1 cd/m^2) */
+    X(HT_HDR_DRANGE, 10000.0)     /* --hdr's default display range (Ldmin 0.1 cd/m^2) */    \
+    X(HT_HDR_REF_WHITE, 203.0)    /* BT.2408's HDR reference white, cd/m^2: SDR white in an  \
+                                     HDR picture (Ultra HDR's gain maps and their read-back) */
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_CONSTANTS(HT_ENUM_)
