@@ -116,7 +116,7 @@ static void slider(viewer *v, ht_setting_id id, double value, action_id set)
     if (ImGui::SliderFloat("##slider", &now, (float)s->span_lo, (float)s->span_hi, "%.2f") &&
         now != (float)value)
         action_set(v, set, now);
-    panels_note("slider_%s", s->label);
+    panels_note("slider_%s", s->name);   /* the label has a space: the hook's names have none */
     ImGui::PopID();
 }
 
