@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "batch_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "readback.h"
 
@@ -12,9 +14,17 @@ struct batch_gpu {
     cmd_backend *be;      /* not owned */
     pipeline *pipe;       /* the backend's */
     gpu_readback *rb;
+    double *gl_s;         /* the caller's BATCH_GL_COUNT terms, added to */
 };
 
-batch_gpu *batch_gpu_create(cmd_backend *be, char *err, size_t errlen)
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+batch_gpu *batch_gpu_create(cmd_backend *be, double *gl_s, char *err, size_t errlen)
 {
     batch_gpu *g = calloc(1, sizeof *g);
     if (!g) {
@@ -22,6 +32,7 @@ batch_gpu *batch_gpu_create(cmd_backend *be, char *err, size_t errlen)
         return NULL;
     }
     g->be = be;
+    g->gl_s = gl_s;
     if (!(g->pipe = backend_pipeline(be, err, errlen)) ||
         !(g->rb = gpu_readback_create(SLOTS))) {
         if (g->pipe)
@@ -50,7 +61,10 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
         image_free(img);
         return false;
     }
+    double t0 = now_s();
     bool ok = backend_gpu_upload(g->be, o, img, note, notelen, err, errlen);
+    double t1 = now_s();
+    g->gl_s[BATCH_GL_upload] += t1 - t0;
     if (ok && note[0]) {
         ht_options cpu = *o;
         cpu.backend = HT_BACKEND_CPU;
@@ -67,21 +81,46 @@ bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *ou
     void *now = pieces ? out : NULL;
     ok = o->depth == 16 ? pipeline_tonemap_uploaded16(g->pipe, &tm, NULL, now, err, errlen)
                         : pipeline_tonemap_uploaded(g->pipe, &tm, NULL, now, err, errlen);
-    if (!ok || pieces)
-        return ok;
-    *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
-                               pipeline_output_bits(g->pipe), err, errlen);
-    return *slot >= 0;
+    if (ok && !pieces)
+        *slot = gpu_readback_start(g->rb, pipeline_output_texture(g->pipe), w, h,
+                                   pipeline_output_bits(g->pipe), err, errlen);
+    g->gl_s[BATCH_GL_passes] += now_s() - t1;
+    return ok && (pieces || *slot >= 0);
 }
 
-const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames)
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,
+                                           void (*notify)(void *ctx), void *ctx)
 {
     char err[HT_ERR_MAX];
     pipeline *p = backend_pipeline(be, err, sizeof err);
-    return p ? pipeline_upload_allocator(p, frames) : NULL;
+    const image_allocator *a = p ? pipeline_upload_allocator(p, frames) : NULL;
+    if (a)
+        pipeline_upload_notify(p, notify, ctx);
+    return a;
+}
+
+void batch_gpu_serve(cmd_backend *be, bool stop)
+{
+    char err[HT_ERR_MAX];
+    pipeline *p = backend_pipeline(be, err, sizeof err);
+    if (p && stop)
+        pipeline_upload_notify(p, NULL, NULL);
+    else if (p)
+        pipeline_upload_serve(p);
+}
+
+unsigned long batch_gpu_direct_uploads(const batch_gpu *g)
+{
+    return g ? pipeline_direct_uploads(g->pipe) : 0;
 }
 
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen)
 {
-    return gpu_readback_finish(g->rb, slot, out, err, errlen);
+    double t0 = now_s();
+    gpu_readback_wait(g->rb, slot);
+    double t1 = now_s();
+    bool ok = gpu_readback_finish(g->rb, slot, out, err, errlen);
+    g->gl_s[BATCH_GL_readback_wait] += t1 - t0;
+    g->gl_s[BATCH_GL_readback_copy] += now_s() - t1;
+    return ok;
 }

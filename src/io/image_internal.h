@@ -30,11 +30,15 @@ static inline uint32_t image_be32(const uint8_t *p)
  * the thread ends; NULL when out of memory. */
 uint8_t *image_thread_buffer(size_t bytes);
 
+/* image_load_options.threads resolved (OPTS may be NULL): 0 = one per online CPU, capped. */
+int image_load_threads(const image_load_options *opts);
+
 /* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
  * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
- * caller frees it). Returns NULL with err "PATH: reason" filled on failure. */
-uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *err,
-                         size_t errlen);
+ * caller frees it); a large regular file in pieces on up to THREADS threads. Returns NULL
+ * with err "PATH: reason" filled on failure. */
+uint8_t *image_read_file(const char *path, int threads, size_t *size_out, bool *owned,
+                         char *err, size_t errlen);
 
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);

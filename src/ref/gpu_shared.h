@@ -56,6 +56,7 @@
     X(HT_GAMUT_COMPRESS, 1)      /* desaturated towards the pixel's display Y, then clipped */ \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
+    X(HT_POINTS_BIN_GROUP, 1024) /* threads of the binning's one group (more loads at once) */ \
     X(HT_POINT_EXACT_HEAD, 8)    /* uints before the exact sums (points.comp's ext) */        \
     X(HT_FOVEAL_GROUP_X, 32)     /* threads of a foveal-pixel group (one box each): */        \
     X(HT_FOVEAL_GROUP_Y, 4)      /* columns, rows */                                          \
