@@ -25,7 +25,12 @@
 /* How long the client waits for the greeting (a running hdrtone answers from its own thread
  * at once; one that does not is stopped or not hdrtone) and then for the reply. */
 static const int GREETING_TIMEOUT_MS = 2000;
-static const int REPLY_TIMEOUT_MS = 5000;
+static const int REPLY_TIMEOUT_MS = HANDOFF_LOAD_TIMEOUT_MS + 2000;   /* the server's first */
+/* The longest reply line, '\n' included (a longer error is cut). */
+enum { REPLY_MAX = 1024 };
+/* The line a client waiting for the viewer's load gets after HANDOFF_LOAD_TIMEOUT_MS. */
+#define LOAD_TIMEOUT_REPLY "error the window did not finish loading within 30 s\n"
+_Static_assert(HANDOFF_LOAD_TIMEOUT_MS == 30000, "LOAD_TIMEOUT_REPLY says 30 s");
 /* The lock file beside the socket: whoever holds it may remove a stale socket and bind. */
 static const char LOCK_NAME[] = "hdrtone.lock";
 
@@ -232,7 +237,7 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    char line[256];
+    char line[REPLY_MAX];
     if (!read_line(fd, line, sizeof line, GREETING_TIMEOUT_MS) ||
         strcmp(line, HANDOFF_GREETING) != 0) {
         snprintf(err, errlen, "%s: no hdrtone answers there", path);
@@ -243,11 +248,13 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
     if (!paths_readable(paths, n, err, errlen) || !send_paths(fd, paths, n, err, errlen)) {
         status = 1;
     } else if (!read_line(fd, line, sizeof line, REPLY_TIMEOUT_MS)) {
-        snprintf(err, errlen, "%s: the running hdrtone did not confirm", path);
+        snprintf(err, errlen, "%s: the running hdrtone did not answer within %d s", path,
+                 REPLY_TIMEOUT_MS / 1000);
         status = 1;
     } else if (strncmp(line, "ok ", 3) != 0) {
         line[strcspn(line, "\n")] = '\0';
-        snprintf(err, errlen, "the running hdrtone refused: %s", line);
+        snprintf(err, errlen, "the running hdrtone's window refused it: %s",
+                 strncmp(line, "error ", 6) == 0 ? line + 6 : line);
         status = 1;
     }
     close(fd);
@@ -257,14 +264,32 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
 /* ---------------------------------------------------------------------------------------
  * The server */
 
+/* A client's complete list, until the viewer takes it. */
+typedef struct batch {
+    char **paths;
+    int n;
+    unsigned long ticket;
+} batch;
+
+/* The viewer's answer to a ticket, until the server thread sends it. */
+typedef struct answer {
+    unsigned long ticket;
+    char text[REPLY_MAX];   /* the whole line, '\n' included; "": ok */
+} answer;
+
 struct handoff {
     int fd;                  /* listening, non-blocking */
-    int stop[2];             /* a byte written to stop[1] ends the thread */
+    int poke[2];             /* a byte written to poke[1] wakes the thread: answers, or stop */
     pthread_t thread;
     bool started;            /* the thread runs: stop joins it */
-    pthread_mutex_t lock;
-    char **queue;            /* received, not yet drained (under lock) */
-    int nqueue;
+    pthread_mutex_t lock;    /* guards what follows, to the next blank line */
+    bool stopping;
+    batch *batches;          /* received, not yet taken, oldest first */
+    int nbatches;
+    answer *answers;         /* given, not yet sent */
+    int nanswers;
+
+    unsigned long tickets;   /* the last ticket given (the thread's own) */
     void (*wake)(void);
     char path[PATH_MAX];
     dev_t dev;               /* the socket file made, to remove only our own */
@@ -275,7 +300,9 @@ typedef struct client {
     int fd;                  /* -1: free slot */
     char *buf;
     size_t len;
-    long long deadline;      /* now_ms() after which a client that has not finished goes */
+    unsigned long ticket;    /* its list is with the viewer (0: still sending) */
+    int npaths;              /* in that list */
+    long long deadline;      /* now_ms() after which the client goes (with its ticket: told) */
 } client;
 
 /* Binds and listens on PATH, removing a stale socket first. The listening socket, or -1 with
@@ -359,35 +386,64 @@ static bool list_complete(const char *buf, size_t len, int *n)
     return false;
 }
 
-/* Queues the N paths of a complete list; the reply for the client, or NULL when queued. */
-static const char *queue_paths(handoff *h, const char *buf, int n)
+static void free_paths(char **paths, int n)
 {
-    for (const char *p = buf; *p; p += strlen(p) + 1)
-        if (p[0] != '/' || strlen(p) >= PATH_MAX)
-            return "error a path is not absolute or too long\n";
-    pthread_mutex_lock(&h->lock);
-    const char *reply = NULL;
-    char **q = realloc(h->queue, (size_t)(h->nqueue + n) * sizeof *q);
-    if (q)
-        h->queue = q;
-    for (const char *p = buf; q && *p && !reply; p += strlen(p) + 1)
-        if (!(q[h->nqueue] = strdup(p)))
-            reply = "error out of memory\n";
-        else
-            h->nqueue++;
-    pthread_mutex_unlock(&h->lock);
-    return q ? reply : "error out of memory\n";
+    for (int i = 0; paths && i < n; i++)
+        free(paths[i]);
+    free(paths);
 }
 
-/* Reads what client C sent; once its list is complete, queues it, replies and closes. */
+/* Queues the N paths of C's complete list for the viewer under a new ticket; false with the
+ * reply for the client in REPLY. */
+static bool queue_batch(handoff *h, client *c, int n, const char **reply)
+{
+    *reply = "error out of memory\n";
+    batch b = {.paths = calloc((size_t)n, sizeof *b.paths), .n = n, .ticket = ++h->tickets};
+    const char *p = c->buf;
+    for (int i = 0; b.paths && i < n; p += strlen(p) + 1, i++) {
+        if (p[0] != '/' || strlen(p) >= PATH_MAX)
+            *reply = "error a path is not absolute or too long\n";
+        if (p[0] != '/' || strlen(p) >= PATH_MAX || !(b.paths[i] = strdup(p))) {
+            free_paths(b.paths, i);
+            return false;
+        }
+    }
+    pthread_mutex_lock(&h->lock);
+    batch *q = b.paths ? realloc(h->batches, (size_t)(h->nbatches + 1) * sizeof *q) : NULL;
+    if (q) {
+        h->batches = q;
+        q[h->nbatches++] = b;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (!q) {
+        free_paths(b.paths, n);
+        return false;
+    }
+    c->ticket = b.ticket;
+    c->npaths = n;
+    c->deadline = now_ms() + HANDOFF_LOAD_TIMEOUT_MS;
+    return true;
+}
+
+/* Sends LINE to C and closes it. */
+static void client_answer(client *c, const char *line)
+{
+    send_all(c->fd, line, strlen(line));
+    client_close(c);
+}
+
+/* Reads what client C sent; once its list is complete, queues it for the viewer (which
+ * answers it) or, when it holds no path or cannot be queued, answers and closes. A client
+ * waiting for its answer sends nothing more: anything it does (closing included) ends it. */
 static void client_read(handoff *h, client *c)
 {
     char chunk[4096];
     ssize_t r = recv(c->fd, chunk, sizeof chunk, 0);
     if (r < 0 && (errno == EAGAIN || errno == EINTR))
         return;
-    char *b = r > 0 && c->len + (size_t)r <= HANDOFF_MAX_BYTES ? realloc(c->buf, c->len + (size_t)r)
-                                                              : NULL;
+    char *b = r > 0 && !c->ticket && c->len + (size_t)r <= HANDOFF_MAX_BYTES
+                  ? realloc(c->buf, c->len + (size_t)r)
+                  : NULL;
     if (!b) {   /* closed early, failed, too long, or no memory */
         client_close(c);
         return;
@@ -396,15 +452,47 @@ static void client_read(handoff *h, client *c)
     c->buf = b;
     c->len += (size_t)r;
     int n;
+    const char *reply;
     if (!list_complete(c->buf, c->len, &n))
         return;
-    const char *reply = queue_paths(h, c->buf, n);
-    if (!reply && n > 0 && h->wake)   /* before the reply: the paths are there when it comes */
+    if (n == 0)
+        client_answer(c, "ok 0\n");
+    else if (!queue_batch(h, c, n, &reply))
+        client_answer(c, reply);
+    else if (h->wake)
         h->wake();
-    char ok[32];
-    snprintf(ok, sizeof ok, "ok %d\n", n);
-    send_all(c->fd, reply ? reply : ok, strlen(reply ? reply : ok));
-    client_close(c);
+}
+
+/* Wakes the thread (a full pipe wakes it as well: the byte is not needed). */
+static void poke(handoff *h)
+{
+    if (write(h->poke[1], "a", 1) != 1) {
+    }
+}
+
+/* Sends the viewer's answers to their clients (a ticket whose client went is forgotten);
+ * false when the thread is to stop. */
+static bool send_answers(handoff *h, client *cs)
+{
+    char bytes[64];
+    while (read(h->poke[0], bytes, sizeof bytes) == (ssize_t)sizeof bytes) {
+    }
+    pthread_mutex_lock(&h->lock);
+    answer *as = h->answers;
+    int n = h->nanswers;
+    bool stopping = h->stopping;
+    h->answers = NULL;
+    h->nanswers = 0;
+    pthread_mutex_unlock(&h->lock);
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
+            if (cs[i].fd >= 0 && cs[i].ticket == as[k].ticket) {
+                if (!as[k].text[0])
+                    snprintf(as[k].text, sizeof as[k].text, "ok %d\n", cs[i].npaths);
+                client_answer(&cs[i], as[k].text);
+            }
+    free(as);
+    return !stopping;
 }
 
 /* How long poll may wait: until the nearest client's deadline (-1: none). */
@@ -424,12 +512,12 @@ static void *serve(void *arg)
     for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
         cs[i] = (client){.fd = -1};
     for (;;) {
-        struct pollfd p[2 + HANDOFF_MAX_CLIENTS] = {{h->stop[0], POLLIN, 0}, {h->fd, POLLIN, 0}};
+        struct pollfd p[2 + HANDOFF_MAX_CLIENTS] = {{h->poke[0], POLLIN, 0}, {h->fd, POLLIN, 0}};
         for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
             p[2 + i] = (struct pollfd){cs[i].fd, POLLIN, 0};   /* fd -1 is skipped */
         if (poll(p, 2 + HANDOFF_MAX_CLIENTS, poll_timeout(cs)) < 0 && errno != EINTR)
             break;
-        if (p[0].revents)
+        if (p[0].revents && !send_answers(h, cs))
             break;
         for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
             if (cs[i].fd >= 0 && p[2 + i].revents)
@@ -438,7 +526,9 @@ static void *serve(void *arg)
             client_accept(h, cs);
         long long now = now_ms();
         for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
-            if (cs[i].fd >= 0 && now >= cs[i].deadline)
+            if (cs[i].fd >= 0 && now >= cs[i].deadline && cs[i].ticket)
+                client_answer(&cs[i], LOAD_TIMEOUT_REPLY);
+            else if (cs[i].fd >= 0 && now >= cs[i].deadline)
                 client_close(&cs[i]);
     }
     for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
@@ -478,7 +568,7 @@ handoff *handoff_listen(void (*wake)(void), bool *quiet, char *err, size_t errle
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    h->fd = h->stop[0] = h->stop[1] = -1;
+    h->fd = h->poke[0] = h->poke[1] = -1;
     h->wake = wake;
     if (!handoff_socket_path(h->path, sizeof h->path, err, errlen) ||
         !listen_locked(h, &taken, err, errlen)) {
@@ -487,7 +577,8 @@ handoff *handoff_listen(void (*wake)(void), bool *quiet, char *err, size_t errle
         return NULL;
     }
     pthread_mutex_init(&h->lock, NULL);
-    h->started = pipe2(h->stop, O_CLOEXEC) == 0 && pthread_create(&h->thread, NULL, serve, h) == 0;
+    h->started = pipe2(h->poke, O_CLOEXEC | O_NONBLOCK) == 0 &&
+                 pthread_create(&h->thread, NULL, serve, h) == 0;
     if (!h->started) {
         snprintf(err, errlen, "cannot start the hand-off thread: %s", strerror(errno));
         handoff_stop(&h);
@@ -496,15 +587,35 @@ handoff *handoff_listen(void (*wake)(void), bool *quiet, char *err, size_t errle
     return h;
 }
 
-int handoff_drain(handoff *h, char ***paths)
+int handoff_take(handoff *h, char ***paths, unsigned long *ticket)
 {
     pthread_mutex_lock(&h->lock);
-    *paths = h->queue;
-    int n = h->nqueue;
-    h->queue = NULL;
-    h->nqueue = 0;
+    batch b = h->nbatches > 0 ? h->batches[0] : (batch){0};
+    if (h->nbatches > 0)
+        memmove(h->batches, h->batches + 1, (size_t)--h->nbatches * sizeof *h->batches);
     pthread_mutex_unlock(&h->lock);
-    return n;
+    *paths = b.paths;
+    *ticket = b.ticket;
+    return b.n;
+}
+
+void handoff_reply(handoff *h, unsigned long ticket, const char *error)
+{
+    answer a = {.ticket = ticket};
+    if (error) {   /* one line, cut to fit */
+        snprintf(a.text, sizeof a.text - 1, "error %s", error);
+        for (char *c = a.text; *c; c++)
+            *c = *c == '\n' || *c == '\r' ? ' ' : *c;
+        strcat(a.text, "\n");
+    }
+    pthread_mutex_lock(&h->lock);
+    answer *q = realloc(h->answers, (size_t)(h->nanswers + 1) * sizeof *q);
+    if (q) {   /* else the client hears the timeout */
+        h->answers = q;
+        q[h->nanswers++] = a;
+    }
+    pthread_mutex_unlock(&h->lock);
+    poke(h);
 }
 
 const char *handoff_path(const handoff *h) { return h->path; }
@@ -514,18 +625,24 @@ void handoff_stop(handoff **hp)
     handoff *h = hp ? *hp : NULL;
     if (!h)
         return;
-    if (h->started && write(h->stop[1], "x", 1) == 1)
+    if (h->started) {
+        pthread_mutex_lock(&h->lock);
+        h->stopping = true;
+        pthread_mutex_unlock(&h->lock);
+        poke(h);
         pthread_join(h->thread, NULL);
+    }
     struct stat st;
     if (lstat(h->path, &st) == 0 && st.st_dev == h->dev && st.st_ino == h->ino)
         unlink(h->path);   /* ours still: a later hdrtone may have replaced a stale one */
     for (int i = 0; i < 2; i++)
-        if (h->stop[i] >= 0)
-            close(h->stop[i]);
+        if (h->poke[i] >= 0)
+            close(h->poke[i]);
     close(h->fd);
-    for (int i = 0; i < h->nqueue; i++)
-        free(h->queue[i]);
-    free(h->queue);
+    for (int i = 0; i < h->nbatches; i++)
+        free_paths(h->batches[i].paths, h->batches[i].n);
+    free(h->batches);
+    free(h->answers);
     pthread_mutex_destroy(&h->lock);
     free(h);
     *hp = NULL;

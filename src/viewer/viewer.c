@@ -162,17 +162,8 @@ static bool screenshot(viewer *v, const char *path)
         const float *hr = v->hist_rect;
         printf("histogram %d,%d %dx%d\n", (int)hr[0], (int)hr[1], (int)hr[2], (int)hr[3]);
         printf("frames %ld rendered %ld\n", v->frames, v->renders);
-        /* And the status text, shown or not, line by line: tests check what it says. */
-        if (v->have_image) {
-            char text[2048];
-            viewer_status_text(v, v->samples, text, sizeof text);
-            for (char *line = text, *end; line; line = end ? end + 1 : NULL) {
-                end = strchr(line, '\n');
-                printf("status: %.*s\n", end ? (int)(end - line) : (int)strlen(line), line);
-            }
-        }
-        if (v->message[0])
-            printf("message: %s\n", v->message);
+        /* And the status, shown or not, line by line: tests check what it says. */
+        viewer_status_print(v, stdout);
         /* The marked peaks (X), data-window coordinates, by rank. */
         for (int i = 0; v->s.show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
             printf("peak: %d %d,%d\n", i + 1, v->stats.peaks[i].x, v->stats.peaks[i].y);

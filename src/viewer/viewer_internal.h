@@ -135,6 +135,8 @@ typedef struct viewer {
     };
     struct handoff *handoff;   /* the hand-off socket (handoff.h); NULL: not listening */
     bool handoff_tried;        /* listening was tried (once, on the first frame) */
+    unsigned long handoff_ticket;   /* the list whose load is on its way (0: none) ... */
+    unsigned long handoff_gen;      /* ... and that load's load_gen (viewer_net.c) */
     hdr_image img;
     bool have_image;
     unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
@@ -340,8 +342,14 @@ void viewer_status_human(const viewer *v, char *buf, size_t len);
  * picture). */
 enum { VIEWER_PIXEL_LINES = 6 };
 void viewer_pixel_text(const viewer *v, char *buf, size_t len);
-/* The status bar's one line: the message (ERROR: a failure) or the view's status. */
+/* The status bar's one line: the message (ERROR: a failure) or the view's status (with a
+ * sequence's playback first: frame, rate, adaptation). */
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
+/* The screenshot hook's report after its own first lines (docs/viewer.md, Test hooks): the
+ * status bar as "bar: LINE", the status text as "status: LINE" lines when an image shows, the
+ * message as "message: TEXT", and why nothing shows as "error: TEXT" (a file that could not
+ * be loaded). */
+void viewer_status_print(const viewer *v, FILE *f);
 /* The luminance (cd/m^2, by the current weights and scale) under the cursor; false when the
  * cursor is not over a valid pixel. */
 bool viewer_cursor_lw(const viewer *v, double *lw);

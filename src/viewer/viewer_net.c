@@ -32,6 +32,8 @@ bool viewer_net_start(viewer *v, const char *listen, const char *layer, double m
 void viewer_net_stop(viewer *v)
 {
     tev_server_stop(&v->net);
+    if (v->handoff_ticket)
+        handoff_reply(v->handoff, v->handoff_ticket, "the window closed before the load ended");
     handoff_stop(&v->handoff);
 }
 
@@ -120,8 +122,42 @@ static void net_event(viewer *v, net_plan *plan, const tev_event *e)
     }
 }
 
-/* The files handed over since the last frame: opened as dropped ones are, the window raised.
- * The first call starts listening: another hdrtone that listens already keeps the hand-offs,
+/* Answers the pending hand-off once the load its list began is over: ok when the image
+ * shows, or when another list or a key began another load (the list was taken); else the
+ * window's reason. Until then it waits, so the client learns what the window made of it. */
+static void handoff_answer(viewer *v)
+{
+    if (!v->handoff_ticket || (v->load_gen == v->handoff_gen && viewer_loading(v)))
+        return;
+    const char *why = v->load_gen != v->handoff_gen || v->have_image ? NULL
+                      : v->load_err[0]                              ? v->load_err
+                                                                    : "nothing to show";
+    handoff_reply(v->handoff, v->handoff_ticket, why);
+    v->handoff_ticket = 0;
+}
+
+/* Opens a list handed over as dropped files are: its first shown, the window raised. A path
+ * the list cannot take (a folder with no image) is answered at once. */
+static void handoff_open(viewer *v, char **paths, int n, unsigned long ticket)
+{
+    if (v->handoff_ticket)   /* its load is replaced by this list's */
+        handoff_reply(v->handoff, v->handoff_ticket, NULL);
+    v->message[0] = '\0';      /* what the drop says of a path it cannot open */
+    v->message_error = false;
+    viewer_files_drop(v, paths, n);
+    v->handoff_ticket = ticket;
+    v->handoff_gen = v->load_gen;
+    if (v->message_error && v->message[0]) {
+        handoff_reply(v->handoff, ticket, v->message);
+        v->handoff_ticket = 0;
+    }
+    handoff_answer(v);   /* a load made at once (a sequence's, the tests') */
+    glfwFocusWindow(v->win);
+    v->dirty = true;
+}
+
+/* The lists handed over since the last frame, and the answer to the last one's load. The
+ * first call starts listening: another hdrtone that listens already keeps the hand-offs,
  * quietly; any other reason is said on stderr (the viewer works without). */
 static void handoff_poll(viewer *v)
 {
@@ -134,16 +170,17 @@ static void handoff_poll(viewer *v)
             fprintf(stderr, "hdrtone: not accepting hand-offs: %s\n", err);
         return;
     }
-    char **paths;
-    int n = v->handoff ? handoff_drain(v->handoff, &paths) : 0;
-    if (n == 0)
+    if (!v->handoff)
         return;
-    viewer_files_drop(v, paths, n);
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    glfwFocusWindow(v->win);
-    v->dirty = true;
+    handoff_answer(v);
+    char **paths;
+    unsigned long ticket;
+    for (int n; (n = handoff_take(v->handoff, &paths, &ticket)) > 0;) {
+        handoff_open(v, paths, n, ticket);
+        for (int i = 0; i < n; i++)
+            free(paths[i]);
+        free(paths);
+    }
 }
 
 /* The events of tev's clients since the last frame. */

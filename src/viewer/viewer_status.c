@@ -369,16 +369,37 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
         snprintf(buf, len, "%s", v->load_err);
         *error = true;
     } else if (v->have_image) {
-        char text[2048];
+        char text[2048], seq[256];
         viewer_status_text(v, v->samples, text, sizeof text);
         char *nl = strchr(text, '\n');
         if (nl)
             *nl = '\0';
-        snprintf(buf, len, "%s   F1: help", text);
+        viewer_seq_status(v, seq, sizeof seq);   /* first: a narrow window still shows it */
+        snprintf(buf, len, "%s%s%s   F1: help", seq, seq[0] ? "   " : "", text);
     } else if (v->net) {
         snprintf(buf, len, "waiting for images: tev protocol on port %d   F1: help",
                  tev_server_port(v->net));
     } else {
         snprintf(buf, len, "no image   Ctrl+O: open   F1: help");
     }
+}
+
+void viewer_status_print(const viewer *v, FILE *f)
+{
+    char line[1024];
+    bool error;
+    viewer_status_line(v, line, sizeof line, &error);
+    fprintf(f, "bar: %s\n", line);
+    if (v->have_image) {
+        char text[2048];
+        viewer_status_text(v, v->samples, text, sizeof text);
+        for (char *l = text, *end; l; l = end ? end + 1 : NULL) {
+            end = strchr(l, '\n');
+            fprintf(f, "status: %.*s\n", end ? (int)(end - l) : (int)strlen(l), l);
+        }
+    }
+    if (v->message[0])
+        fprintf(f, "message: %s\n", v->message);
+    if (!v->have_image && v->load_err[0])
+        fprintf(f, "error: %s\n", v->load_err);
 }

@@ -358,7 +358,7 @@ def check_block(rel, line, tag, body, folder):
     lines = logical_lines(body, tag == "console")
     results = run_block("%s:%d" % (rel, line), lines, folder)
     for n, ((code, comment, shown), (rc, out, err)) in enumerate(zip(lines, results)):
-        where = "%s:%d: %s" % (rel, line, code[:70])
+        where = "%s:%d: the block's `%s`" % (rel, line, code[:70])
         m = re.search(r"\bexits? (\d+)\b", comment)
         want = int(m.group(1)) if m else 0
         if rc != want:
@@ -429,6 +429,13 @@ def main():
         fail("the docs", "only %d blocks ran" % ran)
     print("test_doc_blocks: %d blocks run (%d commands), %d skipped, %d failures" %
           (ran, commands, skipped, len(failures)))
+    if failures:   # again at the end, where a long log's reader looks, with how to fix them
+        print("\nTo fix (PAGE:LINE is the block's opening fence): the page or the program; a "
+              "block that cannot run here gets\n`<!-- doctest: skip REASON -->` on the line "
+              "before its fence; the sample names the docs use are\nPLACEHOLDERS in "
+              "tests/doc/test_doc_blocks.py.")
+        for f in failures:
+            print("  " + f)
     sys.exit(1 if failures else 0)
 
 

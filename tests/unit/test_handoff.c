@@ -1,12 +1,15 @@
 /* The hand-off socket (src/viewer/handoff.h), no window: where the socket goes
  * ($XDG_RUNTIME_DIR when private, else ${TMPDIR}/hdrtone-UID made 0700; a folder open to
  * others or a link is refused; HT_HANDOFF=off), a round trip (relative paths arrive absolute,
- * in order, and wake the viewer; a missing file is refused before any is sent), a second listener stays out, a stale socket is not handed
- * to and is replaced by the next listener, and a listener that does not greet as hdrtone gets
- * nothing. */
+ * in order, and wake the viewer; a missing file is refused before any is sent; the client
+ * waits for the viewer's answer: ok exits 0, an error is the client's reason, made one line),
+ * a client gone before its answer is forgotten, a second listener stays out, a stale socket
+ * is not handed to and is replaced by the next listener, and a listener that does not greet
+ * as hdrtone gets nothing. */
 #define _DEFAULT_SOURCE   /* mkdtemp, setenv */
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,60 @@
 static char root[64];
 static atomic_int wakes;   /* counted on the server's thread */
 static void wake(void) { wakes++; }
+
+/* The viewer's side, on a thread of its own (handoff_send waits for the answer): takes each
+ * list, keeps the last in got/ngot, and answers it with answer_error (NULL: ok). */
+static char **got;
+static int ngot;
+static const char *answer_error;
+static atomic_bool responder_stop;
+
+static void *responder(void *arg)
+{
+    handoff *h = arg;
+    while (!responder_stop) {
+        char **paths;
+        unsigned long ticket;
+        int n = handoff_take(h, &paths, &ticket);
+        if (n > 0) {
+            for (int i = 0; i < ngot; i++)
+                free(got[i]);
+            free(got);
+            got = paths;
+            ngot = n;
+            handoff_reply(h, ticket, answer_error);
+        }
+        usleep(1000);
+    }
+    return NULL;
+}
+
+static pthread_t responder_start(handoff *h)
+{
+    pthread_t t;
+    responder_stop = false;
+    CHECK(pthread_create(&t, NULL, responder, h) == 0, "pthread_create");
+    return t;
+}
+
+static void responder_join(pthread_t t)
+{
+    responder_stop = true;
+    pthread_join(t, NULL);
+}
+
+/* A client of the socket's own that sends "/a.exr" and closes before its answer. */
+static void client_gone(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, path, strlen(path));
+    char greeting[64];
+    CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0 && recv(fd, greeting, 18, 0) == 18,
+          "connect %s", path);
+    CHECK(send(fd, "/a.exr\0\0", 8, 0) == 8, "send");
+    close(fd);
+}
 
 static void test_where(void)
 {
@@ -85,10 +142,10 @@ static void test_round_trip(void)
     CHECK_EQ(handoff_send(missing, 2, err, sizeof err), 1);
     CHECK(strstr(err, "missing.exr: No such file") != NULL, "a missing file: %s", err);
     char *paths[] = {"a b.exr", "./dir/", abs};
+    pthread_t viewer = responder_start(h);
     CHECK_EQ(handoff_send(paths, 3, err, sizeof err), 0);
     CHECK(err[0] == '\0', "message: %s", err);
-    char **got;
-    int n = handoff_drain(h, &got);
+    int n = ngot;
     CHECK_EQ(n, 3);
     char want[3][PATH_MAX + 16];
     snprintf(want[0], sizeof want[0], "%s/a b.exr", cwd);
@@ -96,11 +153,19 @@ static void test_round_trip(void)
     snprintf(want[2], sizeof want[2], "%s", abs);
     for (int i = 0; i < n && i < 3; i++)
         CHECK(strcmp(got[i], want[i]) == 0, "path %d: %s, want %s", i, got[i], want[i]);
-    for (int i = 0; i < n; i++)
-        free(got[i]);
-    free(got);
     CHECK_EQ(wakes, 1);
-    CHECK_EQ(handoff_drain(h, &got), 0);
+    /* The window refuses: its reason, on one line, is the client's. */
+    answer_error = "/x/bad.exr: not an image\nat byte 4";
+    CHECK_EQ(handoff_send(paths, 1, err, sizeof err), 1);
+    CHECK(strstr(err, "refused it: /x/bad.exr: not an image at byte 4") != NULL, "%s", err);
+    answer_error = NULL;
+    /* A client gone before its answer: forgotten; the next one is answered. */
+    client_gone(handoff_path(h));
+    CHECK_EQ(handoff_send(paths, 1, err, sizeof err), 0);
+    responder_join(viewer);
+    char **none;
+    unsigned long ticket;
+    CHECK_EQ(handoff_take(h, &none, &ticket), 0);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s", handoff_path(h));
     handoff_stop(&h);
@@ -131,7 +196,9 @@ static void test_stale_and_strangers(void)
     bool quiet;
     handoff *h = handoff_listen(NULL, &quiet, err, sizeof err);
     CHECK(h != NULL, "the stale socket is replaced: %s", err);
+    pthread_t viewer = responder_start(h);
     CHECK_EQ(handoff_send(paths, 1, err, sizeof err), 0);
+    responder_join(viewer);
     handoff_stop(&h);
     /* Something that listens but does not greet as hdrtone receives no path. */
     fd = plant_socket(true);
@@ -158,6 +225,9 @@ int main(void)
     test_where();
     test_round_trip();
     test_stale_and_strangers();
+    for (int i = 0; i < ngot; i++)
+        free(got[i]);
+    free(got);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     CHECK(system(cmd) == 0, "cleanup");

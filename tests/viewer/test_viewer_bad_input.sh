@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A file that cannot be loaded: the viewer reports it (stderr), keeps running, shows the next
-# file on PageDown, and exits normally; no display at all gives a clear message and status 1.
+# file on PageDown, and exits normally; the screenshot hook's "error:" and "bar:" lines say why
+# nothing shows (also for a missing file); no display at all gives a clear message and status 1.
 source "$(dirname "$0")/viewer_common.sh"
 printf 'not an image' >"$tmp/bad.exr"
 : >"$tmp/empty.hdr"
@@ -18,6 +19,13 @@ line=$(timeout 120 "$HT_BIN" "$tmp/bad.exr" --screenshot "$tmp/bad.png" --frames
   err "viewer exits on a bad file"
 m=$(mean "$tmp/bad.png")
 gt "$m" 5 || err "the window with a bad file is black (no error text?): mean $m"
+# The screenshot hook says why nothing shows, in the status bar and on an error line.
+grep -q "^error: $tmp/bad.exr: " <<<"$line" || err "no 'error:' line for bad.exr: $line"
+grep -q "^bar: $tmp/bad.exr: " <<<"$line" || err "the status bar does not name bad.exr: $line"
+line=$(timeout 120 "$HT_BIN" view "$tmp/missing.exr" --screenshot "$tmp/missing.png" --frames 2 \
+       2>/dev/null)
+grep -q "^error: $tmp/missing.exr: .*No such file" <<<"$line" ||
+  err "no 'error:' line for a missing file: $line"
 
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY timeout 60 "$HT_BIN" "$image" 2>&1); status=$?
 [[ $status == 1 ]] || err "no display: status $status, not 1"

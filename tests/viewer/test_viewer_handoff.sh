@@ -6,6 +6,11 @@
 #  2. a second `hdrtone FILE2` (a relative path, from another folder) exits 0 and the running
 #     viewer lists FILE2 and shows it (its title), with FILE still a key away (P, N); a folder
 #     handed over adds its images, the first shown; no second window opens;
+#  2b. the hand-off tells the truth: a damaged EXR (a truncated Desk.exr) that the window
+#     fails to load exits 1 with the window's reason naming the file, and the next good file
+#     exits 0 (the reply waits for the load's outcome: loads are off the UI thread); a missing
+#     file exits 1 before anything is sent; a folder with no image exits 1 (the window's
+#     list refuses it); a typo'd command names the nearest one (exit 2); no window opens;
 #  3. a stale socket (its hdrtone killed) is not handed to: the window opens, and the new
 #     viewer takes the socket over and accepts the next hand-off;
 #  4. a fake listener on tev's port 127.0.0.1:14158 never receives a connection from them
@@ -21,7 +26,8 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 sock=$XDG_RUNTIME_DIR/hdrtone.sock
 cd "$tmp"
 
-mkdir -p pics other more
+mkdir -p pics other more empty
+head -c 3000 "$image" > other/damaged.exr   # the header, and a chunk cut short
 python3 - <<'PY'
 import struct
 for name in ('pics/a.pfm', 'pics/b.pfm', 'pics/c.pfm', 'other/x.pfm', 'more/p.pfm', 'more/q.pfm'):
@@ -128,6 +134,30 @@ xdotool key --window "$win" n
 title_is a.pfm "N wraps round: the list is a.pfm x.pfm p.pfm q.pfm"
 n=$(xdotool search --onlyvisible --name "^hdrtone" | wc -l)
 [[ $n == 1 ]] || err "$n hdrtone windows after the hand-offs, not 1"
+
+# 2b. What the window makes of a file is what the hand-off says.
+# refused RC WHAT ARGS...: a hand-off that must exit RC, its message naming WHAT; no window.
+refused() {
+  local want=$1 what=$2; shift 2
+  timeout 60 "$HT_BIN" "$@" 2>hand.err
+  local rc=$?
+  [[ $rc == "$want" ]] || err "hdrtone $*: exit status $rc, not $want ($(cat hand.err))"
+  grep -q -F "$what" hand.err || err "hdrtone $*: the message does not name $what: $(cat hand.err)"
+  grep -q handed hand.err && err "hdrtone $*: said it handed over: $(cat hand.err)"
+}
+refused 1 "other/damaged.exr: file is truncated or damaged" other/damaged.exr
+grep -q "window refused it: $tmp/other/damaged.exr: file is truncated" hand.err ||
+  err "the reason is not the window's, with the file's path: $(cat hand.err)"
+title_is damaged.exr "the damaged file is listed (the window says why it shows nothing)"
+hand pics/c.pfm
+title_is c.pfm "a good file after the damaged one"
+refused 1 "other/missing.exr: no such command or file" other/missing.exr
+refused 1 "missing.exr: No such file" pics/a.pfm other/missing.exr
+refused 1 "empty" empty/
+refused 2 "stat: no such command or file (the nearest command: stats" stat other/x.pfm
+refused 2 "the nearest command: export" exprot pics/a.pfm
+n=$(xdotool search --onlyvisible --name "^hdrtone" | wc -l)
+[[ $n == 1 ]] || err "$n hdrtone windows after the refused hand-offs, not 1"
 
 # 3. A stale socket: the viewer killed, its socket file left behind.
 kill -9 "$pid"
