@@ -173,8 +173,8 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     if (ok && d.mode == HT_VIEW_FALSECOLOR && o->legend)
         ok = add_legend(o, &d, &u, &rgb, &w, &h, err, errlen);
     encode_buffer buf = {0};
-    encode_image im = {rgb, w, h, 3, bits, tags_tm.transfer == HT_TRANSFER_GAMMA ? tags_tm.gamma : 0,
-                       NULL};
+    double gamma = tags_tm.transfer == HT_TRANSFER_GAMMA ? tags_tm.gamma : 0;
+    encode_image im = {rgb, w, h, 3, bits, gamma, NULL};
     output_tags tags = {0};   /* untagged: no chunk at all */
     if (ok && (!tagged || (ok = output_tags_make(&tags_tm, o->format, bits, false, rgb, w, h,
                                                  &tags, err, errlen))))

@@ -158,7 +158,8 @@ static char *with_shared_arrays(const char *head, const char *text)
         size_t n = end ? (size_t)(end - line + 1) : strlen(line);
         char name[96];
         int count = 0;
-        if (rhs && rhs < line + n && sscanf(line, "const float %95[^[ ][%d] =", name, &count) == 2) {
+        if (rhs && rhs < line + n &&
+            sscanf(line, "const float %95[^[ ][%d] =", name, &count) == 2) {
             o += sprintf(o, "shared float %s[%d];\n", name, count);
             size_t r = n - (size_t)(rhs + 3 - line);   /* "float[N](...);\n" */
             in += sprintf(in, "        %s = ", name);
