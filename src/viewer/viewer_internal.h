@@ -304,7 +304,8 @@ void viewer_fit(viewer *v);
 bool viewer_human_shown(const viewer *v);
 
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
- * full image as `hdrtone export` computes it, to ./NAME_tonemapped[-N].png (viewer_export.c). */
+ * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png
+ * (viewer_export.c). */
 void viewer_export(viewer *v);
 
 /* platform.c */
