@@ -182,14 +182,16 @@ static const opt_def OPTIONS[] = {
      "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
      "the linear output, as pcond writes it"},
-    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
+    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 32, NULL, "8|16|32",
+     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10); 32: "
+     "JPEG XL's float linear output (1 = Ldmax, the intensity target)"},
     {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
      tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
-     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
-     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2; stats: the "
-     "output's MaxCLL, MaxFALL and mastering display"},
+     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
+     "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
+     "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
+     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display"},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
      "--format y4m --hdr: the 10-bit frames' chroma sampling"},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
@@ -265,6 +267,9 @@ static const opt_def OPTIONS[] = {
            "(default: un-prefixed R,G,B or Y, else the first layer with them)"),
     {"max-pixels", 0, OPT_DOUBLE, HT_CMD_ALL, OFF(max_pixels), 1, 1e15, NULL, "N",
      "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
+    FLAG("sdr-base", HT_CMD_ALL, sdr_base,
+         "an Ultra HDR JPEG: open its SDR base picture alone (SDR white at 203 cd/m^2), not "
+         "the HDR rendition of base and gain map"),
     {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE | HT_CMD_BENCH,
      OFF(frame_range), 0, 0, NULL, "A-B",
      "frames of a sequence (IN a pattern: shot.%04d.exr or shot.####.exr; default: from its "
@@ -461,6 +466,18 @@ static const opt_def *find_option(const char *arg, unsigned command, const char 
     return NULL;
 }
 
+/* --display-space's own curve where --transfer is not given: BT.1886's 2.4 for the spaces of
+ * video (rec2020, rec709-g24); the others keep the curve they have. */
+static void display_curve(ht_options *o)
+{
+    int ds = o->tm.display_space;
+    if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&
+        !options_given(o, "transfer")) {
+        o->tm.transfer = HT_TRANSFER_GAMMA;
+        o->tm.gamma = 2.4;
+    }
+}
+
 /* --colorspace resolved into o->colour; --display-space's curve where --transfer is not given. */
 static bool options_colour(ht_options *o, char *err, size_t errlen)
 {
@@ -479,12 +496,7 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
         if (s)
             colour_from_space(&o->colour, s, IMAGE_COLOUR_OPTION);
     }
-    int ds = o->tm.display_space;
-    if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&
-        !options_given(o, "transfer")) {
-        o->tm.transfer = HT_TRANSFER_GAMMA;
-        o->tm.gamma = 2.4;
-    }
+    display_curve(o);
     return true;
 }
 
@@ -592,6 +604,21 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
     return true;
 }
 
+void options_sdr_base(const ht_options *o, ht_options *sdr)
+{
+    ht_options def;
+    options_default(&def);
+    *sdr = *o;
+    sdr->hdr = HT_TRANSFER_SRGB;
+    sdr->depth = 8;
+    sdr->format = ENCODE_JPEG;
+    sdr->tm.ldmax = def.tm.ldmax;
+    sdr->tm.drange = def.tm.drange;
+    sdr->tm.transfer = def.tm.transfer;
+    sdr->tm.gamma = def.tm.gamma;
+    display_curve(sdr);
+}
+
 bool options_given(const ht_options *o, const char *name)
 {
     for (size_t i = 0; i < N_OPTIONS; i++)
@@ -612,6 +639,7 @@ image_load_options options_load(const ht_options *o)
     image_load_options lo = {.part = o->part, .layer = o->layer,
                              .max_pixels = (uint64_t)o->max_pixels,
                              .rgbe_mid = o->preset == HT_PRESET_PCOND,
+                             .sdr_base = o->sdr_base,
                              .colour = o->colour};
     return lo;
 }

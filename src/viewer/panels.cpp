@@ -459,10 +459,40 @@ static void section_pixel(viewer *v)
         ImGui::TextUnformatted("");
 }
 
+/* The file's metadata as stats --json gives it (image.h: every header attribute, EXIF/XMP,
+ * ICC and CICP, long values already folded): each key over its value, wrapped to the dock. */
+static void section_metadata(viewer *v)
+{
+    if (v->img.meta_count == 0) {
+        const char *none = v->img.width > 0 ? "the file gives none" : "no image";
+        panels_text(none, false);
+        panels_note_text("meta_none", none);
+        return;
+    }
+    char line[IMAGE_META_FOLD + 256];
+    for (int i = 0; i < v->img.meta_count; i++) {
+        const image_meta *m = &v->img.meta[i];
+        ImGui::TextDisabled("%s", m->key);
+        ImGui::Indent();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(m->value);
+        ImGui::PopTextWrapPos();
+        ImGui::Unindent();
+        snprintf(line, sizeof line, "%s = %s", m->key, m->value);
+        panels_note_text("meta", line);
+    }
+}
+
 /* A section of the dock under a header, open at first when OPEN. */
 static void section(viewer *v, const char *title, bool open, void (*body)(viewer *))
 {
-    if (ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    bool shown = ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    char name[64];
+    snprintf(name, sizeof name, "section_%s", title);
+    for (char *c = name; *c; c++)   /* one word, for the layout hook's lines */
+        *c = *c == ' ' ? '_' : *c;
+    panels_note("%s", name);
+    if (shown)
         body(v);
 }
 
@@ -486,6 +516,7 @@ static void dock(viewer *v)
         section(v, "Pixel", true, section_pixel);
         section(v, "Settings", true, section_settings);
         section(v, "Parts and layers", false, section_parts);
+        section(v, "Metadata", false, section_metadata);
     }
     ImGui::End();
 }
