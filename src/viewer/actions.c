@@ -147,10 +147,10 @@ static const action ACTIONS[ACT_COUNT] = {
                           "Show one channel alone (again: the next channel: R G B A Y)",
                           GROUP_VIEW, {KC(4)}, act_view_channel, 0, false, NULL, on_channel},
     [ACT_EXPOSURE_UP] = {"view.exposure_up", "Exposure up (half a stop; the exposure view)",
-                         GROUP_VIEW, {KC(E)}, act_exposure, +0.5, false, on_exposure, NULL,
+                         GROUP_VIEW, {KC(E)}, act_exposure, +1, false, on_exposure, NULL,
                          "E"},
     [ACT_EXPOSURE_DOWN] = {"view.exposure_down", "Exposure down", GROUP_VIEW,
-                           {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -0.5, false,
+                           {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -1, false,
                            on_exposure, NULL, "Shift+E"},
 
     [ACT_RANGE_DOWN] = {"tone.range_down", "Luminance range down (1/4 decade)", GROUP_TONE,

@@ -75,7 +75,7 @@ void act_set_wipe(struct viewer *v, double at);
 void act_flip(struct viewer *v, double down);
 void act_set_view(struct viewer *v, double mode);
 void act_view_channel(struct viewer *v, double arg);
-void act_exposure(struct viewer *v, double stops);
+void act_exposure(struct viewer *v, double steps);   /* STEPS of the setting's step */
 void act_set_exposure(struct viewer *v, double ev);
 void act_set_offset(struct viewer *v, double x);
 void act_set_fc_max(struct viewer *v, double cd);
