@@ -1,5 +1,5 @@
 /* Persistently mapped pixel-buffer objects that decoders write frames into, so that the GL
- * thread uploads a frame without copying it (issue 24). */
+ * thread uploads a frame without copying it (BENCHMARKS.md). */
 #ifndef HT_UPLOAD_RING_H
 #define HT_UPLOAD_RING_H
 
