@@ -1,6 +1,7 @@
 // Apply pass (with HT_DISPLAY: the display modes of apply_display.glsl instead of the
 // tone mapping): every sample through the response (chromaticity kept), clipped, averaged over
-// the samples (the MSAA resolve comes after the tone mapping), encoded for the display and
+// the samples (the MSAA resolve comes after the tone mapping; the OCIO view's before it),
+// encoded for the display and
 // rounded to 8 bits as tonemap_encode does (PQ and HLG: 1 is u_ldmax cd/m^2) (the GPU's pow may differ from libm's by an ulp,
 // so a value can land one code away: the tests allow 1 LSB), or to 16 bits into an RGBA16
 // output as tonemap_cpu_apply16 does (u_levels 65535; no format qualifier: writeonly takes
@@ -29,7 +30,16 @@ vec3 tonemap(vec4 c)
 
 void apply_pixel(ivec2 p)
 {
-#if defined(HT_DISPLAY) && defined(HT_SRC_MS)
+#if defined(HT_OCIO) && defined(HT_SRC_MS)
+    // The OCIO view once per pixel, on the samples resolved in scene-linear light (as OCIO's
+    // viewers filter the image before the view; the non-finite channels 0, as ocio_sample).
+    vec3 acc = vec3(0.0);
+    for (int s = 0; s < u_samples; s++) {
+        vec3 c = ht_load_sample(p, s).rgb;
+        acc += mix(vec3(0.0), c, bvec3(ht_finite(c.r), ht_finite(c.g), ht_finite(c.b)));
+    }
+    vec3 v = ocio_sample(vec4(acc / float(u_samples), 1.0));
+#elif defined(HT_DISPLAY) && defined(HT_SRC_MS)
     // Every sample in the mode, then the resolve, as the tone mapping does.
     vec3 acc = vec3(0.0);
     for (int s = 0; s < u_samples; s++)
@@ -69,6 +79,9 @@ void main()
 // HT_APPLY_STEP^2 pixels per thread, a group's threads side by side in each step (coalesced).
 void main()
 {
+#ifdef HT_OCIO
+    ht_ocio_init();   // its shared arrays (ocio_gpu.c)
+#endif
     ivec2 base = ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y) * HT_APPLY_STEP +
                  ivec2(gl_LocalInvocationID.xy);
     for (int j = 0; j < HT_APPLY_STEP; j++)

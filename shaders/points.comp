@@ -8,12 +8,17 @@
 //  HT_POINTS_STAGE 2, for pcond's darkest-bin rule (pipeline_human.c; a picture in one
 //    piece): pcond's exact sum (pcond_sum) of each point sample into point_exact (NaN: not
 //    valid), and the extremes of it over the veiled foveal image and over the samples.
-layout(local_size_x = HT_POINTS_GROUP) in;
+#if HT_POINTS_STAGE == 1
+#define HT_POINTS_THREADS HT_POINTS_BIN_GROUP
+#else
+#define HT_POINTS_THREADS HT_POINTS_GROUP
+#endif
+layout(local_size_x = HT_POINTS_THREADS) in;
 layout(std430, binding = HT_BIND_POINT_LUM) buffer PointLum { float point_lum[]; };
 layout(std430, binding = HT_BIND_POINT_POS) readonly buffer PointPos { uint point_pos[]; };
 // ext: order keys (order_key) of the smallest sum of the foveal image's valid pixels, of
-// the point samples', then the largest of each (pass_foveal_exact clears them); ext[4] the
-// frame's "widened", copied there so that one read-back takes all five (pass_foveal.c).
+// the point samples', then the largest of each (pass_foveal_exact clears them and reads
+// them back).
 layout(std430, binding = HT_BIND_POINT_EXACT) buffer PointExact {
     uint ext[HT_POINT_EXACT_HEAD];
     float point_exact[];
@@ -21,7 +26,7 @@ layout(std430, binding = HT_BIND_POINT_EXACT) buffer PointExact {
 uniform uint u_count;
 uniform float u_scale;
 
-const uint N = uint(HT_POINTS_GROUP);
+const uint N = uint(HT_POINTS_THREADS);
 #if HT_POINTS_STAGE == 0
 uniform ivec2 u_origin;   // the piece this dispatch reads: where it lies in the picture,
 uniform ivec2 u_piece;    // and its size
@@ -110,7 +115,8 @@ void main()
 #else
 // pcond's darkest-bin rule (tonemap_darkest_bin): u_dark >= 0, the bin of the samples with
 // the Lw of the first sample whose exact sum (stage 2) lies in u_dark_exact (the darkest
-// exact Lw), instead of the binning's; -1 in every analysis but the one it is set for.
+// exact Lw), instead of the binning's, where the range pass widened the range (the CPU sets
+// it without waiting for that pass); -1 in every analysis but the one it is set for.
 uniform int u_dark;
 uniform vec2 u_dark_exact;
 shared uint s_hist[HT_MAX_BINS];
@@ -124,7 +130,8 @@ void main()
     for (uint i = t; i < bins; i += N) s_hist[i] = 0u;
     if (t == 0u) { s_count = 0u; s_first = 0xffffffffu; }
     barrier();
-    for (uint k = t; u_dark >= 0 && k < u_count; k += N) {
+    int dark_bin = frame.widened != 0u ? u_dark : -1;
+    for (uint k = t; dark_bin >= 0 && k < u_count; k += N) {
         float f = point_exact[k];
         if (f >= u_dark_exact.x && f <= u_dark_exact.y) { atomicMin(s_first, k); break; }
     }
@@ -143,7 +150,7 @@ void main()
         if (!(lw > 0.0) || !ht_finite(lw) || lw < lo || lw >= hi) continue;
         float b = log(lw);
         int bin = dark && lw == dark_lw
-                  ? u_dark : clamp(int(floor((b - bwmin) * inv_width)), lowest, int(bins) - 1);
+                  ? dark_bin : clamp(int(floor((b - bwmin) * inv_width)), lowest, int(bins) - 1);
         atomicAdd(s_hist[bin], 1u);
         sum += b;
         count++;

@@ -47,7 +47,7 @@ int cmd_view(int argc, char **argv)
     /* Files given to a plain `hdrtone FILE...` go to the hdrtone running for this user, if
      * one does (handoff.h), and never to another program. */
     if (npos > 0 && !o.listen && !o.new_window && !o.watch && !o.screenshot && !o.keys &&
-        !o.reference && !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays */
+        !o.reference && !o.session && !(npos == 1 && seq_cmd_is_sequence(pos[0]))) {   /* a sequence plays */
         char err[HT_ERR_MAX];
         int handed = handoff_send(pos, npos, err, sizeof err);
         if (err[0])
@@ -60,7 +60,7 @@ int cmd_view(int argc, char **argv)
             return handed;
         }
     }
-    if (npos == 0 && !o.listen)   /* --listen alone waits for images */
+    if (npos == 0 && !o.listen && !o.session)   /* --listen alone waits for images */
         pos[npos++] = (char *)default_image();
     int status = viewer_main(&o, pos, npos);
     free(pos);

@@ -3,23 +3,26 @@
  * current one. Lookahead is bounded so memory stays at a few images.
  * A stream on standard output (outputs "-") gets its frames in input order: each worker
  * encodes in parallel, then waits until every earlier job is done before it writes. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _GNU_SOURCE /* gettid */
 #include "batch.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "batch_gpu.h"
 #include "commands.h"
 #include "encode.h"
+#include "encode_codecs.h"
 #include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
+#include "zlib_stripes.h"
 
 
 typedef struct job {
@@ -31,6 +34,7 @@ typedef struct job {
     int width, height;
     int data_window[4], display_window[4];
     bool loaded, mapped, done, ok;
+    double at[BATCH_MOMENT_COUNT];   /* its moments, seconds from the batch's start */
 } job;
 
 typedef struct batch {
@@ -52,12 +56,17 @@ typedef struct batch {
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
     double t0;
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
+    double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
+    bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
     const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
     bool linear;                  /* o->format holds floats: map_linear's output */
+    bool uhdr;                    /* an Ultra HDR JPEG: px holds the 16-bit HDR rendition,
+                                     then the 8-bit SDR base of the options sdr */
+    ht_options sdr;
     cmd_backend *be;              /* the command's backend (backend.h) */
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
@@ -65,6 +74,8 @@ typedef struct batch {
 
 #define BATCH_STAGE_NAME_(n) #n,
 const char *const batch_stage_names[BATCH_STAGE_COUNT] = {BATCH_STAGES(BATCH_STAGE_NAME_)};
+const char *const batch_gl_names[BATCH_GL_COUNT] = {BATCH_GL_TERMS(BATCH_STAGE_NAME_)};
+const char *const batch_moment_names[BATCH_MOMENT_COUNT] = {BATCH_MOMENTS(BATCH_STAGE_NAME_)};
 #undef BATCH_STAGE_NAME_
 
 static double now_s(void)
@@ -82,7 +93,32 @@ static int out_bits(const batch *b)
 
 static size_t px_bytes(const batch *b, const job *j)
 {
-    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8);
+    return (size_t)j->width * j->height * 3 * (out_bits(b) / 8 + b->uhdr);
+}
+
+/* An Ultra HDR job's SDR base: behind its HDR rendition. */
+static uint8_t *sdr_pixels(const job *j)
+{
+    return (uint8_t *)j->px + (size_t)j->width * j->height * 3 * 2;
+}
+
+/* J's pixels as an Ultra HDR JPEG into *out (encode_ultrahdr), the tags the two renditions'. */
+static bool encode_uhdr(const batch *b, const job *j, encode_buffer *out, char *err,
+                        size_t errlen)
+{
+    const ht_options *o = b->o;
+    output_tags th, ts;
+    bool ok = output_tags_make(&o->tm, ENCODE_PNG, 16, false, NULL, j->width, j->height, &th,
+                               err, errlen) &&
+              output_tags_make(&b->sdr.tm, ENCODE_JPEG, 8, false, NULL, j->width, j->height,
+                               &ts, err, errlen);
+    encode_image hdr = {j->px, j->width, j->height, 3, 16, 0.0, &th.t};
+    encode_image sdr = {sdr_pixels(j), j->width, j->height, 3, 8,
+                        b->sdr.tm.transfer == HT_TRANSFER_GAMMA ? b->sdr.tm.gamma : 0.0, &ts.t};
+    ok = ok && encode_ultrahdr(&sdr, &hdr, o->quality, out, err, errlen);
+    output_tags_free(&th);
+    output_tags_free(&ts);
+    return ok;
 }
 
 /* Under the lock: a message, clearing the progress line first. */
@@ -142,12 +178,14 @@ static void decode_one(batch *b, job *j)
     lo.half_only = b->to_half;
     lo.half_alloc = b->half_alloc;
     double t = now_s();
+    j->at[BATCH_AT_decode_start] = t - b->t0;
     bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
     if (ok && b->to_half && human_requested(&b->o->tm) && !image_add_floats(&j->img)) {
         snprintf(err, sizeof err, "%s: out of memory", j->in);
         image_free(&j->img);
         ok = false;
     }
+    j->at[BATCH_AT_decoded] = now_s() - b->t0;
     t = now_s() - t;
     pthread_mutex_lock(&b->mu);
     b->busy_s[BATCH_decode] += t;
@@ -210,6 +248,12 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
     }
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
+    if (b->uhdr) {
+        bool ok = encode_uhdr(b, j, out, why, sizeof why);
+        if (!ok)
+            snprintf(err, errlen, "%s: %s", j->out, why);
+        return ok;
+    }
     output_tags tags;
     bool ok = output_tags_make(&o->tm, f, o->depth, o->chroma == 420, j->px, j->width,
                                j->height, &tags, why, sizeof why);
@@ -264,6 +308,7 @@ static void encode_one(batch *b, job *j, int threads)
     char err[HT_ERR_MAX];
     encode_buffer enc;
     double t0 = now_s(), t1;
+    j->at[BATCH_AT_encode_start] = t0 - b->t0;
     bool ok = encode_job(b, j, threads, &enc, err, sizeof err);
     image_pool_put(j->px, px_bytes(b, j));
     j->px = NULL;
@@ -278,6 +323,7 @@ static void encode_one(batch *b, job *j, int threads)
     b->busy_s[BATCH_encode] += t1 - t0;
     b->encoding--;
     b->busy_s[BATCH_write] += t2 - tw;
+    j->at[BATCH_AT_done] = t2 - b->t0;
     if (!ok)
         report_job(b, j, err);
     finish(b, j, ok);
@@ -294,6 +340,8 @@ static job *encode_ready(batch *b)
                ? &b->jobs[b->next_encode++] : NULL;
 }
 
+enum { WORKER_NICE = 4 };
+
 /* A worker: encodes what is tone-mapped, else decodes the next file when there is room
  * ahead of the GPU, else waits. One pool for both: since decoding became as cheap as
  * encoding (a 4K PIZ frame ~200 ms, its PNG ~180 ms), a fixed split left one side idle
@@ -301,6 +349,10 @@ static job *encode_ready(batch *b)
 static void *worker(void *arg)
 {
     batch *b = arg;
+    /* A little below the GL thread, which the workers (and their decodes' and encodes'
+     * threads, which inherit this) outnumber: its frames are the pipeline's, and a frame it
+     * waits for a core for holds up every stage after it. */
+    setpriority(PRIO_PROCESS, (id_t)gettid(), getpriority(PRIO_PROCESS, 0) + WORKER_NICE);
     pthread_mutex_lock(&b->mu);
     for (;;) {
         job *j = encode_ready(b);
@@ -310,14 +362,21 @@ static void *worker(void *arg)
             j = &b->jobs[b->next_load++];
         b->decoding += load;
         b->encoding += j && !load;
-        /* An encode takes the cores the decodes leave, shared with the other encodes: all
-         * of them for the last frame, one in the steady state. */
+        /* An encode takes the cores the decodes leave, shared with the other encodes: one
+         * in the steady state; a worker with nothing to do helps them (below). */
         int free_cores = b->cpus - b->decoding * b->load_threads;
         int enc_threads = free_cores / (b->encoding > 0 ? b->encoding : 1);
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
-            pthread_cond_wait(&b->cv, &b->mu);
+            /* Pieces of encodes under way (PNG's stripes), else wait: without the help the
+             * batch's end waited for encodes begun on one core while the others idled (a
+             * quarter of a 16-frame batch on the 16-core GPU machine). */
+            pthread_mutex_unlock(&b->mu);
+            bool helped = zlib_stripes_help();
+            pthread_mutex_lock(&b->mu);
+            if (!helped)
+                pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
         pthread_mutex_unlock(&b->mu);
@@ -338,6 +397,7 @@ static void *worker(void *arg)
 /* Under the lock: J's tone mapping is over; OK or the failure MSG. */
 static void mapped(batch *b, job *j, bool ok, const char *msg)
 {
+    j->at[BATCH_AT_mapped] = now_s() - b->t0;
     if (ok) {
         j->mapped = true;
         pthread_cond_broadcast(&b->cv);
@@ -373,13 +433,13 @@ static bool map_linear(const ht_options *o, const hdr_image *img, float *rgb, do
 }
 
 /* Tone-maps J (its pixels freed as soon as the backend has them): on the GPU with the
- * read-back queued (*slot, collected by finish_pending), else into j->px at once (*slot -1).
- * False with "IN: reason" in msg. */
-static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
+ * read-backs queued (*slot, and an Ultra HDR base's *sdr_slot; collected by finish_pending),
+ * else into j->px at once (-1). False with "IN: reason" in msg. */
+static bool map_job(batch *b, job *j, int *slot, int *sdr_slot, char *msg, size_t len)
 {
     char err[HT_ERR_MAX], note[HT_ERR_MAX] = "";
     int bits = out_bits(b);
-    *slot = -1;
+    *slot = *sdr_slot = -1;
     j->width = j->img.width;
     j->height = j->img.height;
     memcpy(j->data_window, j->img.data_window, sizeof j->data_window);
@@ -394,13 +454,16 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     else if (b->linear)
         ok = map_linear(b->o, &j->img, j->px, &j->exposure, err, sizeof err);
     else if (b->o->backend != HT_BACKEND_GPU)
-        ok = backend_tonemap_consume(b->be, b->o, &j->img, bits == 8 ? j->px : NULL,
+        ok = (!b->uhdr ||
+              backend_tonemap(b->be, &b->sdr, &j->img, NULL, sdr_pixels(j), err, sizeof err)) &&
+             backend_tonemap_consume(b->be, b->o, &j->img, bits == 8 ? j->px : NULL,
                                      bits == 16 ? j->px : NULL, err, sizeof err);
-    else if (!b->gpu && !(b->gpu = batch_gpu_create(b->be, err, sizeof err)))
+    else if (!b->gpu && !(b->gpu = batch_gpu_create(b->be, b->gl_s, err, sizeof err)))
         ok = false;
     else
-        ok = batch_gpu_start(b->gpu, b->o, &j->img, j->px, slot, note, sizeof note, err,
-                             sizeof err);
+        ok = batch_gpu_start2(b->gpu, b->o, b->uhdr ? &b->sdr : NULL, &j->img, j->px,
+                              b->uhdr ? sdr_pixels(j) : NULL, slot, sdr_slot, note,
+                              sizeof note, err, sizeof err);
     image_free(&j->img);
     if (!ok)
         snprintf(msg, len, "%s: %s", j->in, err);
@@ -413,14 +476,17 @@ static bool map_job(batch *b, job *j, int *slot, char *msg, size_t len)
     return ok;
 }
 
-/* Collects the read-back of the job in *pending (if any) and hands it to the encoders. */
-static void finish_pending(batch *b, job **pending, int slot)
+/* Collects the read-backs of the job in *pending (if any; SDR_SLOT -1: none of a base) and
+ * hands it to the encoders. */
+static void finish_pending(batch *b, job **pending, int slot, int sdr_slot)
 {
     if (!*pending)
         return;
     char err[HT_ERR_MAX], msg[HT_ERR_MAX + 64];
     double t = now_s();
-    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err);
+    bool ok = batch_gpu_finish(b->gpu, slot, (*pending)->px, err, sizeof err) &&
+              (sdr_slot < 0 ||
+               batch_gpu_finish(b->gpu, sdr_slot, sdr_pixels(*pending), err, sizeof err));
     if (!ok)
         snprintf(msg, sizeof msg, "%s: %s", (*pending)->in, err);
     t = now_s() - t;
@@ -442,47 +508,92 @@ static int tonemap_threads(const batch *b)
     return fast ? tonemap_fast_threads(b->o->jobs) : 1;
 }
 
+/* A decoder waits for the upload buffers: the GL thread's to make. */
+static void ring_wanted(void *ctx)
+{
+    batch *b = ctx;
+    pthread_mutex_lock(&b->mu);
+    b->ring_wanted = true;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* The main thread, under the lock: waits for J's (frame I's) decode, and for room among the
+ * pictures waiting to be encoded; makes the upload buffers when a decoder asks for them. */
+static void wait_for(batch *b, job *j, int i)
+{
+    for (;;) {
+        if (j->loaded && i - b->finished <= b->ahead + b->backlog)
+            return;   /* the buffers asked for meanwhile are made before the next frame */
+        if (!b->ring_wanted) {
+            pthread_cond_wait(&b->cv, &b->mu);
+            continue;
+        }
+        b->ring_wanted = false;
+        pthread_mutex_unlock(&b->mu);
+        double t = now_s();
+        batch_gpu_serve(b->be, false);
+        b->gl_s[BATCH_GL_ring] += now_s() - t;
+        b->gl_s[BATCH_GL_wait] -= now_s() - t;
+        pthread_mutex_lock(&b->mu);
+    }
+}
+
 /* The main thread: the tone mapping, frame after frame in input order (map_job). The GPU's
  * read-back of a frame is collected after the next frame is under way. */
 static void tonemap_all(batch *b)
 {
     char msg[HT_ERR_MAX + 64];
     job *pending = NULL;
-    int pending_slot = -1, threads = tonemap_threads(b);
+    int pending_slot = -1, pending_sdr = -1, threads = tonemap_threads(b);
     for (int i = 0; i < b->n; i++) {
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
         b->gpu_at = i;
         pthread_cond_broadcast(&b->cv);
-        /* Wait for the decode, and for room among the pictures waiting to be encoded. */
-        while (!j->loaded || i - b->finished > b->ahead + b->backlog)
-            pthread_cond_wait(&b->cv, &b->mu);
+        bool ready = j->loaded && i - b->finished <= b->ahead + b->backlog;
+        pthread_mutex_unlock(&b->mu);
+        /* The last frame's read-back now, not after this one's upload, when this one is not
+         * there to overlap with: its encode starts at once. */
+        if (!ready)
+            finish_pending(b, &pending, pending_slot, pending_sdr);
+        double t = now_s();
+        pthread_mutex_lock(&b->mu);
+        wait_for(b, j, i);
         bool failed = j->done;
         pthread_mutex_unlock(&b->mu);
+        b->gl_s[BATCH_GL_wait] += now_s() - t;
         if (failed)
             continue;
-        int slot;
-        double t = now_s();
-        bool ok = map_job(b, j, &slot, msg, sizeof msg);
+        int slot, sdr_slot;
+        t = now_s();
+        j->at[BATCH_AT_gl_start] = t - b->t0;
+        bool ok = map_job(b, j, &slot, &sdr_slot, msg, sizeof msg);
+        j->at[BATCH_AT_gl_issued] = now_s() - b->t0;
         t = now_s() - t;
-        finish_pending(b, &pending, pending_slot);
+        finish_pending(b, &pending, pending_slot, pending_sdr);
         pthread_mutex_lock(&b->mu);
         b->busy_s[BATCH_tonemap] += t * threads;
         if (ok && slot >= 0) {
             pending = j;
             pending_slot = slot;
+            pending_sdr = sdr_slot;
         } else {
             mapped(b, j, ok, msg);
         }
         pthread_mutex_unlock(&b->mu);
     }
-    finish_pending(b, &pending, pending_slot);
+    finish_pending(b, &pending, pending_slot, pending_sdr);
 }
 
 /* The batch's measurements into *S. */
 static void fill_stats(const batch *b, int workers, batch_stats *s)
 {
     memcpy(s->busy_s, b->busy_s, sizeof s->busy_s);
+    memcpy(s->gl_s, b->gl_s, sizeof s->gl_s);
+    s->direct_uploads = batch_gpu_direct_uploads(b->gpu);
+    for (int i = 0; s->timeline && i < b->n; i++)
+        memcpy(s->timeline[i], b->jobs[i].at, sizeof s->timeline[i]);
     s->threads[BATCH_decode] = s->threads[BATCH_encode] = s->threads[BATCH_write] = workers;
     s->threads[BATCH_tonemap] = tonemap_threads(b);
     s->shared = true;
@@ -525,7 +636,9 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     workers = workers > 64 ? 64 : workers;
     b.ahead = workers / 2 > 2 ? workers / 2 : 2;
     b.backlog = workers / 3 + 1;
-    b.linear = encode_format_is_float((encode_format)o->format);
+    b.linear = encode_format_is_linear((encode_format)o->format, o->depth);
+    b.uhdr = o->format == ENCODE_JPEG && o->hdr != HT_TRANSFER_SRGB;
+    options_sdr_base(o, &b.sdr);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.cpus = o->jobs > 0 ? o->jobs : cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
     b.load_threads = load_threads(n, workers, b.cpus);
@@ -533,7 +646,7 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
     if (b.to_half)
-        b.half_alloc = batch_gpu_allocator(b.be, b.ahead + 2);
+        b.half_alloc = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b);
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < workers; i++)
@@ -546,6 +659,8 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     }
     for (int i = 0; i < nthreads; i++)
         pthread_join(threads[i], NULL);
+    if (b.half_alloc)
+        batch_gpu_serve(b.be, true);
     int status = 0;
     for (int i = 0; i < n; i++)
         status |= !b.jobs[i].ok;

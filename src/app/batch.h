@@ -16,6 +16,27 @@ enum { BATCH_STAGES(BATCH_STAGE_ENUM_) BATCH_STAGE_COUNT };
 #undef BATCH_STAGE_ENUM_
 extern const char *const batch_stage_names[BATCH_STAGE_COUNT];
 
+/* The GL thread's time in a GPU batch, term by term (bench --export --json's "gl_ms"). */
+#define BATCH_GL_TERMS(X)                                                              \
+    X(wait)          /* waiting for a decode, or for room among the frames to encode */ \
+    X(ring)          /* making the decoders' upload buffers (batch_gpu_serve) */       \
+    X(upload)        /* backend_gpu_upload: a direct upload, or a copy then upload */  \
+    X(passes)        /* issuing the passes and the read-back */                        \
+    X(readback_wait) /* waiting for the previous frame's read-back */                  \
+    X(readback_copy) /* copying it out of the pixel-buffer object */
+#define BATCH_GL_ENUM_(n) BATCH_GL_##n,
+enum { BATCH_GL_TERMS(BATCH_GL_ENUM_) BATCH_GL_COUNT };
+#undef BATCH_GL_ENUM_
+extern const char *const batch_gl_names[BATCH_GL_COUNT];
+
+/* A frame's moments, seconds from the batch's start (bench --export --json's "timeline"). */
+#define BATCH_MOMENTS(X)                                                               \
+    X(decode_start) X(decoded) X(gl_start) X(gl_issued) X(mapped) X(encode_start) X(done)
+#define BATCH_MOMENT_ENUM_(n) BATCH_AT_##n,
+enum { BATCH_MOMENTS(BATCH_MOMENT_ENUM_) BATCH_MOMENT_COUNT };
+#undef BATCH_MOMENT_ENUM_
+extern const char *const batch_moment_names[BATCH_MOMENT_COUNT];
+
 /* What a batch measured: per stage, the seconds its threads were busy (summed over them; the
  * CPU backend's tone-map threads count as busy while the main thread is in it), and how many
  * threads ran it; the frames exported and the wall-clock seconds of the whole batch. */
@@ -25,6 +46,10 @@ typedef struct batch_stats {
     int frames;
     double wall_s;
     bool shared;   /* decode, encode and write ran on the same threads (a pool of workers) */
+    double gl_s[BATCH_GL_COUNT];   /* the GL thread's terms (GPU backend; else 0) */
+    unsigned long direct_uploads;  /* frames uploaded straight from the decoders' buffers */
+    /* NULL, or the caller's array of the batch's N frames: each frame's moments. */
+    double (*timeline)[BATCH_MOMENT_COUNT];
 } batch_stats;
 
 /* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N with the backend BE, in o->format (ENCODE_AUTO: PNG; the caller

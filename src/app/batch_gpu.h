@@ -8,12 +8,15 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "batch.h"
 #include "options.h"
 
 typedef struct batch_gpu batch_gpu;
 
-/* BE's pipeline (backend_pipeline) and a read-back ring. NULL, reason in err. */
-batch_gpu *batch_gpu_create(cmd_backend *be, char *err, size_t errlen);
+/* BE's pipeline (backend_pipeline) and a read-back ring; the GL thread's time goes into
+ * GL_S's BATCH_GL_upload, _passes, _readback_wait and _readback_copy (batch.h). NULL, reason
+ * in err. */
+batch_gpu *batch_gpu_create(cmd_backend *be, double *gl_s, char *err, size_t errlen);
 /* Accepts NULL; sets *g to NULL. */
 void batch_gpu_destroy(batch_gpu **g);
 
@@ -26,11 +29,30 @@ void batch_gpu_destroy(batch_gpu **g);
 bool batch_gpu_start(batch_gpu *g, const ht_options *o, hdr_image *img, void *out, int *slot,
                      char *note, size_t notelen, char *err, size_t errlen);
 
+/* batch_gpu_start that first tone-maps IMG with SDR (an 8-bit picture's options) from the
+ * same upload: an Ultra HDR JPEG's base beside the HDR rendition O asks for. Its read-back is
+ * queued too (*sdr_slot, for batch_gpu_finish into width*height*3 bytes), or where the HDR
+ * rendition's is not (*slot -1) made at once into SDR_OUT (*sdr_slot -1). SDR NULL:
+ * batch_gpu_start. */
+bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, hdr_image *img,
+                      void *out, uint8_t *sdr_out, int *slot, int *sdr_slot, char *note,
+                      size_t notelen, char *err, size_t errlen);
+
 /* The upload allocator of BE's pipeline for FRAMES frames in flight
  * (pipeline_upload_allocator), for the decoders' image_load_options.half_alloc; makes the GL
- * context on the calling thread, the one that tone-maps, when there is none. NULL when there
- * is no GPU (the decoders then use the pool, and the GPU's failure shows when tone-mapping). */
-const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames);
+ * context on the calling thread, the one that tone-maps, when there is none. A decoder asking
+ * it before its buffers exist calls NOTIFY(CTX) and waits for batch_gpu_serve
+ * (pipeline_upload_notify). NULL when there is no GPU (the decoders then use the pool, and
+ * the GPU's failure shows when tone-mapping). */
+const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,
+                                           void (*notify)(void *ctx), void *ctx);
+
+/* GL thread: makes the buffers the decoders wait for (pipeline_upload_serve); STOP: no more
+ * waiting, NOTIFY forgotten (before the batch's end). */
+void batch_gpu_serve(cmd_backend *be, bool stop);
+
+/* The uploads that copied nothing so far (pipeline_direct_uploads); 0 for NULL. */
+unsigned long batch_gpu_direct_uploads(const batch_gpu *g);
 
 /* Waits for the read-back SLOT and writes its pixels to OUT. False, reason in err. */
 bool batch_gpu_finish(batch_gpu *g, int slot, void *out, char *err, size_t errlen);

@@ -569,106 +569,128 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
     return n;
 }
 
-int cmd_bench(int argc, char **argv)
+/* bench --decode, which needs no backend. */
+static int run_decode(cmd_backend *be, const ht_options *o, char **files, int n)
 {
-    ht_options o;
-    char **pos, err[HT_ERR_MAX];
-    int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
-    if (early >= 0)
-        return early;
-    if (o.bench_decode) {
-        int status = bench_decode(&o, pos, npos);
-        free(pos);
-        return status;
+    (void)be;
+    return bench_decode(o, files, n);
+}
+
+/* The modes that time files: the option that asks for one, whether it runs on the GPU
+ * whatever --backend says (the viewer's: --playback, --open) or needs no backend at all. */
+typedef enum { MODE_BACKEND, MODE_GPU, MODE_NONE } mode_backend;
+static const struct file_mode {
+    size_t flag;   /* offset of its bool in ht_options */
+    mode_backend backend;
+    int (*run)(cmd_backend *be, const ht_options *o, char **files, int n);
+} file_modes[] = {
+    {offsetof(ht_options, bench_decode), MODE_NONE, run_decode},
+    {offsetof(ht_options, bench_playback), MODE_GPU, bench_playback},
+    {offsetof(ht_options, bench_open), MODE_GPU, bench_open},
+    {offsetof(ht_options, bench_export), MODE_BACKEND, bench_export},
+};
+
+/* Runs M on FILES with O's backend (the GPU for MODE_GPU; none for MODE_NONE). */
+static int bench_files(ht_options *o, const struct file_mode *m, char **files, int n)
+{
+    char err[HT_ERR_MAX];
+    if (m->backend == MODE_NONE)
+        return m->run(NULL, o, files, n);
+    if (m->backend == MODE_GPU)
+        o->backend = HT_BACKEND_GPU;
+    cmd_backend *be = backend_create(o, err, sizeof err);
+    if (!be) {
+        fprintf(stderr, "hdrtone bench: %s\n", err);
+        return 1;
     }
-    if (o.bench_playback || o.bench_export || o.bench_open) {
-        /* The command's backend: --export's as export decides it, the GPU for --playback
-         * and --open (the viewer's). */
-        if (o.bench_playback || o.bench_open)
-            o.backend = HT_BACKEND_GPU;
-        cmd_backend *be = backend_create(&o, err, sizeof err);
-        int status = !be                ? 1
-                     : o.bench_playback ? bench_playback(be, &o, pos, npos)
-                     : o.bench_open     ? bench_open(be, &o, pos, npos)
-                                        : bench_export(be, &o, pos, npos);
-        if (!be)
-            fprintf(stderr, "hdrtone bench: %s\n", err);
-        backend_destroy(&be);
-        free(pos);
-        return status;
-    }
+    int status = m->run(be, o, files, n);
+    backend_destroy(&be);
+    return status;
+}
+
+/* The image of the passes' bench: FILES[0] (N 1) or --synthetic WxH (N 0) into *IMG, and what
+ * to call it. False, the reason on stderr (a usage error: *USAGE). */
+static bool bench_image(const ht_options *o, char **files, int n, hdr_image *img, char *what,
+                        size_t wl, bool *usage)
+{
+    char err[HT_ERR_MAX];
     int w = 3840, h = 2160;
-    if (npos > 1 || (npos == 1 && o.synthetic) ||
-        (o.synthetic && (sscanf(o.synthetic, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
-                         (double)w * h > 1e9))) {
-        free(pos);
-        return commands_usage_error("bench", "give one FILE or --synthetic WxH (e.g. 3840x2160)");
+    *usage = n > 1 || (n == 1 && o->synthetic) ||
+             (o->synthetic && (sscanf(o->synthetic, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
+                               (double)w * h > 1e9));
+    if (*usage)
+        return false;
+    snprintf(what, wl, "%s", n == 1 ? files[0] : "synthetic");
+    image_load_options lo = options_load(o);
+    if (n == 1 && !image_load(files[0], &lo, img, err, sizeof err)) {
+        fprintf(stderr, "hdrtone bench: %s\n", err);
+        return false;
     }
-    hdr_image img = {0};
-    char what[256];
-    if (npos == 1) {
-        snprintf(what, sizeof what, "%s", pos[0]);
-        image_load_options lo = options_load(&o);
-        if (!image_load(pos[0], &lo, &img, err, sizeof err)) {
-            fprintf(stderr, "hdrtone bench: %s\n", err);
-            free(pos);
-            return 1;
-        }
-    } else {
-        snprintf(what, sizeof what, "synthetic");
-        if (!synthetic_image(&img, w, h, 1)) {
-            fprintf(stderr, "hdrtone bench: out of memory for a %dx%d image\n", w, h);
-            free(pos);
-            return 1;
-        }
+    if (n == 0 && !synthetic_image(img, w, h, 1)) {
+        fprintf(stderr, "hdrtone bench: out of memory for a %dx%d image\n", w, h);
+        return false;
     }
-    free(pos);
+    return true;
+}
+
+/* The passes timed on B (made and checked) with IMG, reported as WHAT: once, then on the
+ * viewer's multisampled scene target when it has one; the FLIP rows after them. */
+static void bench_report(bench *b, const ht_options *o, const hdr_image *img, const char *what)
+{
+    b->src = b->image = pipeline_image_source(b->pipe);
+    b->float32 = !img->half_exact;
+    char err[HT_ERR_MAX];
+    if (!(b->scene = pass_scene_create(err, sizeof err)) ||
+        !(b->present = bench_present_create(err, sizeof err)) ||
+        !(b->stats = imgstats_gpu_create(err, sizeof err)))
+        fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
+    /* A GPU straight out of idle runs slower for a while (seen on an H100: the first second
+     * at 40 % of the read bandwidth): keep it busy for 1.5 s before measuring. */
+    for (double t0 = gpu_timer_clock_ms(); gpu_timer_clock_ms() - t0 < 1500;) {
+        run_pipeline(b);
+        glFinish();
+    }
+    row rows[64];
+    int n = bench_source(b, o->runs, img->half_exact, rows);
+    print_report(stdout, o->json, true, what, img->width, img->height, 1, rows, n,
+                 b->wall_clock, pipeline_human_report(b->pipe));
+    int samples = b->scene ? pass_scene_samples(b->scene, o->msaa, b->float32) : 1;
+    if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
+        b->src = pass_scene_run(b->scene, b->image, b->float32, img->width, img->height,
+                                samples, (scene_view){0, 0, 1});
+        n = bench_source(b, o->runs, img->half_exact, rows);
+        print_report(stdout, o->json, false, what, img->width, img->height, samples, rows, n,
+                     b->wall_clock, pipeline_human_report(b->pipe));
+    }
+    fputs(o->json ? "\n]" : "\n", stdout);
+    bench_flip(stdout, o->json, img->width, img->height, o->runs, &b->wall_clock);
+    if (o->json)
+        fputs("}\n", stdout);
+    if (b->err[0])   /* the rows of a failed pass mean nothing, but bench reports them */
+        fprintf(stderr, "hdrtone bench: GPU pipeline: %s\n", b->err);
+}
+
+/* The GPU passes' bench on IMG (bench with one FILE or --synthetic). */
+static int bench_passes(const ht_options *o, hdr_image *img, const char *what)
+{
+    char err[HT_ERR_MAX];
     int status = 1;
     gl_context *ctx = gl_context_create_headless(err, sizeof err);
     bench b = {0};
-    if (o.colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
-        img.colour = o.colour;
-    b.colour = img.colour;
-    if (!options_tonemap(&o, &img, &b.params, err, sizeof err)) {
+    if (o->colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
+        img->colour = o->colour;
+    b.colour = img->colour;
+    if (!options_tonemap(o, img, &b.params, err, sizeof err)) {
         fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
     } else if (!ctx) {
         fprintf(stderr, "hdrtone bench: no GPU: %s\n", err);
     } else if (!(b.pipe = pipeline_create(err, sizeof err)) ||
                !(b.probe = gpu_probe_create(err, sizeof err))) {
         fprintf(stderr, "hdrtone bench: %s\n", err);
-    } else if (!verify(&b, &img, err, sizeof err)) {
+    } else if (!verify(&b, img, err, sizeof err)) {
         fprintf(stderr, "hdrtone bench: %s: %s\n", what, err);
     } else {
-        b.src = b.image = pipeline_image_source(b.pipe);
-        b.float32 = !img.half_exact;
-        if (!(b.scene = pass_scene_create(err, sizeof err)) ||
-            !(b.present = bench_present_create(err, sizeof err)) ||
-            !(b.stats = imgstats_gpu_create(err, sizeof err)))
-            fprintf(stderr, "hdrtone bench: %s (not timed)\n", err);
-        /* A GPU straight out of idle runs slower for a while (seen on an H100: the first
-         * second at 40 % of the read bandwidth): keep it busy for 1.5 s before measuring. */
-        for (double t0 = gpu_timer_clock_ms(); gpu_timer_clock_ms() - t0 < 1500;) {
-            run_pipeline(&b);
-            glFinish();
-        }
-        row rows[64];
-        int n = bench_source(&b, o.runs, img.half_exact, rows);
-        print_report(stdout, o.json, true, what, img.width, img.height, 1, rows, n, b.wall_clock,
-                     pipeline_human_report(b.pipe));
-        int samples = b.scene ? pass_scene_samples(b.scene, o.msaa, b.float32) : 1;
-        if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
-            b.src = pass_scene_run(b.scene, b.image, b.float32, img.width, img.height, samples,
-                                   (scene_view){0, 0, 1});
-            n = bench_source(&b, o.runs, img.half_exact, rows);
-            print_report(stdout, o.json, false, what, img.width, img.height, samples, rows, n,
-                         b.wall_clock, pipeline_human_report(b.pipe));
-        }
-        fputs(o.json ? "\n]" : "\n", stdout);
-        bench_flip(stdout, o.json, img.width, img.height, o.runs, &b.wall_clock);
-        if (o.json)
-            fputs("}\n", stdout);
-        if (b.err[0])   /* the rows of a failed pass mean nothing, but bench reports them */
-            fprintf(stderr, "hdrtone bench: GPU pipeline: %s\n", b.err);
+        bench_report(&b, o, img, what);
         status = 0;
     }
     pass_scene_destroy(&b.scene);
@@ -677,6 +699,30 @@ int cmd_bench(int argc, char **argv)
     gpu_probe_destroy(&b.probe);
     pipeline_destroy(&b.pipe);
     gl_context_destroy(&ctx);
+    return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    ht_options o;
+    char **pos;
+    int npos, early = commands_start(argc, argv, HT_CMD_BENCH, "bench", &o, &pos, &npos);
+    if (early >= 0)
+        return early;
+    for (size_t i = 0; i < sizeof file_modes / sizeof *file_modes; i++)
+        if (*(const bool *)((const char *)&o + file_modes[i].flag)) {
+            int status = bench_files(&o, &file_modes[i], pos, npos);
+            free(pos);
+            return status;
+        }
+    hdr_image img = {0};
+    char what[256];
+    bool usage;
+    bool ok = bench_image(&o, pos, npos, &img, what, sizeof what, &usage);
+    free(pos);
+    if (usage)
+        return commands_usage_error("bench", "give one FILE or --synthetic WxH (e.g. 3840x2160)");
+    int status = ok ? bench_passes(&o, &img, what) : 1;
     image_free(&img);
     return status;
 }

@@ -1,5 +1,5 @@
 /* bench --decode: hdrtone's decode of each file beside the floor, OpenEXR's own decode into a
- * reused buffer, measured in the same run (issue 24). */
+ * reused buffer, measured in the same run (BENCHMARKS.md). */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench_decode.h"
 

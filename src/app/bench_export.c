@@ -40,6 +40,27 @@ static double stages_bound(const batch_stats *s, int *which)
     return bound;
 }
 
+/* The GL thread's terms (ms a frame), the direct uploads and each frame's moments (ms), as
+ * JSON keys after the stages. */
+static void print_gl_json(FILE *f, const batch_stats *s, int n)
+{
+    int frames = s->frames > 0 ? s->frames : 1;
+    fprintf(f, "], \"direct_uploads\": %lu, \"gl_ms_per_frame\": {", s->direct_uploads);
+    for (int i = 0; i < BATCH_GL_COUNT; i++)
+        fprintf(f, "%s\"%s\": %.2f", i ? ", " : "", batch_gl_names[i],
+                s->gl_s[i] * 1e3 / frames);
+    fputs("}, \"timeline_ms\": {\"moments\": [", f);
+    for (int m = 0; m < BATCH_MOMENT_COUNT; m++)
+        fprintf(f, "%s\"%s\"", m ? ", " : "", batch_moment_names[m]);
+    fputs("], \"frames\": [", f);
+    for (int i = 0; s->timeline && i < n; i++) {
+        for (int m = 0; m < BATCH_MOMENT_COUNT; m++)
+            fprintf(f, "%s%.1f", m ? ", " : i ? "], [" : "[", s->timeline[i][m] * 1e3);
+        fputs(i == n - 1 ? "]" : "", f);
+    }
+    fputs("]}", f);
+}
+
 /* Prints S: per stage the busy seconds per frame, the fraction of its threads' time and the
  * frames per second it allows; the decode's floor (FLOOR_MS a frame a thread, -1: none) and
  * the rate it would allow. */
@@ -65,7 +86,8 @@ static void print_stats(FILE *f, bool json, const ht_options *o, int n, const ba
                     batch_stage_names[i], s->threads[i], s->busy_s[i] * 1e3 / frames,
                     s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)),
                     stage_allows(s, i));
-        fputs("]}\n", f);
+        print_gl_json(f, s, n);
+        fputs("}\n", f);
         return;
     }
     fprintf(f, "export of %d file(s) to %s on %s: %d frame(s) in %.3f s, %.2f frames/s\n", n,
@@ -139,11 +161,12 @@ static int bench_one(cmd_backend *be, const ht_options *o, char **files, int n, 
         perror("hdrtone bench: temporary folder");
         return 1;
     }
-    batch_stats s = {0};
+    batch_stats s = {.timeline = calloc((size_t)n, sizeof *s.timeline)};
     int status = run_batch(be, o, files, n, dir, &s);
     rmdir(dir);
     /* After the batch, not to take cores from it: the first file's floor. */
     print_stats(stdout, o->json, o, n, &s, bench_decode_floor_ms(files[0]));
+    free(s.timeline);
     *fps = s.wall_s > 0 ? s.frames / s.wall_s : 0;
     return status;
 }
@@ -157,21 +180,29 @@ int bench_export(cmd_backend *be, const ht_options *o, char **files, int n)
         return bench_one(be, o, files, n, &fps);
     }
     if (o->format != ENCODE_AUTO && o->format != ENCODE_PNG)
-        return commands_usage_error("bench", "--export --hdr: PNG only");
-    /* The SDR PNG first, the same files and tone mapping: the floor the HDR output is held to
-     * (docs/hdr.md, Speed). */
-    ht_options sdr = *o;
+        return commands_usage_error("bench", "--export --hdr: PNG only (it runs the Ultra HDR "
+                                             "JPEG too)");
+    /* The SDR PNG first, the same files and tone mapping: the floor the HDR outputs are held
+     * to (docs/hdr.md, Speed); then the HDR PNG and the Ultra HDR JPEG (its display space the
+     * SDR one's, as export gives it). */
+    ht_options sdr = *o, uhdr = *o;
     sdr.hdr = sdr.tm.transfer = HT_TRANSFER_SRGB;
     sdr.depth = 8;
-    double sdr_fps = 0, hdr_fps = 0;
+    uhdr.format = ENCODE_JPEG;
+    if (!options_given(o, "display-space"))
+        uhdr.tm.display_space = sdr.tm.display_space = HT_DISPLAY_SPACE_SRGB;
+    double sdr_fps = 0, hdr_fps = 0, uhdr_fps = 0;
     int status = bench_one(be, &sdr, files, n, &sdr_fps);
     status |= bench_one(be, o, files, n, &hdr_fps);
+    status |= bench_one(be, &uhdr, files, n, &uhdr_fps);
     const char *kind = ht_enum_name(tonemap_hdr_transfers, o->hdr);
+    double r = sdr_fps > 0 ? hdr_fps / sdr_fps : 0, ru = sdr_fps > 0 ? uhdr_fps / sdr_fps : 0;
     if (o->json)
-        printf("{\"hdr\": \"%s\", \"sdr_fps\": %.3f, \"hdr_fps\": %.3f, \"ratio\": %.3f}\n",
-               kind, sdr_fps, hdr_fps, sdr_fps > 0 ? hdr_fps / sdr_fps : 0);
+        printf("{\"hdr\": \"%s\", \"sdr_fps\": %.3f, \"hdr_fps\": %.3f, \"ratio\": %.3f, "
+               "\"ultrahdr_fps\": %.3f, \"ultrahdr_ratio\": %.3f}\n", kind, sdr_fps, hdr_fps, r,
+               uhdr_fps, ru);
     else
-        printf("%s PNG (16-bit) at %.2f frames/s, the SDR PNG (8-bit) at %.2f: %.2fx\n", kind,
-               hdr_fps, sdr_fps, sdr_fps > 0 ? hdr_fps / sdr_fps : 0);
+        printf("%s PNG (16-bit) at %.2f frames/s, Ultra HDR JPEG at %.2f, the SDR PNG (8-bit) "
+               "at %.2f: %.2fx and %.2fx\n", kind, hdr_fps, uhdr_fps, sdr_fps, r, ru);
     return status;
 }

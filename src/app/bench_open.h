@@ -1,4 +1,5 @@
-/* hdrtone bench --open FILE: the wait for the first picture of one file (issue 32). */
+/* hdrtone bench --open FILE: the wait for the first picture of one file (BENCHMARKS.md,
+ * "Opening one file"). */
 #ifndef HT_BENCH_OPEN_H
 #define HT_BENCH_OPEN_H
 

@@ -18,7 +18,7 @@
  * not auto) becomes the CPU for it, said once on stderr by command NAME when it was the GPU. */
 static void cpu_fallback(ht_options *o, const char *name)
 {
-    if (encode_format_is_float(o->format) && o->backend == HT_BACKEND_GPU) {
+    if (encode_format_is_linear(o->format, o->depth) && o->backend == HT_BACKEND_GPU) {
         fprintf(stderr, "hdrtone %s: the GPU has no linear output yet: the CPU reference "
                         "writes it\n", name);
         o->backend = HT_BACKEND_CPU;
@@ -149,10 +149,7 @@ static int check_hdr(const ht_options *o, encode_format f)
         why = "frames are 8-bit RGB: too few codes for an HDR signal";
     else if (f == ENCODE_Y4M && o->tm.display_space != HT_DISPLAY_SPACE_REC2020)
         why = "frames are BT.2020's (what HDR10 video carries): --display-space rec2020";
-    else if (f == ENCODE_JPEG)
-        why = "would be an Ultra HDR gain-map JPEG, which hdrtone does not write yet: .png, "
-              ".avif or .jxl";
-    else if (o->depth != 16)
+    else if (o->depth == 8)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
     else if (o->display.mode != HT_VIEW_TONEMAP)
@@ -198,16 +195,26 @@ static int resolve_format(ht_options *o, out_kind kind, int npos)
                                               "missing) or - (standard output)");
     if ((status = check_hdr(o, f)) != 0)
         return status;
-    if (o->depth != 8 && o->depth != 16)
-        return commands_usage_error("export", "--depth is 8 or 16");
-    bool linear = encode_format_is_float(f);
-    if (linear && o->depth != 8) {
+    bool uhdr = f == ENCODE_JPEG && o->hdr != HT_TRANSFER_SRGB;
+    if (uhdr && kind == OUT_PATTERN)
+        return commands_usage_error("export", "--hdr: an Ultra HDR JPEG is written for one "
+                                              "image, not a sequence's frames (.png, .avif, .jxl)");
+    if (uhdr && !options_given(o, "display-space")) {   /* the base's: an SDR picture's */
+        ht_options def;
+        options_default(&def);
+        o->tm.display_space = def.tm.display_space;
+    }
+    if (o->depth != 8 && o->depth != 16 && !(o->depth == 32 && f == ENCODE_JXL))
+        return commands_usage_error("export", "--depth is 8 or 16 (32: JPEG XL's float linear "
+                                              "output, .jxl)");
+    bool linear = encode_format_is_linear(f, o->depth);
+    if (encode_format_is_float(f) && o->depth != 8) {
         snprintf(msg, sizeof msg, "--depth is PNG's: %s holds the linear output as floats",
                  encode_format_name(f));
         return commands_usage_error("export", msg);
     }
-    if (!encode_format_accepts(f, o->display_window ? 4 : 3, linear ? 32 : o->depth, why,
-                               sizeof why)) {
+    int bits = linear ? 32 : uhdr ? 8 : o->depth;   /* an Ultra HDR JPEG's two 8-bit JPEGs */
+    if (!encode_format_accepts(f, o->display_window ? 4 : 3, bits, why, sizeof why)) {
         snprintf(msg, sizeof msg, "%s%s", why,
                  o->display_window ? " (--display-window: RGBA)" : "");
         return commands_usage_error("export", msg);

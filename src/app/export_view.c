@@ -116,9 +116,45 @@ static void note(const char *path, const display_params *d, const image_units *u
                 ht_enum_name(display_channel_palettes, d->ch_palette));
 }
 
+/* The bits of O's output in D's OCIO view and its tags' parameters (*TM, from O's; *TAGGED
+ * false: untagged) by the colour space the view writes (ocio_view_output_of): a PQ display's
+ * output is a 16-bit PNG (the default for it; 8 bits or JPEG refused). False with the reason. */
+static bool ocio_output(const ht_options *o, const display_params *d, int *bits,
+                        tonemap_params *tm, bool *tagged, char *err, size_t errlen)
+{
+    ocio_view_output v;
+    if (!ocio_view_output_of(d, &v, err, errlen))
+        return false;
+    *tagged = v.known;
+    *bits = o->depth;
+    if (!v.known)
+        return true;
+    tm->display_space = v.display_space;
+    tm->transfer = v.transfer;
+    tm->gamma = v.gamma;
+    tm->ldmax = 0.0;   /* no mastering display known: no mDCv */
+    if (v.transfer != HT_TRANSFER_PQ)
+        return true;
+    if (!options_given(o, "depth"))
+        *bits = 16;
+    if (o->format == ENCODE_PNG && *bits == 16)
+        return true;
+    snprintf(err, errlen, "the OCIO view writes '%s', a PQ signal: %s", v.space,
+             o->format != ENCODE_PNG ? "a 16-bit PNG holds it, not JPEG's 8 bits"
+                                     : "8 bits would band (256 codes over 0..10000 cd/m^2; "
+                                       "16, the default for it)");
+    return false;
+}
+
 static bool export_one(cmd_backend *be, const ht_options *o, const char *in, const char *out,
                        char *err, size_t errlen)
 {
+    tonemap_params tags_tm = o->tm;
+    bool tagged = true;
+    int bits = 8;
+    if (o->display.mode == HT_VIEW_OCIO &&
+        !ocio_output(o, &o->display, &bits, &tags_tm, &tagged, err, errlen))
+        return false;
     hdr_image img;
     image_load_options lo = options_load(o);
     if (!image_load(in, &lo, &img, err, errlen))
@@ -128,7 +164,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     display_params d = o->display;
     display_set_units(&d, &u);
     display_resolve(&d, &img);
-    int w = img.width, h = img.height, bits = d.mode == HT_VIEW_OCIO ? o->depth : 8;
+    int w = img.width, h = img.height;
     uint8_t *rgb = malloc((size_t)w * h * 3 * (bits / 8));
     bool ok = rgb && render(be, o, &img, &d, rgb, bits, err, errlen);
     if (!rgb)
@@ -137,11 +173,11 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     if (ok && d.mode == HT_VIEW_FALSECOLOR && o->legend)
         ok = add_legend(o, &d, &u, &rgb, &w, &h, err, errlen);
     encode_buffer buf = {0};
-    encode_image im = {rgb, w, h, 3, bits, o->tm.transfer == HT_TRANSFER_GAMMA ? o->tm.gamma : 0,
-                       NULL};
-    output_tags tags = {0};   /* the OCIO view's display is the config's: tagged as sRGB */
-    if (ok && (ok = output_tags_make(&o->tm, o->format, bits, false, NULL, w, h, &tags, err,
-                                     errlen)))
+    double gamma = tags_tm.transfer == HT_TRANSFER_GAMMA ? tags_tm.gamma : 0;
+    encode_image im = {rgb, w, h, 3, bits, gamma, NULL};
+    output_tags tags = {0};   /* untagged: no chunk at all */
+    if (ok && (!tagged || (ok = output_tags_make(&tags_tm, o->format, bits, false, rgb, w, h,
+                                                 &tags, err, errlen))))
         im.tags = &tags.t;
     if (ok)
         ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&

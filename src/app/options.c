@@ -7,6 +7,7 @@
 #include "human.h"
 #include "image.h"
 #include "legend.h"
+#include "settings.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,8 @@ typedef enum {
     OPT_INT, OPT_DOUBLE, OPT_STRING, OPT_FLAG, OPT_CHOICE, OPT_TRANSFER, OPT_DOUBLE_AUTO
 } opt_kind;
 
+/* A row of a setting of settings.h takes its name and limits from there (name NULL, min and
+ * max 0 here): opt_name, opt_min and opt_max read them. */
 typedef struct opt_def {
     const char *name;
     char short_name;
@@ -28,7 +31,21 @@ typedef struct opt_def {
     const ht_enum *choices;   /* OPT_CHOICE: the names and their values */
     const char *metavar;
     const char *help;         /* the default is appended from options_default() */
+    ht_setting_id setting;    /* HT_SET_NONE, or the row of settings.h */
 } opt_def;
+
+static const char *opt_name(const opt_def *d)
+{
+    return d->setting ? ht_settings[d->setting].name : d->name;
+}
+static double opt_min(const opt_def *d)
+{
+    return d->setting ? ht_settings[d->setting].min : d->min;
+}
+static double opt_max(const opt_def *d)
+{
+    return d->setting ? ht_settings[d->setting].max : d->max;
+}
 
 const ht_enum options_backends[] = {
     {HT_BACKEND_GPU, "gpu", "GPU pipeline"},
@@ -71,53 +88,57 @@ static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, N
 /* Sequences: exported, measured, played (the viewer) and benchmarked (bench --playback). */
 #define SEQ (HT_CMD_VIEW | HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH)
 /* The rows of the two kinds that need no range, choices or short name. */
-#define FLAG(name, cmds, field, help) {name, 0, OPT_FLAG, cmds, OFF(field), 0, 0, NULL, NULL, help}
+#define FLAG(name, cmds, field, help) \
+    {name, 0, OPT_FLAG, cmds, OFF(field), 0, 0, NULL, NULL, help, 0}
 #define STRING(name, cmds, field, metavar, help) \
-    {name, 0, OPT_STRING, cmds, OFF(field), 0, 0, NULL, metavar, help}
+    {name, 0, OPT_STRING, cmds, OFF(field), 0, 0, NULL, metavar, help, 0}
+/* A row of a setting of settings.h (its name and limits are there). */
+#define SETTING(id, kind, cmds, field, metavar, help) \
+    {NULL, 0, kind, cmds, OFF(field), 0, 0, NULL, metavar, help, HT_SET_##id}
 static const opt_def OPTIONS[] = {
-    {"bins", 0, OPT_INT, TM, OFF(tm.bins), HT_MIN_BINS, HT_MAX_BINS, NULL, "N",
-     "histogram bins over the luminance range"},
-    {"lmin", 0, OPT_DOUBLE, TM, OFF(tm.lmin), 1e-30, 1e30, NULL, "CD",
-     "lower end of the world luminance range in cd/m^2 (with --lmax; default: automatic)"},
-    {"lmax", 0, OPT_DOUBLE, TM, OFF(tm.lmax), 1e-30, 1e30, NULL, "CD",
-     "upper end of the world luminance range in cd/m^2 (with --lmin; default: automatic)"},
-    {"ldmax", 0, OPT_DOUBLE, TM, OFF(tm.ldmax), 1e-3, 1e6, NULL, "CD",
+    SETTING(BINS, OPT_INT, TM, tm.bins, "N",
+     "histogram bins over the luminance range"),
+    SETTING(LMIN, OPT_DOUBLE, TM, tm.lmin, "CD",
+     "lower end of the world luminance range in cd/m^2 (with --lmax; default: automatic)"),
+    SETTING(LMAX, OPT_DOUBLE, TM, tm.lmax, "CD",
+     "upper end of the world luminance range in cd/m^2 (with --lmin; default: automatic)"),
+    SETTING(LDMAX, OPT_DOUBLE, TM, tm.ldmax, "CD",
      "display white, cd/m^2; it changes the picture only with --ceiling human (the other "
-     "mappings' output is relative to it)"},
-    {"drange", 0, OPT_DOUBLE, TM, OFF(tm.drange), 1.001, 1e6, NULL, "R",
-     "display dynamic range Ldmax/Ldmin"},
+     "mappings' output is relative to it)"),
+    SETTING(DRANGE, OPT_DOUBLE, TM, tm.drange, "R",
+     "display dynamic range Ldmax/Ldmin"),
     {"ceiling", 0, OPT_CHOICE, TM, OFF(tm.ceiling), 0, 0, tonemap_ceilings, "KIND",
      "histogram ceiling: linear (Ward '97), human (contrast sensitivity, pcond -s) or none "
-     "(plain equalisation)"},
+     "(plain equalisation)", 0},
     {"transfer", 0, OPT_TRANSFER, TM, OFF(tm.transfer), 0, 0, NULL, "srgb|gamma[:G]",
-     "display encoding: the sRGB curve or a plain gamma (G default 2.2)"},
+     "display encoding: the sRGB curve or a plain gamma (G default 2.2)", 0},
     {"scale", 0, OPT_DOUBLE, TM, OFF(tm.scale), 1e-30, 1e30, NULL, "S",
      "cd/m^2 per image unit; overrides the file's units (Radiance: 179 lm/W, OpenEXR: "
-     "whiteLuminance, else relative) in the luminance figures and false colour"},
+     "whiteLuminance, else relative) in the luminance figures and false colour", 0},
     {"view", 0, OPT_CHOICE, VIEWS, OFF(display.mode), 0, 0, display_modes, "MODE",
      "what is shown: the tone mapping, a plain exposure (no tone mapping), a false-colour "
      "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), one channel "
-     "alone over its own range (see --channel), or an OCIO display/view (see --ocio)"},
-    {"exposure", 0, OPT_DOUBLE, VIEWS, OFF(display.exposure), -64, 64, NULL, "EV",
+     "alone over its own range (see --channel), or an OCIO display/view (see --ocio)", 0},
+    SETTING(EXPOSURE, OPT_DOUBLE, VIEWS, display.exposure, "EV",
      "--view exposure: value x 2^EV + offset, then the display encoding (--transfer); "
-     "--view ocio: value x 2^EV into the OCIO view"},
-    {"offset", 0, OPT_DOUBLE, VIEWS, OFF(display.offset), -1e6, 1e6, NULL, "X",
-     "--view exposure: added after the exposure"},
-    {"fc-max", 0, OPT_DOUBLE_AUTO, VIEWS, OFF(display.fc_max), 1e-30, 1e30, NULL, "CD|auto",
-     "--view falsecolor: top of the scale in cd/m^2, or auto (falsecolor -s)"},
-    {"fc-log", 0, OPT_INT, VIEWS, OFF(display.fc_decades), 0, 20, NULL, "N",
-     "--view falsecolor: logarithmic over N decades below the top, 0 linear (falsecolor -log)"},
-    {"fc-steps", 0, OPT_INT, VIEWS, OFF(display.fc_steps), 2, LEGEND_MAX_STEPS, NULL, "N",
-     "--view falsecolor: steps of the legend, bands and contours (falsecolor -n)"},
+     "--view ocio: value x 2^EV into the OCIO view"),
+    SETTING(OFFSET, OPT_DOUBLE, VIEWS, display.offset, "X",
+     "--view exposure: added after the exposure"),
+    SETTING(FC_MAX, OPT_DOUBLE_AUTO, VIEWS, display.fc_max, "CD|auto",
+     "--view falsecolor: top of the scale in cd/m^2, or auto (falsecolor -s)"),
+    SETTING(FC_LOG, OPT_INT, VIEWS, display.fc_decades, "N",
+     "--view falsecolor: logarithmic over N decades below the top, 0 linear (falsecolor -log)"),
+    SETTING(FC_STEPS, OPT_INT, VIEWS, display.fc_steps, "N",
+     "--view falsecolor: steps of the legend, bands and contours (falsecolor -n)"),
     {"fc-style", 0, OPT_CHOICE, VIEWS, OFF(display.fc_style), 0, 0, display_fc_styles, "STYLE",
-     "--view falsecolor: smooth, bands (falsecolor -cb) or contour lines (-cl)"},
+     "--view falsecolor: smooth, bands (falsecolor -cb) or contour lines (-cl)", 0},
     {"channel", 0, OPT_CHOICE, VIEWS, OFF(display.channel), 0, 0, display_channels, "C",
      "--view channel: R, G, B, A or Y (luminance) of the part and layer loaded (--part, "
-     "--layer: any channel of any layer)"},
+     "--layer: any channel of any layer)", 0},
     {"channel-palette", 0, OPT_CHOICE, VIEWS, OFF(display.ch_palette), 0, 0,
      display_channel_palettes, "P",
      "--view channel: auto (diverging around 0 for a signed range, else sequential), grey, "
-     "sequential or diverging, over the channel's own range"},
+     "sequential or diverging, over the channel's own range", 0},
     STRING("ocio", VIEWS, display.ocio_config, "FILE",
            "--view ocio: the OCIO config (default: $OCIO, else the bundled one, with the ACES "
            "config's names; docs/colour.md)"),
@@ -128,32 +149,32 @@ static const opt_def OPTIONS[] = {
     STRING("ocio-look", VIEWS, display.ocio_look, "NAME",
            "--view ocio: a look of the config applied before the view (default: none)"),
     {"legend", 0, OPT_CHOICE, HT_CMD_EXPORT, OFF(legend), 0, 0, OFF_ON, "on|off",
-     "--view falsecolor: the legend (values in cd/m^2) left of the picture"},
+     "--view falsecolor: the legend (values in cd/m^2) left of the picture", 0},
     {"preset", 0, OPT_CHOICE, TM, OFF(preset), 0, 0, tonemap_presets, "NAME",
      "pcond: as Radiance's pcond (foveal sampling with its point samples, Radiance weights, "
-     "100 bins, Ldmax 100, Dr 100, its range rules); options after it change it"},
+     "100 bins, Ldmax 100, Dr 100, its range rules); options after it change it", 0},
     {"sampling", 0, OPT_CHOICE, TM, OFF(tm.sampling), 0, 0, tonemap_samplings, "MODE",
-     "histogram samples: every pixel, or the foveal image (one box-averaged sample per degree)"},
-    {"fov", 0, OPT_DOUBLE, TM, OFF(tm.fov), 1, 120, NULL, "DEG",
-     "foveal sampling: the picture's longer side spans DEG degrees"},
+     "histogram samples: every pixel, or the foveal image (one box-averaged sample per degree)", 0},
+    SETTING(FOV, OPT_DOUBLE, TM, tm.fov, "DEG",
+     "foveal sampling: the picture's longer side spans DEG degrees"),
     {"point-samples", 0, OPT_CHOICE, TM, OFF(tm.point_samples), 0, 0, OFF_ON, "on|off",
-     "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)"},
+     "foveal sampling: add pcond's random single-pixel samples (16 per foveal pixel)", 0},
     {"luminance", 0, OPT_CHOICE, TM, OFF(tm.luminance), 0, 0, tonemap_luminances, "WEIGHTS",
      "luminance weights of R, G, B: the Y row of the file's primaries, Rec. 709's, or "
-     "Radiance's (pcond)"},
+     "Radiance's (pcond)", 0},
     STRING("colorspace", TM, colorspace, "NAME",
            "the colour space of the input's R, G, B instead of the file's (docs/colour.md): "
            "rec709 (srgb-linear), rec2020, p3d65, acescg, aces2065-1, xyz, radiance; with --view "
            "ocio also any colour space of the OCIO config"),
     {"display-space", 0, OPT_CHOICE, TM, OFF(tm.display_space), 0, 0, colour_display_spaces,
      "SPACE", "the display's primaries and curve (rec2020 and rec709-gamma24: gamma 2.4 unless "
-     "--transfer says otherwise); outputs are tagged with it"},
+     "--transfer says otherwise); outputs are tagged with it", 0},
     {"gamut", 0, OPT_CHOICE, TM, OFF(tm.gamut), 0, 0, colour_gamuts, "RULE",
      "colours outside the display's gamut: clip each channel, or compress (desaturate towards "
-     "the pixel's luminance, hue kept)"},
+     "the pixel's luminance, hue kept)", 0},
     {"white", 0, OPT_CHOICE, TM, OFF(tm.white), 0, 0, colour_whites, "RULE",
      "the white of files without adoptedNeutral: absolute colorimetric, or adapted to the "
-     "display's (Bradford; for ACEScg renders that omit adoptedNeutral)"},
+     "display's (Bradford; for ACEScg renders that omit adoptedNeutral)", 0},
     FLAG("linear", TM, tm.force_linear, "force the linear mapping (pcond -l)"),
     FLAG("veil", HUMAN, tm.veil,
          "veiling glare: light scattered in the eye veils what surrounds bright areas (pcond -v)"),
@@ -165,60 +186,62 @@ static const opt_def OPTIONS[] = {
          "--veil --acuity --color-loss --ceiling human (pcond -h); options after it change it"),
     {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
      "FMT",
-     "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")"},
+     "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")", 0},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_ANALYZE,
      OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: gpu (the GPU pipeline, also on a software renderer), cpu (on "
      "the CPU's cores, exactly as the CPU reference), or auto: the GPU when its renderer is "
-     "hardware, else the CPU (faster than Mesa's llvmpipe)"},
+     "hardware, else the CPU (faster than Mesa's llvmpipe)", 0},
     {"output", 'o', OPT_STRING, HT_CMD_EXPORT | HT_CMD_ANALYZE, OFF(output), 0, 0, NULL, "PATH",
      "output file (one input; .png, .jpg, .jpeg, .hdr, .pfm, .avif or .jxl; its folders are "
      "made), folder "
      "(a name ending in /, or several inputs; made when missing), or - for standard output "
      "(PNG unless --format); a sequence: a pattern (out/%04d.png), a folder or -; analyze: the "
-     "folder of the analyses"},
+     "folder of the analyses", 0},
     {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
      "FMT",
      "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
-     "the linear output, as pcond writes it"},
-    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 16, NULL, "8|16",
-     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10)"},
+     "the linear output, as pcond writes it", 0},
+    {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 32, NULL, "8|16|32",
+     "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10); 32: "
+     "JPEG XL's float linear output (1 = Ldmax, the intensity target)", 0},
     {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
      tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
-     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; defaults --ldmax 1000, --drange 10000, --display-space "
-     "rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of Ldmax cd/m^2; stats: the "
-     "output's MaxCLL, MaxFALL and mastering display"},
+     "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
+     "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
+     "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
+     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display", 0},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
-     "--format y4m --hdr: the 10-bit frames' chroma sampling"},
+     "--format y4m --hdr: the 10-bit frames' chroma sampling", 0},
     {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
-     "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)"},
+     "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)", 0},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
          "write the display window (RGBA), the area outside the data window transparent "
          "(default: the data window, RGB)"),
     {"jobs", 'j', OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(jobs), 1, 64, NULL, "N",
      "threads that decode and encode files while the GPU works, each doing either (default: "
      "the CPU cores, 2 to 64; N from 1 to 64); with the CPU backend also the tone mapping's "
-     "threads"},
+     "threads", 0},
     FLAG("json", HT_CMD_STATS | HT_CMD_BENCH, json,
          "print one JSON object (stats: one line per input, JSON Lines)"),
     FLAG("curve", HT_CMD_STATS, curve, "stats: print the response curve in the text too"),
     STRING("region", HT_CMD_STATS, region, "X0,Y0,X1,Y1",
            "statistics of this rectangle too (inclusive, data-window pixels; JSON: region)"),
     {"peaks", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(peaks), 0, 4096, NULL, "K",
-     "the K brightest local peaks (stats: also list them; view: X marks them, 0 = 8)"},
+     "the K brightest local peaks (stats: also list them; view: X marks them, 0 = 8)", 0},
     {"min-distance", 0, OPT_INT, HT_CMD_STATS | HT_CMD_VIEW, OFF(min_distance), 1, 1 << 20, NULL,
      "D",
-     "minimum distance between peaks, pixels"},
+     "minimum distance between peaks, pixels", 0},
     {"histogram-kernel", 0, OPT_CHOICE, HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_VIEW,
      OFF(histogram_kernel), 0, 0, options_grey_kernels, "KIND",
-     "strategy of the 256-bin grey histogram"},
+     "strategy of the 256-bin grey histogram", 0},
     STRING("synthetic", HT_CMD_BENCH, synthetic, "WxH",
            "benchmark a synthetic image of this size (log-uniform 1e-3..1e4 cd/m^2, varied "
            "colours)"),
     {"runs", 0, OPT_INT, HT_CMD_BENCH, OFF(runs), 3, 100000, NULL, "N",
-     "timed runs per pass (at least 3)"},
+     "timed runs per pass (at least 3)", 0},
     FLAG("export", HT_CMD_BENCH, bench_export,
          "time the export pipeline on FILE... (outputs to a temporary folder): each stage's time "
          "per frame and busy fraction, frames per second"),
@@ -231,17 +254,17 @@ static const opt_def OPTIONS[] = {
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
-    {"msaa", 0, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, OFF(msaa), 1, 8, NULL, "N",
-     "samples per pixel of the scene pass: 1, 2, 4 or 8 (capped at GL_MAX_SAMPLES)"},
+    SETTING(MSAA, OPT_INT, HT_CMD_VIEW | HT_CMD_BENCH, msaa, "N",
+     "samples per pixel of the scene pass: 1, 2, 4 or 8 (capped at GL_MAX_SAMPLES)"),
     {"latency", 0, OPT_INT, HT_CMD_VIEW, OFF(latency), 0, 1, NULL, "0|1",
      "1: each frame shows the previous frame's curve and is read once, not twice (streams); "
-     "only when the analysis reads the picture shown (see \"One frame late\")"},
+     "only when the analysis reads the picture shown (see \"One frame late\")", 0},
     FLAG("continuous", HT_CMD_VIEW, continuous,
          "redraw every vsync instead of on events (for measuring)"),
     FLAG("no-panels", HT_CMD_VIEW, no_panels,
          "start with the panels hidden: the picture fills the window (Ctrl+H shows them)"),
-    {"ui-scale", 0, OPT_DOUBLE, HT_CMD_VIEW, OFF(ui_scale), 0.5, 4, NULL, "F",
-     "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"},
+    SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW, ui_scale, "F",
+     "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"),
     STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
     STRING("reference", HT_CMD_VIEW, reference, "FILE",
            "open FILE too, as the reference to compare with (wipe; Z shows it; T the mode)"),
@@ -251,12 +274,15 @@ static const opt_def OPTIONS[] = {
     FLAG("new-window", HT_CMD_VIEW, new_window,
          "open a window even when hdrtone runs already (else the files go to it)"),
     FLAG("watch", HT_CMD_VIEW, watch, "reload the shown file when it changes on disk (key U)"),
+    STRING("session", HT_CMD_VIEW, session, "FILE",
+           "open the session FILE (images, reference, settings, view); Ctrl+Shift+S saves "
+           "the window's session to it (default ./hdrtone-session.json)"),
     STRING("keys", HT_CMD_VIEW, keys, "KEYS",
            TEST_HOOK "key names, space-separated, replayed after the first frame"),
     STRING("screenshot", HT_CMD_VIEW, screenshot, "FILE",
            TEST_HOOK "save the window's pixels as PNG after --frames frames, then exit"),
     {"frames", 0, OPT_INT, HT_CMD_VIEW, OFF(frames), 1, 100000, NULL, "N|A-B",
-     "A-B: the frames of a sequence to play (N: the frames a test draws before its screenshot)"},
+     "A-B: the frames of a sequence to play (N: the frames a test draws before its screenshot)", 0},
     STRING("part", HT_CMD_ALL, part, "N|NAME",
            "part of a multi-part OpenEXR file: its index counted from 0, as the viewer and "
            "stats number parts, or its name (default: 0)"),
@@ -264,46 +290,49 @@ static const opt_def OPTIONS[] = {
            "layer (channel-name prefix, e.g. diffuse for diffuse.R,G,B); '' = un-prefixed channels "
            "(default: un-prefixed R,G,B or Y, else the first layer with them)"),
     {"max-pixels", 0, OPT_DOUBLE, HT_CMD_ALL, OFF(max_pixels), 1, 1e15, NULL, "N",
-     "refuse images with more pixels, before allocating them (default 268435456 = 2^28)"},
+     "refuse images with more pixels, before allocating them (default 268435456 = 2^28)", 0},
+    FLAG("sdr-base", HT_CMD_ALL, sdr_base,
+         "an Ultra HDR JPEG: open its SDR base picture alone (SDR white at 203 cd/m^2), not "
+         "the HDR rendition of base and gain map"),
     {"frames", 0, OPT_STRING, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_ANALYZE | HT_CMD_BENCH,
      OFF(frame_range), 0, 0, NULL, "A-B",
      "frames of a sequence (IN a pattern: shot.%04d.exr or shot.####.exr; default: from its "
-     "first to its last file)"},
+     "first to its last file)", 0},
     STRING("adapt", SEQ, adapt, "none|exp:T|human",
            "temporal adaptation of a sequence: none (every frame a still), exp:T (time constant T "
            "seconds) or human (the eye's time course; default)"),
     {"fps", 0, OPT_DOUBLE, SEQ, OFF(fps), 0.001, 1e6, NULL, "N",
-     "frames per second of a sequence"},
+     "frames per second of a sequence", 0},
     {"cut-threshold", 0, OPT_DOUBLE, SEQ, OFF(cut_threshold), 0.01,
      1000, NULL, "STOPS",
      "adaptation starts afresh where a frame's log-average differs from the adapted one by "
-     "more (a scene cut; default: never)"},
+     "more (a scene cut; default: never)", 0},
     STRING("analysis", HT_CMD_EXPORT, analysis, "DIR",
            "the frames' analyses from hdrtone analyze: the adaptation before --frames is replayed "
            "from them"),
     /* compare's (compare_cmd.c). */
     {"metric", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(metric), 0, 0, compare_metrics, "NAME",
      "the metric of --fail-above, of the text line and of -o's map: flip (FLIP's mean), mse, "
-     "rmse, psnr, relmse or mae"},
+     "rmse, psnr, relmse or mae", 0},
     FLAG("json", HT_CMD_COMPARE, json,
          "one JSON object per test on its own line (every metric and FLIP's pooled values)"),
     {"output", 'o', OPT_STRING, HT_CMD_COMPARE, OFF(output), 0, 0, NULL, "MAP",
      "write the error map of --metric: .png (colour map; --map grey) or .exr (the float "
-     "values); a directory for several tests (TEST's name, .png)"},
+     "values); a directory for several tests (TEST's name, .png)", 0},
     {"map", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(map_kind), 0, 0, compare_map_kinds, "KIND",
      "-o's PNG: color (FLIP in magma, the difference diverging, the others viridis) or grey "
-     "(round(255 clamp(error, 0, 1)))"},
+     "(round(255 clamp(error, 0, 1)))", 0},
     {"fail-above", 0, OPT_DOUBLE, HT_CMD_COMPARE, OFF(fail_above), -1e30, 1e30, NULL, "X",
-     "exit 1 when a test's --metric is worse than X (above X; for psnr below X)"},
-    {"ppd", 0, OPT_DOUBLE, HT_CMD_COMPARE, OFF(ppd), FLIP_MIN_PPD, FLIP_MAX_PPD, NULL, "N",
+     "exit 1 when a test's --metric is worse than X (above X; for psnr below X)", 0},
+    SETTING(PPD, OPT_DOUBLE, HT_CMD_COMPARE, ppd, "N",
      "FLIP's viewing conditions in pixels per degree (default: 67.02, FLIP's: 0.7 m from a "
-     "0.7 m wide display of 3840 pixels)"},
+     "0.7 m wide display of 3840 pixels)"),
     {"tonemapper", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(flip_tonemapper), 0, 0, flip_tonemappers,
-     "NAME", "HDR-FLIP's tone mapper"},
+     "NAME", "HDR-FLIP's tone mapper", 0},
     {"backend", 0, OPT_CHOICE, HT_CMD_COMPARE, OFF(backend), 0, 0, options_backends, "NAME",
      "where FLIP and the metrics run: gpu, cpu (the CPU reference, on every core) or auto (the "
-     "GPU when its renderer is hardware, else the CPU)"},
-    {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help"},
+     "GPU when its renderer is hardware, else the CPU)", 0},
+    {"help", 'h', OPT_FLAG, HT_CMD_ALL, OFF(help), 0, 0, NULL, NULL, "show this help", 0},
 };
 #undef STRING
 #undef FLAG
@@ -386,17 +415,17 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
     int idx;
     switch (d->kind) {
     case OPT_INT:
-        if (!parse_double(value, &v) || v != floor(v) || v < d->min || v > d->max) {
-            snprintf(err, errlen, "--%s: '%s' is not an integer in %g..%g", d->name, value,
-                     d->min, d->max);
+        if (!parse_double(value, &v) || v != floor(v) || v < opt_min(d) || v > opt_max(d)) {
+            snprintf(err, errlen, "--%s: '%s' is not an integer in %g..%g", opt_name(d), value,
+                     opt_min(d), opt_max(d));
             return false;
         }
         *(int *)field = (int)v;
         return true;
     case OPT_DOUBLE:
-        if (!parse_double(value, &v) || v < d->min || v > d->max) {
-            snprintf(err, errlen, "--%s: '%s' is not a number in %g..%g", d->name, value,
-                     d->min, d->max);
+        if (!parse_double(value, &v) || v < opt_min(d) || v > opt_max(d)) {
+            snprintf(err, errlen, "--%s: '%s' is not a number in %g..%g", opt_name(d), value,
+                     opt_min(d), opt_max(d));
             return false;
         }
         *(double *)field = v;
@@ -408,7 +437,7 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
         if (!ht_enum_find(d->choices, value, &idx)) {
             char names[128];
             ht_enum_list(d->choices, "|", names, sizeof names);
-            snprintf(err, errlen, "--%s: '%s' is not one of %s", d->name, value, names);
+            snprintf(err, errlen, "--%s: '%s' is not one of %s", opt_name(d), value, names);
             return false;
         }
         *(int *)field = idx;
@@ -420,9 +449,9 @@ static bool set_value(const opt_def *d, const char *value, ht_options *o, char *
             *(double *)field = 0;
             return true;
         }
-        if (!parse_double(value, &v) || v < d->min || v > d->max) {
-            snprintf(err, errlen, "--%s: '%s' is not auto or a number in %g..%g", d->name,
-                     value, d->min, d->max);
+        if (!parse_double(value, &v) || v < opt_min(d) || v > opt_max(d)) {
+            snprintf(err, errlen, "--%s: '%s' is not auto or a number in %g..%g", opt_name(d),
+                     value, opt_min(d), opt_max(d));
             return false;
         }
         *(double *)field = v;
@@ -451,14 +480,26 @@ static const opt_def *find_option(const char *arg, unsigned command, const char 
             }
             continue;
         }
-        size_t n = strlen(d->name);
-        if (strncmp(arg + 2, d->name, n) == 0 && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
+        size_t n = strlen(opt_name(d));
+        if (strncmp(arg + 2, opt_name(d), n) == 0 && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
             if (arg[2 + n] == '=')
                 *value = arg + 3 + n;
             return d;
         }
     }
     return NULL;
+}
+
+/* --display-space's own curve where --transfer is not given: BT.1886's 2.4 for the spaces of
+ * video (rec2020, rec709-g24); the others keep the curve they have. */
+static void display_curve(ht_options *o)
+{
+    int ds = o->tm.display_space;
+    if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&
+        !options_given(o, "transfer")) {
+        o->tm.transfer = HT_TRANSFER_GAMMA;
+        o->tm.gamma = 2.4;
+    }
 }
 
 /* --colorspace resolved into o->colour; --display-space's curve where --transfer is not given. */
@@ -479,12 +520,7 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
         if (s)
             colour_from_space(&o->colour, s, IMAGE_COLOUR_OPTION);
     }
-    int ds = o->tm.display_space;
-    if ((ds == HT_DISPLAY_SPACE_REC2020 || ds == HT_DISPLAY_SPACE_REC709_G24) &&
-        !options_given(o, "transfer")) {
-        o->tm.transfer = HT_TRANSFER_GAMMA;
-        o->tm.gamma = 2.4;
-    }
+    display_curve(o);
     return true;
 }
 
@@ -539,13 +575,13 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         uint64_t bit = (uint64_t)1 << (row % 64), *word = &o->given[row / 64];
         if ((*word & bit) && command != HT_CMD_VIEW) {
             snprintf(err, errlen, "%s%.*s%s--%s: given twice", d->short_name ? "-" : "",
-                     d->short_name ? 1 : 0, &d->short_name, d->short_name ? "/" : "", d->name);
+                     d->short_name ? 1 : 0, &d->short_name, d->short_name ? "/" : "", opt_name(d));
             return false;
         }
         *word |= bit;
         if (d->kind == OPT_FLAG) {
             if (value) {
-                snprintf(err, errlen, "--%s takes no value", d->name);
+                snprintf(err, errlen, "--%s takes no value", opt_name(d));
                 return false;
             }
             *(bool *)((char *)o + d->offset) = true;
@@ -592,10 +628,26 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
     return true;
 }
 
+void options_sdr_base(const ht_options *o, ht_options *sdr)
+{
+    ht_options def;
+    options_default(&def);
+    *sdr = *o;
+    sdr->hdr = HT_TRANSFER_SRGB;
+    sdr->depth = 8;
+    sdr->format = ENCODE_JPEG;
+    sdr->tm.ldmax = def.tm.ldmax;
+    sdr->tm.drange = def.tm.drange;
+    sdr->tm.transfer = def.tm.transfer;
+    sdr->tm.gamma = def.tm.gamma;
+    display_curve(sdr);
+}
+
 bool options_given(const ht_options *o, const char *name)
 {
     for (size_t i = 0; i < N_OPTIONS; i++)
-        if (strcmp(OPTIONS[i].name, name) == 0 && (o->given[i / 64] & ((uint64_t)1 << (i % 64))))
+        if (strcmp(opt_name(&OPTIONS[i]), name) == 0 &&
+            (o->given[i / 64] & ((uint64_t)1 << (i % 64))))
             return true;
     return false;
 }
@@ -612,6 +664,7 @@ image_load_options options_load(const ht_options *o)
     image_load_options lo = {.part = o->part, .layer = o->layer,
                              .max_pixels = (uint64_t)o->max_pixels,
                              .rgbe_mid = o->preset == HT_PRESET_PCOND,
+                             .sdr_base = o->sdr_base,
                              .colour = o->colour};
     return lo;
 }
@@ -636,7 +689,7 @@ static void default_text(const opt_def *d, const ht_options *def, char *buf, siz
     buf[0] = '\0';
     switch (d->kind) {
     case OPT_INT:
-        if (*(const int *)field >= d->min)   /* below the range: "automatic", said in the help */
+        if (*(const int *)field >= opt_min(d))   /* below the range: "automatic", in the help */
             snprintf(buf, len, "%d", *(const int *)field);
         break;
     case OPT_DOUBLE:
@@ -668,7 +721,7 @@ void options_print_help(FILE *f, unsigned command)
             continue;
         char left[64], dflt[32];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", d->short_name ? "-" : "",
-                 d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ", d->name,
+                 d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ", opt_name(d),
                  d->metavar ? " " : "", d->metavar ? d->metavar : "");
         default_text(d, &def, dflt, sizeof dflt);
         fprintf(f, "  %-30s %s%s%s%s\n", d->short_name ? left : left + 1, d->help,
@@ -705,7 +758,7 @@ void options_print_completion(FILE *f)
                 fprintf(f, "%s%s", sep, cmds[c].name);
                 sep = ",";
             }
-        fprintf(f, " --%s", d->name);
+        fprintf(f, " --%s", opt_name(d));
         const ht_enum *choices = d->kind == OPT_CHOICE     ? d->choices
                                  : d->kind == OPT_TRANSFER ? tonemap_transfers
                                                            : NULL;
@@ -740,7 +793,7 @@ void options_print_markdown(FILE *f, bool test_hooks)
         char short_opt[8] = "";
         if (d->short_name)
             snprintf(short_opt, sizeof short_opt, "-%c, ", d->short_name);
-        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, d->name, meta[0] ? " " : "",
+        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, opt_name(d), meta[0] ? " " : "",
                 meta, used, dflt, help);
     }
 }

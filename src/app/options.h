@@ -46,6 +46,7 @@ typedef struct ht_options {
     const char *output;       /* export: -o FILE or DIR */
     int jobs;                 /* export: decoder + encoder threads */
     bool display_window;      /* export: the display window, RGBA, transparent outside the data */
+    bool sdr_base;            /* an Ultra HDR JPEG input: its SDR base alone (--sdr-base) */
     int format;               /* export: encode_format (encode.h; ENCODE_AUTO: by extension) */
     int depth;                /* export: bits per channel, 8 or 16 (PNG) */
     int hdr;                  /* export: HT_TRANSFER_PQ or _HLG (--hdr), else HT_TRANSFER_SRGB */
@@ -63,6 +64,7 @@ typedef struct ht_options {
     bool new_window;          /* viewer: never hand the files to a listening instance */
     bool watch;               /* viewer: reload the shown file when it changes on disk */
     const char *keys;         /* viewer test hook: keys replayed after the first frame */
+    const char *session;      /* viewer: the session file to open (Ctrl+Shift+S saves to it) */
     const char *screenshot;   /* viewer test hook: save the window's pixels here and exit */
     int frames;               /* viewer test hook: frames to draw before the screenshot */
     const char *synthetic;    /* bench: WxH of a synthetic image instead of a file */
@@ -113,6 +115,11 @@ void options_default(ht_options *o);
  * viewer, where the last value counts). */
 bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char **pos,
                    int *npos, char *err, size_t errlen);
+
+/* The options of the SDR picture an Ultra HDR JPEG's base is (export --hdr -o x.jpg): O's,
+ * without --hdr, --ldmax and --drange (the HDR rendition's), 8 bits, JPEG, the display
+ * space's own SDR curve; what `export -o x.jpg` without them would use. */
+void options_sdr_base(const ht_options *o, ht_options *sdr);
 
 /* Whether the option --NAME (a name of the table) was on O's command line. */
 bool options_given(const ht_options *o, const char *name);

@@ -134,20 +134,62 @@ static bool build(ocio_gpu *g, const display_params *d, char *err, size_t errlen
     return true;
 }
 
+/* HEAD, then OCIO's shader TEXT with its global constant float arrays (its B-spline curves'
+ * knots and coefficients, which it indexes per pixel) made work-group shared arrays that the
+ * function ht_ocio_init, called first by apply.comp's main, fills: a constant array indexed
+ * per pixel is read a distinct index at a time by a warp, or copied into each thread's local
+ * memory; shared memory serves distinct indices at once (BENCHMARKS.md, "OCIO views": 1.6x
+ * faster on an H200). The int arrays (offsets OCIO indexes by constants) stay, for the
+ * compiler to fold. A new string (NULL: out of memory). */
+static char *with_shared_arrays(const char *head, const char *text)
+{
+    size_t hlen = strlen(head), len = strlen(text);
+    char *out = malloc(hlen + 2 * len + 128), *init = malloc(len + 1);
+    if (!out || !init) {
+        free(out);
+        free(init);
+        return NULL;
+    }
+    char *o = out + hlen, *in = init;
+    memcpy(out, head, hlen);
+    *in = '\0';
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n'), *rhs = strstr(line, " = ");
+        size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+        char name[96];
+        int count = 0;
+        if (rhs && rhs < line + n &&
+            sscanf(line, "const float %95[^[ ][%d] =", name, &count) == 2) {
+            o += sprintf(o, "shared float %s[%d];\n", name, count);
+            size_t r = n - (size_t)(rhs + 3 - line);   /* "float[N](...);\n" */
+            in += sprintf(in, "        %s = ", name);
+            memcpy(in, rhs + 3, r);
+            *(in += r) = '\0';
+        } else {
+            memcpy(o, line, n);
+            o += n;
+        }
+        line += n;
+    }
+    sprintf(o, "\nvoid ht_ocio_init()\n{\n    if (gl_LocalInvocationIndex == 0u) {\n%s    }\n"
+               "    memoryBarrierShared();\n    barrier();\n}\n", init);
+    free(init);
+    return out;
+}
+
 /* G's program for variant V (1: multisampled source), built on first use. */
 static unsigned program(ocio_gpu *g, int v, char *err, size_t errlen)
 {
     if (g->prog[v])
         return g->prog[v];
-    static const char head[] = "#define HT_SRC_%s 1\n#define HT_DISPLAY 1\n#define HT_OCIO 1\n";
-    size_t len = sizeof head + strlen(g->shader.text) + 8;
-    char *defines = malloc(len);
+    char head[96];
+    snprintf(head, sizeof head, "#define HT_SRC_%s 1\n#define HT_DISPLAY 1\n#define HT_OCIO 1\n",
+             v ? "MS" : "2D");
+    char *defines = with_shared_arrays(head, g->shader.text);
     if (!defines) {
         snprintf(err, errlen, "out of memory");
         return 0;
     }
-    snprintf(defines, len, head, v ? "MS" : "2D");
-    strcat(defines, g->shader.text);
     char why[HT_ERR_MAX - 64];
     g->prog[v] = shaders_compute("apply.comp", defines, why, sizeof why);
     free(defines);

@@ -9,6 +9,7 @@
 
 #include <glad/gl.h>
 
+#include "readback.h"
 
 struct pass_foveal {
     pass_base base;
@@ -16,6 +17,8 @@ struct pass_foveal {
     int fw, fh;
     gpu_buf pos[2], lum;        /* point positions (x | y << 16) of each walk, and their Lw */
     gpu_buf exact;              /* points.comp's ext, then each sample's exact sum */
+    gpu_readback *rb;           /* the fenced read-back of ext's four keys (made on first use) */
+    int slot;                   /* its pending read's slot, -1: none */
     int pos_w[2], pos_h[2];     /* picture size each walk's positions were walked for */
     uint32_t n_points, pos_n[2]; /* this analysis' point count; positions held */
     int walk;                   /* the walk this analysis gathers (pass_foveal_prepare) */
@@ -38,7 +41,10 @@ static const pass_desc desc = {"foveal", {
 
 pass_foveal *pass_foveal_create(char *err, size_t errlen)
 {
-    return pass_create(sizeof(pass_foveal), &desc, err, errlen);
+    pass_foveal *p = pass_create(sizeof(pass_foveal), &desc, err, errlen);
+    if (p)
+        p->slot = -1;
+    return p;
 }
 
 void pass_foveal_destroy(pass_foveal **pp)
@@ -51,6 +57,7 @@ void pass_foveal_destroy(pass_foveal **pp)
     gpu_buf_destroy(&(*pp)->lum);
     gpu_buf_destroy(&(*pp)->exact);
     gpu_buf_destroy(&(*pp)->config);
+    gpu_readback_destroy(&(*pp)->rb);
     pass_destroy((pass_base **)pp);
 }
 
@@ -275,23 +282,36 @@ bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b
                                                         : (uint32_t)(p->fw * p->fh);
     glDispatchCompute((n + HT_POINTS_GROUP - 1) / HT_POINTS_GROUP, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    return true;
+    /* A fenced read, collected by pass_foveal_exact_read after the passes queued between:
+     * glGetBufferSubData would wait for everything queued and leave the GPU idle until the
+     * CPU queues more (a round trip, ~60 us on an H200). */
+    if (!p->rb && !(p->rb = gpu_readback_create(1))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    gpu_readback_cancel(p->rb, p->slot);   /* a frame that stopped before collecting it */
+    p->slot = gpu_readback_start_buffer(p->rb, p->exact.id, 4 * sizeof(uint32_t), err, errlen);
+    return p->slot >= 0;
 }
 
-bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4])
+bool pass_foveal_exact_pending(const pass_foveal *p)
 {
-    /* Each read-back waits for the GPU and then for the copy to the CPU (tens of us where
-     * the GPU idles): "widened" joins the keys, and one read takes the five. */
-    uint32_t k[5];
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
-    glBindBuffer(GL_COPY_READ_BUFFER, b->frame.id);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, p->exact.id);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offsetof(ht_frame, widened),
-                        4 * sizeof *k, sizeof *k);
-    glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof k, k);
+    return p->slot >= 0;
+}
+
+bool pass_foveal_exact_read(pass_foveal *p, float ext[4], char *err, size_t errlen)
+{
+    uint32_t k[4];
+    int slot = p->slot;
+    p->slot = -1;
+    if (!p->rb || !gpu_readback_finish(p->rb, slot, k, err, errlen)) {
+        if (!p->rb)
+            snprintf(err, errlen, "no exact sums pending");
+        return false;
+    }
     for (int i = 0; i < 4; i++)
         ext[i] = k[i] == (i < 2 ? 0xffffffffu : 0u) ? NAN : key_value(k[i]);
-    return k[4] != 0;
+    return true;
 }
 
 ht_source pass_foveal_source(const pass_foveal *p)

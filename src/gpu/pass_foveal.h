@@ -41,8 +41,9 @@ bool pass_foveal_bin_points(pass_foveal *p, const ht_buffers *b, char *err, size
 
 /* pcond's darkest-bin rule (tonemap_darkest_bin) for the point binning of this analysis:
  * the point samples whose Lw (the gather's) is that of the first sample whose exact sum
- * (pass_foveal_exact) lies in [LO, HI] go into bin BIN; -1: none (what pass_foveal_prepare
- * sets). */
+ * (pass_foveal_exact) lies in [LO, HI] go into bin BIN where the range pass of this
+ * analysis widened the range (the binning pass reads it); -1: none (what
+ * pass_foveal_prepare sets). */
 void pass_foveal_set_dark(pass_foveal *p, int bin, float lo, float hi);
 
 /* The number of point samples of this analysis (0: none). */
@@ -50,15 +51,19 @@ uint32_t pass_foveal_points(const pass_foveal *p);
 
 /* pcond's exact sums (tonemap_pcond_lw / HT_WHTEFFICACY: 179 times such a float is exact in
  * double) of this analysis' point samples in IMG (in one piece) and of the valid pixels of
- * the last foveal image (the veiled one), and their extremes, on the GPU (after the gather;
- * nothing without point samples). False (reason in err) when the program cannot be built. */
+ * the last foveal image (the veiled one), and their extremes, on the GPU (nothing without
+ * point samples; they need no gather), with a fenced read of the extremes queued behind
+ * them. False (reason in err) when the program cannot be built or out of memory. */
 bool pass_foveal_exact(pass_foveal *p, const ht_pieces *img, const ht_buffers *b,
                        const tonemap_params *params, char *err, size_t errlen);
 
-/* pass_foveal_exact's extremes read back with the frame B's "widened" (the range pass's;
- * returned), in one stall: into EXT the smallest exact sum of the foveal image's valid
- * pixels, of the point samples', the largest of each; NaN where none. */
-bool pass_foveal_exact_read(const pass_foveal *p, const ht_buffers *b, float ext[4]);
+/* Whether pass_foveal_exact's read waits to be collected. */
+bool pass_foveal_exact_pending(const pass_foveal *p);
+
+/* Collects pass_foveal_exact's read (waits only for what was queued before it): into EXT
+ * the smallest exact sum of the foveal image's valid pixels, of the point samples', the
+ * largest of each; NaN where none. False (reason in err) when none is pending. */
+bool pass_foveal_exact_read(pass_foveal *p, float ext[4], char *err, size_t errlen);
 
 /* The foveal image of the last run as a source (texture 0 before any). */
 ht_source pass_foveal_source(const pass_foveal *p);

@@ -227,6 +227,16 @@ const image_allocator *pipeline_upload_allocator(pipeline *p, int frames)
     return upload_ring_allocator(p->ring);
 }
 
+void pipeline_upload_notify(pipeline *p, void (*notify)(void *ctx), void *ctx)
+{
+    upload_ring_set_notify(p->ring, notify, ctx);
+}
+
+void pipeline_upload_serve(pipeline *p)
+{
+    upload_ring_serve(p->ring);
+}
+
 unsigned long pipeline_direct_uploads(const pipeline *p)
 {
     return upload_ring_direct(p->ring);

@@ -72,6 +72,12 @@ bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen
  * must be freed before pipeline_destroy. NULL when out of memory. */
 const image_allocator *pipeline_upload_allocator(pipeline *p, int frames);
 
+/* The allocator's decoders wait for its buffers rather than take none, and NOTIFY(CTX) asks
+ * the GL thread for them: pipeline_upload_serve (upload_ring_set_notify; NULL: no waiting). */
+void pipeline_upload_notify(pipeline *p, void (*notify)(void *ctx), void *ctx);
+/* GL thread: makes the buffers a waiting decoder asked for (upload_ring_serve). */
+void pipeline_upload_serve(pipeline *p);
+
 /* The uploads so far that copied nothing (from pipeline_upload_allocator's buffers). */
 unsigned long pipeline_direct_uploads(const pipeline *p);
 

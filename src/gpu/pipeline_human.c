@@ -150,6 +150,20 @@ void pipeline_human_pyramid_stale(pipeline *p)
         pass_human_pyramid_stale(p->human.pass);
 }
 
+/* The start of the analysis after the veil, queued at the end of the veil pass: its frame
+ * fields and point positions (pass_foveal_prepare, walk 1), and for pcond's darkest-bin rule
+ * (set_dark) the exact sums of the veiled foveal image and of the point samples with their
+ * fenced read, collected in set_dark after the passes queued between. False (reason in err)
+ * when a program does not build or out of memory. */
+static bool veiled_prepare(pipeline *p, const ht_pieces *img, const tonemap_params *params,
+                           char *err, size_t errlen)
+{
+    pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
+    p->veiled_prepared = true;
+    return !params->pcond || !pass_foveal_points(p->foveal) ||
+           pass_foveal_exact(p->foveal, img, &p->buf, params, err, errlen);
+}
+
 /* The veil pass (pipeline.h, HT_PASSES): the decisions on the first analysis, the foveal
  * image where pixel sampling has none, the veil; with acuity the sample radii from the
  * (veiled) foveal image, which the analysis after the veil does not change: their largest is
@@ -185,7 +199,8 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
     return (!veil || pass_veil_run(p->veil, fov, &p->buf, err, errlen)) &&
            (p->report.acuity != HUMAN_APPLIED ||
             pass_veil_radii(p->veil, fov, img->width, img->height, &p->buf, params, err,
-                            errlen));
+                            errlen)) &&
+           (!veil || veiled_prepare(p, img, params, err, errlen));
 }
 
 /* pcond's darkest-bin rule for the analysis after the veil (foveal sampling with point
@@ -193,21 +208,25 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
  * darkest samples of a widened range from the exact extremes of the veiled foveal image and of
  * the point samples (a point sample's rounded to float, as pcond holds it), as the CPU
  * reference's (tonemap_stage_input.pcond_exact) double arithmetic has it; GLSL has no double
- * log. The extremes come from the GPU as exact sums (pass_foveal_exact), one stall for them
- * and the range pass's "widened". The point samples at that darkest exact Lw are binned there
- * by the Lw the GPU gathered for the first of them (a sample of another colour with the same
- * gathered Lw would go along; the GPU's veil, rounded otherwise than the CPU's, could decide
- * the extremes otherwise). False (reason in err) when a program does not build. */
+ * log. The extremes come from the GPU as exact sums (pass_foveal_exact, queued by the veil
+ * pass, so collecting them waits for no pass of this analysis); the binning pass applies the
+ * rule only where the range pass widened the range (points.comp). The point samples at that
+ * darkest exact Lw are binned there by the Lw the GPU gathered for the first of them (a
+ * sample of another colour with the same gathered Lw would go along; the GPU's veil, rounded
+ * otherwise than the CPU's, could decide the extremes otherwise). False (reason in err) when
+ * a program does not build. */
 static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *params,
                      char *err, size_t errlen)
 {
     if (!params->pcond || !pass_foveal_points(p->foveal))
         return true;
-    if (!pass_foveal_exact(p->foveal, img, &p->buf, params, err, errlen))
+    /* Queued by the veil pass; here when a caller runs this pass alone. */
+    if (!pass_foveal_exact_pending(p->foveal) &&
+        !pass_foveal_exact(p->foveal, img, &p->buf, params, err, errlen))
         return false;
     float ext[4];   /* sums: foveal min, points' min, foveal max, points' max; NaN: none */
-    if (!pass_foveal_exact_read(p->foveal, &p->buf, ext))
-        return true;   /* not widened */
+    if (!pass_foveal_exact_read(p->foveal, ext, err, errlen))
+        return false;
     const double u = HT_WHTEFFICACY;
     double lo = isnan(ext[0]) ? INFINITY : u * ext[0];
     double hi = isnan(ext[2]) ? 0.0 : fmax(0.0, u * ext[2]);
@@ -273,7 +292,9 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
 {
     if (!p->human_on || p->report.veil != HUMAN_APPLIED)
         return true;
-    pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
+    if (!p->veiled_prepared)   /* the veil pass prepared it, unless this pass runs alone */
+        pass_foveal_prepare(p->foveal, img, &p->buf, params, 1);
+    p->veiled_prepared = false;
     p->buf.range_fits = p->report.range_fits;
     p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
     binning_copy(p, 0, false);

@@ -62,6 +62,7 @@ struct pipeline {
     bool binning_kept[2];              /* binnings holds one */
     int binning_held;                  /* whose the frame holds now */
     bool veiled_analysis;              /* the analysis after the veil is running */
+    bool veiled_prepared;              /* the veil pass began that analysis (veiled_prepare) */
 };
 
 /* The human-vision analysis's passes (pipeline.h, HT_PASSES; pipeline_human.c), each doing

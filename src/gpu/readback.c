@@ -117,6 +117,17 @@ void gpu_readback_cancel(gpu_readback *r, int i)
     r->slots[i].fence = NULL;
 }
 
+bool gpu_readback_wait(gpu_readback *r, int i)
+{
+    if (i < 0 || i >= r->n || !r->slots[i].fence)
+        return false;
+    GLenum st;
+    do
+        st = glClientWaitSync(r->slots[i].fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
+    while (st == GL_TIMEOUT_EXPIRED);
+    return st != GL_WAIT_FAILED;
+}
+
 bool gpu_readback_finish(gpu_readback *r, int i, void *out, char *err, size_t errlen)
 {
     if (i < 0 || i >= r->n || !r->slots[i].fence) {
@@ -124,13 +135,10 @@ bool gpu_readback_finish(gpu_readback *r, int i, void *out, char *err, size_t er
         return false;
     }
     slot *s = &r->slots[i];
-    GLenum st;
-    do
-        st = glClientWaitSync(s->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
-    while (st == GL_TIMEOUT_EXPIRED);
+    bool waited = gpu_readback_wait(r, i);
     glDeleteSync(s->fence);
     s->fence = NULL;
-    if (st == GL_WAIT_FAILED) {
+    if (!waited) {
         snprintf(err, errlen, "waiting for the GPU failed");
         return false;
     }

@@ -34,6 +34,10 @@ bool gpu_readback_ready(gpu_readback *r, int slot);
 /* Drops SLOT's read, complete or not (no wait): the slot is free again. */
 void gpu_readback_cancel(gpu_readback *r, int slot);
 
+/* Waits for SLOT's copy to be complete, keeping it for gpu_readback_finish. False for a slot
+ * with no read, or when the wait failed. */
+bool gpu_readback_wait(gpu_readback *r, int slot);
+
 /* Waits for SLOT's copy (none once gpu_readback_ready said so), writes what it copied (a
  * texture's width*height*3 samples, bytes or uint16_t for 16 bits; a buffer's bytes) to OUT,
  * and frees the slot. False (reason in err) for a slot with no read. */

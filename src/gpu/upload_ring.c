@@ -38,6 +38,11 @@ typedef struct ring_slot {
 
 struct upload_ring {
     pthread_mutex_t mu;  /* guards everything below but the fences */
+    pthread_cond_t made; /* the buffers were made, or will not be */
+    void (*notify)(void *ctx); /* upload_ring_set_notify's */
+    void *notify_ctx;
+    size_t wanted;       /* with no buffers: the bytes a waiting decoder asked for */
+    int wants;           /* buffers asked for by waiting decoders, not yet made */
     image_allocator alloc;
     int cap;             /* slots made at most */
     int n;               /* slots made (0: none yet, or no buffer storage) */
@@ -51,12 +56,35 @@ static void *ring_get(void *ctx, size_t bytes)
 {
     upload_ring *r = ctx;
     void *p = NULL;
+    bool asked = false;
     pthread_mutex_lock(&r->mu);
-    for (int i = 0; i < r->n && bytes == r->bytes && !p; i++)
-        if (r->slots[i].map && !r->slots[i].out && !r->slots[i].fence) {
-            r->slots[i].out = true;
-            p = r->slots[i].map;
+    for (;;) {
+        for (int i = 0; i < r->n && bytes == r->bytes && !p; i++)
+            if (r->slots[i].map && !r->slots[i].out && !r->slots[i].fence) {
+                r->slots[i].out = true;
+                p = r->slots[i].map;
+            }
+        /* None free but room for one more: ask the GL thread for it (outside the lock, which
+         * it takes to make it) and wait, rather than decode into the pool for the GL thread
+         * to copy. Made one at a time as asked, so that the first frames' decodes wait for
+         * one buffer each, not for the whole ring (~17 ms a 4K frame's on an H200 host). */
+        if (p && asked && r->wants > 0)
+            r->wants--;   /* a slot came free meanwhile: the one asked for is not needed */
+        if (p || !r->notify || r->unsupported || r->n >= r->cap || (r->n && bytes != r->bytes))
+            break;
+        if (asked && r->wants > 0) {   /* asked, not yet made (or made and taken: ask again) */
+            pthread_cond_wait(&r->made, &r->mu);
+            continue;
         }
+        void (*notify)(void *) = r->notify;
+        void *nctx = r->notify_ctx;
+        r->wanted = r->n ? r->bytes : r->wanted ? r->wanted : bytes;
+        r->wants++;
+        asked = true;
+        pthread_mutex_unlock(&r->mu);
+        notify(nctx);
+        pthread_mutex_lock(&r->mu);
+    }
     pthread_mutex_unlock(&r->mu);
     return p;
 }
@@ -77,6 +105,7 @@ static void ring_put(void *ctx, void *p)
     int i = find(r, p);
     if (i >= 0)
         r->slots[i].out = false; /* free once its fence, if any, has signalled */
+    pthread_cond_broadcast(&r->made);   /* a decoder waiting for a buffer may take it */
     pthread_mutex_unlock(&r->mu);
 }
 
@@ -88,6 +117,7 @@ upload_ring *upload_ring_create(int slots)
         return NULL;
     }
     pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->made, NULL);
     r->cap = slots > 0 ? slots : 1;
     r->alloc = (image_allocator){ring_get, ring_put, r};
     return r;
@@ -135,6 +165,7 @@ void upload_ring_destroy(upload_ring **rp)
     pthread_mutex_unlock(&r->mu);
     if (all) { /* else an image still points into a mapping: leak the ring rather */
         pthread_mutex_destroy(&r->mu);
+        pthread_cond_destroy(&r->made);
         free(r->slots);
         free(r);
     }
@@ -156,35 +187,41 @@ static buffer_storage_fn buffer_storage(void)
     return has ? (buffer_storage_fn)eglGetProcAddress("glBufferStorage") : NULL;
 }
 
-/* Makes the slots for frames of BYTES; under the lock, GL thread, none made. */
-static void make_buffers(upload_ring *r, size_t bytes)
+/* Makes one more slot for frames of BYTES (the ring's size, or any when it has none) with
+ * STORAGE; under the lock, GL thread, R not full. False when the driver gave none. */
+static bool make_one(upload_ring *r, buffer_storage_fn storage, size_t bytes)
 {
-    buffer_storage_fn storage = buffer_storage();
-    if (!storage) {
-        r->unsupported = true;
-        return;
-    }
     GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT |
                        GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT;
-    r->bytes = bytes;
-    for (r->n = 0; r->n < r->cap; r->n++) {
-        ring_slot *s = &r->slots[r->n];
-        glGenBuffers(1, &s->pbo);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->pbo);
-        storage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, flags);
-        if (glGetError() != GL_NO_ERROR ||
-            !(s->map = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes, flags &
-                                        ~GL_CLIENT_STORAGE_BIT))) {
-            glDeleteBuffers(1, &s->pbo);
-            *s = (ring_slot){0};
-            break; /* fewer slots: what the driver gave */
-        }
+    ring_slot *s = &r->slots[r->n];
+    glGenBuffers(1, &s->pbo);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->pbo);
+    storage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, flags);
+    if (glGetError() != GL_NO_ERROR ||
+        !(s->map = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes, flags &
+                                    ~GL_CLIENT_STORAGE_BIT))) {
+        glDeleteBuffers(1, &s->pbo);
+        *s = (ring_slot){0};
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        return false;
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     /* The frames decoded before the ring existed left their buffers in the pool: the next
      * ones come from the ring, those would only hold memory (a batch's peak). */
-    if (r->n > 0)
+    if (r->n++ == 0)
         image_pool_drop(bytes);
+    r->bytes = bytes;
+    return true;
+}
+
+/* Makes the slots for frames of BYTES (fewer: what the driver gave); under the lock, GL
+ * thread, none made. */
+static void make_buffers(upload_ring *r, size_t bytes)
+{
+    buffer_storage_fn storage = buffer_storage();
+    r->unsupported = !storage;
+    while (storage && r->n < r->cap && make_one(r, storage, bytes))
+        ;
 }
 
 void upload_ring_prepare(upload_ring *r, size_t bytes)
@@ -197,10 +234,46 @@ void upload_ring_prepare(upload_ring *r, size_t bytes)
         if (s->fence && glClientWaitSync(s->fence, 0, 0) != GL_TIMEOUT_EXPIRED) {
             glDeleteSync(s->fence);
             s->fence = NULL;
+            pthread_cond_broadcast(&r->made);
         }
     }
-    if (!r->unsupported && bytes != r->bytes && (r->n == 0 || drop_buffers(r)))
+    /* A ring whose decoders ask for buffers (upload_ring_set_notify) gets them one by one. */
+    if (!r->notify && !r->unsupported && bytes != r->bytes && (r->n == 0 || drop_buffers(r)))
         make_buffers(r, bytes);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void upload_ring_set_notify(upload_ring *r, void (*notify)(void *ctx), void *ctx)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->mu);
+    r->notify = notify;
+    r->notify_ctx = ctx;
+    pthread_cond_broadcast(&r->made);   /* without NOTIFY, waiting decoders take NULL */
+    pthread_mutex_unlock(&r->mu);
+}
+
+void upload_ring_serve(upload_ring *r)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->mu);
+    buffer_storage_fn storage = r->wants && !r->unsupported ? buffer_storage() : NULL;
+    r->unsupported |= r->wants && !storage;
+    /* One at a time, the lock let go after each, so that a waiting decoder starts on it. */
+    while (storage && r->wants > 0 && r->n < r->cap) {
+        if (!make_one(r, storage, r->wanted)) {
+            r->unsupported = r->n == 0;   /* none made: the decoders use the pool */
+            break;
+        }
+        r->wants--;
+        pthread_cond_broadcast(&r->made);
+        pthread_mutex_unlock(&r->mu);
+        pthread_mutex_lock(&r->mu);
+    }
+    r->wants = 0;
+    pthread_cond_broadcast(&r->made);
     pthread_mutex_unlock(&r->mu);
 }
 

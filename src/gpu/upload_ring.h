@@ -1,5 +1,5 @@
 /* Persistently mapped pixel-buffer objects that decoders write frames into, so that the GL
- * thread uploads a frame without copying it (issue 24). */
+ * thread uploads a frame without copying it (BENCHMARKS.md). */
 #ifndef HT_UPLOAD_RING_H
 #define HT_UPLOAD_RING_H
 
@@ -31,6 +31,16 @@ const image_allocator *upload_ring_allocator(upload_ring *r);
  * (else the allocator hands out nothing, and uploads copy as before); and frees the slots
  * whose upload has finished and whose image was freed. */
 void upload_ring_prepare(upload_ring *r, size_t bytes);
+
+/* Makes R's allocator, asked for a frame before R has buffers, call NOTIFY(CTX) (on the
+ * decoder's thread) and wait until the GL thread has called upload_ring_serve, instead of
+ * returning NULL (the frame then decoded into the pool and copied on the GL thread). NOTIFY
+ * NULL: no more waiting (decoders waiting then get NULL). Any thread. */
+void upload_ring_set_notify(upload_ring *r, void (*notify)(void *ctx), void *ctx);
+
+/* GL thread: makes the buffers at the size a waiting decoder asked for (when R has none) and
+ * wakes the decoders waiting for them. Accepts NULL. */
+void upload_ring_serve(upload_ring *r);
 
 /* GL thread: when P is a slot of R, binds its buffer to GL_PIXEL_UNPACK_BUFFER and returns
  * true; the caller then uploads from offset 0 and calls upload_ring_uploaded. */

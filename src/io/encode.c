@@ -82,6 +82,11 @@ bool encode_format_is_float(encode_format f)
     return f == ENCODE_HDR || f == ENCODE_PFM;
 }
 
+bool encode_format_is_linear(encode_format f, int depth)
+{
+    return encode_format_is_float(f) || (f == ENCODE_JXL && depth == 32);
+}
+
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen)
 {
     const char *why = NULL;
@@ -89,8 +94,10 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
         why = "not an image of 1 to 4 channels of 8 or 16 bits or floats";
     else if (encode_format_is_float(f) && (depth != 32 || channels != 3))
         why = "holds the linear output, RGB floats, only";
-    else if (!encode_format_is_float(f) && depth == 32)
-        why = "holds no floats (the linear output: hdr or pfm)";
+    else if (!encode_format_is_float(f) && f != ENCODE_JXL && depth == 32)
+        why = "holds no floats (the linear output: hdr, pfm or JPEG XL)";
+    else if (f == ENCODE_JXL && depth == 32 && channels != 3)
+        why = "holds the linear output as RGB floats only";
     else if (f != ENCODE_PNG && f != ENCODE_AVIF && f != ENCODE_JXL && f != ENCODE_Y4M &&
              !encode_format_is_float(f) && depth != 8)
         why = "holds 8 bits per channel only (16 bits: PNG, AVIF, JPEG XL, y4m)";

@@ -24,6 +24,8 @@ typedef enum encode_format {
 enum {
     ENCODE_JPEG_QUALITY_DEFAULT = 95,
     ENCODE_Y4M_FPS = 25,   /* the frame rate a y4m header states; ffmpeg's -r overrides it */
+    ENCODE_CICP_PQ = 16,   /* ITU-T H.273 transfer characteristics: SMPTE ST 2084 */
+    ENCODE_CICP_HLG = 18,  /* ARIB STD-B67 (BT.2100 HLG) */
 };
 
 /* What an output says of its colour (output_tags.c makes it; out_tags.c writes it): PNG's cICP,
@@ -73,11 +75,15 @@ encode_format encode_format_of_path(const char *path);
 const char *encode_format_name(encode_format f);
 const char *encode_format_extension(encode_format f);
 
-/* F holds linear float RGB (DEPTH 32): hdr and pfm. */
+/* F holds linear float RGB (DEPTH 32) only: hdr and pfm. */
 bool encode_format_is_float(encode_format f);
 
+/* F at DEPTH holds the linear output as floats: hdr and pfm, JPEG XL at 32 bits. */
+bool encode_format_is_linear(encode_format f, int depth);
+
 /* Whether F can hold IM's kind of pixels: PNG everything of 8 or 16 bits; JPEG 8-bit grey or
- * RGB; rgb24 and y4m 8-bit RGB; hdr and pfm float RGB; AVIF and JPEG XL 8- or 16-bit RGB
+ * RGB; rgb24 and y4m 8-bit RGB; hdr and pfm float RGB; AVIF 8- or 16-bit RGB, JPEG XL 8-,
+ * 16-bit or float RGB
  * (encode_codecs.h; QUALITY 0 is lossless for them). False with the reason in err. */
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
 

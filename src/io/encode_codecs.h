@@ -14,9 +14,19 @@ bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *
                  size_t errlen);
 
 /* 8- or 16-bit RGB as JPEG XL, its colour encoding (primaries, D65, transfer) from the cICP;
- * the intensity target 10000 cd/m^2 for PQ, the mastering peak for HLG. */
+ * the intensity target 10000 cd/m^2 for PQ, the mastering peak for HLG. Float RGB (depth 32,
+ * tags required): the linear output, its encoding linear in the tags' primaries and white,
+ * the intensity target the tags' ldmax (1 = Ldmax). */
 bool encode_jxl(const encode_image *im, int quality, encode_buffer *out, char *err,
                 size_t errlen);
+
+/* An Ultra HDR gain-map JPEG (uhdr_write.c; its layout in uhdr.h): the base SDR (8-bit RGB,
+ * its tags' ICC profile) exactly as encode_image_to(ENCODE_JPEG, QUALITY) encodes it; the
+ * gain map, full resolution, 8-bit grey JPEG at quality 100, the log2 ratio of HDR's luminance
+ * (16-bit PQ or HLG RGB of the same size and primaries: its tags' cICP, xy and ldmax) over
+ * HT_HDR_REF_WHITE to that of the base as a reader decodes it. */
+bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quality,
+                     encode_buffer *out, char *err, size_t errlen);
 
 /* One 10-bit y4m frame ("FRAME", Y, Cb, Cr) of 16-bit RGB IM (y4m_hdr.c): BT.2020's
  * matrix, narrow range, 4:2:0 with C420 (else 4:4:4). encode_y4m_header (encode.h) with

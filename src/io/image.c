@@ -2,10 +2,12 @@
 #define _POSIX_C_SOURCE 200809L /* pread */
 #include "image_internal.h"
 #include "image_formats.h"
+#include "parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,31 +66,73 @@ static uint8_t *read_stream(const char *path, int fd, char *err, size_t errlen, 
     return buf;
 }
 
+/* A file's bytes read in pieces, one a worker (read_piece). */
+typedef struct file_read {
+    int fd;
+    size_t size, piece;
+    uint8_t *buf;
+    int error;      /* the first piece's errno that failed; -1: the file shrank */
+    pthread_mutex_t mu;
+} file_read;
+
+/* Reads worker W's piece with pread. */
+static void read_piece(void *ctx, int w)
+{
+    file_read *r = ctx;
+    size_t at = (size_t)w * r->piece, end = at + r->piece < r->size ? at + r->piece : r->size;
+    int error = 0;
+    while (at < end && !error) {
+        ssize_t got = pread(r->fd, r->buf + at, end - at, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        error = got < 0 ? errno : got == 0 ? -1 : 0;
+        at += got > 0 ? (size_t)got : 0;
+    }
+    pthread_mutex_lock(&r->mu);
+    if (error && !r->error)
+        r->error = error;
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* Pieces of a large file read at once: one thread's copy out of the page cache runs at a
+ * fraction of the memory's speed (an uncompressed 4K frame's 50 MB took longer to read than
+ * OpenEXR took to decode it on 16 cores: BENCHMARKS.md, "Opening one file"). */
+enum { READ_PIECE_MIN = 4 << 20 };
+
 /* Reads the regular file FD of SIZE bytes with pread into BUF (SIZE + 1 bytes; NULL: out of
- * memory). Returns it, or NULL with err filled (BUF then is the caller's to free). */
-static uint8_t *read_regular(const char *path, int fd, size_t size, uint8_t *buf, char *err,
-                             size_t errlen)
+ * memory), on up to THREADS threads. Returns it, or NULL with err filled (BUF then is the
+ * caller's to free). */
+static uint8_t *read_regular(const char *path, int fd, size_t size, int threads, uint8_t *buf,
+                             char *err, size_t errlen)
 {
     if (!buf) {
         snprintf(err, errlen, "%s: out of memory reading the file", path);
         return NULL;
     }
-    for (size_t len = 0; len < size;) {
-        ssize_t got = pread(fd, buf + len, size - len, (off_t)len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            snprintf(err, errlen, "%s: read error: %s", path,
-                     got < 0 ? strerror(errno) : "the file shrank while it was read");
-            return NULL;
-        }
-        len += (size_t)got;
+    size_t pieces = size / READ_PIECE_MIN;
+    pieces = pieces < 1 ? 1 : pieces > (size_t)threads ? (size_t)threads : pieces;
+    file_read r = {fd, size, (size + pieces - 1) / pieces, buf, 0, PTHREAD_MUTEX_INITIALIZER};
+    if (pieces > 1)
+        parallel_run((int)pieces, read_piece, &r);
+    else
+        read_piece(&r, 0);
+    pthread_mutex_destroy(&r.mu);
+    if (r.error) {
+        snprintf(err, errlen, "%s: read error: %s", path,
+                 r.error > 0 ? strerror(r.error) : "the file shrank while it was read");
+        return NULL;
     }
     return buf;
 }
 
-uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *err,
-                                size_t errlen)
+int image_load_threads(const image_load_options *opts)
+{
+    long n = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
+}
+
+uint8_t *image_read_file(const char *path, int threads, size_t *size_out, bool *owned,
+                         char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -111,7 +155,7 @@ uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *
         *owned = n > IMAGE_KEEP_FILE_BYTES;
         *size_out = n;
         uint8_t *mem = *owned ? malloc(n + 1) : image_thread_buffer(n + 1);
-        if (!(buf = read_regular(path, fd, n, mem, err, errlen)) && *owned)
+        if (!(buf = read_regular(path, fd, n, threads, mem, err, errlen)) && *owned)
             free(mem);
     } else {
         *owned = true;
@@ -205,7 +249,7 @@ bool image_load(const char *path, const image_load_options *opts, hdr_image *img
     }
     size_t size = 0;
     bool owned = false;
-    uint8_t *data = image_read_file(path, &size, &owned, err, errlen);
+    uint8_t *data = image_read_file(path, image_load_threads(opts), &size, &owned, err, errlen);
     if (!data)
         return false;
     bool ok = image_load_memory(path, data, size, opts, img, err, errlen);
@@ -256,6 +300,9 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     } else if (image_png_is_hdr(data, size)) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_png_hdr(path, data, size, opts, img, err, errlen);
+    } else if (image_jpeg_is_uhdr(data, size)) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_uhdr(path, data, size, opts, img, err, errlen);
     } else if ((fmt = image_format_sniff(data, size)) == IMAGE_FORMAT_JXL) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_jxl(path, data, size, opts, img, err, errlen);

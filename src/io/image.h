@@ -139,6 +139,8 @@ typedef struct image_load_options {
                                  --decode); one that cannot read the file is not used */
     image_colour colour;      /* with source IMAGE_COLOUR_OPTION: the image's colour space
                                  instead of the file's (--colorspace); else unused */
+    bool sdr_base;            /* an Ultra HDR JPEG: its SDR base alone, not the HDR rendition
+                                 (--sdr-base) */
 } image_load_options;
 
 /* OpenEXR decoders. AUTO picks by measurement (BENCHMARKS.md, "Decoding straight to half

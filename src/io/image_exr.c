@@ -408,13 +408,6 @@ static bool select_view(exr_load *L, const image_load_options *opts)
     return true;
 }
 
-/* image_load_options.threads resolved: 0 = one per online CPU, capped. */
-static int load_threads(const image_load_options *opts)
-{
-    long n = opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)n;
-}
-
 /* True (with the reason in L->why) when part P is DWA-compressed and the view is one that only
  * the C++ library could read but not through its RGBA interface, the one DWA path for views
  * that are not half: another part, a layer, or other channels. */
@@ -675,7 +668,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     memset(&L, 0, sizeof L);
     exr_decoder dec;
     bool ok = false;
-    L.threads = load_threads(opts);
+    L.threads = image_load_threads(opts);
     L.half_only = opts->half_only;
     L.alloc = opts->half_alloc;
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))

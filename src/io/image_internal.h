@@ -30,11 +30,15 @@ static inline uint32_t image_be32(const uint8_t *p)
  * the thread ends; NULL when out of memory. */
 uint8_t *image_thread_buffer(size_t bytes);
 
+/* image_load_options.threads resolved (OPTS may be NULL): 0 = one per online CPU, capped. */
+int image_load_threads(const image_load_options *opts);
+
 /* Reads the whole of PATH: a regular file into the thread's buffer (*owned false) unless it is
  * larger than IMAGE_KEEP_FILE_BYTES, anything else into a malloc'd one (*owned true, the
- * caller frees it). Returns NULL with err "PATH: reason" filled on failure. */
-uint8_t *image_read_file(const char *path, size_t *size_out, bool *owned, char *err,
-                         size_t errlen);
+ * caller frees it); a large regular file in pieces on up to THREADS threads. Returns NULL
+ * with err "PATH: reason" filled on failure. */
+uint8_t *image_read_file(const char *path, int threads, size_t *size_out, bool *owned,
+                         char *err, size_t errlen);
 
 /* The effective --max-pixels (opts may be NULL). */
 uint64_t image_max_pixels(const image_load_options *opts);
@@ -58,6 +62,13 @@ bool image_png_is_hdr(const uint8_t *data, size_t size);
 bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
                         const image_load_options *opts, hdr_image *img, char *err,
                         size_t errlen);
+/* Ultra HDR gain-map JPEGs (image_uhdr.c; uhdr.h): whether DATA is a JPEG whose first image's
+ * XMP names hdrgm, and its loader (the base plus the gain map, or with opts->sdr_base the base
+ * alone, in cd/m^2: SDR white at HT_HDR_REF_WHITE; same contract as image_load). */
+bool image_jpeg_is_uhdr(const uint8_t *data, size_t size);
+bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
+                     const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+
 /* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
  * exr_validate) to IMG's metadata, in the file's order, each value as text. */
 void exr_meta_add(hdr_image *img, const uint8_t *data, size_t size, size_t pos);

@@ -113,7 +113,7 @@ bool image_ldr_load(const char *path, uint64_t max_pixels, ldr_image *img, char 
     memset(img, 0, sizeof *img);
     size_t size = 0;
     bool owned = false;
-    uint8_t *data = image_read_file(path, &size, &owned, err, errlen);
+    uint8_t *data = image_read_file(path, 1, &size, &owned, err, errlen);
     if (!data)
         return false;
     bool ok = image_ldr_load_memory(path, data, size, max_pixels, img, err, errlen);

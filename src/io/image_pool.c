@@ -2,7 +2,7 @@
  *
  * A 4K frame's half floats (66 MB) and file (20-50 MB) are above glibc's mmap threshold: a
  * fresh malloc maps fresh pages, and the kernel faults each one in on first touch (~16,000
- * faults a 4K frame, ~190 ms of kernel time a frame on the lent GPU machine: issue 24). Frames
+ * faults a 4K frame, ~190 ms of kernel time a frame on the lent GPU machine, BENCHMARKS.md). Frames
  * of a stream have one size, so a buffer given back is the next frame's buffer, its pages
  * already there. */
 #ifndef _DEFAULT_SOURCE

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "../ref/transfer.h"   /* static inline: no link upwards (transfer.h) */
+
 float image_transfer_to_linear(float v, int code, float gamma)
 {
     float a = fabsf(v), l;
@@ -16,15 +18,11 @@ float image_transfer_to_linear(float v, int code, float gamma)
     case 15: /* BT.2020 12-bit */
         l = a < 0.081f ? a / 4.5f : powf((a + 0.099f) / 1.099f, 1.0f / 0.45f);
         break;
-    case IMAGE_TRANSFER_PQ: {
-        float p = powf(a, 1.0f / 78.84375f);
-        l = powf(fmaxf(p - 0.8359375f, 0.0f) / (18.8515625f - 18.6875f * p),
-                 1.0f / 0.1593017578125f);
+    case IMAGE_TRANSFER_PQ:   /* signals in [0, 1]: the curves of transfer.h, which clip */
+        l = (float)transfer_pq_decode(a);
         break;
-    }
     case IMAGE_TRANSFER_HLG:
-        l = a <= 0.5f ? a * a / 3.0f
-                      : (expf((a - 0.55991073f) / 0.17883277f) + 0.28466892f) / 12.0f;
+        l = (float)transfer_hlg_inverse_oetf(a);
         break;
     case IMAGE_TRANSFER_DCI:
         l = powf(a, 2.6f);

@@ -30,6 +30,21 @@ static void colour_encoding(const uint8_t cicp[4], JxlColorEncoding *c)
     c->rendering_intent = JXL_RENDERING_INTENT_RELATIVE;
 }
 
+/* The linear output's colour encoding: linear, the display's primaries and white (T->xy). */
+static void linear_encoding(const encode_tags *t, JxlColorEncoding *c)
+{
+    memset(c, 0, sizeof *c);
+    c->color_space = JXL_COLOR_SPACE_RGB;
+    c->white_point = JXL_WHITE_POINT_CUSTOM;
+    c->primaries = JXL_PRIMARIES_CUSTOM;
+    double(*p[4])[2] = {&c->primaries_red_xy, &c->primaries_green_xy, &c->primaries_blue_xy,
+                         &c->white_point_xy};
+    for (int i = 0; i < 4; i++)
+        memcpy(*p[i], t->xy[i], sizeof t->xy[i]);
+    c->transfer_function = JXL_TRANSFER_FUNCTION_LINEAR;
+    c->rendering_intent = JXL_RENDERING_INTENT_RELATIVE;
+}
+
 /* QUALITY 1..100 as a Butteraugli distance (libjxl's cjxl mapping of -q above 30). */
 static float distance(int quality)
 {
@@ -46,14 +61,21 @@ static bool add_frame(JxlEncoder *enc, const encode_image *im, int quality)
     info.xsize = (uint32_t)im->width;
     info.ysize = (uint32_t)im->height;
     info.bits_per_sample = (uint32_t)im->depth;
+    info.exponent_bits_per_sample = im->depth == 32 ? 8 : 0;
     info.uses_original_profile = quality <= 0 ? JXL_TRUE : JXL_FALSE;
-    info.intensity_target = cicp[1] == CICP_PQ ? 10000.0f
+    bool linear = im->depth == 32 && im->tags;
+    info.intensity_target = linear ? (float)im->tags->ldmax
+                            : cicp[1] == CICP_PQ ? 10000.0f
                             : cicp[1] == CICP_HLG && im->tags->ldmax > 0 ? (float)im->tags->ldmax
                                                                           : 255.0f;
     JxlColorEncoding c;
-    colour_encoding(cicp, &c);
+    if (linear)
+        linear_encoding(im->tags, &c);
+    else
+        colour_encoding(cicp, &c);
     JxlEncoderFrameSettings *fs = NULL;
-    JxlPixelFormat pf = {3, im->depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+    JxlPixelFormat pf = {3, im->depth == 32 ? JXL_TYPE_FLOAT
+                            : im->depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                          JXL_NATIVE_ENDIAN, 0};
     size_t bytes = (size_t)im->width * im->height * 3 * (im->depth / 8);
     return JxlEncoderSetBasicInfo(enc, &info) == JXL_ENC_SUCCESS &&

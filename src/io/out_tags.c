@@ -118,8 +118,7 @@ uint8_t *out_tags_png(uint8_t *p, const encode_image *im)
     return p;
 }
 
-/* Where the APP2 markers go: after SOI and an APP0 right behind it. */
-static size_t jpeg_insert_at(const uint8_t *d, size_t n)
+size_t out_tags_jpeg_insert_at(const uint8_t *d, size_t n)
 {
     size_t at = 2;
     if (n >= 6 && d[2] == 0xFF && d[3] == 0xE0)
@@ -133,7 +132,7 @@ bool out_tags_jpeg_icc(encode_buffer *out, const uint8_t *icc, size_t len, char 
     static const char sig[12] = "ICC_PROFILE";   /* with its NUL */
     size_t pieces = (len + JPEG_ICC_PIECE - 1) / JPEG_ICC_PIECE;
     size_t at = out->len >= 2 && out->data[0] == 0xFF && out->data[1] == 0xD8
-                    ? jpeg_insert_at(out->data, out->len) : 0;
+                    ? out_tags_jpeg_insert_at(out->data, out->len) : 0;
     uint8_t *d = at && pieces && pieces <= 255 ? malloc(out->len + len + 18 * pieces) : NULL;
     if (!d) {
         snprintf(err, errlen, "cannot embed the ICC profile (%s)",

@@ -21,6 +21,10 @@ size_t out_tags_png_size(const encode_image *im);
  * Returns the end. */
 uint8_t *out_tags_png(uint8_t *p, const encode_image *im);
 
+/* Where a JPEG's own APP markers go in D (N bytes, starting with SOI): after SOI and an APP0
+ * (JFIF) right behind it; 0 when that runs past N. */
+size_t out_tags_jpeg_insert_at(const uint8_t *d, size_t n);
+
 /* Inserts ICC (LEN bytes) into the JPEG in *OUT as APP2 ICC_PROFILE markers (split into
  * pieces of 65519 bytes at most), after SOI and any APP0 (JFIF). False with the reason in err
  * (out of memory, a profile of more than 255 pieces, not a JPEG); *OUT unchanged then. */

@@ -3,6 +3,8 @@
  * stream is walked block by block: its Huffman symbols decoded, none of the data kept. */
 #include "zlib_stripes.h"
 
+#include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +318,8 @@ typedef struct piece {
 } piece;
 
 typedef struct stripes_job {
+    struct stripes_job *link;   /* the next job open to helpers */
+    int helpers;                /* zlib_stripes_help's threads in it (under open_mu) */
     int pieces, level;
     const size_t *len;
     zlib_piece_fn fill;
@@ -360,17 +364,16 @@ static bool compress_piece(stripes_job *j, struct libdeflate_compressor *c, uint
     return p->zlen > 0 && (k == j->pieces - 1 || make_nonfinal(p->z, &p->zlen));
 }
 
-static void stripes_worker(void *ctx, int worker)
+/* Compresses pieces of J not yet taken, up to MAX of them. */
+static void stripes_run(stripes_job *j, int max)
 {
-    (void)worker;
-    stripes_job *j = ctx;
     size_t longest = 1;
     for (int k = 0; k < j->pieces; k++)
         longest = j->len[k] > longest ? j->len[k] : longest;
     struct libdeflate_compressor *c = libdeflate_alloc_compressor(j->level);
     uint8_t *raw = malloc(longest);
     int k;
-    while (c && raw && !atomic_load(&j->failed) &&
+    while (c && raw && !atomic_load(&j->failed) && max-- > 0 &&
            (k = atomic_fetch_add(&j->next, 1)) < j->pieces)
         if (!compress_piece(j, c, raw, k))
             atomic_store(&j->failed, true);
@@ -378,6 +381,55 @@ static void stripes_worker(void *ctx, int worker)
         atomic_store(&j->failed, true);
     free(raw);
     libdeflate_free_compressor(c);
+}
+
+static void stripes_worker(void *ctx, int worker)
+{
+    (void)worker;
+    stripes_run(ctx, INT_MAX);
+}
+
+/* The jobs under way, open to other threads' help (zlib_stripes_help). */
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t helpers_done = PTHREAD_COND_INITIALIZER;
+static stripes_job *open_jobs;
+
+bool zlib_stripes_help(void)
+{
+    pthread_mutex_lock(&open_mu);
+    stripes_job *j = open_jobs;
+    while (j && (atomic_load(&j->next) >= j->pieces || atomic_load(&j->failed)))
+        j = j->link;
+    if (j)
+        j->helpers++;
+    pthread_mutex_unlock(&open_mu);
+    if (!j)
+        return false;
+    stripes_run(j, 1);   /* one piece: the helper's own work may be waiting */
+    pthread_mutex_lock(&open_mu);
+    j->helpers--;
+    pthread_cond_broadcast(&helpers_done);
+    pthread_mutex_unlock(&open_mu);
+    return true;
+}
+
+/* Runs J's pieces on WORKERS threads, other threads' help welcome; returns when every piece
+ * is done and no helper is left in J. */
+static void run_open(stripes_job *j, int workers)
+{
+    pthread_mutex_lock(&open_mu);
+    j->link = open_jobs;
+    open_jobs = j;
+    pthread_mutex_unlock(&open_mu);
+    parallel_run(workers, stripes_worker, j);
+    pthread_mutex_lock(&open_mu);
+    stripes_job **at = &open_jobs;
+    while (*at != j)
+        at = &(*at)->link;
+    *at = j->link;
+    while (j->helpers > 0)
+        pthread_cond_wait(&helpers_done, &open_mu);
+    pthread_mutex_unlock(&open_mu);
 }
 
 /* The Adler-32 of A's bytes followed by LEN2 bytes whose Adler-32 is B. */
@@ -429,7 +481,7 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
     atomic_init(&j.failed, j.out == NULL || pieces < 1);
     int workers = threads > 0 ? threads : online_cpus();
     if (!atomic_load(&j.failed))
-        parallel_run(workers < pieces ? workers : pieces, stripes_worker, &j);
+        run_open(&j, workers < pieces ? workers : pieces);
     bool ok = !atomic_load(&j.failed) && join(&j, z, zlen);
     for (int k = 0; j.out && k < pieces; k++)
         free(j.out[k].z);

@@ -21,6 +21,11 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
                   int level, int threads, uint8_t **z, size_t *zlen, char *err,
                   size_t errlen);
 
+/* Compresses pieces of a zlib_stripes call under way on another thread, if one has pieces not
+ * yet taken (an idle batch worker's help: the last frames' encodes then end on every core,
+ * whatever threads they started with). False when there was none. */
+bool zlib_stripes_help(void);
+
 /* Where a raw deflate stream DATA (LEN bytes) ends: the bit (from the first byte's least
  * significant) at which its final block's header starts and the bit after that block's end
  * code. False when it is not a complete, valid deflate stream. */

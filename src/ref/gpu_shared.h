@@ -56,6 +56,7 @@
     X(HT_GAMUT_COMPRESS, 1)      /* desaturated towards the pixel's display Y, then clipped */ \
     X(HT_POINTS_PER_FOVEAL, 16)  /* pcond: nlumsamp = 16 * fw * fh (at most W * H) */         \
     X(HT_POINTS_GROUP, 256)      /* threads of the point-sample passes */                     \
+    X(HT_POINTS_BIN_GROUP, 1024) /* threads of the binning's one group (more loads at once) */ \
     X(HT_POINT_EXACT_HEAD, 8)    /* uints before the exact sums (points.comp's ext) */        \
     X(HT_FOVEAL_GROUP_X, 32)     /* threads of a foveal-pixel group (one box each): */        \
     X(HT_FOVEAL_GROUP_Y, 4)      /* columns, rows */                                          \
@@ -129,7 +130,9 @@
     X(HT_HLG_GAMMA_REF, 1.2)      /* system gamma at a 1000 cd/m^2 peak */                    \
     X(HT_HLG_GAMMA_K, 0.42)       /* per decade of peak */                                    \
     X(HT_HDR_LDMAX, 1000.0)       /* --hdr's default display maximum, cd/m^2 */               \
-    X(HT_HDR_DRANGE, 10000.0)     /* --hdr's default display range (Ldmin 0.1 cd/m^2) */
+    X(HT_HDR_DRANGE, 10000.0)     /* --hdr's default display range (Ldmin 0.1 cd/m^2) */    \
+    X(HT_HDR_REF_WHITE, 203.0)    /* BT.2408's HDR reference white, cd/m^2: SDR white in an  \
+                                     HDR picture (Ultra HDR's gain maps and their read-back) */
 
 #define HT_ENUM_(name, value) enum { name = (value) };
 HT_CONSTANTS(HT_ENUM_)

@@ -37,6 +37,11 @@ const char *ocio_view_name(const ocio_config *c, const char *display, int i);
 const char *ocio_default_display(const ocio_config *c);
 const char *ocio_default_view(const ocio_config *c, const char *display);
 
+/* The canonical name of the colour space that DISPLAY's VIEW writes (NULL or "": the
+ * defaults): the view's own, or the display's for a view of a view transform (OCIO's
+ * <USE_DISPLAY_NAME>); NULL when C has no such display or view, or the colour space. */
+const char *ocio_view_space(const ocio_config *c, const char *display, const char *view);
+
 /* The canonical name of colour space NAME (a name or an alias, any case), or NULL. */
 const char *ocio_space_find(const ocio_config *c, const char *name);
 

@@ -181,6 +181,23 @@ extern "C" const char *ocio_space_find(const ocio_config *c, const char *name)
     return n && n[0] ? n : NULL;
 }
 
+extern "C" const char *ocio_view_space(const ocio_config *c, const char *display,
+                                       const char *view)
+{
+    const OCIO::ConstConfigRcPtr &cfg = c->cfg;
+    if (!display || !display[0])
+        display = cfg->getDefaultDisplay();
+    if (!view || !view[0])
+        view = cfg->getDefaultView(display);
+    if (!listed(display, cfg->getNumDisplays(), [&](int i) { return cfg->getDisplay(i); }) ||
+        !listed(view, cfg->getNumViews(display), [&](int i) { return cfg->getView(display, i); }))
+        return NULL;
+    const char *cs = cfg->getDisplayViewColorSpaceName(display, view);
+    if (cs && strcmp(cs, OCIO::OCIO_VIEW_USE_DISPLAY_NAME) == 0)
+        cs = display;
+    return cs && cs[0] ? ocio_space_find(c, cs) : NULL;
+}
+
 extern "C" ocio_processor *ocio_processor_make(const ocio_config *c, const ocio_choice *ch,
                                                char *err, size_t errlen)
 {

@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "tonemap.h"
 
 bool ocio_view_input(const display_params *d, const image_colour *c, int white,
                      const char **input, colour_xform *x, char *err, size_t errlen)
@@ -20,6 +23,41 @@ bool ocio_view_input(const display_params *d, const image_colour *c, int white,
         *input = colour_spaces[0].ocio;
         return colour_xform_make(c, HT_DISPLAY_SPACE_SRGB, white, x, err, errlen);
     }
+    return true;
+}
+
+/* The display colour spaces of the ACES configs (and the bundled one) that hdrtone's display
+ * spaces equal, by name: a config says the encoding of a display colour space only as
+ * "sdr-video" or "hdr-video", not its primaries or curve. Rec.1886 is BT.1886's gamma 2.4
+ * with a black of 0 (OCIO's builtin), hdrtone's rec709-gamma24. */
+static const struct {
+    const char *name;
+    int space, transfer;
+    double gamma;
+} displays[] = {
+    {"sRGB - Display", HT_DISPLAY_SPACE_SRGB, HT_TRANSFER_SRGB, 0.0},
+    {"Display P3 - Display", HT_DISPLAY_SPACE_DISPLAY_P3, HT_TRANSFER_SRGB, 0.0},
+    {"Rec.1886 Rec.709 - Display", HT_DISPLAY_SPACE_REC709_G24, HT_TRANSFER_GAMMA, 2.4},
+    {"Rec.2100-PQ - Display", HT_DISPLAY_SPACE_REC2020, HT_TRANSFER_PQ, 0.0},
+};
+
+bool ocio_view_output_of(const display_params *d, ocio_view_output *out, char *err,
+                         size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    ocio_config *cfg = ocio_config_load(d->ocio_config, err, errlen);
+    if (!cfg)
+        return false;
+    const char *space = ocio_view_space(cfg, d->ocio_display, d->ocio_view);
+    snprintf(out->space, sizeof out->space, "%s", space ? space : "");
+    ocio_config_free(&cfg);
+    for (size_t i = 0; i < sizeof displays / sizeof displays[0]; i++)
+        if (strcmp(out->space, displays[i].name) == 0) {
+            out->known = true;
+            out->display_space = displays[i].space;
+            out->transfer = displays[i].transfer;
+            out->gamma = displays[i].gamma;
+        }
     return true;
 }
 

@@ -21,6 +21,21 @@ bool ocio_view_input(const display_params *d, const image_colour *c, int white,
 /* The choice of D for pixels in colour space INPUT. */
 ocio_choice ocio_view_choice(const display_params *d, const char *input);
 
+/* What the pixels of an OCIO view are, for the output's tags: SPACE, the colour space the view
+ * writes ("": none), and when that is one of the ACES configs' display colour spaces that
+ * hdrtone's display spaces equal (docs/colour.md, "Tags"), KNOWN with its display space,
+ * transfer and gamma (tonemap_params' fields); else untagged. */
+typedef struct ocio_view_output {
+    char space[128];
+    bool known;
+    int display_space, transfer;
+    double gamma;
+} ocio_view_output;
+
+/* D's view's output (its config, display, view). False with the reason (config, names). */
+bool ocio_view_output_of(const display_params *d, ocio_view_output *out, char *err,
+                         size_t errlen);
+
 /* The pixel value that goes into OCIO: C * MUL through X's matrix (not the identity's), a
  * non-finite channel 0 (as the GPU's apply pass computes it, in float). */
 void ocio_view_pixel(const float c[3], float mul, const colour_xform *x, float out[3]);

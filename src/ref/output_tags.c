@@ -64,6 +64,8 @@ bool output_tags_make(const tonemap_params *tm, encode_format f, int depth, bool
     bool hdr = tm->transfer == HT_TRANSFER_PQ || tm->transfer == HT_TRANSFER_HLG;
     colour_display_xy(ds, t->xy);
     t->chroma420 = c420;
+    if (encode_format_is_linear(f, depth))   /* JPEG XL's intensity target: 1 = Ldmax */
+        t->ldmax = tm->ldmax;
     if (tc) {
         t->cicp[0] = (uint8_t)cicp_primaries(ds);
         t->cicp[1] = (uint8_t)tc;

@@ -1,5 +1,5 @@
 /* The units of an image's luminance: which rule of the file gives cd/m^2, and the factor
- * (issue 23). Plain data for stats, export's legend and the viewer's status line. */
+ * (docs/lighting.md). Plain data for stats, export's legend and the viewer's status line. */
 #ifndef HT_UNITS_H
 #define HT_UNITS_H
 

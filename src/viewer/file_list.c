@@ -1,7 +1,9 @@
 /* The open images and the shown one's neighbours (file_list.h). */
-#define _DEFAULT_SOURCE   /* d_type, strdup, strcasecmp */
+#define _DEFAULT_SOURCE   /* d_type, strdup */
 
 #include "file_list.h"
+
+#include "image_formats.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,11 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-
-static const char *const EXTENSIONS[] = FILE_LIST_EXTENSIONS;
-enum { N_EXTENSIONS = sizeof EXTENSIONS / sizeof EXTENSIONS[0] };
 
 const char *file_list_name(const char *path)
 {
@@ -34,11 +32,7 @@ void file_list_dir(const char *path, char *dir, size_t len)
 
 bool file_list_is_image_name(const char *name)
 {
-    const char *dot = strrchr(name, '.');
-    for (int i = 0; dot && i < N_EXTENSIONS; i++)
-        if (strcasecmp(dot, EXTENSIONS[i]) == 0)
-            return true;
-    return false;
+    return image_format_extension_known(name);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -138,17 +132,6 @@ int file_list_add(file_list *l, const char *path)
     return l->nfiles++;
 }
 
-/* "a, b or c": the extensions a folder's listing takes, for messages. */
-static void extension_list(char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < N_EXTENSIONS; i++) {
-        size_t at = strlen(buf);
-        snprintf(buf + at, len - at, "%s%s", i == 0 ? "" : i + 1 < N_EXTENSIONS ? ", " : " or ",
-                 EXTENSIONS[i]);
-    }
-}
-
 int file_list_open(file_list *l, const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -161,12 +144,12 @@ int file_list_open(file_list *l, const char *path, char *err, size_t errlen)
     size_t len = strlen(path);
     char prefix[PATH_MAX + 2];
     snprintf(prefix, sizeof prefix, "%s%s", path, path[len - 1] == '/' ? "" : "/");
-    char **paths, exts[64];
+    char **paths;
     int n = file_list_scan(prefix, &paths, err, errlen), first = -1;
-    if (n == 0) {
-        extension_list(exts, sizeof exts);
-        snprintf(err, errlen, "%s: no image in the folder (files ending in %s)", path, exts);
-    }
+    if (n == 0)
+        snprintf(err, errlen,
+                 "%s: no image in the folder (no file named as a format `hdrtone --formats` lists)",
+                 path);
     for (int i = 0; i < n; i++) {
         int k = file_list_add(l, paths[i]);
         if (k < 0) {

@@ -1,8 +1,8 @@
 /* The viewer's open images and the neighbours of the shown one: plain data, no GL. The image
  * list (a panel, the status line) reads it; viewer_files.c loads what it names.
  *
- * Opening, as tev does: a folder opens its images, HDR files recognised by extension
- * (FILE_LIST_EXTENSIONS; they are loaded by content), sorted by name; a file opens that file
+ * Opening, as tev does: a folder opens its images, files recognised by extension (any of
+ * the formats table's, image_formats.h; they are loaded by content), sorted by name; a file opens that file
  * only. The shown file's folder is listed apart, as its neighbours (same extensions, same
  * order), so that the files beside it are one step away without being open. */
 #ifndef HT_FILE_LIST_H
@@ -10,9 +10,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* What a folder's listing takes, case-insensitively. */
-#define FILE_LIST_EXTENSIONS {".exr", ".hdr", ".pic", ".rgbe", ".pfm"}
 
 typedef struct file_info {
     int width, height;       /* the image's size once loaded, else 0, 0 */
@@ -37,7 +34,7 @@ const char *file_list_name(const char *path);
 /* The folder of PATH in DIR (LEN bytes): "." for a bare name, "/" for a file at the root. */
 void file_list_dir(const char *path, char *dir, size_t len);
 
-/* Whether NAME ends in one of FILE_LIST_EXTENSIONS. */
+/* Whether NAME ends in an extension of the formats table (image_format_extension_known). */
 bool file_list_is_image_name(const char *name);
 
 /* The image files of the folder that PREFIX names ("" = the working directory, else PREFIX

@@ -25,12 +25,9 @@
 /* How long the client waits for the greeting (a running hdrtone answers from its own thread
  * at once; one that does not is stopped or not hdrtone) and then for the reply. */
 static const int GREETING_TIMEOUT_MS = 2000;
-static const int REPLY_TIMEOUT_MS = HANDOFF_LOAD_TIMEOUT_MS + 2000;   /* the server's first */
+static const int REPLY_TIMEOUT_MS = HANDOFF_LOAD_TIMEOUT_MS + 2000;   /* the server's ends first */
 /* The longest reply line, '\n' included (a longer error is cut). */
 enum { REPLY_MAX = 1024 };
-/* The line a client waiting for the viewer's load gets after HANDOFF_LOAD_TIMEOUT_MS. */
-#define LOAD_TIMEOUT_REPLY "error the window did not finish loading within 30 s\n"
-_Static_assert(HANDOFF_LOAD_TIMEOUT_MS == 30000, "LOAD_TIMEOUT_REPLY says 30 s");
 /* The lock file beside the socket: whoever holds it may remove a stale socket and bind. */
 static const char LOCK_NAME[] = "hdrtone.lock";
 
@@ -253,7 +250,7 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen)
         status = 1;
     } else if (strncmp(line, "ok ", 3) != 0) {
         line[strcspn(line, "\n")] = '\0';
-        snprintf(err, errlen, "the running hdrtone's window refused it: %s",
+        snprintf(err, errlen, "the running hdrtone's window could not show it: %s",
                  strncmp(line, "error ", 6) == 0 ? line + 6 : line);
         status = 1;
     }
@@ -508,6 +505,10 @@ static int poll_timeout(const client *cs)
 static void *serve(void *arg)
 {
     handoff *h = arg;
+    char load_timeout_reply[96];   /* to a client whose list the viewer has not answered */
+    snprintf(load_timeout_reply, sizeof load_timeout_reply,
+             "error its load took more than %d s (it may show it later)\n",
+             HANDOFF_LOAD_TIMEOUT_MS / 1000);
     client cs[HANDOFF_MAX_CLIENTS];
     for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
         cs[i] = (client){.fd = -1};
@@ -527,7 +528,7 @@ static void *serve(void *arg)
         long long now = now_ms();
         for (int i = 0; i < HANDOFF_MAX_CLIENTS; i++)
             if (cs[i].fd >= 0 && now >= cs[i].deadline && cs[i].ticket)
-                client_answer(&cs[i], LOAD_TIMEOUT_REPLY);
+                client_answer(&cs[i], load_timeout_reply);
             else if (cs[i].fd >= 0 && now >= cs[i].deadline)
                 client_close(&cs[i]);
     }

@@ -247,24 +247,33 @@ static bool typed_number(typed_field *f, double value, double *typed)
     return enter && end != f->text;
 }
 
-double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f)
+void panels_setting_label(ht_setting_id id)
 {
-    ImGui::PushID(name);
-    panels_cell(0, 0.2f);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-    float l = (float)log10(fmax(value, lo)), nl = l;
+    ImGui::TextUnformatted(ht_settings[id].label);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s (--%s, %g to %g)", ht_settings[id].tooltip, ht_settings[id].name,
+                          ht_settings[id].min, ht_settings[id].max);
+}
+
+double panels_log_slider(ht_setting_id id, double value, typed_field *f)
+{
+    const ht_setting *s = &ht_settings[id];
+    ImGui::PushID(s->label);
+    panels_cell(0, 0.2f);
+    panels_setting_label(id);
+    float l = (float)log10(fmax(value, s->span_lo)), nl = l;
     panels_cell(0.2f, 0.45f);
-    bool moved = ImGui::SliderFloat("##slider", &nl, (float)log10(lo), (float)log10(hi), "",
-                                    ImGuiSliderFlags_NoRoundToFormat);
-    panels_note("slider_%s", name);
+    bool moved = ImGui::SliderFloat("##slider", &nl, (float)log10(s->span_lo),
+                                    (float)log10(s->span_hi), "", ImGuiSliderFlags_NoRoundToFormat);
+    panels_note("slider_%s", s->label);
     panels_cell(0.65f, 0.35f);
     double typed;
     bool entered = typed_number(f, value, &typed);
     ImGui::PopID();
     if (moved && nl != l)
         return pow(10.0, nl);
-    if (entered && typed >= lo && typed <= hi)
+    if (entered)   /* the setter clamps to the limits, wider than the slider's span */
         return typed;
     return NAN;
 }
@@ -311,23 +320,23 @@ static void section_range(viewer *v)
     if (ImGui::Checkbox("automatic luminance range (A)", &autom))
         action_run(v, autom ? ACT_RANGE_AUTO : ACT_RANGE_FIT);
     panels_note_text("auto_range", autom ? "on" : "off");
-    double x = panels_log_slider("Lmin", lo, 1e-6, 1e8, &g_fields[0]);
+    double x = panels_log_slider(HT_SET_LMIN, lo, &g_fields[0]);
     if (!std::isnan(x)) {
         action_set(v, ACT_SET_LMAX, hi);
         action_set(v, ACT_SET_LMIN, x);
     }
-    x = panels_log_slider("Lmax", hi, 1e-6, 1e8, &g_fields[1]);
+    x = panels_log_slider(HT_SET_LMAX, hi, &g_fields[1]);
     if (!std::isnan(x)) {
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
     }
 }
 
-int panels_count(const char *name, int value, int lo, int hi)
+int panels_count(ht_setting_id id, int value)
 {
+    const char *name = ht_settings[id].label;
     float w = ImGui::CalcItemWidth();   /* the cell's (panels_cell) */
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
+    panels_setting_label(id);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fmaxf(1, w - ImGui::CalcTextSize(name).x -
                                          ImGui::GetStyle().ItemSpacing.x));
@@ -337,7 +346,7 @@ int panels_count(const char *name, int value, int lo, int hi)
     panels_note("count_%s", name);
     ImGui::PopID();
     if (changed && n != value)
-        return n < lo ? lo : n > hi ? hi : n;
+        return (int)ht_setting_clamp(id, n);
     return value;
 }
 
@@ -354,10 +363,10 @@ bool panels_selectable(const char *label, bool selected, float width)
 static void section_settings(viewer *v)
 {
     section_range(v);
-    double x = panels_log_slider("Ldmax", v->s.tm.ldmax, 1, 1e4, &g_fields[2]);
+    double x = panels_log_slider(HT_SET_LDMAX, v->s.tm.ldmax, &g_fields[2]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_LDMAX, x);
-    x = panels_log_slider("Dr", v->s.tm.drange, 2, 1e5, &g_fields[3]);
+    x = panels_log_slider(HT_SET_DRANGE, v->s.tm.drange, &g_fields[3]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_DRANGE, x);
     panels_enum_combo(v, "ceiling", tonemap_ceilings, v->s.tm.ceiling, ACT_SET_CEILING);
@@ -365,11 +374,11 @@ static void section_settings(viewer *v)
     panels_enum_combo(v, "weights", tonemap_luminances, v->s.tm.luminance, ACT_SET_WEIGHTS);
     panels_enum_combo(v, "transfer", tonemap_transfers, v->s.tm.transfer, ACT_SET_TRANSFER);
     panels_cell(0, 0.5f);
-    int bins = panels_count("bins", v->s.tm.bins, HT_MIN_BINS, HT_MAX_BINS);
+    int bins = panels_count(HT_SET_BINS, v->s.tm.bins);
     if (bins != v->s.tm.bins)   /* a step doubles or halves */
         action_set(v, ACT_SET_BINS, bins > v->s.tm.bins ? v->s.tm.bins * 2 : v->s.tm.bins / 2);
     panels_cell(0.5f, 0.5f);
-    int msaa = panels_count("MSAA", v->s.msaa, 1, 8);
+    int msaa = panels_count(HT_SET_MSAA, v->s.msaa);
     if (msaa > v->s.msaa)
         action_run(v, ACT_MSAA);   /* the next count the GPU offers */
     else if (msaa < v->s.msaa)
@@ -459,10 +468,40 @@ static void section_pixel(viewer *v)
         ImGui::TextUnformatted("");
 }
 
+/* The file's metadata as stats --json gives it (image.h: every header attribute, EXIF/XMP,
+ * ICC and CICP, long values already folded): each key over its value, wrapped to the dock. */
+static void section_metadata(viewer *v)
+{
+    if (v->img.meta_count == 0) {
+        const char *none = v->img.width > 0 ? "the file gives none" : "no image";
+        panels_text(none, false);
+        panels_note_text("meta_none", none);
+        return;
+    }
+    char line[IMAGE_META_FOLD + 256];
+    for (int i = 0; i < v->img.meta_count; i++) {
+        const image_meta *m = &v->img.meta[i];
+        ImGui::TextDisabled("%s", m->key);
+        ImGui::Indent();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(m->value);
+        ImGui::PopTextWrapPos();
+        ImGui::Unindent();
+        snprintf(line, sizeof line, "%s = %s", m->key, m->value);
+        panels_note_text("meta", line);
+    }
+}
+
 /* A section of the dock under a header, open at first when OPEN. */
 static void section(viewer *v, const char *title, bool open, void (*body)(viewer *))
 {
-    if (ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    bool shown = ImGui::CollapsingHeader(title, open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    char name[64];
+    snprintf(name, sizeof name, "section_%s", title);
+    for (char *c = name; *c; c++)   /* one word, for the layout hook's lines */
+        *c = *c == ' ' ? '_' : *c;
+    panels_note("%s", name);
+    if (shown)
         body(v);
 }
 
@@ -486,6 +525,7 @@ static void dock(viewer *v)
         section(v, "Pixel", true, section_pixel);
         section(v, "Settings", true, section_settings);
         section(v, "Parts and layers", false, section_parts);
+        section(v, "Metadata", false, section_metadata);
     }
     ImGui::End();
 }

@@ -90,33 +90,33 @@ static void falsecolor_settings(viewer *v)
     bool autom = v->s.disp.fc_max <= 0;
     if (ImGui::Checkbox("automatic scale (falsecolor -s a)", &autom))
         action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->disp_res.fc_max);
-    double x = panels_log_slider("max", v->disp_res.fc_max, 1e-3, 1e9, &g_fields[1]);
+    double x = panels_log_slider(HT_SET_FC_MAX, v->disp_res.fc_max, &g_fields[1]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_FC_MAX, x);
     panels_cell(0, 0.5f);
-    int dec = panels_count("decades", v->s.disp.fc_decades, 0, 12);
+    int dec = panels_count(HT_SET_FC_LOG, v->s.disp.fc_decades);
     if (dec != v->s.disp.fc_decades)
         action_set(v, ACT_SET_FC_DECADES, dec);
     panels_cell(0.5f, 0.5f);
-    int steps = panels_count("steps", v->s.disp.fc_steps, 2, 100);
+    int steps = panels_count(HT_SET_FC_STEPS, v->s.disp.fc_steps);
     if (steps != v->s.disp.fc_steps)
         action_set(v, ACT_SET_FC_STEPS, steps);
     panels_enum_combo(v, "style", display_fc_styles, v->s.disp.fc_style, ACT_SET_FC_STYLE);
 }
 
-/* NAME and a linear slider of VALUE from LO to HI; a move runs the setter SET. */
-static void slider(viewer *v, const char *name, double value, float lo, float hi,
-                   action_id set)
+/* Setting ID's label and a linear slider of VALUE over its span; a move runs the setter SET. */
+static void slider(viewer *v, ht_setting_id id, double value, action_id set)
 {
-    ImGui::PushID(name);
+    const ht_setting *s = &ht_settings[id];
+    ImGui::PushID(s->label);
     panels_cell(0, 0.35f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
+    panels_setting_label(id);
     panels_cell(0.35f, 0.65f);
     float now = (float)value;
-    if (ImGui::SliderFloat("##slider", &now, lo, hi, "%.2f") && now != (float)value)
+    if (ImGui::SliderFloat("##slider", &now, (float)s->span_lo, (float)s->span_hi, "%.2f") &&
+        now != (float)value)
         action_set(v, set, now);
-    panels_note("slider_%s", name);
+    panels_note("slider_%s", s->name);   /* the label has a space: the hook's names have none */
     ImGui::PopID();
 }
 
@@ -174,8 +174,8 @@ void panels_display(viewer *v)
     panels_enum_combo(v, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
     char text[256];
     if (v->s.disp.mode == HT_VIEW_EXPOSURE) {
-        slider(v, "exposure EV", v->s.disp.exposure, -20, 20, ACT_SET_EXPOSURE);
-        slider(v, "offset", v->s.disp.offset, -0.5f, 0.5f, ACT_SET_OFFSET);
+        slider(v, HT_SET_EXPOSURE, v->s.disp.exposure, ACT_SET_EXPOSURE);
+        slider(v, HT_SET_OFFSET, v->s.disp.offset, ACT_SET_OFFSET);
         snprintf(text, sizeof text, "%+.2f EV, offset %+.3f (Ctrl+E, Ctrl+Shift+E)",
                  v->s.disp.exposure, v->s.disp.offset);
         panels_text(text, false);
@@ -275,7 +275,7 @@ void panels_compare_numbers(viewer *v)
     static typed_field ppd_field;
     if (v->s.compare >= COMPARE_FLIP) {
         double ppd = v->s.ppd > 0 ? v->s.ppd : flip_default_ppd();
-        double x = panels_log_slider("px/deg", ppd, 1, 1000, &ppd_field);
+        double x = panels_log_slider(HT_SET_PPD, ppd, &ppd_field);
         if (!std::isnan(x))
             action_set(v, ACT_SET_PPD, x);
     }

@@ -163,7 +163,8 @@ void panels_histogram(viewer *v)
     char lo[48], hi[48];
     if (v->s.hist_mode == HIST_LOG) {
         snprintf(lo, sizeof lo, "%.3g", exp(p.lo));
-        snprintf(hi, sizeof hi, "%.3g cd/m2", exp(p.hi));
+        bool units = v->units.rule != HT_UNITS_RELATIVE;   /* else the numbers are not cd/m2 */
+        snprintf(hi, sizeof hi, units ? "%.3g cd/m2" : "%.3g (relative)", exp(p.hi));
     } else {
         snprintf(lo, sizeof lo, "0");
         snprintf(hi, sizeof hi, "255");
@@ -173,6 +174,7 @@ void panels_histogram(viewer *v)
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(hi).x);
     ImGui::TextUnformatted(hi);
     ImGui::PopStyleColor();
+    panels_note_text("hist_axis", hi);
     if (v->s.hist_mode != HIST_LOG && v->stats_ok && !v->stats.have_hist)
         panels_text("no output histograms: the image is\nlarger than one GPU texture", false);
 }

@@ -28,6 +28,7 @@ extern "C" {
 #include "ht_enum.h"
 #include "ocio.h"
 #include "panels.h"
+#include "settings.h"
 #include "viewer_internal.h"
 }
 #pragma GCC diagnostic pop
@@ -44,15 +45,18 @@ struct typed_field {
     bool editing;   /* the field held the keyboard last frame */
 };
 
-/* A value on a log10 slider from LO to HI with a typed field F beside it (Enter applies);
- * the chosen value, or NAN when neither changed it. */
-double panels_log_slider(const char *name, double value, double lo, double hi, typed_field *f);
+/* Setting ID's label, its tooltip (with its option and limits) when hovered. */
+void panels_setting_label(ht_setting_id id);
+/* Setting ID's VALUE on a log10 slider over the setting's span with a typed field F beside it
+ * (Enter applies any number: the setter clamps it to the limits); the chosen value, or NAN
+ * when neither changed it. */
+double panels_log_slider(ht_setting_id id, double value, typed_field *f);
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
 void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
                        action_id set);
-/* NAME and a count with - and + buttons in the next cell (panels_cell); the new count
- * (clamped to LO..HI), VALUE when unchanged. */
-int panels_count(const char *name, int value, int lo, int hi);
+/* Setting ID's label and a count with - and + buttons in the next cell (panels_cell); the
+ * new count (clamped to the setting's limits), VALUE when unchanged. */
+int panels_count(ht_setting_id id, int value);
 /* The next item in a row of columns: from FROM to FROM + WIDTH of the row's width
  * (fractions), with the item spacing between columns. */
 void panels_cell(float from, float width);

@@ -67,7 +67,18 @@ bool viewer_human_shown(const viewer *v)
  * when the viewport changed (a resize, a panel shown or hidden). */
 static void update_view(viewer *v)
 {
-    if (v->view_fresh) {
+    if (v->view_fresh && v->session_view) {
+        v->s.view = v->session_view->view;
+        v->s.fitted = v->session_view->fitted;
+        if (v->session_view->missing[0]) {   /* after the load, which clears the message */
+            snprintf(v->message, sizeof v->message, "%.500s", v->session_view->missing);
+            v->message_error = true;
+        }
+        v->session_view = NULL;
+        v->view_fresh = false;
+        if (v->s.fitted)
+            viewer_fit(v);
+    } else if (v->view_fresh) {
         v->s.view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
         v->s.fitted = v->s.view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
         v->view_fresh = false;
@@ -289,10 +300,62 @@ static int run_loop(viewer *v, const ht_options *o)
     return 0;
 }
 
-int viewer_main(const ht_options *o, char **files, int nfiles)
+static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
+                      viewer_session_file *sess);
+
+/* --session: the session's settings over the command line's, its readable files before the
+ * command line's; the missing ones listed in MISSING. False (said) for a bad session. */
+static bool session_start(const ht_options *o, ht_options *so, viewer_session_file *s,
+                          char ***paths, int *n)
+{
+    *so = *o;
+    if (!o->session)
+        return true;
+    if (!viewer_session_open(o->session, so, s))
+        return false;
+    const json_value *f = json_get(&s->root, "files");
+    char **all = calloc((size_t)(f->n + *n) + 1, sizeof *all);
+    if (!all) {
+        fprintf(stderr, "hdrtone: %s: out of memory\n", o->session);
+        return false;
+    }
+    char missing[sizeof s->missing - 64];
+    int k = viewer_session_files(s, all, f->n, missing, sizeof missing);
+    if (missing[0]) {
+        snprintf(s->missing, sizeof s->missing, "%s: missing: %s", o->session, missing);
+        fprintf(stderr, "hdrtone: %s\n", s->missing);
+    }
+    for (int i = 0; i < *n; i++)
+        all[k++] = (*paths)[i];
+    *paths = all;
+    *n = k;
+    return true;
+}
+
+int viewer_main(const ht_options *o_cli, char **files, int nfiles)
 {
     viewer vs = {0}, *v = &vs;
+    ht_options so;
+    viewer_session_file sess = {0};
+    char **cli_files = files;
+    if (!session_start(o_cli, &so, &sess, &files, &nfiles)) {
+        viewer_session_free(&sess);
+        return 1;
+    }
+    const ht_options *o = &so;
+    int status = viewer_run(v, o, files, nfiles, o->session ? &sess : NULL);
+    if (files != cli_files)
+        free(files);
+    viewer_session_free(&sess);
+    return status;
+}
+
+static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
+                      viewer_session_file *sess)
+{
     viewer_init(v, o);
+    snprintf(v->session_path, sizeof v->session_path, "%s",
+             o->session ? o->session : "hdrtone-session.json");
     if (o->keys && !viewer_parse_replay(v, o->keys)) {
         free(v->replay);
         return 2;
@@ -329,6 +392,8 @@ int viewer_main(const ht_options *o, char **files, int nfiles)
     glGenFramebuffers(1, &v->present_fbo);
     if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
         v->s.compare = COMPARE_WIPE;
+    if (sess)
+        viewer_session_apply(v, sess);
     if (seq)
         viewer_seq_start(v);
     else

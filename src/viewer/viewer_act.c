@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "human.h"
+#include "settings.h"
 #include "viewer_act.h"
 #include "viewer_internal.h"
 
@@ -58,8 +59,8 @@ void act_range(viewer *v, double how)
         break;
     case +2: lo /= RANGE_STEP; hi *= RANGE_STEP; break;          /* widen */
     }
-    v->s.tm.lmin = clampd(lo, 1e-30, 1e29);
-    v->s.tm.lmax = clampd(hi, v->s.tm.lmin * 1.0001, 1e30);
+    v->s.tm.lmin = ht_setting_clamp(HT_SET_LMIN, lo);
+    v->s.tm.lmax = clampd(hi, v->s.tm.lmin * 1.0001, ht_settings[HT_SET_LMAX].max);
 }
 
 void act_range_fit(viewer *v, double arg)
@@ -85,13 +86,13 @@ static const double DISPLAY_STEP = 1.4142135623730951; /* half a stop */
 void act_ldmax(viewer *v, double dir)
 {
     double l = dir > 0 ? v->s.tm.ldmax * DISPLAY_STEP : v->s.tm.ldmax / DISPLAY_STEP;
-    v->s.tm.ldmax = clampd(l, 1e-3, 1e6);
+    v->s.tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, l);
 }
 
 void act_drange(viewer *v, double dir)
 {
     double d = dir > 0 ? v->s.tm.drange * DISPLAY_STEP : v->s.tm.drange / DISPLAY_STEP;
-    v->s.tm.drange = clampd(d, 1.001, 1e6);
+    v->s.tm.drange = ht_setting_clamp(HT_SET_DRANGE, d);
 }
 
 /* linear -> human -> none -> linear */
@@ -261,6 +262,16 @@ void act_export(viewer *v, double arg)
     v->export_due = true;
 }
 
+void act_session_save(viewer *v, double arg)
+{
+    (void)arg;
+    char err[HT_ERR_MAX];
+    if (viewer_session_save(v, v->session_path, err, sizeof err))
+        viewer_set_message(v, false, "Session saved to %s", v->session_path);
+    else
+        viewer_set_message(v, true, "%s", err);
+}
+
 void act_quit(viewer *v, double arg)
 {
     /* Esc first closes the help, as dialogs do. */
@@ -358,43 +369,51 @@ void act_copy_path(viewer *v, double arg)
 
 void act_set_lmin(viewer *v, double x)
 {
-    v->s.tm.lmin = clampd(x, 1e-30, 1e29);
+    /* Lmin < Lmax: at the top limit, Lmin moves one step below it. */
+    v->s.tm.lmin = ht_setting_clamp(HT_SET_LMIN, fmin(x, ht_settings[HT_SET_LMAX].max / RANGE_STEP));
     if (!(v->s.tm.lmax > v->s.tm.lmin))
         v->s.tm.lmax = v->s.tm.lmin * RANGE_STEP;
 }
 
 void act_set_lmax(viewer *v, double x)
 {
-    v->s.tm.lmax = clampd(x, 1e-29, 1e30);
+    v->s.tm.lmax = ht_setting_clamp(HT_SET_LMAX, fmax(x, ht_settings[HT_SET_LMIN].min * 100));
     if (!(v->s.tm.lmin > 0) || v->s.tm.lmin >= v->s.tm.lmax)
         v->s.tm.lmin = v->s.tm.lmax / 100;
 }
 
-void act_set_ldmax(viewer *v, double x) { v->s.tm.ldmax = clampd(x, 1e-3, 1e6); }
-void act_set_drange(viewer *v, double x) { v->s.tm.drange = clampd(x, 1.001, 1e6); }
-void act_set_ceiling(viewer *v, double x) { v->s.tm.ceiling = (int)x; }
+void act_set_ldmax(viewer *v, double x) { v->s.tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, x); }
+void act_set_drange(viewer *v, double x) { v->s.tm.drange = ht_setting_clamp(HT_SET_DRANGE, x); }
+
+/* The enumerated setters keep the value when X is none of the table's (a stale index). */
+static void set_enum(int *field, const ht_enum *table, double x)
+{
+    if (x == (int)x && ht_enum_has(table, (int)x))
+        *field = (int)x;
+}
+void act_set_ceiling(viewer *v, double x) { set_enum(&v->s.tm.ceiling, tonemap_ceilings, x); }
 
 void act_set_sampling(viewer *v, double x)
 {
-    v->s.tm.sampling = (int)x;
+    set_enum(&v->s.tm.sampling, tonemap_samplings, x);
     if (!(v->s.tm.fov > 0))
         v->s.tm.fov = 40;
 }
 
 void act_set_weights(viewer *v, double x)
 {
-    v->s.tm.luminance = (int)x;
+    set_enum(&v->s.tm.luminance, tonemap_luminances, x);
     viewer_update_y_range(v);
 }
 
 void act_set_transfer(viewer *v, double x)
 {
-    v->s.tm.transfer = (int)x;
+    set_enum(&v->s.tm.transfer, tonemap_transfers, x);
     if (!(v->s.tm.gamma > 0))
         v->s.tm.gamma = 2.2;
 }
 
-void act_set_msaa(viewer *v, double x) { v->s.msaa = x < 1 ? 1 : (int)x; }
+void act_set_msaa(viewer *v, double x) { v->s.msaa = (int)ht_setting_clamp(HT_SET_MSAA, x); }
 void act_set_hist_mode(viewer *v, double x)
 {
     v->s.hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES;
@@ -402,8 +421,7 @@ void act_set_hist_mode(viewer *v, double x)
 
 void act_set_bins(viewer *v, double x)
 {
-    int b = (int)x;
-    v->s.tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+    v->s.tm.bins = (int)ht_setting_clamp(HT_SET_BINS, x);
 }
 
 /* Parts and layers by index: stepped to, so that the file list's rules (default layer of a
@@ -466,7 +484,7 @@ void act_wipe_axis(viewer *v, double arg)
     v->s.wipe_horizontal = !v->s.wipe_horizontal;
 }
 
-void act_set_ppd(viewer *v, double ppd) { v->s.ppd = clampd(ppd, 1, 1000); }
+void act_set_ppd(viewer *v, double ppd) { v->s.ppd = ht_setting_clamp(HT_SET_PPD, ppd); }
 
 void act_set_flip_tonemapper(viewer *v, double t)
 {
@@ -498,23 +516,23 @@ void act_view_channel(viewer *v, double arg)
     v->s.disp.mode = HT_VIEW_CHANNEL;
 }
 
-void act_exposure(viewer *v, double stops)
+void act_exposure(viewer *v, double steps)
 {
-    v->s.disp.exposure = clampd(v->s.disp.exposure + stops, -40, 40);
+    double ev = v->s.disp.exposure + steps * ht_settings[HT_SET_EXPOSURE].step;
+    v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
 }
-void act_set_exposure(viewer *v, double ev) { v->s.disp.exposure = clampd(ev, -40, 40); }
-void act_set_offset(viewer *v, double x) { v->s.disp.offset = clampd(x, -1, 1); }
+void act_set_exposure(viewer *v, double ev) { v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev); }
+void act_set_offset(viewer *v, double x) { v->s.disp.offset = ht_setting_clamp(HT_SET_OFFSET, x); }
 void act_set_fc_max(viewer *v, double cd)
 {
-    v->s.disp.fc_max = cd > 0 ? clampd(cd, 1e-6, 1e12) : 0;   /* 0: automatic */
+    v->s.disp.fc_max = cd > 0 ? ht_setting_clamp(HT_SET_FC_MAX, cd) : 0;   /* 0: automatic */
 }
-void act_set_fc_decades(viewer *v, double n) { v->s.disp.fc_decades = (int)clampd(n, 0, 12); }
-void act_set_fc_steps(viewer *v, double n) { v->s.disp.fc_steps = (int)clampd(n, 2, 100); }
+void act_set_fc_decades(viewer *v, double n) { v->s.disp.fc_decades = (int)ht_setting_clamp(HT_SET_FC_LOG, n); }
+void act_set_fc_steps(viewer *v, double n) { v->s.disp.fc_steps = (int)ht_setting_clamp(HT_SET_FC_STEPS, n); }
 
 void act_set_fc_style(viewer *v, double s)
 {
-    if (ht_enum_has(display_fc_styles, (int)s))
-        v->s.disp.fc_style = (int)s;
+    set_enum(&v->s.disp.fc_style, display_fc_styles, s);
 }
 
 void act_set_channel(viewer *v, double c)
@@ -527,8 +545,7 @@ void act_set_channel(viewer *v, double c)
 
 void act_set_ch_palette(viewer *v, double p)
 {
-    if (ht_enum_has(display_channel_palettes, (int)p))
-        v->s.disp.ch_palette = (int)p;
+    set_enum(&v->s.disp.ch_palette, display_channel_palettes, p);
 }
 
 /* ---------------------------------------------------------------------------------------

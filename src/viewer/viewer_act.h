@@ -31,6 +31,8 @@ void act_fit(struct viewer *v, double arg);
 void act_one(struct viewer *v, double arg);
 void act_pan(struct viewer *v, double arg);
 void act_export(struct viewer *v, double arg);
+/* Ctrl+Shift+S: the session to v->session_path (viewer_session_save), said in the window. */
+void act_session_save(struct viewer *v, double arg);
 void act_quit(struct viewer *v, double arg);
 void act_file(struct viewer *v, double dir);
 void act_neighbour(struct viewer *v, double dir);
@@ -75,7 +77,7 @@ void act_set_wipe(struct viewer *v, double at);
 void act_flip(struct viewer *v, double down);
 void act_set_view(struct viewer *v, double mode);
 void act_view_channel(struct viewer *v, double arg);
-void act_exposure(struct viewer *v, double stops);
+void act_exposure(struct viewer *v, double steps);   /* STEPS of the setting's step */
 void act_set_exposure(struct viewer *v, double ev);
 void act_set_offset(struct viewer *v, double x);
 void act_set_fc_max(struct viewer *v, double cd);

@@ -38,6 +38,7 @@
 #include "display.h"
 #include "file_list.h"
 #include "image.h"
+#include "json_read.h"
 #include "imgstats_gpu.h"
 #include "options.h"
 #include "pass_scene.h"
@@ -110,6 +111,17 @@ typedef struct session {
     double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
     int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
 } session;
+
+/* A session file as read (viewer_session.c): the parsed text, and its view and comparison
+ * checked against their limits. */
+typedef struct viewer_session_file {
+    json_value root;
+    view_state view;
+    bool fitted, wipe_horizontal;
+    int compare;
+    double wipe;
+    char missing[512];         /* "FILE: missing: PATH, ..." or "": said with its first image */
+} viewer_session_file;
 
 typedef struct viewer {
     session s;                 /* what is looked at, and how (plain data) */
@@ -259,6 +271,11 @@ typedef struct viewer {
     unsigned long load_gen;
     bool load_want;
 
+    /* Sessions (viewer_session.c): where Ctrl+Shift+S saves; the session whose view the
+     * first image gets (NULL: none, or taken). */
+    char session_path[4096];
+    viewer_session_file *session_view;
+
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
     int (*replay)[2];          /* key, mods */
@@ -304,7 +321,8 @@ void viewer_fit(viewer *v);
 bool viewer_human_shown(const viewer *v);
 
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
- * full image as `hdrtone export` computes it, to ./NAME_tonemapped[-N].png (viewer_export.c). */
+ * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png
+ * (viewer_export.c). */
 void viewer_export(viewer *v);
 
 /* platform.c */
@@ -495,6 +513,25 @@ bool viewer_compare_linear(const viewer *v);
 void viewer_compare_run(viewer *v);
 void viewer_compare_poll(viewer *v);
 void viewer_compare_free(viewer *v);
+
+/* viewer_session.c */
+
+/* Writes the session (the open files as absolute paths, the shown one, the reference, the
+ * settings as options, the view, the comparison) to PATH through a temporary file; false with
+ * the reason naming PATH in ERR. */
+bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen);
+/* --session: reads PATH into *S and its settings into *O (the option table's limits); false
+ * with the reason naming PATH on stderr (a newer version, a broken file, wrong types, values
+ * out of range). *S is to be freed either way. */
+bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s);
+/* The session's files that can be read into PATHS (at most MAX; strings owned by S), the
+ * others listed in MISSING; their count. */
+int viewer_session_files(viewer_session_file *s, char **paths, int max, char *missing,
+                         size_t mlen);
+/* With the list set: the shown entry, the reference, the comparison; the first image gets
+ * the session's view (v->session_view). */
+void viewer_session_apply(viewer *v, viewer_session_file *s);
+void viewer_session_free(viewer_session_file *s);
 
 /* viewer_seq.c */
 

@@ -108,7 +108,8 @@ viewer.close()
 env, run_dir = handoff_env()
 viewer = FakeViewer(run_dir, reply="error %s: not an image hdrtone reads\n" % tiny)
 r = run(tiny, env=env)
-check(r.returncode == 1 and "refused" in r.stderr and "not an image hdrtone reads" in r.stderr,
+check(r.returncode == 1 and "could not show it" in r.stderr and
+      "not an image hdrtone reads" in r.stderr,
       "a refusal by the viewer: %d %s" % (r.returncode, r.stderr))
 viewer.close()
 

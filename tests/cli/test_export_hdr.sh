@@ -188,6 +188,28 @@ if command -v avifdec >/dev/null && command -v djxl >/dev/null && command -v jxl
     err "jxlinfo: $info"
   info=$(jxlinfo "$tmp/hlg.jxl")
   [[ $info == *"P3 primaries, HLG transfer function"* ]] || err "jxlinfo HLG: $info"
+  # --depth 32: the linear output as floats (1 = Ldmax, the intensity target), the display's
+  # primaries; djxl's PFM equals export's own .pfm of the same mapping, bit for bit.
+  "${H[@]}" "$src" -o "$tmp/lin.jxl" --hdr pq --depth 32 --display-space display-p3 ||
+    err "jxl --depth 32"
+  "${H[@]}" "$src" -o "$tmp/lin.pfm" --ldmax 1000 --drange 10000 --display-space display-p3 ||
+    err "the .pfm beside it"
+  info=$(jxlinfo "$tmp/lin.jxl")
+  [[ $info == *"32-bit float"* && $info == *"P3 primaries, Linear transfer function"* &&
+     $info == *"intensity_target: 1000.0"* ]] || err "jxlinfo --depth 32: $info"
+  djxl "$tmp/lin.jxl" "$tmp/lin_d.pfm" >/dev/null 2>&1 || err "djxl --depth 32"
+  "$py" - "$tmp" <<'PY' || err "djxl's floats differ from the .pfm's"
+import sys
+import numpy as np
+def pfm(path):   # either byte order: djxl writes big-endian, hdrtone little-endian
+    with open(path, "rb") as f:
+        assert f.readline().strip() == b"PF"
+        w, h = map(int, f.readline().split())
+        s = float(f.readline())
+        return np.frombuffer(f.read(), dtype="<f4" if s < 0 else ">f4").reshape(h, w, 3)
+a, b = pfm(sys.argv[1] + "/lin.pfm"), pfm(sys.argv[1] + "/lin_d.pfm")
+assert a.shape == b.shape and np.array_equal(a, b), np.abs(a - b).max()
+PY
   avifdec -d 16 "$tmp/pq2020.avif" "$tmp/avif16.png" >/dev/null || err "avifdec"
   djxl "$tmp/pq2020.jxl" "$tmp/jxl16.png" >/dev/null 2>&1 || err "djxl"
   "$py" - "$tmp" <<'PY' || err "AVIF/JPEG XL pixels"
@@ -251,7 +273,8 @@ bad "linear output" -o "$tmp/x.pfm" --hdr hlg
 bad "8-bit RGB" -o - --format rgb24 --hdr pq
 bad "BT.2020" -o - --format y4m --hdr pq --display-space display-p3
 bad "band" -o "$tmp/x.png" --hdr pq --depth 8
-bad "Ultra HDR" -o "$tmp/x.jpg" --hdr pq
+bad "32: JPEG XL" -o "$tmp/x.png" --depth 32
+bad "sequence" -o "$tmp/x.%04d.jpg" --hdr pq
 bad "own curve" -o "$tmp/x.png" --hdr pq --transfer gamma:2.4
 bad "tone mapping" -o "$tmp/x.png" --hdr pq --view exposure
 [[ ! -e $tmp/x.png && ! -e $tmp/x.hdr && ! -e $tmp/x.jpg ]] || err "a refused export wrote a file"

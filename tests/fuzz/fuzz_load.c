@@ -1,4 +1,5 @@
-/* libFuzzer harness: any bytes through the loaders (OpenEXR, Radiance, PFM), as a file's
+/* libFuzzer harness: any bytes through the loaders (OpenEXR, Radiance, PFM, the HDR PNGs and
+ * Ultra HDR JPEGs: image_load_memory picks by content), as a file's
  * content. A crash, hang, leak or sanitizer report is a bug; refusing the input is fine.
  * Each input is loaded by every OpenEXR decoder (image_decoder: the C++ library straight to
  * half and OpenEXRCore, each on one thread and on three, tinyexr; image_exr.c's

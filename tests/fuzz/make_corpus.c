@@ -1,6 +1,7 @@
 /* Writes the fuzz targets' smoke-run seeds into DIR: small images of every format the loaders
  * read (OpenEXR in each compression tinyexr writes, half and float, RGBA and one channel;
- * Radiance flat and run-length encoded; PFM colour and grey; 16-bit PQ and HLG PNGs). Made at
+ * Radiance flat and run-length encoded; PFM colour and grey; 16-bit PQ and HLG PNGs; an Ultra
+ * HDR JPEG). Made at
  * test time from code, so the seeds follow the writers instead of rotting as committed binaries
  * would.
  *   make_corpus DIR */
@@ -14,6 +15,7 @@
 #include <tinyexr.h>
 
 #include "encode.h"
+#include "encode_codecs.h"
 
 enum { W = 9, H = 5 }; /* odd sizes: partial blocks, lines and tiles */
 
@@ -101,13 +103,17 @@ static int write_pfm(const char *dir, const char *name, int channels)
     return fclose(f) != 0;
 }
 
-/* A 16-bit PNG with cICP PQ or HLG (TRANSFER 16 or 18), as export --hdr writes it. */
-static int write_png_hdr(const char *dir, const char *name, int transfer)
+/* A 16-bit PNG with cICP PQ or HLG (TRANSFER 16 or 18), as export --hdr writes it; with UHDR
+ * an Ultra HDR JPEG of the same HDR picture over an 8-bit base. */
+static int write_png_hdr(const char *dir, const char *name, int transfer, bool uhdr)
 {
     enum { W = 5, H = 3 };
     uint16_t px[W * H * 3];
-    for (int i = 0; i < W * H * 3; i++)
+    uint8_t sdr[W * H * 3];
+    for (int i = 0; i < W * H * 3; i++) {
         px[i] = (uint16_t)(i * 4099);
+        sdr[i] = (uint8_t)(i * 17);
+    }
     encode_tags t = {.cicp = {9, (uint8_t)transfer, 0, 1}, .ldmax = 1000, .ldmin = 0.1,
                      .max_cll = 900, .max_fall = 100,
                      .xy = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.329}}};
@@ -116,7 +122,9 @@ static int write_png_hdr(const char *dir, const char *name, int transfer)
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = NULL;
-    bool ok = encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err) &&
+    encode_image base = {sdr, W, H, 3, 8, 0.0, NULL};
+    bool ok = (uhdr ? encode_ultrahdr(&base, &im, 90, &out, err, sizeof err)
+                    : encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err)) &&
               (f = fopen(path, "wb")) != NULL && fwrite(out.data, 1, out.len, f) == out.len;
     if (f)
         ok = fclose(f) == 0 && ok;
@@ -144,7 +152,8 @@ int main(int argc, char **argv)
     bad |= write_hdr(d, "rle.hdr", 12);
     bad |= write_pfm(d, "rgb.pfm", 3);
     bad |= write_pfm(d, "grey.pfm", 1);
-    bad |= write_png_hdr(d, "pq.png", 16);
-    bad |= write_png_hdr(d, "hlg.png", 18);
+    bad |= write_png_hdr(d, "pq.png", 16, false);
+    bad |= write_png_hdr(d, "hlg.png", 18, false);
+    bad |= write_png_hdr(d, "ultrahdr.jpg", 16, true);
     return bad;
 }

@@ -214,6 +214,45 @@ static void check_range_stands(pipeline *pipe)
     image_free(&img);
 }
 
+/* pcond's darkest-bin rule after the veil only where the range was widened: with a range
+ * given (--lmin, --lmax: never widened) the darkest point samples keep the binning's bin, on
+ * the GPU (which sets the rule before its range pass has run) as on the CPU. */
+static void check_fixed_range(pipeline *pipe)
+{
+    char err[HT_ERR_MAX];
+    hdr_image img;
+    tonemap_params p;
+    tonemap_result *g = calloc(1, sizeof *g), *x = calloc(1, sizeof *x);
+    human_state hx;
+    test_make_image(&img, 160, 96, test_scene_lamp);
+    upload(pipe, &img);
+    tonemap_params_default(&p);
+    tonemap_apply_preset(&p, HT_PRESET_PCOND);
+    p.veil = true;
+    p.lmin = 1e-4;
+    p.lmax = 1e6;
+    if (!g || !x || !human_cpu_analyze(&img, &p, x, &hx))
+        exit(1);
+    bool ok = pipeline_analyze_uploaded(pipe, &p, g, err, sizeof err);
+    CHECK(ok, "fixed range: %s", err);
+    const human_report *rep = pipeline_human_report(pipe);
+    int moved = 0, lowest = -1;
+    for (int i = 0; i < p.bins; i++) {
+        moved += g->pt_hist[i] != x->pt_hist[i];
+        lowest = lowest < 0 && x->pt_hist[i] ? i : lowest;
+    }
+    CHECK(ok && rep && rep->veil == HUMAN_APPLIED && !g->widened && !x->widened &&
+              g->pt_counted == x->pt_counted && moved == 0 && lowest > 1,
+          "fixed range -v: veil %s, widened %u (CPU %u), point samples counted %u (CPU %u), "
+          "%d bins differ, the darkest in bin %d (the rule's would be 0 or 1)",
+          rep ? human_outcome_name(rep->veil) : "-", g->widened, x->widened, g->pt_counted,
+          x->pt_counted, moved, lowest);
+    human_state_free(&hx);
+    image_free(&img);
+    free(g);
+    free(x);
+}
+
 /* Pieces refuse the options; a frame without them reports none. */
 static void check_refusals(pipeline *pipe)
 {
@@ -251,6 +290,7 @@ int main(void)
     printf("synthetic scenes\n");
     check_synthetic(pipe);
     check_range_stands(pipe);
+    check_fixed_range(pipe);
     check_refusals(pipe);
     int used = 0;
     const char *shared = getenv("HT_SHARED");

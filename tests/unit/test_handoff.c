@@ -157,7 +157,7 @@ static void test_round_trip(void)
     /* The window refuses: its reason, on one line, is the client's. */
     answer_error = "/x/bad.exr: not an image\nat byte 4";
     CHECK_EQ(handoff_send(paths, 1, err, sizeof err), 1);
-    CHECK(strstr(err, "refused it: /x/bad.exr: not an image at byte 4") != NULL, "%s", err);
+    CHECK(strstr(err, "could not show it: /x/bad.exr: not an image at byte 4") != NULL, "%s", err);
     answer_error = NULL;
     /* A client gone before its answer: forgotten; the next one is answered. */
     client_gone(handoff_path(h));

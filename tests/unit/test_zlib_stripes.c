@@ -3,7 +3,10 @@
  * into one zlib stream that libdeflate's strict inflater reads back byte for byte with its
  * Adler-32; the same bytes on 1, 2 and 5 threads; deflate_final_block finds a stream's end
  * exactly and refuses cut and damaged streams without reading past them (the sanitizers'
- * build); and a PNG of many stripes decodes (stb_image) to its pixels. */
+ * build); a PNG of many stripes decodes (stb_image) to its pixels; and other threads'
+ * help (zlib_stripes_help, as idle batch workers give it) leaves the bytes as they were. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +74,54 @@ static void check_roundtrip(const pieces *p, const char *what)
         free(z[t]);
 }
 
+/* Helpers: call zlib_stripes_help until STOP, counting the pieces they did. */
+typedef struct helping {
+    atomic_bool stop, started;
+    atomic_int helped;
+} helping;
+
+static void *helper(void *arg)
+{
+    helping *h = arg;
+    atomic_store(&h->started, true);
+    while (!atomic_load(&h->stop))
+        if (zlib_stripes_help())
+            atomic_fetch_add(&h->helped, 1);
+    return NULL;
+}
+
+/* P's stream on one thread with two helpers beside it: the bytes of one thread alone; tried
+ * until the helpers took a piece (they start before it, so the first try nearly always). */
+static void check_help(const pieces *p)
+{
+    char err[128];
+    uint8_t *alone = NULL, *helped = NULL;
+    size_t alone_len = 0, helped_len = 0;
+    CHECK(!zlib_stripes_help(), "help with no stream under way did something");
+    CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 1, &alone, &alone_len, err, sizeof err),
+          "alone: %s", err);
+    helping h = {0};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, helper, &h);
+    while (!atomic_load(&h.started))
+        ;
+    for (int tries = 0; tries < 50 && atomic_load(&h.helped) == 0; tries++) {
+        free(helped);
+        helped = NULL;
+        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 1, &helped, &helped_len, err,
+                           sizeof err), "helped: %s", err);
+        CHECK(helped_len == alone_len && !memcmp(helped, alone, alone_len),
+              "the bytes changed with help");
+    }
+    atomic_store(&h.stop, true);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    CHECK(atomic_load(&h.helped) > 0, "the helpers never took a piece in 50 tries");
+    free(alone);
+    free(helped);
+}
+
 static void check_final_block(void)
 {
     uint8_t *raw = bytes(200000, 1, 7);
@@ -122,6 +173,7 @@ int main(void)
     for (int k = 0; k < p.n; k++)
         p.data[k] = bytes(p.len[k], k == 4 ? 0 : k == 3 ? 2 : 1, 11u * (unsigned)k);
     check_roundtrip(&p, "mixed pieces");
+    check_help(&p);
     pieces one = {.n = 1, .len = {1}, .data = {p.data[2]}};
     check_roundtrip(&one, "one byte");
     pieces rnd = {.n = 2, .len = {70000, 300000}, .data = {p.data[4], p.data[0]}};

@@ -146,7 +146,7 @@ refused() {
   grep -q handed hand.err && err "hdrtone $*: said it handed over: $(cat hand.err)"
 }
 refused 1 "other/damaged.exr: file is truncated or damaged" other/damaged.exr
-grep -q "window refused it: $tmp/other/damaged.exr: file is truncated" hand.err ||
+grep -q "window could not show it: $tmp/other/damaged.exr: file is truncated" hand.err ||
   err "the reason is not the window's, with the file's path: $(cat hand.err)"
 title_is damaged.exr "the damaged file is listed (the window says why it shows nothing)"
 hand pics/c.pfm

@@ -80,7 +80,8 @@ timeout 60 "$HT_BIN" 'shot.%04d.pfm' --msaa 1 --screenshot adapt.png --frames 3 
 grep -q '^status: frame .*adapt human: Lavg [0-9.e+-]* cd/m^2' adapt.out ||
   err "adaptation status: $(grep '^status: frame' adapt.out)"
 # ... and in the window's status bar, before the file's line.
-grep -q '^bar: frame 2 \[3/6\]  playing [0-9.]* fps (of 24, [0-9]* dropped)  adapt human: Lavg [0-9.e+-]* cd/m^2.*   shot.0002.pfm ' adapt.out ||
+bar='^bar: frame 2 \[3/6\]  playing [0-9.]* fps (of 24, [0-9]* dropped)  adapt human: '
+grep -q "${bar}Lavg [0-9.e+-]* cd/m^2.*   shot.0002.pfm " adapt.out ||
   err "the status bar while playing: $(grep '^bar:' adapt.out)"
 
 # The human-vision options do not adapt, as in export: refused together, and switched on by a

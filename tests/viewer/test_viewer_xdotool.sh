@@ -14,7 +14,12 @@ win=$(timeout 60 xdotool search --sync --onlyvisible --name "^hdrtone" | head -1
 
 # wait_for FILE: up to 60 s.
 wait_for() { for _ in $(seq 600); do [[ -s $1 ]] && return 0; sleep 0.1; done; return 1; }
-xdotool key --window "$win" s
+# The load is asynchronous and S before the image shows does nothing: S again every 3 s until
+# the first PNG is there (a slow export taken twice only makes -2 early; the test still holds).
+for _ in $(seq 20); do
+  xdotool key --window "$win" s
+  for _ in $(seq 30); do [[ -s ${stem}_tonemapped.png ]] && break 2; sleep 0.1; done
+done
 wait_for "${stem}_tonemapped.png" || err "S wrote no ${stem}_tonemapped.png"
 xdotool key --window "$win" s
 wait_for "${stem}_tonemapped-2.png" || err "a second S wrote no ${stem}_tonemapped-2.png"

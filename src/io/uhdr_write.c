@@ -1,0 +1,347 @@
+/* Ultra HDR gain-map JPEGs written on libturbojpeg (encode_codecs.h's encode_ultrahdr; the
+ * layout in uhdr.h). Written from Google's Ultra HDR v1 format page, ISO 21496-1's metadata
+ * as its readers lay it out, and CIPA DC-007's MP index; libultrahdr is not in Debian. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <turbojpeg.h>
+
+#include "encode_codecs.h"
+#include "image.h"
+#include "out_tags.h"
+#include "uhdr.h"
+#include "../ref/transfer.h"
+
+/* The gain map: full resolution, JPEG quality 100, whatever the base's --quality. It corrects
+ * the base's 8-bit codes pixel by pixel, and its errors are multiplied by (HDR + offset) / HDR
+ * in the dark: at half resolution, or at quality 95, or with Ultra HDR's suggested offsets
+ * (1/64), a quarter to half of Desk.exr's pixels missed the rendition by more than 5 %
+ * (docs/hdr.md, "Ultra HDR"). */
+enum { UHDR_MAP_SCALE = 1, UHDR_MAP_QUALITY = 100 };
+/* The offsets of both renditions: 2^-12 of SDR white (0.05 cd/m^2, below the HDR display's
+ * black), bounding the gain where the base is black. */
+static const double UHDR_OFFSET = 1.0 / 4096.0;
+/* log2 of the largest gain kept (a black base under a bright HDR pixel). */
+static const double UHDR_LOG2_LIMIT = 16.0;
+
+static void put_be16(uint8_t *p, unsigned v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    put_be16(p, v >> 16);
+    put_be16(p + 2, v & 0xffff);
+}
+
+/* The luminance weights (Y of R, G, B) of T's primaries; BT.709's when it has none. */
+static void lum_weights(const encode_tags *t, double lum[3])
+{
+    double m[9];
+    if (t && t->xy[3][1] > 0 && image_rgb_to_xyz(t->xy, m)) {
+        memcpy(lum, m + 3, 3 * sizeof *lum);
+        return;
+    }
+    lum[0] = HT_LUM_R;
+    lum[1] = HT_LUM_G;
+    lum[2] = HT_LUM_B;
+}
+
+/* The decoded base's linear luminance (its white 1), through its curve (GAMMA 0: sRGB). */
+static void sdr_luminance(const uint8_t *rgb, size_t n, double gamma, const double lum[3],
+                          float *y)
+{
+    float lin[3][256];
+    for (int v = 0; v < 256; v++) {
+        double e = v / 255.0, l = gamma > 0 ? pow(e, gamma) : transfer_srgb_decode(e);
+        for (int c = 0; c < 3; c++)
+            lin[c][v] = (float)(lum[c] * l);
+    }
+    for (size_t k = 0; k < n; k++, rgb += 3)
+        y[k] = lin[0][rgb[0]] + lin[1][rgb[1]] + lin[2][rgb[2]];
+}
+
+/* The HDR rendition's luminance over HT_HDR_REF_WHITE from its 16-bit PQ (a table of the
+ * 65536 codes) or HLG codes (the display light for the tags' nominal peak). False when out
+ * of memory. */
+static bool hdr_luminance(const uint16_t *rgb, size_t n, const encode_tags *t,
+                          const double lum[3], float *y)
+{
+    if (t->cicp[1] != ENCODE_CICP_PQ) {
+        for (size_t k = 0; k < n; k++, rgb += 3) {
+            double v[3] = {rgb[0] / 65535.0, rgb[1] / 65535.0, rgb[2] / 65535.0};
+            transfer_hlg_to_display(lum, t->ldmax, v);
+            y[k] = (float)((lum[0] * v[0] + lum[1] * v[1] + lum[2] * v[2]) / HT_HDR_REF_WHITE);
+        }
+        return true;
+    }
+    float *pq = malloc(65536 * sizeof *pq);
+    if (!pq)
+        return false;
+    for (int v = 0; v < 65536; v++)
+        pq[v] = (float)(HT_PQ_PEAK * transfer_pq_decode(v / 65535.0) / HT_HDR_REF_WHITE);
+    float l0 = (float)lum[0], l1 = (float)lum[1], l2 = (float)lum[2];
+    for (size_t k = 0; k < n; k++, rgb += 3)
+        y[k] = l0 * pq[rgb[0]] + l1 * pq[rgb[1]] + l2 * pq[rgb[2]];
+    free(pq);
+    return true;
+}
+
+/* The gain map of luminances YS (base) and YH (HDR, for a display of PEAK cd/m^2), W x H,
+ * into MAP (MW x MH, each the mean log2 gain of its block of UHDR_MAP_SCALE^2 pixels), and its
+ * metadata M. LG: MW x MH floats of scratch, which may be YS itself (block K is written after
+ * every pixel of blocks up to K is read, and no later block reads a pixel before K). */
+static void gain_map(const float *ys, const float *yh, int w, int h, double peak, float *lg,
+                     uint8_t *map, int mw, int mh, uhdr_meta *m)
+{
+    const int s = UHDR_MAP_SCALE;
+    double lo = 0.0, hi = 0.0;
+    for (int my = 0; my < mh; my++)
+        for (int mx = 0; mx < mw; mx++) {
+            double sum = 0.0;
+            int cnt = 0;
+            for (int y = my * s; y < my * s + s && y < h; y++)
+                for (int x = mx * s; x < mx * s + s && x < w; x++, cnt++) {
+                    size_t k = (size_t)y * w + x;
+                    sum += log2f((yh[k] + (float)UHDR_OFFSET) / (ys[k] + (float)UHDR_OFFSET));
+                }
+            double g = sum / cnt;
+            g = g < -UHDR_LOG2_LIMIT ? -UHDR_LOG2_LIMIT : g > UHDR_LOG2_LIMIT ? UHDR_LOG2_LIMIT : g;
+            lg[(size_t)my * mw + mx] = (float)g;
+            lo = g < lo ? g : lo;
+            hi = g > hi ? g : hi;
+        }
+    /* Min content boost <= 1 <= max; a map with no gain still spans a range to divide by. */
+    *m = (uhdr_meta){.map_min = lo, .map_max = hi > lo + 1e-3 ? hi : lo + 1e-3, .gamma = 1.0,
+                     .offset_sdr = UHDR_OFFSET, .offset_hdr = UHDR_OFFSET, .cap_min = 0.0};
+    /* Applied completely on a display of the rendition's peak: a boost of PEAK over SDR white
+     * (at least a little above 1: HDRCapacityMax must exceed HDRCapacityMin). */
+    double cap = log2(peak / HT_HDR_REF_WHITE);
+    m->cap_max = cap > 1e-3 ? cap : 1e-3;
+    double span = m->map_max - m->map_min;
+    for (size_t k = 0; k < (size_t)mw * mh; k++) {
+        double r = (lg[k] - m->map_min) / span;
+        map[k] = (uint8_t)floor((r < 0 ? 0 : r > 1 ? 1 : r) * 255.0 + 0.5);
+    }
+}
+
+/* One APP marker at P: FF MARKER, its length, SIG (with its NUL), BODY. Returns its end. */
+static uint8_t *put_marker(uint8_t *p, int marker, const char *sig, const void *body,
+                           size_t len)
+{
+    size_t sl = strlen(sig) + 1;
+    p[0] = 0xFF;
+    p[1] = (uint8_t)marker;
+    put_be16(p + 2, (unsigned)(2 + sl + len));
+    memcpy(p + 4, sig, sl);
+    memcpy(p + 4 + sl, body, len);
+    return p + 4 + sl + len;
+}
+
+/* A signed rational of V over 2^20 (ISO 21496-1's fractions, big-endian). */
+static uint8_t *put_rational(uint8_t *p, double v)
+{
+    put_be32(p, (uint32_t)(int32_t)lround(v * 1048576.0));
+    put_be32(p + 4, 1048576u);
+    return p + 8;
+}
+
+/* ISO 21496-1's metadata of M (FULL) or its version alone, into P; its length. */
+static size_t iso_metadata(const uhdr_meta *m, bool full, uint8_t *p)
+{
+    uint8_t *q = p;
+    put_be16(q, 0);       /* minimum version a reader needs */
+    put_be16(q + 2, 0);   /* writer version */
+    q += 4;
+    if (!full)
+        return 4;
+    *q++ = 0x40;   /* one channel, the gain applied in the base's colour space */
+    q = put_rational(q, m->cap_min);   /* base HDR headroom (an SDR base) */
+    q = put_rational(q, m->cap_max);   /* alternate HDR headroom */
+    const double v[5] = {m->map_min, m->map_max, m->gamma, m->offset_sdr, m->offset_hdr};
+    for (int i = 0; i < 5; i++)
+        q = put_rational(q, v[i]);
+    return (size_t)(q - p);
+}
+
+/* The gain map image's XMP packet (hdrgm's attributes of M) into BUF; its length. */
+static size_t gainmap_xmp(const uhdr_meta *m, char *buf, size_t len)
+{
+    int n = snprintf(buf, len,
+        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"hdrtone\">"
+        "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+        "<rdf:Description rdf:about=\"\" xmlns:hdrgm=\"" UHDR_HDRGM_NS "\" hdrgm:Version=\"1.0\""
+        " hdrgm:GainMapMin=\"%.9g\" hdrgm:GainMapMax=\"%.9g\" hdrgm:Gamma=\"%.9g\""
+        " hdrgm:OffsetSDR=\"%.9g\" hdrgm:OffsetHDR=\"%.9g\" hdrgm:HDRCapacityMin=\"%.9g\""
+        " hdrgm:HDRCapacityMax=\"%.9g\" hdrgm:BaseRenditionIsHDR=\"False\"/>"
+        "</rdf:RDF></x:xmpmeta>",
+        m->map_min, m->map_max, m->gamma, m->offset_sdr, m->offset_hdr, m->cap_min, m->cap_max);
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+/* The primary image's XMP packet: hdrgm:Version and the GContainer directory (the gain map
+ * GAIN_LEN bytes). */
+static size_t primary_xmp(size_t gain_len, char *buf, size_t len)
+{
+    int n = snprintf(buf, len,
+        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"hdrtone\">"
+        "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+        "<rdf:Description rdf:about=\"\""
+        " xmlns:Container=\"http://ns.google.com/photos/1.0/container/\""
+        " xmlns:Item=\"http://ns.google.com/photos/1.0/container/item/\""
+        " xmlns:hdrgm=\"" UHDR_HDRGM_NS "\" hdrgm:Version=\"1.0\">"
+        "<Container:Directory><rdf:Seq>"
+        "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Semantic=\"Primary\""
+        " Item:Mime=\"image/jpeg\"/></rdf:li>"
+        "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Semantic=\"GainMap\""
+        " Item:Mime=\"image/jpeg\" Item:Length=\"%zu\"/></rdf:li>"
+        "</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>", gain_len);
+    return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+enum { MPF_BODY = 82 };   /* the TIFF header, a 3-entry MP index IFD and two MP entries */
+
+/* The MP index (CIPA DC-007) at P: the primary of PRIMARY_LEN bytes at 0, the gain map of
+ * GAIN_LEN bytes at GAIN_AT from the index's TIFF header (big-endian). */
+static void mpf_body(uint8_t *p, uint32_t primary_len, uint32_t gain_len, uint32_t gain_at)
+{
+    static const uint8_t head[50] = {
+        'M', 'M', 0, 0x2A, 0, 0, 0, 8, 0, 3,
+        0xB0, 0x00, 0, 7, 0, 0, 0, 4, '0', '1', '0', '0',     /* MPFVersion "0100" */
+        0xB0, 0x01, 0, 4, 0, 0, 0, 1, 0, 0, 0, 2,             /* NumberOfImages 2 */
+        0xB0, 0x02, 0, 7, 0, 0, 0, 32, 0, 0, 0, 50,           /* MPEntry, 2 x 16 bytes at 50 */
+        0, 0, 0, 0};                                          /* no next IFD */
+    memcpy(p, head, sizeof head);
+    memset(p + 50, 0, 32);
+    put_be32(p + 50, 0x00030000u);   /* baseline MP primary image, JPEG */
+    put_be32(p + 54, primary_len);
+    put_be32(p + 66 + 4, gain_len);
+    put_be32(p + 66 + 8, gain_at);
+}
+
+/* J (a JPEG of LEN bytes) with the markers M (MLEN bytes) inserted after SOI and its APP0,
+ * into a new buffer *OUT; its MPF body, if M has one at MPF_AT (else SIZE_MAX), filled in with
+ * GAIN_LEN after the result's length is known. False when out of memory. */
+static bool splice(const encode_buffer *j, const uint8_t *m, size_t mlen, size_t mpf_at,
+                   size_t gain_len, encode_buffer *out)
+{
+    size_t at = out_tags_jpeg_insert_at(j->data, j->len);
+    out->len = j->len + mlen;
+    if (!at || !(out->data = malloc(out->len + gain_len)))
+        return false;
+    memcpy(out->data, j->data, at);
+    memcpy(out->data + at, m, mlen);
+    memcpy(out->data + at + mlen, j->data + at, j->len - at);
+    if (mpf_at != SIZE_MAX) {
+        size_t tiff = at + mpf_at + 4 + sizeof UHDR_MPF_SIG;   /* marker, length, "MPF\0" */
+        mpf_body(out->data + tiff, (uint32_t)out->len, (uint32_t)gain_len,
+                 (uint32_t)(out->len - tiff));
+    }
+    return true;
+}
+
+/* The gain map JPEG of MAP (MW x MH) with its XMP and ISO 21496-1 metadata into *OUT. */
+static bool encode_gainmap(const uint8_t *map, int mw, int mh, const uhdr_meta *m, int quality,
+                           encode_buffer *out, char *err, size_t errlen)
+{
+    encode_image g = {map, mw, mh, 1, 8, 0.0, NULL};
+    encode_buffer j;
+    if (!encode_image_to(ENCODE_JPEG, quality, &g, &j, err, errlen))
+        return false;
+    char xmp[1024];
+    uint8_t marks[1024 + 256], iso[128], *p = marks;
+    size_t xl = gainmap_xmp(m, xmp, sizeof xmp);
+    p = put_marker(p, 0xE1, UHDR_XMP_SIG, xmp, xl);
+    p = put_marker(p, 0xE2, UHDR_ISO_SIG, iso, iso_metadata(m, true, iso));
+    bool ok = splice(&j, marks, (size_t)(p - marks), SIZE_MAX, 0, out);
+    free(j.data);
+    if (!ok)
+        snprintf(err, errlen, "out of memory for the gain map");
+    return ok;
+}
+
+/* The base JPEG (SDR's, as encode_image_to writes it) and the gain map of HDR over it,
+ * computed against the base as a reader decodes it, into *BASE, *MAP (MW x MH) and *M. */
+static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int quality,
+                         encode_buffer *base, uint8_t **map, int *mw, int *mh, uhdr_meta *m,
+                         char *err, size_t errlen)
+{
+    int w = sdr->width, h = sdr->height;
+    size_t n = (size_t)w * h;
+    if (!encode_image_to(ENCODE_JPEG, quality, sdr, base, err, errlen))
+        return false;
+    *mw = (w + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
+    *mh = (h + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
+    /* One block from the pool (its pages stay mapped from frame to frame): the luminances,
+     * the gains over the base's, the decoded base. */
+    size_t bytes = n * (2 * sizeof(float) + 3);
+    float *ys = image_pool_get(bytes), *yh = ys ? ys + n : NULL, *lg = ys;
+    uint8_t *dec = ys ? (uint8_t *)(yh + n) : NULL;
+    *map = malloc((size_t)*mw * *mh);
+    tjhandle tj = tjInitDecompress();
+    double lum[3];
+    lum_weights(hdr->tags, lum);
+    bool ok = ys && *map && tj &&
+              hdr_luminance(hdr->pixels, n, hdr->tags, lum, yh);
+    if (ok && tjDecompress2(tj, base->data, base->len, dec, w, w * 3, h, TJPF_RGB, 0) != 0) {
+        snprintf(err, errlen, "decoding the base JPEG: %s", tjGetErrorStr2(tj));
+        ok = false;
+    } else if (!ok) {
+        snprintf(err, errlen, "out of memory for a %d x %d gain map", w, h);
+    }
+    if (ok) {
+        sdr_luminance(dec, n, sdr->gamma, lum, ys);
+        gain_map(ys, yh, w, h, hdr->tags->ldmax, lg, *map, *mw, *mh, m);
+    }
+    if (tj)
+        tjDestroy(tj);
+    image_pool_put(ys, bytes);
+    if (!ok) {
+        free(base->data);
+        free(*map);
+        *map = NULL;
+    }
+    return ok;
+}
+
+bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quality,
+                     encode_buffer *out, char *err, size_t errlen)
+{
+    out->data = NULL;
+    out->len = 0;
+    if (hdr->width != sdr->width || hdr->height != sdr->height || hdr->depth != 16 ||
+        sdr->depth != 8 || hdr->channels != 3 || sdr->channels != 3 || !hdr->tags) {
+        snprintf(err, errlen, "an Ultra HDR JPEG needs an 8-bit SDR and a 16-bit HDR picture "
+                 "of one size");
+        return false;
+    }
+    encode_buffer base, gain;
+    uint8_t *map;
+    int mw, mh;
+    uhdr_meta m;
+    if (!base_and_map(sdr, hdr, quality, &base, &map, &mw, &mh, &m, err, errlen))
+        return false;
+    bool ok = encode_gainmap(map, mw, mh, &m, UHDR_MAP_QUALITY, &gain, err, errlen);
+    free(map);
+    if (ok) {
+        char xmp[2048];
+        uint8_t marks[2048 + 256], iso[8], mpf[MPF_BODY] = {0}, *p = marks;
+        p = put_marker(p, 0xE1, UHDR_XMP_SIG, xmp, primary_xmp(gain.len, xmp, sizeof xmp));
+        p = put_marker(p, 0xE2, UHDR_ISO_SIG, iso, iso_metadata(&m, false, iso));
+        size_t mpf_at = (size_t)(p - marks);
+        p = put_marker(p, 0xE2, UHDR_MPF_SIG, mpf, sizeof mpf);
+        if (!(ok = splice(&base, marks, (size_t)(p - marks), mpf_at, gain.len, out)))
+            snprintf(err, errlen, "out of memory for the Ultra HDR JPEG");
+        else {
+            memcpy(out->data + out->len, gain.data, gain.len);
+            out->len += gain.len;
+        }
+        free(gain.data);
+    }
+    free(base.data);
+    return ok;
+}

@@ -1,0 +1,284 @@
+/* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
+ * settings and the view, as versioned JSON. The settings are written as the command line's
+ * options and read back through options_parse, so that the option table's limits check them
+ * (no limit written twice). */
+#define _DEFAULT_SOURCE   /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "json_read.h"
+#include "viewer_internal.h"
+
+enum { SESSION_VERSION = 1, SESSION_MAX_BYTES = 4 << 20 };
+
+/* The settings the viewer holds, as options. */
+static void write_settings(FILE *f, const viewer *v)
+{
+    const display_params *d = &v->s.disp;
+    const tonemap_params *t = &v->s.tm;
+    fprintf(f, "  \"settings\": [\"--view\", \"%s\", \"--exposure\", \"%.17g\", "
+               "\"--offset\", \"%.17g\", \"--ldmax\", \"%.17g\", \"--drange\", \"%.17g\", "
+               "\"--msaa\", \"%d\", \"--fc-log\", \"%d\", \"--fc-steps\", \"%d\", "
+               "\"--fc-style\", \"%s\", \"--channel\", \"%s\", \"--channel-palette\", \"%s\"",
+            ht_enum_name(display_modes, d->mode), d->exposure, d->offset, t->ldmax, t->drange,
+            v->s.msaa, d->fc_decades, d->fc_steps, ht_enum_name(display_fc_styles, d->fc_style),
+            ht_enum_name(display_channels, d->channel),
+            ht_enum_name(display_channel_palettes, d->ch_palette));
+    if (d->fc_max > 0)
+        fprintf(f, ", \"--fc-max\", \"%.17g\"", d->fc_max);
+    if (t->lmin > 0 && t->lmax > 0)   /* both 0: automatic */
+        fprintf(f, ", \"--lmin\", \"%.17g\", \"--lmax\", \"%.17g\"", t->lmin, t->lmax);
+    fputs("],\n", f);
+}
+
+static void write_path(FILE *f, const char *path)
+{
+    char abs[PATH_MAX];
+    commands_json_str(f, realpath(path, abs) ? abs : path);
+}
+
+static void write_session(FILE *f, const viewer *v)
+{
+    fprintf(f, "{\n  \"version\": %d,\n  \"files\": [", SESSION_VERSION);
+    for (int i = 0, n = 0; i < v->nfiles; i++) {
+        if (viewer_net_name(v, v->files[i]))
+            continue;   /* a network image is no file to open again */
+        fputs(n++ ? ", " : "", f);
+        write_path(f, v->files[i]);
+    }
+    fputs("],\n  \"current\": ", f);
+    if (v->cur >= 0 && v->cur < v->nfiles)
+        write_path(f, v->files[v->cur]);
+    else
+        fputs("null", f);
+    fputs(",\n  \"reference\": ", f);
+    if (viewer_ref_path(v)[0])
+        write_path(f, viewer_ref_path(v));
+    else
+        fputs("null", f);
+    fputs(",\n", f);
+    write_settings(f, v);
+    fprintf(f, "  \"view\": {\"zoom\": %.17g, \"cx\": %.17g, \"cy\": %.17g, \"fitted\": %s},\n",
+            v->s.view.zoom, v->s.view.cx, v->s.view.cy, v->s.fitted ? "true" : "false");
+    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s\n}\n",
+            ht_enum_name(compare_modes, v->s.compare), v->s.wipe,
+            v->s.wipe_horizontal ? "true" : "false");
+}
+
+bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return false;
+    }
+    write_session(f, v);
+    bool ok = !ferror(f);
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Reading */
+
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(SESSION_MAX_BYTES + 1);
+    *len = buf ? fread(buf, 1, SESSION_MAX_BYTES + 1, f) : 0;
+    bool bad = !buf || ferror(f) || *len > SESSION_MAX_BYTES;
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, !buf ? "out of memory" : *len > SESSION_MAX_BYTES
+                                                          ? "larger than 4 MiB: no session"
+                                                          : "cannot read");
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Member KEY of TYPE (JSON_NULL also accepted where NULL_OK), or an error naming it. */
+static const json_value *member(const json_value *o, const char *key, int type, bool null_ok,
+                                char *err, size_t errlen)
+{
+    const json_value *m = json_get(o, key);
+    static const char *names[] = {"null", "a boolean", "a number", "a string", "a list",
+                                  "an object"};
+    if (m && (m->type == type || (null_ok && m->type == JSON_NULL)))
+        return m;
+    snprintf(err, errlen, "\"%s\" %s %s", key, m ? "is not" : "is missing: expected",
+             names[type]);
+    return NULL;
+}
+
+static bool check_version(const json_value *root, char *err, size_t errlen)
+{
+    const json_value *ver = member(root, "version", JSON_NUMBER, false, err, errlen);
+    if (!ver)
+        return false;
+    if (ver->num != floor(ver->num) || ver->num < 1) {
+        snprintf(err, errlen, "\"version\" %g is not a session version", ver->num);
+        return false;
+    }
+    if (ver->num > SESSION_VERSION) {
+        snprintf(err, errlen, "session version %.0f is newer than this hdrtone reads (%d)",
+                 ver->num, SESSION_VERSION);
+        return false;
+    }
+    return true;
+}
+
+/* The members' types, all checked before anything is used. */
+static bool check_types(const json_value *root, char *err, size_t errlen)
+{
+    const json_value *files = member(root, "files", JSON_ARRAY, false, err, errlen);
+    const json_value *set = files ? member(root, "settings", JSON_ARRAY, false, err, errlen)
+                                  : NULL;
+    const json_value *view = set ? member(root, "view", JSON_OBJECT, false, err, errlen) : NULL;
+    if (!view || !member(root, "current", JSON_STRING, true, err, errlen) ||
+        !member(root, "reference", JSON_STRING, true, err, errlen) ||
+        !member(root, "compare", JSON_STRING, false, err, errlen) ||
+        !member(root, "wipe", JSON_NUMBER, false, err, errlen) ||
+        !member(root, "wipe_horizontal", JSON_BOOL, false, err, errlen) ||
+        !member(view, "zoom", JSON_NUMBER, false, err, errlen) ||
+        !member(view, "cx", JSON_NUMBER, false, err, errlen) ||
+        !member(view, "cy", JSON_NUMBER, false, err, errlen) ||
+        !member(view, "fitted", JSON_BOOL, false, err, errlen))
+        return false;
+    for (int i = 0; i < files->n; i++)
+        if (files->items[i].type != JSON_STRING) {
+            snprintf(err, errlen, "\"files\" item %d is not a string", i + 1);
+            return false;
+        }
+    for (int i = 0; i < set->n; i++)
+        if (set->items[i].type != JSON_STRING) {
+            snprintf(err, errlen, "\"settings\" item %d is not a string", i + 1);
+            return false;
+        }
+    return true;
+}
+
+/* The view, the comparison and the divider, within their limits. */
+static bool read_view(const json_value *root, viewer_session_file *s, char *err, size_t errlen)
+{
+    const json_value *view = json_get(root, "view");
+    s->view.zoom = json_get(view, "zoom")->num;
+    s->view.cx = json_get(view, "cx")->num;
+    s->view.cy = json_get(view, "cy")->num;
+    s->fitted = json_get(view, "fitted")->b;
+    s->wipe = json_get(root, "wipe")->num;
+    s->wipe_horizontal = json_get(root, "wipe_horizontal")->b;
+    if (!(s->view.zoom >= VIEW_ZOOM_MIN && s->view.zoom <= VIEW_ZOOM_MAX) ||
+        fabs(s->view.cx) > 1e9 || fabs(s->view.cy) > 1e9) {
+        snprintf(err, errlen, "\"view\" out of range (zoom %g..%g, centre within 1e9)",
+                 VIEW_ZOOM_MIN, VIEW_ZOOM_MAX);
+        return false;
+    }
+    if (!(s->wipe >= 0 && s->wipe <= 1)) {
+        snprintf(err, errlen, "\"wipe\" %g is not within 0..1", s->wipe);
+        return false;
+    }
+    const char *cmp = json_get(root, "compare")->str;
+    if (!ht_enum_find(compare_modes, cmp, &s->compare)) {
+        snprintf(err, errlen, "\"compare\" \"%.40s\" is no comparison mode", cmp);
+        return false;
+    }
+    return true;
+}
+
+static bool session_read(const char *path, viewer_session_file *s, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = read_text(path, &len, err, errlen);
+    if (!text)
+        return false;
+    bool ok = json_parse(text, len, &s->root, err, errlen);
+    free(text);
+    if (ok && s->root.type != JSON_OBJECT) {
+        snprintf(err, errlen, "not a session (no JSON object)");
+        ok = false;
+    }
+    return ok && check_version(&s->root, err, errlen) && check_types(&s->root, err, errlen) &&
+           read_view(&s->root, s, err, errlen);
+}
+
+bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s)
+{
+    char err[512];
+    if (!session_read(path, s, err, sizeof err)) {
+        fprintf(stderr, "hdrtone: %s: %s\n", path, err);
+        return false;
+    }
+    const json_value *set = json_get(&s->root, "settings");
+    char **argv = calloc((size_t)set->n + 1, sizeof *argv), **pos = calloc((size_t)set->n + 1,
+                                                                           sizeof *pos);
+    int npos = 0;
+    for (int i = 0; argv && i < set->n; i++)
+        argv[i] = set->items[i].str;
+    bool ok = argv && pos && options_parse(set->n, argv, HT_CMD_VIEW, o, pos, &npos, err,
+                                           sizeof err);
+    if (ok && npos > 0)
+        snprintf(err, sizeof err, "\"settings\": \"%.60s\" is no option", pos[0]);
+    if (!ok || npos > 0)
+        fprintf(stderr, "hdrtone: %s: \"settings\": %s\n", path, argv ? err : "out of memory");
+    free(argv);
+    free(pos);
+    return ok && npos == 0;
+}
+
+int viewer_session_files(viewer_session_file *s, char **paths, int max, char *missing,
+                         size_t mlen)
+{
+    const json_value *files = json_get(&s->root, "files");
+    int n = 0, nmissing = 0;
+    missing[0] = 0;
+    for (int i = 0; i < files->n && n < max; i++) {
+        const char *p = files->items[i].str;
+        if (access(p, R_OK) == 0) {
+            paths[n++] = files->items[i].str;
+            continue;
+        }
+        size_t at = strlen(missing);
+        snprintf(missing + at, mlen - at, "%s%s", nmissing++ ? ", " : "", p);
+    }
+    return n;
+}
+
+void viewer_session_apply(viewer *v, viewer_session_file *s)
+{
+    const json_value *cur = json_get(&s->root, "current"), *ref = json_get(&s->root, "reference");
+    if (cur->type == JSON_STRING && access(cur->str, R_OK) == 0) {
+        int i = viewer_files_add(v, cur->str);
+        if (i >= 0)
+            v->cur = i;
+    }
+    if (ref->type == JSON_STRING && access(ref->str, R_OK) == 0)
+        v->s.ref = viewer_files_add(v, ref->str);
+    v->s.compare = v->s.ref >= 0 ? s->compare : COMPARE_OFF;
+    v->s.wipe = s->wipe;
+    v->s.wipe_horizontal = s->wipe_horizontal;
+    v->session_view = s;
+}
+
+void viewer_session_free(viewer_session_file *s)
+{
+    json_free(&s->root);
+}
