@@ -95,7 +95,13 @@ def menu_scroll_case(img):
             tone = [n for n in lay if n.startswith("menu_tone.")]
             if tone:
                 break
-            v.key("Escape")
+            try:   # xdotool fails when the window is gone: say so rather than a traceback
+                v.key("Escape")
+            except subprocess.CalledProcessError as e:
+                check(False, "Escape after a click on Tone: xdotool %s; the viewer %s: %s"
+                      % (e.stderr.strip(), "exited %s" % v.proc.poll()
+                         if v.proc.poll() is not None else "runs", v.stderr()[-500:]))
+                break
         last = lay[tone[-1]] if tone else (0, 0, 0, 0)
         hidden = last[1] + last[3] > 600
         first = lay[tone[0]] if tone else (0, 0, 0, 0)
