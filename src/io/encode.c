@@ -114,14 +114,6 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
     return !why;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* The filtered scanlines of rows [Y0, Y0 + ROWS): each row its filter byte (Sub) and the
  * differences of its bytes (big-endian for 16 bits) to those one pixel to the left. */
 static void png_filter_sub(const encode_image *im, int y0, int rows, uint8_t *out)

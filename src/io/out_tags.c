@@ -15,13 +15,13 @@ enum {
     ICC_DEFLATE_LEVEL = 9,
 };
 
-static void put_be16(uint8_t *p, unsigned v)
+void put_be16(uint8_t *p, unsigned v)
 {
     p[0] = (uint8_t)(v >> 8);
     p[1] = (uint8_t)v;
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
+void put_be32(uint8_t *p, uint32_t v)
 {
     put_be16(p, v >> 16);
     put_be16(p + 2, v & 0xffff);

@@ -41,4 +41,8 @@ size_t out_tags_primaries_line(const encode_tags *t, char *buf, size_t len);
 bool out_profile_make(const double xy[4][2], double gamma, const char *desc, uint8_t **icc,
                       size_t *len, char *err, size_t errlen);
 
+/* V big-endian into P's first 2 or 4 bytes (PNG chunks, JPEG markers, MPF). */
+void put_be16(uint8_t *p, unsigned v);
+void put_be32(uint8_t *p, uint32_t v);
+
 #endif

@@ -26,18 +26,6 @@ static const double UHDR_OFFSET = 1.0 / 4096.0;
 /* log2 of the largest gain kept (a black base under a bright HDR pixel). */
 static const double UHDR_LOG2_LIMIT = 16.0;
 
-static void put_be16(uint8_t *p, unsigned v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    put_be16(p, v >> 16);
-    put_be16(p + 2, v & 0xffff);
-}
-
 /* The luminance weights (Y of R, G, B) of T's primaries; BT.709's when it has none. */
 static void lum_weights(const encode_tags *t, double lum[3])
 {
