@@ -152,8 +152,9 @@ static int check_hdr(const ht_options *o, encode_format f)
     else if (o->depth == 8)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
-    else if (o->display.mode != HT_VIEW_TONEMAP)
-        why = "is the tone mapping's: the other views write SDR pictures (--view tonemap)";
+    else if (o->display.mode != HT_VIEW_TONEMAP && o->display.mode != HT_VIEW_EXPOSURE)
+        why = "is the tone mapping's and the exposure view's: the other views write SDR "
+              "pictures (--view tonemap or exposure)";
     if (!why)
         return 0;
     snprintf(msg, sizeof msg, "--hdr %s: %s %s", kind, encode_format_name(f), why);

@@ -120,7 +120,8 @@ static const opt_def OPTIONS[] = {
      "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), one channel "
      "alone over its own range (see --channel), or an OCIO display/view (see --ocio)", 0},
     SETTING(EXPOSURE, OPT_DOUBLE, VIEWS, display.exposure, "EV",
-     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer); "
+     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer; with "
+     "--hdr, value 1 at 203 cd/m^2, BT.2408's reference white); "
      "--view ocio: value x 2^EV into the OCIO view"),
     SETTING(OFFSET, OPT_DOUBLE, VIEWS, display.offset, "X",
      "--view exposure: added after the exposure"),
