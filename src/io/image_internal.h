@@ -123,8 +123,9 @@ float image_transfer_to_linear(float v, int code, float gamma);
  * results); else one by one. */
 void image_linearise(float *rgba, size_t n, int code, float gamma, int bits);
 
-/* The linear values of the 2^BITS integer codes (BITS 1..16) of transfer CODE, a table that
- * image_linearise builds and jxl_read.c applies as libjxl hands out rows. */
+/* The linear values of the 2^BITS integer codes (BITS 1..16; else no table: every value by
+ * image_transfer_to_linear) of transfer CODE, which image_linearise builds and jxl_read.c
+ * applies as libjxl hands out rows. */
 typedef struct {
     int code;
     float gamma, max;

@@ -45,8 +45,9 @@ float image_transfer_to_linear(float v, int code, float gamma)
 
 void image_transfer_table_init(image_transfer_table *t, int code, float gamma, int bits)
 {
-    t->code = code, t->gamma = gamma, t->max = (float)((1u << bits) - 1);
-    for (unsigned k = 0; k <= (unsigned)t->max; k++)
+    t->code = code, t->gamma = gamma;
+    t->max = bits >= 1 && bits <= 16 ? (float)((1u << bits) - 1) : 0.0f;
+    for (unsigned k = 0; t->max > 0 && k <= (unsigned)t->max; k++)
         t->lut[k] = image_transfer_to_linear((float)k / t->max, code, gamma);
 }
 
@@ -55,7 +56,7 @@ void image_transfer_table_apply(const image_transfer_table *t, const float *src,
 {
     for (size_t i = 0; i < n; i++, src += 4, dst += 4) {
         for (int c = 0; c < 3; c++) {
-            float v = src[c] * t->max + 0.5f;
+            float v = src[c] * t->max + 0.5f; /* no table (max 0): never in it */
             dst[c] = v >= 0.5f && v < t->max + 0.5f
                          ? t->lut[(unsigned)v]
                          : image_transfer_to_linear(src[c], t->code, t->gamma);
@@ -68,12 +69,6 @@ void image_linearise(float *rgba, size_t n, int code, float gamma, int bits)
 {
     if (code == IMAGE_TRANSFER_LINEAR)
         return;
-    if (bits < 1 || bits > 16) {
-        for (size_t i = 0; i < 4 * n; i++)
-            if (i % 4 != 3)
-                rgba[i] = image_transfer_to_linear(rgba[i], code, gamma);
-        return;
-    }
     /* Integer samples take 2^BITS values: a table, not a pow per value (a 4K 16-bit JPEG XL
      * spent 1.38x libjxl's own decode time linearising one value at a time). */
     image_transfer_table t; /* 256 kB on the stack, as the table always was */
