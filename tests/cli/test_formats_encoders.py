@@ -101,6 +101,10 @@ cases = [
       path("ff_10.dpx")), "ref_l10.pfm", 1.0 / 1023, 0),
     (("oiiotool", path("s16.png"), "-d", "uint16", "-o", path("oi_u16.dpx")), "ref_s16.pfm", 0,
      F),
+    # ImageMagick's Cineon is 10-bit printing density (0.77 % of linear light a code): hdrtone's
+    # Kodak curve (black 95, white 685, gamma 0.6) gives its values within 2.3 % (measured; up
+    # to 3 codes at the top, where ImageMagick's curve parts from Kodak's) and 2.6e-4 in the dark.
+    (("convert", path("s8.png"), path("im.cin")), "ref_s8.pfm", 3e-4, 0.025),
     (("convert", path("s8.png"), "-compress", "RLE", path("im.psd")), "ref_s8.pfm", 0, F),
     (("cwebp", "-quiet", "-lossless", path("s8.png"), "-o", path("cw.webp")), "ref_s8.pfm", 0,
      F),
@@ -200,7 +204,6 @@ def stats(name, *opts):
 
 
 print("cut short, damaged, too large")
-run("convert", path("s8.png"), path("im.cin"))  # Cineon: only for this part (no reference)
 one_per_format = ["oi_f32.tif", "oi_u16.dpx", "im.cin", "im.psd", "cw.webp", "he.heic",
                   "ae.avif", "oi.jp2", "im.dds", "ff.tga", "im.bmp", "s8.ppm", "cj_f32.jxl",
                   "cj_d1.jxl", "cam.dng"]
