@@ -192,6 +192,20 @@ if run("dcraw_emu", "-4", "-T", "-w", path("cam.dng")):  # linear 16-bit, camera
     htpy.check(meta.get("Make") == "hdrtone" and meta.get("Model") == "Test" and
                "ExposureTime" in meta, "cam.dng's camera metadata: %s" % meta)
 
+print("compare and a sequence pattern take them: TIFF against JPEG XL, TIFF frames exported")
+r = subprocess.run([HT, "compare", path("oi_f32.tif"), path("cj_f32.jxl")], capture_output=True,
+                   text=True)
+print("  " + r.stdout.strip()[-60:])
+htpy.check(r.returncode == 0 and "MSE 0 " in r.stdout, "compare TIFF JPEG XL: %d %s %s" %
+           (r.returncode, r.stdout.strip(), r.stderr.strip()))
+for k in (1, 2):
+    shutil.copy(path("oi_f32.tif"), path("frame.%04d.tif" % k))
+r = subprocess.run([HT, "export", path("frame.%04d.tif"), "-o", path("frames") + "/"],
+                   capture_output=True, text=True)
+got = sorted(os.listdir(path("frames"))) if os.path.isdir(path("frames")) else []
+htpy.check(r.returncode == 0 and got == ["frame.0001.png", "frame.0002.png"],
+           "export of a TIFF sequence: %d %s %s" % (r.returncode, got, r.stderr.strip()))
+
 print("the desktop entry opens every format hdrtone --formats lists")
 listing = subprocess.run([HT, "--formats"], capture_output=True, text=True).stdout.split("\n")
 mime = listing[listing.index("MIME types (the desktop entry's):") + 1].strip()
