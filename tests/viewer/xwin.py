@@ -45,7 +45,15 @@ def write_pfm(path, rgb):
         f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
 
 
+# When the last input was sent (Viewer.settle waits for a frame drawn after it).
+_INPUTS = {"mousemove", "click", "mousedown", "mouseup", "key", "keydown", "keyup", "type"}
+_last_input_ns = 0
+
+
 def xdo(*args):
+    global _last_input_ns
+    if args and args[0] in _INPUTS:
+        _last_input_ns = time.time_ns()
     return subprocess.run(["xdotool", *map(str, args)], check=True, capture_output=True,
                           text=True).stdout.strip()
 
@@ -107,13 +115,13 @@ class Viewer:
 
     def settle(self, s=1.0):
         """Waits S seconds (llvmpipe draws a frame in some tens of ms; GUI frames follow
-        input), then, on a loaded machine, until the window has drawn a frame since the wait
-        began (the layout hook's file is rewritten each frame), for up to 10 s more."""
+        input), then, on a loaded machine, until the window has drawn a frame since the last
+        input was sent (the layout hook's file is rewritten each frame), for up to 5 s more."""
         t0 = time.time_ns()
         time.sleep(s)
-        while time.time_ns() - t0 < (s + 10) * 1e9:
+        while time.time_ns() - t0 < (s + 5) * 1e9:
             try:
-                if os.stat(self.layout_path).st_mtime_ns > t0:
+                if os.stat(self.layout_path).st_mtime_ns > _last_input_ns:
                     return
             except OSError:
                 pass
