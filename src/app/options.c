@@ -209,9 +209,7 @@ static const opt_def OPTIONS[] = {
      "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10); 32: "
      "JPEG XL's float linear output (1 = Ldmax, the intensity target)", 0},
     {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS | HT_CMD_VIEW, OFF(hdr),
-     0, 0,
-     tonemap_hdr_transfers,
-     "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
+     0, 0, tonemap_hdr_transfers, "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
      "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
      "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
@@ -527,21 +525,6 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
     }
     display_curve(o);
     return true;
-}
-
-void options_hdr_defaults(ht_options *o)
-{
-    if (o->hdr == HT_TRANSFER_SRGB)
-        return;
-    o->tm.transfer = o->hdr;
-    if (!options_given(o, "ldmax"))
-        o->tm.ldmax = HT_HDR_LDMAX;
-    if (!options_given(o, "drange"))
-        o->tm.drange = HT_HDR_DRANGE;
-    if (!options_given(o, "display-space"))
-        o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
-    if (!options_given(o, "depth"))
-        o->depth = 16;
 }
 
 /* --hdr: its transfer, and its defaults where the options are not given (after

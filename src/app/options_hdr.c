@@ -1,0 +1,18 @@
+/* --hdr's output settings (options.h), apart from options.c: the export and the viewer's
+ * export apply them. */
+#include "options.h"
+
+void options_hdr_defaults(ht_options *o)
+{
+    if (o->hdr == HT_TRANSFER_SRGB)
+        return;
+    o->tm.transfer = o->hdr;
+    if (!options_given(o, "ldmax"))
+        o->tm.ldmax = HT_HDR_LDMAX;
+    if (!options_given(o, "drange"))
+        o->tm.drange = HT_HDR_DRANGE;
+    if (!options_given(o, "display-space"))
+        o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
+    if (!options_given(o, "depth"))
+        o->depth = 16;
+}
