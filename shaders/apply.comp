@@ -82,11 +82,8 @@ void main()
 #ifdef HT_OCIO
     ht_ocio_init();   // its shared arrays (ocio_gpu.c)
 #endif
-    ivec2 block = ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y) * HT_APPLY_STEP;
-#ifdef HT_HUMAN_TILE
-    ht_human_tile_load(block);   // the acuity pyramid's texels of this block (common.glsl)
-#endif
-    ivec2 base = block + ivec2(gl_LocalInvocationID.xy);
+    ivec2 base = ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y) * HT_APPLY_STEP +
+                 ivec2(gl_LocalInvocationID.xy);
     for (int j = 0; j < HT_APPLY_STEP; j++)
         for (int i = 0; i < HT_APPLY_STEP; i++) {
             ivec2 p = base + ivec2(i * HT_GROUP_X, j * HT_GROUP_Y);

@@ -212,110 +212,6 @@ uniform int u_human_levels;   // pyramid levels 1..u_human_levels were built
 uniform ivec2 u_human_grid;   // fw, fh
 uniform ivec2 u_human_pic;    // the picture's size
 
-// The acuity's pyramid level s at grid cell g, from the interpolated sample radius sr: the
-// highest (at most the root) with 2^(s-1) <= sr; 0 where sr < 1 (no blur).
-int ht_acuity_level(ht_grid_cell g, out float sr)
-{
-    sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
-                     vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
-    return sr >= 1.0 ? min(u_human_levels, findMSB(int(min(sr, 1073741824.0))) + 1) : 0;
-}
-
-#ifdef HT_HUMAN_TILE
-// The pyramid texels that a group's block of pixels reads (the apply and prepare passes): up to
-// HT_TILE_LEVELS levels, from the finest the block needs, copied once into shared memory by
-// ht_human_tile_load, so that a pixel's eight bilinear texels are shared loads, not texture
-// fetches (4K: ~66 M fetches a frame, the stage's largest cost). The same floats: the result
-// does not change. A texel outside the tile (a level not cached) is fetched as before.
-const int HT_TILE_B = max(HT_GROUP_X, HT_GROUP_Y) * HT_TILE_STEP;   // the block's side at most
-const int HT_TILE_LEVELS = 4;
-// A level k tile spans at most ((B - 1) >> k) + 3 texels a side: the cells of B pixels cover
-// (B - 1) / 2^k, truncated at both ends, and the bilinear's next texel.
-#define HT_TILE_SIDE(k) (((HT_TILE_B - 1) >> k) + 3)
-const int HT_TILE_CAP = HT_TILE_SIDE(1) * HT_TILE_SIDE(1) + HT_TILE_SIDE(2) * HT_TILE_SIDE(2) +
-                        HT_TILE_SIDE(3) * HT_TILE_SIDE(3) + HT_TILE_SIDE(4) * HT_TILE_SIDE(4);
-shared float ht_tile_r[HT_TILE_CAP], ht_tile_g[HT_TILE_CAP], ht_tile_b[HT_TILE_CAP];
-shared int ht_tile_lo, ht_tile_hi;          // levels lo..hi cached (hi < lo: none)
-shared ivec4 ht_tile_rect[HT_TILE_LEVELS];  // per cached level: first texel (xy), size (zw)
-shared int ht_tile_at[HT_TILE_LEVELS];      // its first element
-
-vec3 ht_pyramid_texel(int k, ivec2 q)
-{
-    if (k >= ht_tile_lo && k <= min(ht_tile_hi, ht_tile_lo + HT_TILE_LEVELS - 1)) {
-        ivec4 r = ht_tile_rect[k - ht_tile_lo];
-        ivec2 t = q - r.xy;
-        if (all(greaterThanEqual(t, ivec2(0))) && all(lessThan(t, r.zw))) {
-            int i = ht_tile_at[k - ht_tile_lo] + t.y * r.z + t.x;
-            return vec3(ht_tile_r[i], ht_tile_g[i], ht_tile_b[i]);
-        }
-    }
-    return texelFetch(u_human_pyramid, q, k - 1).rgb;
-}
-
-// The texel index range [first, last] that pixels lo..hi of one axis read at level k (n texels).
-ivec2 ht_tile_span(int lo, int hi, int k, int n)
-{
-    float d;
-    int a = ht_lerp_cell(ldexp(float(lo) + 0.5, -k) - 0.5, n, d);
-    int b = ht_lerp_cell(ldexp(float(hi) + 0.5, -k) - 0.5, n, d);
-    return ivec2(a, min(b + 1, n - 1));
-}
-
-// Fills the tile for the block of HT_TILE_STEP^2 pixels a thread each, the group's threads side
-// by side in each step, from pixel origin o; every thread of the group calls it (barriers).
-void ht_human_tile_load(ivec2 o)
-{
-    uint t = gl_LocalInvocationIndex;
-    if (t == 0u) {
-        ht_tile_lo = 1 << 30;
-        ht_tile_hi = 0;
-    }
-    barrier();
-    ivec2 step = ivec2(HT_GROUP_X, HT_GROUP_Y);
-    int lo = 1 << 30, hi = 0;
-    if ((u_human_stages & HT_HUMAN_ACUITY) != 0)
-        for (int j = 0; j < HT_TILE_STEP; j++)
-            for (int i = 0; i < HT_TILE_STEP; i++) {
-                ivec2 p = o + ivec2(gl_LocalInvocationID.xy) + ivec2(i, j) * step;
-                if (any(greaterThanEqual(p, u_human_pic))) continue;
-                float sr;
-                int s = ht_acuity_level(ht_grid_lookup(p, u_human_pic, u_human_grid), sr);
-                if (s == 0) continue;
-                lo = min(lo, max(s - 1, 1));
-                hi = max(hi, s);
-            }
-    if (hi > 0) {
-        atomicMin(ht_tile_lo, lo);
-        atomicMax(ht_tile_hi, hi);
-    }
-    barrier();
-    int first = ht_tile_lo, last = min(ht_tile_hi, ht_tile_lo + HT_TILE_LEVELS - 1);
-    ivec2 end = min(o + step * HT_TILE_STEP, u_human_pic) - 1;
-    int at = 0;
-    for (int k = first; k <= last; k++) {
-        ivec2 n = u_human_pic >> k;
-        ivec2 sx = ht_tile_span(o.x, end.x, k, n.x), sy = ht_tile_span(o.y, end.y, k, n.y);
-        ivec2 size = ivec2(sx.y - sx.x + 1, sy.y - sy.x + 1);
-        if (at + size.x * size.y > HT_TILE_CAP) size = ivec2(0);   // not cached (not met)
-        if (t == 0u) {
-            ht_tile_rect[k - first] = ivec4(sx.x, sy.x, size);
-            ht_tile_at[k - first] = at;
-        }
-        for (int e = int(t); e < size.x * size.y; e += HT_GROUP_X * HT_GROUP_Y) {
-            vec3 v = texelFetch(u_human_pyramid, ivec2(sx.x, sy.x) + ivec2(e % size.x, e / size.x),
-                                k - 1).rgb;
-            ht_tile_r[at + e] = v.r;
-            ht_tile_g[at + e] = v.g;
-            ht_tile_b[at + e] = v.b;
-        }
-        at += size.x * size.y;
-    }
-    barrier();
-}
-#else
-vec3 ht_pyramid_texel(int k, ivec2 q) { return texelFetch(u_human_pyramid, q, k - 1).rgb; }
-#endif
-
 // Level k of the pyramid bilinearly at p, channels clamped to >= 0 (human_pyramid_sample): the
 // CPU's products of a float and a double weight are exact float products here (du, dw and
 // 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them. The CPU divides by 2^k:
@@ -327,10 +223,10 @@ vec3 ht_pyramid_sample(int k, ivec2 p)
     int iu = ht_lerp_cell(ldexp(float(p.x) + 0.5, -k) - 0.5, n.x, du);
     int iw = ht_lerp_cell(ldexp(float(p.y) + 0.5, -k) - 0.5, n.y, dw);
     int iu1 = min(iu + 1, n.x - 1), iw1 = min(iw + 1, n.y - 1);
-    vec3 a00 = ht_pyramid_texel(k, ivec2(iu, iw));
-    vec3 a01 = ht_pyramid_texel(k, ivec2(iu1, iw));
-    vec3 a10 = ht_pyramid_texel(k, ivec2(iu, iw1));
-    vec3 a11 = ht_pyramid_texel(k, ivec2(iu1, iw1));
+    vec3 a00 = texelFetch(u_human_pyramid, ivec2(iu, iw), k - 1).rgb;
+    vec3 a01 = texelFetch(u_human_pyramid, ivec2(iu1, iw), k - 1).rgb;
+    vec3 a10 = texelFetch(u_human_pyramid, ivec2(iu, iw1), k - 1).rgb;
+    vec3 a11 = texelFetch(u_human_pyramid, ivec2(iu1, iw1), k - 1).rgb;
     precise vec3 lo = a00 * (1.0 - du) + a01 * du;
     precise vec3 hi = a10 * (1.0 - du) + a11 * du;
     precise vec3 v = lo * (1.0 - dw) + hi * dw;
@@ -341,9 +237,10 @@ vec3 ht_pyramid_sample(int k, ivec2 p)
 // in grid cell g: level s is the highest (at most the root) with 2^(s-1) <= sr.
 vec3 ht_human_acuity(ivec2 p, ht_grid_cell g, vec3 c)
 {
-    float sr;
-    int s = ht_acuity_level(g, sr);
-    if (s == 0) return c;
+    float sr = ht_grid_mix(g, vec4(ht_sr_grid[g.i00]), vec4(ht_sr_grid[g.i01]),
+                           vec4(ht_sr_grid[g.i10]), vec4(ht_sr_grid[g.i11])).x;
+    if (!(sr >= 1.0)) return c;
+    int s = min(u_human_levels, findMSB(int(min(sr, 1073741824.0))) + 1);
     precise float d = clamp(ldexp(float(1 << s) - sr, 1 - s), 0.0, 1.0);
     vec3 coarse = ht_pyramid_sample(s, p), fine = s > 1 ? ht_pyramid_sample(s - 1, p) : c;
     precise vec3 blend = coarse * (1.0 - d) + fine * d;

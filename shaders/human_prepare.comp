@@ -7,7 +7,6 @@ uniform float u_scale;
 
 void main()
 {
-    ht_human_tile_load(ivec2(gl_WorkGroupID.xy) * ivec2(HT_GROUP_X, HT_GROUP_Y));
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (p.x >= u_human_pic.x || p.y >= u_human_pic.y) return;
     vec4 c = ht_load(p);

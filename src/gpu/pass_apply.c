@@ -17,10 +17,7 @@ enum { PLAIN, BIN, HUMAN, DISPLAY };
 static const pass_desc desc = {"apply", {
     [PLAIN] = {"apply.comp", NULL, false},
     [BIN] = {"apply.comp", "#define HT_APPLY_BIN 1\n", false},
-    /* The stage (common.glsl), the pyramid's texels of a group's block in shared memory. */
-    [HUMAN] = {"apply.comp",
-               "#define HT_HUMAN 1\n#define HT_HUMAN_TILE 1\n#define HT_TILE_STEP HT_APPLY_STEP\n",
-               true},
+    [HUMAN] = {"apply.comp", "#define HT_HUMAN 1\n", true},   /* the stage (common.glsl) */
     /* The other display modes: their own program, so the tone mapping's stays as it was. */
     [DISPLAY] = {"apply.comp", "#define HT_DISPLAY 1\n", true},
 }};

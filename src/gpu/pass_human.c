@@ -20,9 +20,7 @@ enum { PROG_PYRAMID, PROG_PREPARE };
 static const pass_desc desc = {"human-vision",
                                {{"human_pyramid.comp", "#define HT_NO_FRAME 1\n", false},
                                 {"human_prepare.comp",
-                                 "#define HT_NO_FRAME 1\n#define HT_HUMAN 1\n#define HT_HUMAN_TILE 1\n"
-                                 "#define HT_TILE_STEP 1\n",
-                                 true}}};
+                                 "#define HT_NO_FRAME 1\n#define HT_HUMAN 1\n", true}}};
 
 pass_human *pass_human_create(char *err, size_t errlen)
 {
