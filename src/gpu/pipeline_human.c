@@ -242,17 +242,12 @@ static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *pa
     return true;
 }
 
-/* The frame's binning fields: two runs of them, kept one after the other in a binning slot. */
-static const struct { size_t at, bytes; } binning_runs[2] = {
-    {offsetof(ht_frame, bins), offsetof(ht_frame, widened) + sizeof(uint32_t) -
-                                   offsetof(ht_frame, bins)},
-    {offsetof(ht_frame, bw_min), offsetof(ht_frame, hi_thresh) + sizeof(float) -
-                                     offsetof(ht_frame, bw_min)},
-};
-_Static_assert(offsetof(ht_frame, widened) == offsetof(ht_frame, bins) + 4 &&
-                   offsetof(ht_frame, hi_thresh) == offsetof(ht_frame, bw_min) + 12,
-               "the binning fields lie in two runs");
+/* The frame's binning fields, one run (one copy each way, not two: a copy between dispatches
+ * costs the GPU more than its bytes). */
 enum { BINNING_SLOT = 24 };   /* bytes: bins, widened, bw_min, bw_max, lo_thresh, hi_thresh */
+_Static_assert(offsetof(ht_frame, hi_thresh) + sizeof(float) - offsetof(ht_frame, bins) ==
+                   BINNING_SLOT,
+               "the binning fields lie in one run");
 
 /* Copies analysis K's binning into the frame (TO_FRAME) or the frame's into K's slot, on the
  * GPU in order with the passes. */
@@ -263,14 +258,9 @@ static void binning_copy(pipeline *p, int k, bool to_frame)
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
     glBindBuffer(GL_COPY_READ_BUFFER, to_frame ? p->binnings.id : p->buf.frame.id);
     glBindBuffer(GL_COPY_WRITE_BUFFER, to_frame ? p->buf.frame.id : p->binnings.id);
-    size_t slot = (size_t)k * BINNING_SLOT;
-    for (int i = 0; i < 2; i++) {
-        size_t in_slot = slot + (i ? binning_runs[0].bytes : 0);
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                            (GLintptr)(to_frame ? in_slot : binning_runs[i].at),
-                            (GLintptr)(to_frame ? binning_runs[i].at : in_slot),
-                            (GLsizeiptr)binning_runs[i].bytes);
-    }
+    GLintptr slot = (GLintptr)k * BINNING_SLOT, run = (GLintptr)offsetof(ht_frame, bins);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, to_frame ? slot : run,
+                        to_frame ? run : slot, BINNING_SLOT);
     if (!to_frame)
         p->binning_kept[k] = true;
 }

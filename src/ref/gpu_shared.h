@@ -161,13 +161,15 @@ HT_FCONSTANTS(HT_FDEF_)
     X(uint, n_nonfinite, )                       \
     X(uint, n_nonpositive, )                     \
     X(uint, n_counted, )     /* samples in the histogram (merge, atomics) */ \
-    X(uint, bins, )          /* the binning the per-tile histograms used: bins, widened, */ \
-    X(uint, widened, )       /* bw_min/bw_max, lo/hi_thresh (range pass) */ \
     X(uint, mapping, )       /* HT_MAP_* */       \
     X(uint, iterations, )    /* ceiling passes */ \
     X(uint, rebinned, )      /* 1 when the range pass found the binning stale */ \
     X(float, lw_min, )       /* over valid pixels */ \
     X(float, lw_max, )                           \
+    /* The binning the per-tile histograms used (range pass), one run of fields (the */ \
+    /* human-vision analysis keeps two of them: pipeline_human.c's binning_copy). */ \
+    X(uint, bins, )                              \
+    X(uint, widened, )                           \
     X(float, bw_min, )       /* histogram range, ln cd/m^2 */ \
     X(float, bw_max, )                           \
     X(float, lo_thresh, )    /* counted: lo_thresh <= Lw < hi_thresh */ \
