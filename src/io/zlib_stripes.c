@@ -350,37 +350,112 @@ static bool make_nonfinal(uint8_t *z, size_t *zlen)
     return true;
 }
 
-/* Piece K through RAW (room for the longest piece) with C. */
-static bool compress_piece(stripes_job *j, struct libdeflate_compressor *c, uint8_t *raw,
-                           int k)
+/* What a thread compresses pieces with: libdeflate's compressor at LEVEL, room for a piece's
+ * bytes (RAW) and for its stream (OUT). Kept in a pool between pieces and calls: a compressor
+ * and buffers made afresh for each piece cost more than its walk (allocation, page faults,
+ * libdeflate's tables set up), since helpers take one piece at a time. */
+typedef struct kit {
+    struct kit *link;
+    struct libdeflate_compressor *c;
+    int level;
+    uint8_t *raw, *out;
+    size_t raw_cap, out_cap;
+} kit;
+
+enum { KIT_POOL_MAX = 64 };   /* kits kept; more (a burst of threads) are freed */
+
+static pthread_mutex_t kit_mu = PTHREAD_MUTEX_INITIALIZER;
+static kit *kit_pool;
+static int kit_count;
+
+static void kit_free(kit *k)
 {
-    size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(c, n) + 5;
-    piece *p = &j->out[k];
-    if (!(p->z = malloc(bound)))
+    if (k) {
+        libdeflate_free_compressor(k->c);
+        free(k->raw);
+        free(k->out);
+        free(k);
+    }
+}
+
+/* A kit at LEVEL from the pool (or new); NULL when out of memory. */
+static kit *kit_take(int level)
+{
+    pthread_mutex_lock(&kit_mu);
+    kit **at = &kit_pool;
+    while (*at && (*at)->level != level)
+        at = &(*at)->link;
+    kit *k = *at;
+    if (k) {
+        *at = k->link;
+        kit_count--;
+    }
+    pthread_mutex_unlock(&kit_mu);
+    if (k || !(k = calloc(1, sizeof *k)))
+        return k;
+    k->level = level;
+    if (!(k->c = libdeflate_alloc_compressor(level))) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+static void kit_give(kit *k)
+{
+    pthread_mutex_lock(&kit_mu);
+    bool keep = kit_count < KIT_POOL_MAX;
+    if (keep) {
+        k->link = kit_pool;
+        kit_pool = k;
+        kit_count++;
+    }
+    pthread_mutex_unlock(&kit_mu);
+    if (!keep)
+        kit_free(k);
+}
+
+/* Makes *BUF at least N bytes (its contents not kept). */
+static bool grow(uint8_t **buf, size_t *cap, size_t n)
+{
+    if (*cap >= n)
+        return true;
+    free(*buf);
+    *cap = 0;
+    if (!(*buf = malloc(n)))
         return false;
-    j->fill(j->ctx, k, raw, n);
-    p->adler = libdeflate_adler32(1, raw, n);
-    p->zlen = libdeflate_deflate_compress(c, raw, n, p->z, bound - 5);
-    return p->zlen > 0 && (k == j->pieces - 1 || make_nonfinal(p->z, &p->zlen));
+    *cap = n;
+    return true;
+}
+
+/* Piece K with kit T: filled into its RAW, compressed into its OUT, copied out. */
+static bool compress_piece(stripes_job *j, kit *t, int k)
+{
+    size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(t->c, n) + 5;
+    if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
+        return false;
+    piece *p = &j->out[k];
+    j->fill(j->ctx, k, t->raw, n);
+    p->adler = libdeflate_adler32(1, t->raw, n);
+    p->zlen = libdeflate_deflate_compress(t->c, t->raw, n, t->out, bound - 5);
+    if (!p->zlen || (k < j->pieces - 1 && !make_nonfinal(t->out, &p->zlen)))
+        return false;
+    return (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
 }
 
 /* Compresses pieces of J not yet taken, up to MAX of them. */
 static void stripes_run(stripes_job *j, int max)
 {
-    size_t longest = 1;
-    for (int k = 0; k < j->pieces; k++)
-        longest = j->len[k] > longest ? j->len[k] : longest;
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(j->level);
-    uint8_t *raw = malloc(longest);
+    kit *t = kit_take(j->level);
     int k;
-    while (c && raw && !atomic_load(&j->failed) && max-- > 0 &&
+    while (t && !atomic_load(&j->failed) && max-- > 0 &&
            (k = atomic_fetch_add(&j->next, 1)) < j->pieces)
-        if (!compress_piece(j, c, raw, k))
+        if (!compress_piece(j, t, k))
             atomic_store(&j->failed, true);
-    if (!c || !raw)
+    if (!t)
         atomic_store(&j->failed, true);
-    free(raw);
-    libdeflate_free_compressor(c);
+    else
+        kit_give(t);
 }
 
 static void stripes_worker(void *ctx, int worker)
