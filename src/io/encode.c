@@ -176,8 +176,9 @@ static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t
                                                                  : st.stripe_rows);
     }
     char why[128];
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, threads, z,
-                           zlen, why, sizeof why);
+    /* 16 bits: literals alone where matches save little (the low bytes' noise) */
+    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, im->depth == 16,
+                           threads, z, zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
     free(len);

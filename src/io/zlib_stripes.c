@@ -13,6 +13,7 @@
 
 #include <libdeflate.h>
 
+#include "deflate_literals.h"
 #include "parallel.h"
 
 /* ---- Walking a deflate stream (RFC 1951) ---- */
@@ -321,6 +322,7 @@ typedef struct stripes_job {
     struct stripes_job *link;   /* the next job open to helpers */
     int helpers;                /* zlib_stripes_help's threads in it (under open_mu) */
     int pieces, level;
+    bool literals;              /* deflate_literals where a sample says matches save little */
     const size_t *len;
     zlib_piece_fn fill;
     void *ctx;
@@ -363,6 +365,11 @@ typedef struct kit {
 } kit;
 
 enum { KIT_POOL_MAX = 64 };   /* kits kept; more (a burst of threads) are freed */
+
+/* The sample that decides a piece's compression: its middle 64 KiB; literals alone when
+ * libdeflate's stream of it is no smaller than 0.95 of theirs (5 % larger at worst). */
+#define LITERALS_SAMPLE ((size_t)64 << 10)
+#define LITERALS_GAIN 0.95
 
 static pthread_mutex_t kit_mu = PTHREAD_MUTEX_INITIALIZER;
 static kit *kit_pool;
@@ -428,18 +435,35 @@ static bool grow(uint8_t **buf, size_t *cap, size_t n)
     return true;
 }
 
+/* Whether RAW's N bytes are better written as literals alone: libdeflate's stream of a
+ * sample (into T's OUT) within LITERALS_GAIN of the literal blocks' estimate. */
+static bool literals_pay(kit *t, const uint8_t *raw, size_t n)
+{
+    size_t s = n < LITERALS_SAMPLE ? n : LITERALS_SAMPLE, from = (n - s) / 2;
+    size_t lz = libdeflate_deflate_compress(t->c, raw + from, s, t->out, t->out_cap);
+    size_t lit = deflate_literals_estimate(raw + from, s);
+    return lz == 0 || (double)lz >= LITERALS_GAIN * (double)lit;
+}
+
 /* Piece K with kit T: filled into its RAW, compressed into its OUT, copied out. */
 static bool compress_piece(stripes_job *j, kit *t, int k)
 {
     size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(t->c, n) + 5;
+    if (j->literals && deflate_literals_bound(n) > bound)
+        bound = deflate_literals_bound(n);
     if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
         return false;
     piece *p = &j->out[k];
+    bool last = k == j->pieces - 1;
     j->fill(j->ctx, k, t->raw, n);
     p->adler = libdeflate_adler32(1, t->raw, n);
-    p->zlen = libdeflate_deflate_compress(t->c, t->raw, n, t->out, bound - 5);
-    if (!p->zlen || (k < j->pieces - 1 && !make_nonfinal(t->out, &p->zlen)))
-        return false;
+    if (j->literals && literals_pay(t, t->raw, n)) {
+        p->zlen = deflate_literals(t->raw, n, last, t->out);
+    } else {
+        p->zlen = libdeflate_deflate_compress(t->c, t->raw, n, t->out, bound - 5);
+        if (!p->zlen || (!last && !make_nonfinal(t->out, &p->zlen)))
+            return false;
+    }
     return (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
 }
 
@@ -547,10 +571,11 @@ static bool join(const stripes_job *j, uint8_t **z, size_t *zlen)
 }
 
 bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
-                  int level, int threads, uint8_t **z, size_t *zlen, char *err,
+                  int level, bool literals, int threads, uint8_t **z, size_t *zlen, char *err,
                   size_t errlen)
 {
-    stripes_job j = {.pieces = pieces, .level = level, .len = piece_len, .fill = fill,
+    stripes_job j = {.pieces = pieces, .level = level, .literals = literals, .len = piece_len,
+                     .fill = fill,
                      .ctx = ctx, .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, j.out == NULL || pieces < 1);
