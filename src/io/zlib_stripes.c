@@ -366,7 +366,7 @@ typedef struct kit {
 
 enum { KIT_POOL_MAX = 64 };   /* kits kept; more (a burst of threads) are freed */
 
-/* The sample that decides a piece's compression: its middle 64 KiB; literals alone when
+/* The sample that decides a piece's compression: its first 64 KiB; literals alone when
  * libdeflate's stream of it is no smaller than 0.95 of theirs (5 % larger at worst). */
 #define LITERALS_SAMPLE ((size_t)64 << 10)
 #define LITERALS_GAIN 0.95
@@ -435,36 +435,47 @@ static bool grow(uint8_t **buf, size_t *cap, size_t n)
     return true;
 }
 
-/* Whether RAW's N bytes are better written as literals alone: libdeflate's stream of a
- * sample (into T's OUT) within LITERALS_GAIN of the literal blocks' estimate. */
-static bool literals_pay(kit *t, const uint8_t *raw, size_t n)
+/* libdeflate's stream of RAW's N bytes into OUT (room for N's bound + 5), made non-final
+ * unless LAST; its length, 0 on failure. */
+static size_t deflate_part(kit *t, const uint8_t *raw, size_t n, bool last, uint8_t *out)
 {
-    size_t s = n < LITERALS_SAMPLE ? n : LITERALS_SAMPLE, from = (n - s) / 2;
-    size_t lz = libdeflate_deflate_compress(t->c, raw + from, s, t->out, t->out_cap);
-    size_t lit = deflate_literals_estimate(raw + from, s);
-    return lz == 0 || (double)lz >= LITERALS_GAIN * (double)lit;
+    size_t zlen = libdeflate_deflate_compress(t->c, raw, n, out,
+                                              libdeflate_deflate_compress_bound(t->c, n));
+    return zlen && (last || make_nonfinal(out, &zlen)) ? zlen : 0;
+}
+
+/* Piece K's N bytes in T's RAW with literals allowed, into T's OUT: its first
+ * LITERALS_SAMPLE bytes by libdeflate, then either the whole as literals (libdeflate's
+ * stream of the sample within LITERALS_GAIN of the literals' estimate) or the rest by
+ * libdeflate as a second part (nothing compressed twice). */
+static size_t compress_sampled(kit *t, size_t n, bool last)
+{
+    size_t s = n < LITERALS_SAMPLE ? n : LITERALS_SAMPLE;
+    size_t lz = deflate_part(t, t->raw, s, last && s == n, t->out);
+    if (!lz || (double)lz >= LITERALS_GAIN * (double)deflate_literals_estimate(t->raw, s))
+        return deflate_literals(t->raw, n, last, t->out);
+    if (s == n)
+        return lz;
+    size_t rest = deflate_part(t, t->raw + s, n - s, last, t->out + lz);
+    return rest ? lz + rest : 0;
 }
 
 /* Piece K with kit T: filled into its RAW, compressed into its OUT, copied out. */
 static bool compress_piece(stripes_job *j, kit *t, int k)
 {
     size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(t->c, n) + 5;
-    if (j->literals && deflate_literals_bound(n) > bound)
-        bound = deflate_literals_bound(n);
+    if (j->literals) {   /* room for the sample's stream and the rest's, or the literals */
+        bound += libdeflate_deflate_compress_bound(t->c, LITERALS_SAMPLE) + 5;
+        bound = deflate_literals_bound(n) > bound ? deflate_literals_bound(n) : bound;
+    }
     if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
         return false;
     piece *p = &j->out[k];
     bool last = k == j->pieces - 1;
     j->fill(j->ctx, k, t->raw, n);
     p->adler = libdeflate_adler32(1, t->raw, n);
-    if (j->literals && literals_pay(t, t->raw, n)) {
-        p->zlen = deflate_literals(t->raw, n, last, t->out);
-    } else {
-        p->zlen = libdeflate_deflate_compress(t->c, t->raw, n, t->out, bound - 5);
-        if (!p->zlen || (!last && !make_nonfinal(t->out, &p->zlen)))
-            return false;
-    }
-    return (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
+    p->zlen = j->literals ? compress_sampled(t, n, last) : deflate_part(t, t->raw, n, last, t->out);
+    return p->zlen && (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
 }
 
 /* Compresses pieces of J not yet taken, up to MAX of them. */

@@ -16,7 +16,7 @@ typedef void (*zlib_piece_fn)(void *ctx, int k, uint8_t *out, size_t len);
 
 /* The zlib stream of PIECES pieces of PIECE_LEN[k] bytes each (FILL makes them) at libdeflate
  * LEVEL, on THREADS threads (0: one per online CPU), into *Z (malloc'd, *ZLEN bytes). With
- * LITERALS, a piece whose middle 64 KiB libdeflate shrinks hardly more than Huffman codes
+ * LITERALS, a piece whose first 64 KiB libdeflate shrinks hardly more than Huffman codes
  * alone would is written as literals alone (deflate_literals.h: several times faster, at
  * most ~5 % larger); the choice depends on the bytes only. False with the reason in err (out
  * of memory). */
