@@ -2,7 +2,8 @@
  * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
  * compression libdeflate's at level 1 in stripes on all cores (zlib_stripes.h), which
  * encodes a grainy 4K frame several times faster than stb_image_write (BENCHMARKS.md,
- * "Encoders"). */
+ * "Encoders"); 16-bit stripes whose matches save little as literals alone (BENCHMARKS.md,
+ * "The PNG encoder, third pass"). */
 #include "encode.h"
 #include "encode_codecs.h"
 #include "out_tags.h"
