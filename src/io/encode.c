@@ -2,7 +2,8 @@
  * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
  * compression libdeflate's at level 1 in stripes on all cores (zlib_stripes.h), which
  * encodes a grainy 4K frame several times faster than stb_image_write (BENCHMARKS.md,
- * "Encoders"). */
+ * "Encoders"); 16-bit stripes whose matches save little as literals alone (BENCHMARKS.md,
+ * "The PNG encoder, third pass"). */
 #include "encode.h"
 #include "encode_codecs.h"
 #include "out_tags.h"
@@ -176,8 +177,9 @@ static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t
                                                                  : st.stripe_rows);
     }
     char why[128];
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, threads, z,
-                           zlen, why, sizeof why);
+    /* 16 bits: literals alone where matches save little (the low bytes' noise) */
+    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, im->depth == 16,
+                           threads, z, zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
     free(len);

@@ -13,6 +13,7 @@
 
 #include <libdeflate.h>
 
+#include "deflate_literals.h"
 #include "parallel.h"
 
 /* ---- Walking a deflate stream (RFC 1951) ---- */
@@ -321,6 +322,7 @@ typedef struct stripes_job {
     struct stripes_job *link;   /* the next job open to helpers */
     int helpers;                /* zlib_stripes_help's threads in it (under open_mu) */
     int pieces, level;
+    bool literals;              /* deflate_literals where a sample says matches save little */
     const size_t *len;
     zlib_piece_fn fill;
     void *ctx;
@@ -350,37 +352,145 @@ static bool make_nonfinal(uint8_t *z, size_t *zlen)
     return true;
 }
 
-/* Piece K through RAW (room for the longest piece) with C. */
-static bool compress_piece(stripes_job *j, struct libdeflate_compressor *c, uint8_t *raw,
-                           int k)
+/* What a thread compresses pieces with: libdeflate's compressor at LEVEL, room for a piece's
+ * bytes (RAW) and for its stream (OUT). Kept in a pool between pieces and calls: a compressor
+ * and buffers made afresh for each piece cost more than its walk (allocation, page faults,
+ * libdeflate's tables set up), since helpers take one piece at a time. */
+typedef struct kit {
+    struct kit *link;
+    struct libdeflate_compressor *c;
+    int level;
+    uint8_t *raw, *out;
+    size_t raw_cap, out_cap;
+} kit;
+
+enum { KIT_POOL_MAX = 64 };   /* kits kept; more (a burst of threads) are freed */
+
+/* The sample that decides a piece's compression: its first 64 KiB; literals alone when
+ * libdeflate's stream of it is no smaller than 0.95 of theirs (5 % larger at worst). */
+#define LITERALS_SAMPLE ((size_t)64 << 10)
+#define LITERALS_GAIN 0.95
+
+static pthread_mutex_t kit_mu = PTHREAD_MUTEX_INITIALIZER;
+static kit *kit_pool;
+static int kit_count;
+
+static void kit_free(kit *k)
 {
-    size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(c, n) + 5;
-    piece *p = &j->out[k];
-    if (!(p->z = malloc(bound)))
+    if (k) {
+        libdeflate_free_compressor(k->c);
+        free(k->raw);
+        free(k->out);
+        free(k);
+    }
+}
+
+/* A kit at LEVEL from the pool (or new); NULL when out of memory. */
+static kit *kit_take(int level)
+{
+    pthread_mutex_lock(&kit_mu);
+    kit **at = &kit_pool;
+    while (*at && (*at)->level != level)
+        at = &(*at)->link;
+    kit *k = *at;
+    if (k) {
+        *at = k->link;
+        kit_count--;
+    }
+    pthread_mutex_unlock(&kit_mu);
+    if (k || !(k = calloc(1, sizeof *k)))
+        return k;
+    k->level = level;
+    if (!(k->c = libdeflate_alloc_compressor(level))) {
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+static void kit_give(kit *k)
+{
+    pthread_mutex_lock(&kit_mu);
+    bool keep = kit_count < KIT_POOL_MAX;
+    if (keep) {
+        k->link = kit_pool;
+        kit_pool = k;
+        kit_count++;
+    }
+    pthread_mutex_unlock(&kit_mu);
+    if (!keep)
+        kit_free(k);
+}
+
+/* Makes *BUF at least N bytes (its contents not kept). */
+static bool grow(uint8_t **buf, size_t *cap, size_t n)
+{
+    if (*cap >= n)
+        return true;
+    free(*buf);
+    *cap = 0;
+    if (!(*buf = malloc(n)))
         return false;
-    j->fill(j->ctx, k, raw, n);
-    p->adler = libdeflate_adler32(1, raw, n);
-    p->zlen = libdeflate_deflate_compress(c, raw, n, p->z, bound - 5);
-    return p->zlen > 0 && (k == j->pieces - 1 || make_nonfinal(p->z, &p->zlen));
+    *cap = n;
+    return true;
+}
+
+/* libdeflate's stream of RAW's N bytes into OUT (room for N's bound + 5), made non-final
+ * unless LAST; its length, 0 on failure. */
+static size_t deflate_part(kit *t, const uint8_t *raw, size_t n, bool last, uint8_t *out)
+{
+    size_t zlen = libdeflate_deflate_compress(t->c, raw, n, out,
+                                              libdeflate_deflate_compress_bound(t->c, n));
+    return zlen && (last || make_nonfinal(out, &zlen)) ? zlen : 0;
+}
+
+/* Piece K's N bytes in T's RAW with literals allowed, into T's OUT: its first
+ * LITERALS_SAMPLE bytes by libdeflate, then either the whole as literals (libdeflate's
+ * stream of the sample within LITERALS_GAIN of the literals' estimate) or the rest by
+ * libdeflate as a second part (nothing compressed twice). */
+static size_t compress_sampled(kit *t, size_t n, bool last)
+{
+    size_t s = n < LITERALS_SAMPLE ? n : LITERALS_SAMPLE;
+    size_t lz = deflate_part(t, t->raw, s, last && s == n, t->out);
+    if (!lz || (double)lz >= LITERALS_GAIN * (double)deflate_literals_estimate(t->raw, s))
+        return deflate_literals(t->raw, n, last, t->out);
+    if (s == n)
+        return lz;
+    size_t rest = deflate_part(t, t->raw + s, n - s, last, t->out + lz);
+    return rest ? lz + rest : 0;
+}
+
+/* Piece K with kit T: filled into its RAW, compressed into its OUT, copied out. */
+static bool compress_piece(stripes_job *j, kit *t, int k)
+{
+    size_t n = j->len[k], bound = libdeflate_deflate_compress_bound(t->c, n) + 5;
+    if (j->literals) {   /* room for the sample's stream and the rest's, or the literals */
+        bound += libdeflate_deflate_compress_bound(t->c, LITERALS_SAMPLE) + 5;
+        bound = deflate_literals_bound(n) > bound ? deflate_literals_bound(n) : bound;
+    }
+    if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
+        return false;
+    piece *p = &j->out[k];
+    bool last = k == j->pieces - 1;
+    j->fill(j->ctx, k, t->raw, n);
+    p->adler = libdeflate_adler32(1, t->raw, n);
+    p->zlen = j->literals ? compress_sampled(t, n, last) : deflate_part(t, t->raw, n, last, t->out);
+    return p->zlen && (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
 }
 
 /* Compresses pieces of J not yet taken, up to MAX of them. */
 static void stripes_run(stripes_job *j, int max)
 {
-    size_t longest = 1;
-    for (int k = 0; k < j->pieces; k++)
-        longest = j->len[k] > longest ? j->len[k] : longest;
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(j->level);
-    uint8_t *raw = malloc(longest);
+    kit *t = kit_take(j->level);
     int k;
-    while (c && raw && !atomic_load(&j->failed) && max-- > 0 &&
+    while (t && !atomic_load(&j->failed) && max-- > 0 &&
            (k = atomic_fetch_add(&j->next, 1)) < j->pieces)
-        if (!compress_piece(j, c, raw, k))
+        if (!compress_piece(j, t, k))
             atomic_store(&j->failed, true);
-    if (!c || !raw)
+    if (!t)
         atomic_store(&j->failed, true);
-    free(raw);
-    libdeflate_free_compressor(c);
+    else
+        kit_give(t);
 }
 
 static void stripes_worker(void *ctx, int worker)
@@ -472,10 +582,11 @@ static bool join(const stripes_job *j, uint8_t **z, size_t *zlen)
 }
 
 bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
-                  int level, int threads, uint8_t **z, size_t *zlen, char *err,
+                  int level, bool literals, int threads, uint8_t **z, size_t *zlen, char *err,
                   size_t errlen)
 {
-    stripes_job j = {.pieces = pieces, .level = level, .len = piece_len, .fill = fill,
+    stripes_job j = {.pieces = pieces, .level = level, .literals = literals, .len = piece_len,
+                     .fill = fill,
                      .ctx = ctx, .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, j.out == NULL || pieces < 1);

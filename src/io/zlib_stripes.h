@@ -15,10 +15,13 @@
 typedef void (*zlib_piece_fn)(void *ctx, int k, uint8_t *out, size_t len);
 
 /* The zlib stream of PIECES pieces of PIECE_LEN[k] bytes each (FILL makes them) at libdeflate
- * LEVEL, on THREADS threads (0: one per online CPU), into *Z (malloc'd, *ZLEN bytes). False
- * with the reason in err (out of memory). */
+ * LEVEL, on THREADS threads (0: one per online CPU), into *Z (malloc'd, *ZLEN bytes). With
+ * LITERALS, a piece whose first 64 KiB libdeflate shrinks hardly more than Huffman codes
+ * alone would is written as literals alone (deflate_literals.h: several times faster, at
+ * most ~5 % larger); the choice depends on the bytes only. False with the reason in err (out
+ * of memory). */
 bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
-                  int level, int threads, uint8_t **z, size_t *zlen, char *err,
+                  int level, bool literals, int threads, uint8_t **z, size_t *zlen, char *err,
                   size_t errlen);
 
 /* Compresses pieces of a zlib_stripes call under way on another thread, if one has pieces not

@@ -4,7 +4,11 @@
  * Adler-32; the same bytes on 1, 2 and 5 threads; deflate_final_block finds a stream's end
  * exactly and refuses cut and damaged streams without reading past them (the sanitizers'
  * build); a PNG of many stripes decodes (stb_image) to its pixels; and other threads'
- * help (zlib_stripes_help, as idle batch workers give it) leaves the bytes as they were. */
+ * help (zlib_stripes_help, as idle batch workers give it) leaves the bytes as they were.
+ * With literals allowed (16-bit PNGs), the random pieces go to deflate_literals and the
+ * whole still reads back; deflate_literals alone on skewed counts (codes the length limit
+ * must shorten) and on one repeated byte inflates to its input; a 16-bit PNG of noise
+ * decodes (stb_image) to its pixels. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,6 +19,7 @@
 #include <stb_image.h>
 
 #include "encode.h"
+#include "deflate_literals.h"
 #include "testutil.h"
 #include "zlib_stripes.h"
 
@@ -44,7 +49,9 @@ static uint8_t *bytes(size_t n, int kind, unsigned seed)
     return b;
 }
 
-static void check_roundtrip(const pieces *p, const char *what)
+/* P's stream with LITERALS allowed or not: the same on 1, 2 and 5 threads, inflated back;
+ * its length in *ZLEN. */
+static void check_roundtrip_as(const pieces *p, bool literals, const char *what, size_t *zlen_out)
 {
     size_t total = 0;
     for (int k = 0; k < p->n; k++)
@@ -54,8 +61,9 @@ static void check_roundtrip(const pieces *p, const char *what)
     static const int threads[3] = {1, 2, 5};
     char err[128];
     for (int t = 0; t < 3; t++)
-        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, threads[t], &z[t], &zlen[t], err,
-                           sizeof err), "%s: %s", what, err);
+        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, literals, threads[t], &z[t],
+                           &zlen[t], err, sizeof err), "%s: %s", what, err);
+    *zlen_out = zlen[0];
     CHECK(zlen[0] == zlen[1] && zlen[0] == zlen[2] && !memcmp(z[0], z[1], zlen[0]) &&
           !memcmp(z[0], z[2], zlen[0]), "%s: the bytes depend on the threads", what);
     uint8_t *back = malloc(total + 1);
@@ -74,6 +82,48 @@ static void check_roundtrip(const pieces *p, const char *what)
         free(z[t]);
 }
 
+/* P's stream without and with literals; whether the two differ. */
+static bool check_roundtrip(const pieces *p, const char *what)
+{
+    size_t plain, lit;
+    check_roundtrip_as(p, false, what, &plain);
+    check_roundtrip_as(p, true, what, &lit);
+    printf("%s: %zu bytes, %zu with literals\n", what, plain, lit);
+    return plain != lit;
+}
+
+/* deflate_literals of DATA alone, final, inflated back. */
+static void check_literals(const uint8_t *data, size_t n, const char *what)
+{
+    uint8_t *z = malloc(deflate_literals_bound(n)), *back = malloc(n + 1);
+    size_t zlen = deflate_literals(data, n, true, z), got = 0;
+    CHECK(zlen <= deflate_literals_bound(n), "%s: past the bound", what);
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    enum libdeflate_result r = libdeflate_deflate_decompress(d, z, zlen, back, n + 1, &got);
+    CHECK(r == LIBDEFLATE_SUCCESS && got == n && !memcmp(back, data, n), "%s: inflate %d, "
+          "%zu of %zu bytes", what, (int)r, got, n);
+    libdeflate_free_decompressor(d);
+    free(back);
+    free(z);
+}
+
+static void check_literals_alone(void)
+{
+    enum { N = 300000 };
+    uint8_t *b = malloc(N);
+    /* byte k (k < 24) about 2^-(k+1) of the time: an optimal code 24 bits deep */
+    unsigned seed = 5;
+    for (size_t i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t r = seed >> 8 | 1u << 23;
+        b[i] = (uint8_t)__builtin_ctz(r);
+    }
+    check_literals(b, N, "skewed counts");
+    memset(b, 'x', N);
+    check_literals(b, N, "one byte repeated");
+    check_literals(b, 0, "nothing");
+    free(b);
+}
 /* Helpers: call zlib_stripes_help until STOP, counting the pieces they did. */
 typedef struct helping {
     atomic_bool stop, started;
@@ -98,7 +148,7 @@ static void check_help(const pieces *p)
     uint8_t *alone = NULL, *helped = NULL;
     size_t alone_len = 0, helped_len = 0;
     CHECK(!zlib_stripes_help(), "help with no stream under way did something");
-    CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 1, &alone, &alone_len, err, sizeof err),
+    CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, false, 1, &alone, &alone_len, err, sizeof err),
           "alone: %s", err);
     helping h = {0};
     pthread_t t[2];
@@ -109,7 +159,7 @@ static void check_help(const pieces *p)
     for (int tries = 0; tries < 50 && atomic_load(&h.helped) == 0; tries++) {
         free(helped);
         helped = NULL;
-        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 1, &helped, &helped_len, err,
+        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, false, 1, &helped, &helped_len, err,
                            sizeof err), "helped: %s", err);
         CHECK(helped_len == alone_len && !memcmp(helped, alone, alone_len),
               "the bytes changed with help");
@@ -150,6 +200,29 @@ static void check_final_block(void)
     free(raw);
 }
 
+/* A 16-bit PNG of noise (its stripes written as literals): stb_image reads its pixels. */
+static void check_png16(void)
+{
+    enum { W = 257, H = 700 };
+    uint16_t *px = malloc((size_t)W * H * 3 * 2);
+    unsigned seed = 9;
+    for (size_t i = 0; i < (size_t)W * H * 3; i++) {
+        seed = seed * 1103515245u + 12345u;
+        px[i] = (uint16_t)(20000 + (i % (3 * W)) * 10 + (seed >> 22));
+    }
+    encode_image im = {px, W, H, 3, 16, 0.0, NULL};
+    encode_buffer out;
+    char err[128];
+    CHECK(encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err), "%s", err);
+    int w = 0, h = 0, ch = 0;
+    uint16_t *back = stbi_load_16_from_memory(out.data, (int)out.len, &w, &h, &ch, 3);
+    CHECK(back && w == W && h == H && !memcmp(back, px, (size_t)W * H * 6),
+          "the 16-bit PNG does not decode to its pixels (%s)", back ? "differs" : "no image");
+    stbi_image_free(back);
+    free(out.data);
+    free(px);
+}
+
 static void check_png(void)
 {
     enum { W = 301, H = 2000 };   /* 2000 rows of 904 bytes: four stripes */
@@ -177,10 +250,12 @@ int main(void)
     pieces one = {.n = 1, .len = {1}, .data = {p.data[2]}};
     check_roundtrip(&one, "one byte");
     pieces rnd = {.n = 2, .len = {70000, 300000}, .data = {p.data[4], p.data[0]}};
-    check_roundtrip(&rnd, "random then ramp");
+    CHECK(check_roundtrip(&rnd, "random then ramp"), "no random piece written as literals");
     for (int k = 0; k < p.n; k++)
         free(p.data[k]);
     check_final_block();
+    check_literals_alone();
     check_png();
+    check_png16();
     return test_finish("test_zlib_stripes");
 }
