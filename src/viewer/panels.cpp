@@ -466,6 +466,7 @@ static void section_pixel(viewer *v)
     panels_note_text("pixel", text);
     for (; lines < VIEWER_PIXEL_LINES; lines++)   /* the longest text's room: nothing moves */
         ImGui::TextUnformatted("");
+    panels_pins(v);
 }
 
 /* The file's metadata as stats --json gives it (image.h: every header attribute, EXIF/XMP,
@@ -559,6 +560,7 @@ static void open_box(viewer *v)
         bool enter = ImGui::InputText("##path", v->open_path, sizeof v->open_path,
                                       ImGuiInputTextFlags_EnterReturnsTrue);
         panels_note("open_path");
+        panels_note_text("open_text", v->open_path);
         float bw = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter)
             action_run(v, ACT_OPEN_TYPED);

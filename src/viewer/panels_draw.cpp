@@ -377,6 +377,7 @@ void panels_canvas(viewer *v, ImDrawList *dl)
         draw_display_frame(v, dl);
         draw_marks(v, dl);
         draw_region(v, dl);
+        panels_pin_marks(v, dl);
         draw_compare(v, dl);
         panels_legend(v, dl);
     } else {

@@ -99,4 +99,9 @@ void panels_compare_numbers(viewer *v);
 void panels_region(viewer *v);
 void panels_region_text(const viewer *v, char *buf, size_t len);
 
+/* panels_pins.cpp: the pinned pixels' list with each open image's values (the Pixel
+ * section) and their marks over the picture. */
+void panels_pins(viewer *v);
+void panels_pin_marks(viewer *v, ImDrawList *dl);
+
 #endif

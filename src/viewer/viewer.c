@@ -204,6 +204,7 @@ static void viewer_cleanup(viewer *v)
         ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
+    viewer_pins_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -266,6 +267,7 @@ static int run_loop(viewer *v, const ht_options *o)
         renderer_poll(v);
         viewer_load_poll(v);
         viewer_compare_poll(v);
+        viewer_pins_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */

@@ -1,5 +1,6 @@
 /* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
- * settings and the view, as versioned JSON. The settings are written as the command line's
+ * settings, the view and the pinned pixels, as versioned JSON (a key added later is optional
+ * within its version: a file written before it still reads). The settings are written as the command line's
  * options and read back through options_parse, so that the option table's limits check them
  * (no limit written twice). */
 #define _DEFAULT_SOURCE   /* realpath */
@@ -66,9 +67,14 @@ static void write_session(FILE *f, const viewer *v)
     write_settings(f, v);
     fprintf(f, "  \"view\": {\"zoom\": %.17g, \"cx\": %.17g, \"cy\": %.17g, \"fitted\": %s},\n",
             v->s.view.zoom, v->s.view.cx, v->s.view.cy, v->s.fitted ? "true" : "false");
-    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s\n}\n",
+    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s,\n",
             ht_enum_name(compare_modes, v->s.compare), v->s.wipe,
             v->s.wipe_horizontal ? "true" : "false");
+    fputs("  \"pins\": [", f);
+    for (int i = 0; i < v->s.npins; i++)
+        fprintf(f, "%s[%d, %d]", i ? ", " : "", v->s.pins[i][0], v->s.pins[i][1]);
+    fprintf(f, "],\n  \"pin_values\": \"%s\"\n}\n",
+            ht_enum_name(pin_value_modes, v->s.pin_values));
 }
 
 bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen)
@@ -204,6 +210,37 @@ static bool read_view(const json_value *root, viewer_session_file *s, char *err,
     return true;
 }
 
+/* The pinned pixels and how their values show: optional (sessions written before pins
+ * have neither); each pin two integers within the image coordinates' range. */
+static bool read_pins(const json_value *root, viewer_session_file *s, char *err, size_t errlen)
+{
+    const json_value *pins = json_get(root, "pins"), *mode = json_get(root, "pin_values");
+    if (pins && (pins->type != JSON_ARRAY || pins->n > VIEWER_PINS_MAX)) {
+        snprintf(err, errlen, "\"pins\" is not a list of at most %d pins", VIEWER_PINS_MAX);
+        return false;
+    }
+    for (int i = 0; pins && i < pins->n; i++) {
+        const json_value *p = &pins->items[i];
+        bool ok = p->type == JSON_ARRAY && p->n == 2;
+        for (int k = 0; ok && k < 2; k++) {
+            double x = p->items[k].num;
+            ok = p->items[k].type == JSON_NUMBER && x == floor(x) && fabs(x) <= 1e9;
+            s->pins[i][k] = ok ? (int)x : 0;
+        }
+        if (!ok) {
+            snprintf(err, errlen, "\"pins\" item %d is not [x, y] (integers within 1e9)", i + 1);
+            return false;
+        }
+    }
+    s->npins = pins ? pins->n : 0;
+    if (mode && (mode->type != JSON_STRING ||
+                 !ht_enum_find(pin_value_modes, mode->str, &s->pin_values))) {
+        snprintf(err, errlen, "\"pin_values\" is none of file, working, display");
+        return false;
+    }
+    return true;
+}
+
 static bool session_read(const char *path, viewer_session_file *s, char *err, size_t errlen)
 {
     size_t len;
@@ -217,7 +254,7 @@ static bool session_read(const char *path, viewer_session_file *s, char *err, si
         ok = false;
     }
     return ok && check_version(&s->root, err, errlen) && check_types(&s->root, err, errlen) &&
-           read_view(&s->root, s, err, errlen);
+           read_view(&s->root, s, err, errlen) && read_pins(&s->root, s, err, errlen);
 }
 
 bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s)
@@ -275,6 +312,10 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     v->s.compare = v->s.ref >= 0 ? s->compare : COMPARE_OFF;
     v->s.wipe = s->wipe;
     v->s.wipe_horizontal = s->wipe_horizontal;
+    memcpy(v->s.pins, s->pins, sizeof v->s.pins);
+    v->s.npins = s->npins;
+    v->s.pin_values = s->pin_values;
+    v->pins_gen++;
     v->session_view = s;
 }
 
