@@ -3,8 +3,6 @@
  * comparison's numbers in panels_display.cpp. */
 #include "panels_internal.h"
 
-extern "C" void panels_draw_canvas(viewer *v) { panels_canvas(v, ImGui::GetBackgroundDrawList()); }
-
 /* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
  * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
  * half a frame. The window tests click on them with xdotool. */
@@ -585,6 +583,7 @@ extern "C" void panels_build(viewer *v)
     open_box(v);
     if (v->s.show_help)
         panels_help(v);
+    panels_canvas(v, ImGui::GetBackgroundDrawList());
     char shown[64];
     snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
     if (viewer_loading(v) && v->nfiles > 0)

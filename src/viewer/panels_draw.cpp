@@ -374,6 +374,7 @@ void panels_canvas(viewer *v, ImDrawList *dl)
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->have_image) {
         cover_outside(v, dl);
+        panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);
         draw_region(v, dl);

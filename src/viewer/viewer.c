@@ -134,7 +134,6 @@ static int draw_frame(viewer *v)
     /* The panels after the frame, so that they show its record; a click in them runs an
      * action whose picture the next frame draws (platform.c asks for it). */
     panels_build(v);
-    panels_draw_canvas(v);
     ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;
 }
