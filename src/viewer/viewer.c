@@ -70,6 +70,7 @@ static void update_view(viewer *v)
     if (v->view_fresh && v->session_view) {
         v->s.view = v->session_view->view;
         v->s.fitted = v->session_view->fitted;
+        viewer_session_image(v, v->session_view);
         if (v->session_view->missing[0]) {   /* after the load, which clears the message */
             snprintf(v->message, sizeof v->message, "%.500s", v->session_view->missing);
             v->message_error = true;
@@ -104,8 +105,8 @@ static int draw_frame(viewer *v)
     if (v->region_valid && v->region_gen != v->image_gen)
         v->region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->have_image) {
+        viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
-        viewer_display_update(v);
         bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);

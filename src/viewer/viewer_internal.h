@@ -131,6 +131,8 @@ typedef struct viewer_session_file {
     int compare;
     double wipe;
     int pins[VIEWER_PINS_MAX][2], npins, pin_values;
+    bool has_region;
+    int region[4];             /* x0, y0, x1, y1 (data-window pixels, inclusive) */
     char missing[512];         /* "FILE: missing: PATH, ..." or "": said with its first image */
 } viewer_session_file;
 
@@ -551,9 +553,13 @@ bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s
  * others listed in MISSING; their count. */
 int viewer_session_files(viewer_session_file *s, char **paths, int max, char *missing,
                          size_t mlen);
-/* With the list set: the shown entry, the reference, the comparison; the first image gets
- * the session's view (v->session_view). */
+/* With the list set: the shown entry, the reference, the comparison, the pins, the
+ * human-vision switches, the OCIO input, the part and layer the first load asks for; the
+ * first image gets the session's view and region (v->session_view). */
 void viewer_session_apply(viewer *v, viewer_session_file *s);
+/* The first image shown: the session's region and its statistics (update_view, with the
+ * session's view). */
+void viewer_session_image(viewer *v, const viewer_session_file *s);
 void viewer_session_free(viewer_session_file *s);
 
 /* pins.c */
