@@ -359,8 +359,9 @@ void options_default(ht_options *o)
     o->depth = 8;
     o->chroma = 444;
     o->quality = ENCODE_JPEG_QUALITY_DEFAULT;
-    o->msaa = 4;
-    o->ui_scale = 1;
+    o->msaa = (int)ht_settings[HT_SET_MSAA].def;
+    o->ui_scale = ht_settings[HT_SET_UI_SCALE].def;
+    o->ppd = ht_settings[HT_SET_PPD].def;
     o->frames = 3;
     o->runs = 50;
     o->min_distance = 16;

@@ -121,9 +121,12 @@ template <typename F> bool guarded(F fn, char *why, size_t wl)
 
 } // namespace
 
-extern "C" bool image_openexr_half(const uint8_t *data, size_t size, int part,
-                                   const char *const names[4], int threads, uint16_t *out,
-                                   char *why, size_t wl)
+namespace {
+
+/* Calls READ(file) on the file in DATA decoded on THREADS threads (clamped to 1 ..
+ * HT_MAX_LOAD_THREADS), exceptions turned into WHY. */
+template <class F>
+bool with_file(const uint8_t *data, size_t size, int threads, char *why, size_t wl, F read)
 {
     pthread_once(&pool_once, pool_init);
     int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
@@ -133,25 +136,29 @@ extern "C" bool image_openexr_half(const uint8_t *data, size_t size, int part,
             /* No offset-table reconstruction: exr_validate checked the table. 0 threads =
              * the calling thread alone. */
             Imf::MultiPartInputFile in(s, t > 1 ? t : 0, false);
-            read_part(in, part, names, out);
+            read(in);
         },
         why, wl);
+}
+
+} // namespace
+
+extern "C" bool image_openexr_half(const uint8_t *data, size_t size, int part,
+                                   const char *const names[4], int threads, uint16_t *out,
+                                   char *why, size_t wl)
+{
+    return with_file(data, size, threads, why, wl,
+                     [&](Imf::MultiPartInputFile &in) { read_part(in, part, names, out); });
 }
 
 extern "C" bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads,
                                         uint16_t *out, char *why, size_t wl)
 {
     static const char *const rgb[4] = {"R", "G", "B", "A"}, *const y[4] = {"Y", 0, 0, 0};
-    pthread_once(&pool_once, pool_init);
-    int t = threads < 1 ? 1 : threads > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : threads;
-    return guarded(
-        [&] {
-            memory_stream s(data, size);
-            Imf::MultiPartInputFile in(s, t > 1 ? t : 0, false);
-            bool has_rgb = in.header(0).channels().findChannel("R");
-            read_part(in, 0, has_rgb ? rgb : y, out, has_rgb ? 3 : 1);
-        },
-        why, wl);
+    return with_file(data, size, threads, why, wl, [&](Imf::MultiPartInputFile &in) {
+        bool has_rgb = in.header(0).channels().findChannel("R");
+        read_part(in, 0, has_rgb ? rgb : y, out, has_rgb ? 3 : 1);
+    });
 }
 
 extern "C" bool image_exr_floor(const uint8_t *data, size_t size, uint16_t *out, char *why,

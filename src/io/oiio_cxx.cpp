@@ -1,4 +1,5 @@
-/* OpenImageIO behind the C interface of oiio.h.
+/* OpenImageIO behind the C interface of oiio.h, built as the module oiio_module.h describes
+ * (its functions reach the program only through the table at the end).
  *
  * The bytes are already in memory (image.c read them once, for the magic bytes and for every
  * other loader): plugins that take an IOProxy read them through one without a copy; the others
@@ -20,7 +21,7 @@
 #include <vector>
 
 extern "C" {
-#include "oiio.h"
+#include "oiio_module.h"
 }
 
 using namespace OIIO;
@@ -310,3 +311,8 @@ extern "C" const char *oiio_libraries(void)
     }();
     return libs.c_str();
 }
+
+extern "C" __attribute__((visibility("default"))) const oiio_module hdrtone_oiio_module = {
+    OIIO_MODULE_ABI, oiio_open, oiio_read_rgba, oiio_read_native, oiio_each_attribute,
+    oiio_icc_profile, oiio_close, oiio_version, oiio_libraries,
+};

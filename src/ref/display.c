@@ -7,6 +7,7 @@
 
 #include "falsecolor.h"
 #include "gpu_shared.h"
+#include "settings.h"
 
 const ht_enum display_modes[] = {
     {HT_VIEW_TONEMAP, "tonemap", "tone mapping"},
@@ -48,8 +49,11 @@ void display_params_default(display_params *d)
 {
     memset(d, 0, sizeof *d);
     d->mode = HT_VIEW_TONEMAP;
-    d->fc_max = 1000.0;
-    d->fc_steps = 8;
+    d->exposure = ht_settings[HT_SET_EXPOSURE].def;
+    d->offset = ht_settings[HT_SET_OFFSET].def;
+    d->fc_max = ht_settings[HT_SET_FC_MAX].def;
+    d->fc_decades = (int)ht_settings[HT_SET_FC_LOG].def;
+    d->fc_steps = (int)ht_settings[HT_SET_FC_STEPS].def;
     d->fc_style = HT_FC_SMOOTH;
     d->units_scale = 1.0;
     d->weights[0] = HT_LUM_R;

@@ -1,6 +1,7 @@
 /* The numeric settings as data (after mpv's typed option table): each row gives a setting's
  * name (its command-line option --NAME and its key in saved sessions), whether it is an
- * integer, its limits, the span and scale of the viewer's slider, the step of its keys and
+ * integer, its limits, its default (which options_default, tonemap_params_default and
+ * display_params_default take from here), the span and scale of the viewer's slider, the step of its keys and
  * its label and tooltip in the viewer. The option parser (src/app/options.c) refuses values
  * outside the limits and the viewer's setters (src/viewer/viewer_act.c) clamp to them; no
  * other file writes a limit of these settings. Enumerated settings are ht_enum tables. */
@@ -32,6 +33,8 @@ typedef struct ht_setting {
     const char *name;          /* --NAME; the session file's key */
     bool integer;
     double min, max;           /* the limits: refused beyond (CLI), clamped to (viewer) */
+    double def;                /* the default; 0 for lmin, lmax and ppd, outside their
+                                  limits: automatic (the range measured; FLIP's observer) */
     double span_lo, span_hi;   /* the viewer slider's span, within the limits */
     bool log;                  /* the slider moves in log10 of the value */
     double step;               /* a key press's change (EV, count); 0: no key steps it */

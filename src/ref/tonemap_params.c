@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include "settings.h"
+
 const ht_enum tonemap_ceilings[] = {
     {HT_CEILING_NONE, "none", "none"},
     {HT_CEILING_LINEAR, "linear", "linear"},
@@ -88,9 +90,10 @@ static const struct preset_values {
     bool automatic_range;   /* lmin = lmax = 0 (pcond always measures its range) */
     tonemap_params p;       /* only the PRESET_FIELDS count */
 } PRESETS[] = {
+    /* bins, ldmax, drange and fov: the settings table's defaults (tonemap_apply_preset) */
     {HT_PRESET_DEFAULT, false,
-     {.bins = 100, .ldmax = 100.0, .drange = 100.0, .sampling = HT_SAMPLING_PIXELS, .fov = 40.0,
-      .point_samples = 0, .luminance = HT_LUMINANCE_FILE, .pcond = false}},
+     {.sampling = HT_SAMPLING_PIXELS, .point_samples = 0, .luminance = HT_LUMINANCE_FILE,
+      .pcond = false}},
     {HT_PRESET_PCOND, true,
      {.bins = 100, .ldmax = 100.0, .drange = 100.0, .sampling = HT_SAMPLING_FOVEAL, .fov = 40.0,
       .point_samples = 1, .luminance = HT_LUMINANCE_RADIANCE, .pcond = true}},
@@ -107,6 +110,12 @@ void tonemap_apply_preset(tonemap_params *p, int preset)
 #undef COPY_
         if (v->automatic_range)
             p->lmin = p->lmax = 0.0;
+    }
+    if (preset == HT_PRESET_DEFAULT) {
+        p->bins = (int)ht_settings[HT_SET_BINS].def;
+        p->ldmax = ht_settings[HT_SET_LDMAX].def;
+        p->drange = ht_settings[HT_SET_DRANGE].def;
+        p->fov = ht_settings[HT_SET_FOV].def;
     }
 }
 

@@ -1,6 +1,6 @@
 """Helpers of the Python CLI tests: a Python with numpy (re-executing under Debian's when the
 one CMake found lacks it), and readers and writers of small HDR files for numpy."""
-import os, shutil, struct, subprocess, sys
+import os, shutil, struct, subprocess, sys, tempfile
 
 
 def need_numpy():
@@ -42,6 +42,16 @@ def run_tool(*cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     check(r.returncode == 0, "%s failed: %s" % (" ".join(cmd), r.stderr[-300:]))
     return r.returncode == 0
+
+
+def ocio_context():
+    """The program, the bundled OCIO config, a temporary folder and an environment without
+    $OCIO (so the bundled config is the default): what every OCIO test starts from."""
+    env = dict(os.environ)
+    env.pop("OCIO", None)
+    return (os.environ["HT_BIN"],
+            os.path.join(os.environ["HT_SOURCE_DIR"], "assets", "ocio", "config.ocio"),
+            tempfile.mkdtemp(), env)
 
 
 def samples_or_skip():

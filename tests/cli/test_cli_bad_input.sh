@@ -2,10 +2,8 @@
 # Bad input through the CLI, with real broken files: non-zero exit, one clear message naming
 # the file, no crash (exit status < 128), no file left behind, an existing output untouched.
 set -u
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
-shared=${HT_SHARED:-}
-[[ -d $shared/exr-samples ]] || { echo "skipped: no shared samples"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+need_samples
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 

@@ -2,10 +2,8 @@
 # hdrtone export end to end: the GPU PNG has the right size and equals the CPU reference's
 # (<= 1 LSB on >= 99.9 % of values, never > 2); several inputs to a directory; --help/--version.
 set -u
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
-shared=${HT_SHARED:-}
-[[ -d $shared/exr-samples ]] || { echo "skipped: no shared samples"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+need_samples
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 "$HT_BIN" --version | grep -q '^hdrtone ' || err "--version"

@@ -6,13 +6,8 @@
 # frame count and colours; -o - writes only data; usage errors; a full or read-only output
 # directory fails per file with no temporary file left.
 set -u
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
-py=
-for p in python3 /usr/bin/python3; do
-  if "$p" -c 'import PIL, numpy, png' 2>/dev/null; then py=$p; break; fi
-done
-[[ -n $py ]] || { echo "skipped: python3 with PIL, numpy and png (scripts/setup)"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+need_python PIL numpy png
 command -v ffmpeg >/dev/null || { echo "skipped: no ffmpeg (scripts/setup)"; exit 77; }
 tmp=$(mktemp -d)
 cleanup() {

@@ -10,13 +10,8 @@
 # tagged (cICP and sRGB, or iCCP of Display P3 primaries; JPEG's ICC; Radiance PRIMARIES=);
 # bad combinations refused with their reason.
 set -u
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
-py=
-for p in python3 /usr/bin/python3; do
-  if "$p" -c 'import PIL, numpy, png' 2>/dev/null; then py=$p; break; fi
-done
-[[ -n $py ]] || { echo "skipped: python3 with PIL, numpy and png (scripts/setup)"; exit 77; }
+. "$(dirname "$0")/testlib.sh"
+need_python PIL numpy png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 H=("$HT_BIN" export --backend cpu)

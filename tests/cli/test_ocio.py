@@ -8,7 +8,7 @@ space the config lacks (converted by hdrtone's matrix, checked against numpy's),
 1D and 3D LUT files: the textures), 16-bit output on both; the bundled config itself against OCIO's builtins and the
 curves' published formulas; bad configs, displays, views, looks and spaces refused, naming
 them, with no output written."""
-import os, subprocess, sys, tempfile
+import os, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import htpy
 htpy.need_numpy()
@@ -20,12 +20,8 @@ except ImportError as e:
     print("skipped:", e, "(scripts/setup: python3-pyopencolorio, python3-pil)")
     sys.exit(77)
 
-binary = os.environ["HT_BIN"]
-config = os.path.join(os.environ["HT_SOURCE_DIR"], "assets", "ocio", "config.ocio")
+binary, config, tmp, env = htpy.ocio_context()
 check = htpy.check
-tmp = tempfile.mkdtemp()
-env = dict(os.environ)
-env.pop("OCIO", None)   # the bundled config by default
 
 
 def colours():

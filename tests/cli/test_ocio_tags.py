@@ -8,7 +8,7 @@ Display: a 16-bit PNG, cICP 9/16/0/1 and cLLi equal to the light levels numpy me
 codes by ST 2084's formula; 8 bits or JPEG refused for PQ with no output. A view of another
 display's colour space (HDR video on sRGB, SDR video on PQ), the Raw view (untagged), and a
 user's config whose display colour space has another name (untagged: no colour chunk)."""
-import os, struct, subprocess, sys, tempfile, zlib
+import os, struct, subprocess, sys, zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import htpy
 htpy.need_numpy()
@@ -19,12 +19,8 @@ except ImportError as e:
     print("skipped:", e, "(scripts/setup: python3-png)")
     sys.exit(77)
 
-binary = os.environ["HT_BIN"]
-config = os.path.join(os.environ["HT_SOURCE_DIR"], "assets", "ocio", "config.ocio")
+binary, config, tmp, env = htpy.ocio_context()
 check = htpy.check
-tmp = tempfile.mkdtemp()
-env = dict(os.environ)
-env.pop("OCIO", None)   # the bundled config by default
 
 # Greys over 16 stops and saturated colours, bright enough to reach the PQ view's peak.
 rng = np.random.default_rng(28)

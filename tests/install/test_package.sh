@@ -17,6 +17,7 @@ lib/cmake/hdrtone/hdrtoneConfig.cmake
 lib/cmake/hdrtone/hdrtoneConfigVersion.cmake
 lib/cmake/hdrtone/hdrtoneTargets-CONFIG.cmake
 lib/cmake/hdrtone/hdrtoneTargets.cmake
+lib/hdrtone/hdrtone-oiio.so
 lib/libhdrtone.so
 lib/libhdrtone.so.0
 lib/libhdrtone.so.0.1.0
@@ -49,6 +50,13 @@ layout=$(cd "$tmp/usr" && find . -type f -o -type l | sed 's#^\./##' | config_na
 # stats shows the same lookup is by installation, not by the source tree).
 "$tmp/usr/bin/hdrtone" stats "$tmp/usr/share/hdrtone/default.exr" --backend cpu >/dev/null ||
   no "installed hdrtone cannot read its default image"
+# ... and OpenImageIO's formats through its installed module (oiio_load.c looks there before
+# the build folder; the loader's own trace names the file it opened).
+/usr/bin/python3 -c 'import numpy, tifffile, sys; tifffile.imwrite(sys.argv[1], numpy.ones((4, 4, 3), numpy.float32))' "$tmp/one.tif"
+loaded=$(LD_DEBUG=files "$tmp/usr/bin/hdrtone" stats "$tmp/one.tif" --backend cpu 2>&1 >/dev/null |
+         grep -o '/[^ ]*hdrtone-oiio.so' | sort -u)
+[[ $loaded == "$tmp/usr/bin/../lib/hdrtone/hdrtone-oiio.so" || $loaded == "$tmp/usr/lib/hdrtone/hdrtone-oiio.so" ]] ||
+  no "installed hdrtone did not read a TIFF through its installed module (loaded: $loaded)"
 # ... and its bundled OCIO config (the refusal names the config it read).
 why=$(env -u OCIO "$tmp/usr/bin/hdrtone" export "$tmp/usr/share/hdrtone/default.exr" --view ocio \
       --ocio-display nope --backend cpu -o "$tmp/ocio.png" 2>&1) &&
@@ -98,7 +106,7 @@ files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $1 ~ /^l/ ? $(NF - 2) : $NF}
 [[ $files == "$expected" ]] ||
   { no "package file list:"; diff <(echo "$expected") <(echo "$files") >&2; }
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libglfw3 libtinyexr libc6 libegl1; do
+for lib in libglfw3 libtinyexr libc6 libegl1 libopenimageio; do
   [[ $depends == *"$lib"* ]] || no "Depends lacks $lib: $depends"
 done
 exit $fail

@@ -147,9 +147,48 @@ static void test_table(void)
     }
 }
 
+/* Where options_default keeps setting ID. */
+static double option_value(const ht_options *o, ht_setting_id id)
+{
+    switch (id) {
+    case HT_SET_BINS: return o->tm.bins;
+    case HT_SET_LMIN: return o->tm.lmin;
+    case HT_SET_LMAX: return o->tm.lmax;
+    case HT_SET_LDMAX: return o->tm.ldmax;
+    case HT_SET_DRANGE: return o->tm.drange;
+    case HT_SET_FOV: return o->tm.fov;
+    case HT_SET_EXPOSURE: return o->display.exposure;
+    case HT_SET_OFFSET: return o->display.offset;
+    case HT_SET_FC_MAX: return o->display.fc_max;
+    case HT_SET_FC_LOG: return o->display.fc_decades;
+    case HT_SET_FC_STEPS: return o->display.fc_steps;
+    case HT_SET_PPD: return o->ppd;
+    case HT_SET_MSAA: return o->msaa;
+    case HT_SET_UI_SCALE: return o->ui_scale;
+    default: return NAN;
+    }
+}
+
+/* The defaults: the table's, within its limits (0 where automatic), and what the commands
+ * start from. */
+static void test_defaults(void)
+{
+    ht_options o;
+    options_default(&o);
+    for (int id = HT_SET_NONE + 1; id < HT_SET_COUNT; id++) {
+        const ht_setting *s = &ht_settings[id];
+        bool automatic = id == HT_SET_LMIN || id == HT_SET_LMAX || id == HT_SET_PPD;
+        CHECK(automatic ? s->def == 0 : ht_setting_valid((ht_setting_id)id, s->def),
+              "%s: default %g outside %g..%g", s->name, s->def, s->min, s->max);
+        CHECK(option_value(&o, (ht_setting_id)id) == s->def, "%s: options_default %g, table %g",
+              s->name, option_value(&o, (ht_setting_id)id), s->def);
+    }
+}
+
 int main(void)
 {
     test_table();
+    test_defaults();
     test_cli();
     test_viewer();
     return test_finish("settings");
