@@ -185,8 +185,7 @@ static const opt_def OPTIONS[] = {
     FLAG("human", HUMAN, human,
          "--veil --acuity --color-loss --ceiling human (pcond -h); options after it change it"),
     {"curve-format", 0, OPT_CHOICE, HT_CMD_STATS, OFF(curve_format), 0, 0, options_curve_formats,
-     "FMT",
-     "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")", 0},
+     "FMT", "pcond: print only the curve, as pcond -x does (100 lines \"Lw Ld\")", 0},
     {"backend", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_STATS | HT_CMD_BENCH | HT_CMD_ANALYZE,
      OFF(backend), 0, 0, options_backends,
      "NAME", "where to tone-map: gpu (the GPU pipeline, also on a software renderer), cpu (on "
