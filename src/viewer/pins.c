@@ -155,12 +155,7 @@ static void probe_start(viewer *v)
     p->npins = v->s.npins;
     memcpy(p->pins, v->s.pins, sizeof p->pins);
     /* As the next load of another file asks: the command line's part and layer. */
-    snprintf(p->part, sizeof p->part, "%s", v->opt_part ? v->opt_part : "");
-    snprintf(p->layer, sizeof p->layer, "%s", v->opt_layer ? v->opt_layer : "");
-    p->lo.part = v->opt_part ? p->part : NULL;
-    p->lo.layer = v->opt_layer ? p->layer : NULL;
-    p->lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    p->lo.colour = v->opt_colour;
+    p->lo = viewer_load_options(v, false, p->part, sizeof p->part, p->layer, sizeof p->layer);
     pthread_mutex_init(&p->lock, NULL);
     if (p->n == 0 || pthread_create(&p->thread, NULL, probe_worker, p) != 0) {
         for (int i = 0; i < p->n; i++)

@@ -451,6 +451,11 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
+/* What a load asks for: the part and layer (SHOWN: the shown entry's choice, else the command
+ * line's) copied into PART[PLEN] and LAYER[LLEN], which the result points into, the pixel
+ * limit and --colorspace. */
+image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
+                                       char *layer, size_t llen);
 /* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
  * the next load asks for. False with the reason in ERR. */
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);

@@ -3,7 +3,9 @@ pixels; the Pixel section lists each pin's values in both open images (the shown
 reference, read by a worker), and they equal `hdrtone stats --pixel X,Y --json`; the marks are
 drawn on the pinned pixels and follow a pan; Backspace in the open box's typed field edits the
 text and leaves the pins; a saved session reopens with the same pins, and with "pin_values":
-"display" their bytes are the window's pixels under them; a session without the pins key (as
+"display" their bytes are the window's pixels under them, with "working" (Rec. 2020 pixels,
+--colorspace) the shown image's values are the inspector's in sRGB's primaries and every file's
+the same shown or not (this caught the window's own load leaving --colorspace out); a session without the pins key (as
 written before them) still opens, a malformed one is refused; Backspace clears the pins."""
 import json
 import os
@@ -88,6 +90,7 @@ try:
     roles = sorted(r for (_, _, r, _, _) in got.values())
     check(roles == ["reference", "reference", "shown", "shown"], "roles: %s" % roles)
     pinned = sorted({(x, y) for (x, y, *_) in got.values()})
+    clicks_px = [got[(i + 1, 1)][:2] for i in range(2)]   # the pins' pixels, in click order
     for x, y in clicks:
         check(mark_near(px, x, y), "a mark is drawn at the Ctrl+click %d,%d" % (x, y))
     v.key("Right")   # the view pans 128 window pixels: the marks go with the image
@@ -137,6 +140,32 @@ try:
         ok = len(vals) == 3 and max(abs(int(a) - b) for a, b in zip(vals, win)) <= 1
         check(ok, "pin %d's display bytes in %s %s are the window's pixel %s"
               % (i + 1, os.path.basename(files[f]), vals, win))
+finally:
+    v.close()
+
+# Working-space values of Rec. 2020 pixels (--colorspace): the shown image's are the
+# inspector's "in sRGB" values under the cursor; each file's are the same whether it is shown
+# (read from memory) or not (read by the worker).
+session["pin_values"] = "working"
+json.dump(session, open("working.json", "w"))
+v = xwin.Viewer("--session", "working.json", "--window", "960x600", "--colorspace", "rec2020")
+try:
+    w1 = pins(v)
+    xwin.xdo("mousemove", "--window", v.wid, *clicks[0])
+    v.settle()
+    conv = [l for l in notes(v, "pixel") if l.startswith("in sRGB:")]
+    rgb = [float(t) for t in conv[0].split()[3:8:2]] if conv else []
+    got = [float(t) for t in w1.get((1, 1), (0, 0, "", "", []))[4][:3]]
+    check(len(rgb) == 3 and np.allclose(got, rgb, rtol=2e-3) and
+          not np.allclose(got, arrays[1][clicks_px[0][1], clicks_px[0][0]], rtol=1e-3),
+          "pin 1's working values %s are the inspector's %s (not the file's)" % (got, conv))
+    v.key("p")   # ref.pfm shown: its values from memory, shown.pfm's from the worker
+    v.wait_loaded()
+    w2 = pins(v)
+    same = all(np.allclose([float(t) for t in w1[k][4]], [float(t) for t in w2[k][4]],
+                           rtol=1e-7) for k in w1) and set(w1) == set(w2)
+    check(same and w2[(1, 0)][2] == "shown", "the values are the same shown or not:\n  %s\n  %s"
+          % (sorted(w1.items()), sorted(w2.items())))
 finally:
     v.close()
 
