@@ -73,7 +73,7 @@ void panels_pin_marks(viewer *v, ImDrawList *dl)
         ImVec2 at(v->vp.x + (float)c.x, v->vp.y + (float)c.y);
         dl->AddCircle(at, r + u, shade, 0, 4 * u);
         dl->AddCircle(at, r + u, fg, 0, 2 * u);
-        char num[8];
+        char num[16];
         snprintf(num, sizeof num, "%d", p + 1);
         ImVec2 t(at.x + r + 3 * u, at.y - r - ui_text_px(v->gui));
         dl->AddText(ImVec2(t.x + u, t.y + u), shade, num);
