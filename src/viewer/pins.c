@@ -135,17 +135,36 @@ static void probe_take(viewer *v)
     v->dirty = true;
 }
 
-/* The open files (not the shown one, not network images) without values for the pins. */
+/* Whether open entry I needs the worker: a file, not shown, without values for the pins. A
+ * network image not shown has none to give (it is no file): said so in its entry. */
+static bool wanted(viewer *v, int i)
+{
+    pin_entry *e = find(v, v->files[i]);
+    if (i == v->cur || (e && e->gen == v->pins_gen))
+        return false;
+    if (!viewer_net_name(v, v->files[i]))
+        return true;
+    if ((e = entry(v, v->files[i]))) {
+        e->gen = v->pins_gen;
+        e->state = PIN_FAILED;
+        snprintf(e->err, sizeof e->err, "a network image: its values show while it is shown");
+    }
+    return false;
+}
+
+/* The worker for the open files that want it, if any. */
 static void probe_start(viewer *v)
 {
-    pin_probe *p = calloc(1, sizeof *p);
-    if (!p || !(p->out = calloc((size_t)v->nfiles, sizeof *p->out))) {
+    int n = 0;
+    for (int i = 0; i < v->nfiles; i++)
+        n += wanted(v, i);
+    pin_probe *p = n ? calloc(1, sizeof *p) : NULL;
+    if (!p || !(p->out = calloc((size_t)n, sizeof *p->out))) {
         free(p);
         return;
     }
-    for (int i = 0; i < v->nfiles; i++) {
-        const pin_entry *e = find(v, v->files[i]);
-        if (i == v->cur || viewer_net_name(v, v->files[i]) || (e && e->gen == v->pins_gen))
+    for (int i = 0; i < v->nfiles && p->n < n; i++) {
+        if (!wanted(v, i))
             continue;
         p->out[p->n].gen = v->pins_gen;
         if ((p->out[p->n].path = strdup(v->files[i])))

@@ -3,13 +3,15 @@ pixels; the Pixel section lists each pin's values in both open images (the shown
 reference, read by a worker), and they equal `hdrtone stats --pixel X,Y --json`; the marks are
 drawn on the pinned pixels and follow a pan; Backspace in the open box's typed field edits the
 text and leaves the pins; a saved session reopens with the same pins, and with "pin_values":
-"display" their bytes are the window's pixels under them, with "working" (Rec. 2020 pixels,
+"display" their bytes are the window's pixels under them; a network image (--listen) gives
+its values while shown and says why not otherwise; with "working" (Rec. 2020 pixels,
 --colorspace) the shown image's values are the inspector's in sRGB's primaries and every file's
 the same shown or not (this caught the window's own load leaving --colorspace out); a session without the pins key (as
 written before them) still opens, a malformed one is refused; Backspace clears the pins."""
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -166,6 +168,34 @@ try:
                            rtol=1e-7) for k in w1) and set(w1) == set(w2)
     check(same and w2[(1, 0)][2] == "shown", "the values are the same shown or not:\n  %s\n  %s"
           % (sorted(w1.items()), sorted(w2.items())))
+finally:
+    v.close()
+
+# A network image (tev's protocol, --listen): its values while it is shown, and said to be a
+# network image while another is (it is no file to read again).
+v = xwin.Viewer(files[1], "--window", "960x600", "--listen", "127.0.0.1:0")
+try:
+    err = b""
+    while b"on port" not in err and select.select([v.proc.stderr], [], [], 10)[0]:
+        err += os.read(v.proc.stderr.fileno(), 4096)
+    port = re.search(rb"on port (\d+)", err)
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "tev_client.py"),
+                    port.group(1).decode() if port else "0", "image", "net", files[0]],
+                   check=True, timeout=60)
+    v.settle(2)
+    v.mod_click("ctrl", *clicks[0])
+    net = pins(v)
+    x, y, role, _, vals = net.get((1, 1), (0, 0, "", "", []))
+    want = arrays[0][y, x] if role else None
+    check(role == "shown" and np.allclose([float(t) for t in vals[:3]], want, rtol=1e-6),
+          "the shown network image's values %s are its pixel's %s" % (vals, want))
+    v.key("Up")   # shown.pfm again: the values read while it was shown stay
+    v.wait_loaded()
+    kept = pins(v).get((1, 1), (0, 0, "", "", []))[4]
+    check(kept == vals, "not shown, the network image keeps its values: %s" % kept)
+    v.mod_click("ctrl", *clicks[1])   # new pins: a network image not shown cannot give them
+    said = " ".join(pins(v).get((2, 1), (0, 0, "", "", []))[4])
+    check("network image" in said, "not shown, the network image says why: '%s'" % said)
 finally:
     v.close()
 
