@@ -106,7 +106,18 @@ class Viewer:
             return ""
 
     def settle(self, s=1.0):
-        time.sleep(s)  # llvmpipe draws a frame in some tens of ms; GUI frames follow input
+        """Waits S seconds (llvmpipe draws a frame in some tens of ms; GUI frames follow
+        input), then, on a loaded machine, until the window has drawn a frame since the wait
+        began (the layout hook's file is rewritten each frame), for up to 10 s more."""
+        t0 = time.time_ns()
+        time.sleep(s)
+        while time.time_ns() - t0 < (s + 10) * 1e9:
+            try:
+                if os.stat(self.layout_path).st_mtime_ns > t0:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
 
     def title(self):
         return xdo("getwindowname", self.wid)
