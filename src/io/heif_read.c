@@ -74,6 +74,34 @@ static int colour_of(const struct heif_image_handle *h, hdr_image *img)
     return transfer;
 }
 
+/* The decoded image's HDR light levels (the clli and mdcv boxes) as metadata. */
+static void light_levels(const struct heif_image *im, hdr_image *img)
+{
+    char v[160];
+    if (heif_image_has_content_light_level(im)) {
+        struct heif_content_light_level l;
+        heif_image_get_content_light_level(im, &l);
+        snprintf(v, sizeof v, "MaxCLL %u, MaxFALL %u cd/m2", l.max_content_light_level,
+                 l.max_pic_average_light_level);
+        image_meta_add(img, "content_light_level", v);
+    }
+    struct heif_mastering_display_colour_volume m;
+    struct heif_decoded_mastering_display_colour_volume d;
+    if (heif_image_has_mastering_display_colour_volume(im)) {
+        heif_image_get_mastering_display_colour_volume(im, &m);
+        if (heif_mastering_display_colour_volume_decode(&m, &d).code == heif_error_Ok) {
+            /* In the file's order: H.265 only recommends green, blue, red. */
+            snprintf(v, sizeof v, "primaries %.4g,%.4g %.4g,%.4g %.4g,%.4g white %.4g,%.4g; "
+                     "%.4g-%.4g cd/m2", d.display_primaries_x[0], d.display_primaries_y[0],
+                     d.display_primaries_x[1], d.display_primaries_y[1],
+                     d.display_primaries_x[2], d.display_primaries_y[2], d.white_point_x,
+                     d.white_point_y, d.min_display_mastering_luminance,
+                     d.max_display_mastering_luminance);
+            image_meta_add(img, "mastering_display", v);
+        }
+    }
+}
+
 /* Decodes the primary image of the opened context into IMG; *BITS_OUT: the bits per sample
  * its values are codes of. */
 static bool decode(const char *path, const struct heif_image_handle *h,
@@ -116,6 +144,7 @@ static bool decode(const char *path, const struct heif_image_handle *h,
         img->height = ht;
         snprintf(img->channels, sizeof img->channels, "R,G,B%s (%d-bit)", alpha ? ",A" : "",
                  bits);
+        light_levels(im, img);
     }
     heif_image_release(im);
     return ok;

@@ -19,10 +19,16 @@ static const image_format FORMATS[IMAGE_FORMAT_COUNT] = {
     [IMAGE_FORMAT_PFM] = {"PFM", "hdrtone", NULL, ".pfm", "image/x-portable-floatmap"},
     [IMAGE_FORMAT_JXL] = {"JPEG XL", "libjxl", NULL, ".jxl", "image/jxl"},
     [IMAGE_FORMAT_TIFF] = {"TIFF", "OpenImageIO", "tiff", ".tif .tiff", "image/tiff"},
-    [IMAGE_FORMAT_RAW] = {"RAW", "OpenImageIO", "raw", ".dng .cr2 .cr3 .nef .arw .orf .rw2 .raf",
+    /* MIME types of shared-mime-info where it has one (not for SRW, 3FR, ERF, IIQ, MOS, MEF). */
+    [IMAGE_FORMAT_RAW] = {"RAW", "OpenImageIO", "raw",
+                          ".dng .cr2 .cr3 .crw .nef .nrw .arw .srf .sr2 .orf .rw2 .rwl .raf .pef "
+                          ".srw .3fr .fff .erf .kdc .dcr .mrw .x3f .iiq .mos .mef",
                           "image/x-adobe-dng;image/x-canon-cr2;image/x-canon-cr3;"
-                          "image/x-nikon-nef;image/x-sony-arw;image/x-olympus-orf;"
-                          "image/x-panasonic-rw2;image/x-fuji-raf"},
+                          "image/x-canon-crw;image/x-nikon-nef;image/x-nikon-nrw;"
+                          "image/x-sony-arw;image/x-sony-srf;image/x-sony-sr2;"
+                          "image/x-olympus-orf;image/x-panasonic-rw2;image/x-fuji-raf;"
+                          "image/x-pentax-pef;image/x-kodak-kdc;image/x-kodak-dcr;"
+                          "image/x-minolta-mrw;image/x-sigma-x3f"},
     [IMAGE_FORMAT_DPX] = {"DPX", "OpenImageIO", "dpx", ".dpx", "image/x-dpx"},
     [IMAGE_FORMAT_CINEON] = {"Cineon", "OpenImageIO", "cineon", ".cin", "image/x-cineon"},
     [IMAGE_FORMAT_PSD] = {"PSD", "OpenImageIO", "psd", ".psd",
@@ -151,6 +157,11 @@ image_format_id image_format_sniff(const uint8_t *d, size_t size)
         return IMAGE_FORMAT_RAW; /* Olympus ORF, Panasonic RW2 */
     if (size >= 15 && memcmp(d, "FUJIFILMCCD-RAW", 15) == 0)
         return IMAGE_FORMAT_RAW;
+    if (size >= 14 && (memcmp(d, "\0MRM", 4) == 0 || memcmp(d, "FOVb", 4) == 0 ||
+                       memcmp(d, "II\x1a\0\0\0HEAPCCDR", 14) == 0 ||
+                       (memcmp(d, "IIII", 4) == 0 && memcmp(d + 5, "waR", 3) == 0) ||
+                       (memcmp(d, "MMMM", 4) == 0 && memcmp(d + 4, "Raw", 3) == 0)))
+        return IMAGE_FORMAT_RAW; /* Minolta MRW, Sigma X3F, Canon CRW, Phase One IIQ */
     if ((size >= 2 && d[0] == 0xff && d[1] == 0x0a) || (size >= 12 && !memcmp(d, jxl_box, 12)))
         return IMAGE_FORMAT_JXL;
     if ((size >= 4 && !memcmp(d, "\xff\x4f\xff\x51", 4)) || (size >= 12 && !memcmp(d, jp2_box, 12)))

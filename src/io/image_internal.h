@@ -123,6 +123,20 @@ float image_transfer_to_linear(float v, int code, float gamma);
  * results); else one by one. */
 void image_linearise(float *rgba, size_t n, int code, float gamma, int bits);
 
+/* The linear values of the 2^BITS integer codes (BITS 1..16; else no table: every value by
+ * image_transfer_to_linear) of transfer CODE, which image_linearise builds and jxl_read.c
+ * applies as libjxl hands out rows. */
+typedef struct {
+    int code;
+    float gamma, max;
+    float lut[1 << 16];
+} image_transfer_table;
+void image_transfer_table_init(image_transfer_table *t, int code, float gamma, int bits);
+/* N RGBA pixels of SRC (codes / (2^BITS - 1)) into DST (may be SRC): R, G, B linearised (values
+ * off the table one by one), alpha copied. */
+void image_transfer_table_apply(const image_transfer_table *t, const float *src, float *dst,
+                                size_t n);
+
 /* Every option at its default. */
 extern const image_load_options image_load_defaults;
 

@@ -155,6 +155,62 @@ static bool check_dds(const char *path, const uint8_t *d, size_t size, char *err
     return ok;
 }
 
+/* The codestream of a JPEG 2000 file: the file itself, or a JP2 file's first jp2c box. */
+static const uint8_t *jp2_codestream(const uint8_t *d, size_t size, size_t *n)
+{
+    for (size_t at = 0; at + 8 <= size;) {
+        uint64_t len = be32(d + at), head = 8;
+        if (at == 0 && d[0] == 0xff && d[1] == 0x4f)
+            return *n = size, d;
+        if (len == 1 && at + 16 <= size)
+            len = (uint64_t)be32(d + at + 8) << 32 | be32(d + at + 12), head = 16;
+        if (len == 0)
+            len = size - at;
+        if (len < head || len > size - at)
+            return NULL;
+        if (memcmp(d + at + 4, "jp2c", 4) == 0)
+            return *n = (size_t)(len - head), d + at + head;
+        at += (size_t)len;
+    }
+    return NULL;
+}
+
+/* What OpenImageIO 2.4's JPEG 2000 reader reads past (fuzz_formats found it: valgrind shows
+ * a read beyond OpenJPEG's component buffer, whose stale bytes then differed run to run): it
+ * makes the picture the union of the components' areas and indexes each component by the
+ * union's columns and rows, testing x > its width where x >= is meant. Safe only when every
+ * component, at its subsampling, starts where the union does and reaches its far edge; that
+ * refuses components of different areas (damaged files, and 4:2:0 files of odd size). The
+ * component's area is OpenJPEG's: ceil(X1/dx) - ceil(X0/dx) samples. */
+static bool check_jp2(const char *path, const uint8_t *d, size_t size, char *err,
+                      size_t errlen)
+{
+    size_t n = 0;
+    const uint8_t *c = jp2_codestream(d, size, &n);
+    unsigned comps = c && n >= 42 && c[2] == 0xff && c[3] == 0x51 ? c[40] << 8 | c[41] : 0;
+    bool ok = comps >= 1 && n >= 42 + 3 * (size_t)comps;
+    uint64_t lo[2] = {UINT64_MAX, UINT64_MAX}, hi[2] = {0, 0};
+    for (int pass = 0; ok && pass < 2; pass++) /* the union first, then each against it */
+        for (unsigned k = 0; ok && k < comps; k++)
+            for (int a = 0; ok && a < 2; a++) { /* x, then y: Xsiz at 8, XOsiz at 16 */
+                uint64_t step = c[43 + 3 * k + a], x1 = be32(c + 8 + 4 * a);
+                uint64_t x0 = be32(c + 16 + 4 * a);
+                if (!(ok = step > 0 && x0 < x1))
+                    break;
+                uint64_t begin = (x0 + step - 1) / step;
+                uint64_t end = begin + ((x1 + step - 1) / step - begin) * step;
+                if (pass == 0)
+                    lo[a] = begin < lo[a] ? begin : lo[a], hi[a] = end > hi[a] ? end : hi[a];
+                else
+                    ok = begin == lo[a] && end - begin >= hi[a] - lo[a];
+            }
+    if (!ok)
+        snprintf(err, errlen, "%s: JPEG 2000 codestream is damaged or its components cover "
+                              "different areas (which this build's reader cannot read safely)",
+                 path);
+    return ok;
+}
+
 /* Every format's size read from its own header first (WebP, JPEG 2000 and DPX readers of
  * OpenImageIO decode or allocate as they open the file), so that --max-pixels refuses before
  * any of them allocates (TIFF's and camera raws' are read by the libraries without pixel
@@ -168,7 +224,8 @@ static bool check_early(const char *path, int format, const uint8_t *d, size_t s
                                                : plain_size(format, d, size, &w, &h);
     if ((format == IMAGE_FORMAT_CINEON && !check_cineon(path, d, size, err, errlen)) ||
         (format == IMAGE_FORMAT_DDS && !check_dds(path, d, size, err, errlen)) ||
-        (format == IMAGE_FORMAT_DPX && !check_dpx(path, d, size, err, errlen)))
+        (format == IMAGE_FORMAT_DPX && !check_dpx(path, d, size, err, errlen)) ||
+        (format == IMAGE_FORMAT_JP2 && !check_jp2(path, d, size, err, errlen)))
         return false;
     return !known || image_check_pixels(path, w, h, opts, err, errlen);
 }

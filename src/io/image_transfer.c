@@ -43,26 +43,35 @@ float image_transfer_to_linear(float v, int code, float gamma)
     return v < 0 ? -l : l;
 }
 
+void image_transfer_table_init(image_transfer_table *t, int code, float gamma, int bits)
+{
+    t->code = code, t->gamma = gamma;
+    t->max = bits >= 1 && bits <= 16 ? (float)((1u << bits) - 1) : 0.0f;
+    for (unsigned k = 0; t->max > 0 && k <= (unsigned)t->max; k++)
+        t->lut[k] = image_transfer_to_linear((float)k / t->max, code, gamma);
+}
+
+void image_transfer_table_apply(const image_transfer_table *t, const float *src, float *dst,
+                                size_t n)
+{
+    for (size_t i = 0; i < n; i++, src += 4, dst += 4) {
+        for (int c = 0; c < 3; c++) {
+            float v = src[c] * t->max + 0.5f; /* no table (max 0): never in it */
+            dst[c] = v >= 0.5f && v < t->max + 0.5f
+                         ? t->lut[(unsigned)v]
+                         : image_transfer_to_linear(src[c], t->code, t->gamma);
+        }
+        dst[3] = src[3];
+    }
+}
+
 void image_linearise(float *rgba, size_t n, int code, float gamma, int bits)
 {
     if (code == IMAGE_TRANSFER_LINEAR)
         return;
-    if (bits < 1 || bits > 16) {
-        for (size_t i = 0; i < 4 * n; i++)
-            if (i % 4 != 3)
-                rgba[i] = image_transfer_to_linear(rgba[i], code, gamma);
-        return;
-    }
     /* Integer samples take 2^BITS values: a table, not a pow per value (a 4K 16-bit JPEG XL
      * spent 1.38x libjxl's own decode time linearising one value at a time). */
-    float max = (float)((1u << bits) - 1), lut[1 << 16];
-    for (unsigned k = 0; k <= (unsigned)max; k++)
-        lut[k] = image_transfer_to_linear((float)k / max, code, gamma);
-    for (size_t i = 0; i < 4 * n; i++) {
-        if (i % 4 == 3)
-            continue;
-        float v = rgba[i] * max + 0.5f;
-        rgba[i] = v >= 0.5f && v < max + 0.5f ? lut[(unsigned)v]
-                                              : image_transfer_to_linear(rgba[i], code, gamma);
-    }
+    image_transfer_table t; /* 256 kB on the stack, as the table always was */
+    image_transfer_table_init(&t, code, gamma, bits);
+    image_transfer_table_apply(&t, rgba, rgba, n);
 }

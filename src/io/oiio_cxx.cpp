@@ -50,6 +50,10 @@ void say(char *why, size_t wl, const std::string &s)
     size_t nl = t.find('\n'); /* OpenImageIO may stack several lines: the first is the cause */
     if (nl != std::string::npos)
         t.resize(nl);
+    for (size_t at; (at = t.find("\"/proc/self/fd/")) != std::string::npos;) {
+        size_t end = t.find('"', at + 1); /* memory_file's name: not the user's file */
+        t.replace(at, end == std::string::npos ? std::string::npos : end + 1 - at, "the file");
+    }
     snprintf(why, wl, "%s", t.c_str());
 }
 

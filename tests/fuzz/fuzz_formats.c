@@ -6,7 +6,9 @@
  * every format in tests/fuzz/seeds/fuzz_formats/ (smoke.sh and scripts/fuzz start from them),
  * and what runs found there: avif-ispe-larger-than-picture.avif, a heap overflow in
  * OpenImageIO 2.4's HEIF reader (HEIF is read with libheif itself since), and
- * dpx-user-data-beyond-file.dpx, a 2 GiB allocation and an assertion in its DPX reader. */
+ * dpx-user-data-beyond-file.dpx, a 2 GiB allocation and an assertion in its DPX reader;
+ * jp2-components-differ.jp2, a read past a buffer inside OpenImageIO's JPEG 2000 reader, which
+ * ASan cannot see there but the thread check did (the stale bytes differ from load to load). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
