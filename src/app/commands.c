@@ -154,9 +154,10 @@ static int stats_file(cmd_backend *be, const ht_options *opts, const char *path,
         fprintf(stderr, "hdrtone stats: %s\n", err);
         return 1;
     }
-    int rect[4];
-    if (o->region && (!region_parse(o->region, rect, err, sizeof err) ||
-                      !region_check(&img, rect, err, sizeof err))) {
+    int rect[4], xy[2];
+    if ((o->region && (!region_parse(o->region, rect, err, sizeof err) ||
+                       !region_check(&img, rect, err, sizeof err))) ||
+        (o->pixel && !region_pixel(o->pixel, &img, xy, err, sizeof err))) {
         fprintf(stderr, "hdrtone stats: %s: %s\n", path, err);
         image_free(&img);
         return 1;
@@ -196,11 +197,12 @@ int cmd_stats(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_STATS, "stats", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    int rect[4], status = 0;
+    int rect[4], xy[2], status = 0;
     cmd_backend *be = NULL;
     if (npos == 0) {
         status = commands_usage_error("stats", "needs at least one input (see --help)");
-    } else if (o.region && !region_parse(o.region, rect, err, sizeof err)) {
+    } else if ((o.region && !region_parse(o.region, rect, err, sizeof err)) ||
+               (o.pixel && !region_pixel(o.pixel, NULL, xy, err, sizeof err))) {
         status = commands_usage_error("stats", err);
     } else if (!(be = backend_create(&o, err, sizeof err))) {
         fprintf(stderr, "hdrtone stats: %s\n", err);

@@ -41,6 +41,7 @@ typedef struct ht_options {
                                  per image (display_resolve) */
     bool legend;              /* export --view falsecolor: the legend beside the picture */
     const char *region;       /* stats --region X0,Y0,X1,Y1 (NULL: none) */
+    const char *pixel;        /* stats --pixel X,Y (NULL: none) */
     bool curve;               /* stats: print the response curve in the text too */
     int backend;              /* HT_BACKEND_* */
     const char *output;       /* export: -o FILE or DIR */

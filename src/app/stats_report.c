@@ -387,6 +387,13 @@ static void text_human(FILE *f, const tonemap_params *tm, const human_report *h)
     fputc('\n', f);
 }
 
+/* --pixel's RGBA (XY checked by region_pixel) into P. */
+static const float *pixel_at(const hdr_image *img, const int xy[2], float p[4])
+{
+    image_get_pixel(img, (size_t)xy[1] * img->width + (size_t)xy[0], p);
+    return p;
+}
+
 static void print_stats_json(FILE *f, const stats_report *v)
 {
     const ht_options *o = v->o;
@@ -397,6 +404,18 @@ static void print_stats_json(FILE *f, const stats_report *v)
     json_units(f, &v->units, v->whole);
     if (o->region)
         json_region(f, v->region);
+    int xy[2];
+    char err[HT_ERR_MAX];
+    if (o->pixel && region_pixel(o->pixel, v->img, xy, err, sizeof err)) {
+        float px[4];
+        const float *p = pixel_at(v->img, xy, px);
+        fprintf(f, ", \"pixel\": {\"xy\": [%d, %d], \"rgba\": [", xy[0], xy[1]);
+        for (int c = 0; c < 4; c++) {
+            fputs(c ? ", " : "", f);
+            json_num(f, p[c]);
+        }
+        fputs("]}", f);
+    }
     json_tonemap(f, &o->tm, v->r);
     json_human(f, v->hr);
     json_histogram_curve(f, &o->tm, v->r);
@@ -466,6 +485,14 @@ static void text_file(FILE *f, const stats_report *v)
                 (unsigned long long)g->counted);
         text_lum(f, "  luminance  ", &g->file);
         text_lum(f, "  cd/m^2     ", &g->cd_m2);
+    }
+    int xy[2];
+    char err[HT_ERR_MAX];
+    if (v->o->pixel && region_pixel(v->o->pixel, img, xy, err, sizeof err)) {
+        float px[4];
+        const float *p = pixel_at(img, xy, px);
+        fprintf(f, "pixel         (%d,%d): R %.9g  G %.9g  B %.9g  A %.9g\n", xy[0], xy[1], p[0],
+                p[1], p[2], p[3]);
     }
 }
 

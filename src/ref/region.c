@@ -20,22 +20,44 @@ static bool corners_ordered(const int rect[4], char *err, size_t errlen)
     return false;
 }
 
-bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
+/* N integers within +-2^30 separated by commas, S whole, into OUT. */
+static bool parse_ints(const char *s, int *out, int n)
 {
     const char *p = s;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < n; k++) {
         char *end;
         errno = 0;
         long v = strtol(p, &end, 10);
         if (end == p || errno || v < -(1L << 30) || v > (1L << 30) ||
-            *end != (k < 3 ? ',' : '\0')) {
-            snprintf(err, errlen, "--region: '%s' is not X0,Y0,X1,Y1 (four integers)", s);
+            *end != (k < n - 1 ? ',' : '\0'))
             return false;
-        }
-        rect[k] = (int)v;
+        out[k] = (int)v;
         p = end + 1;
     }
+    return true;
+}
+
+bool region_parse(const char *s, int rect[4], char *err, size_t errlen)
+{
+    if (!parse_ints(s, rect, 4)) {
+        snprintf(err, errlen, "--region: '%s' is not X0,Y0,X1,Y1 (four integers)", s);
+        return false;
+    }
     return corners_ordered(rect, err, errlen);
+}
+
+bool region_pixel(const char *s, const hdr_image *img, int xy[2], char *err, size_t errlen)
+{
+    if (!parse_ints(s, xy, 2)) {
+        snprintf(err, errlen, "--pixel: '%s' is not X,Y (two integers)", s);
+        return false;
+    }
+    if (img && (xy[0] < 0 || xy[1] < 0 || xy[0] >= img->width || xy[1] >= img->height)) {
+        snprintf(err, errlen, "--pixel %d,%d: outside the data window's %dx%d pixels", xy[0],
+                 xy[1], img->width, img->height);
+        return false;
+    }
+    return true;
 }
 
 bool region_check(const hdr_image *img, const int rect[4], char *err, size_t errlen)

@@ -31,6 +31,10 @@ typedef struct region_stats {
  * err (a malformed rectangle: a usage error, before any image is read). */
 bool region_parse(const char *s, int rect[4], char *err, size_t errlen);
 
+/* Parses "X,Y" (integers) into XY and, with IMG, checks it is a pixel of IMG's data window;
+ * false with the reason in err. */
+bool region_pixel(const char *s, const hdr_image *img, int xy[2], char *err, size_t errlen);
+
 /* Checks RECT against IMG's data window (W x H): 0 <= x0 <= x1 < W, the same for y. False
  * with the reason (the rectangle and the size) in err. */
 bool region_check(const hdr_image *img, const int rect[4], char *err, size_t errlen);

@@ -45,6 +45,7 @@ static bool on_panels(const viewer *v) { return v->s.show_panels; }
 static bool on_help(const viewer *v) { return v->s.show_help; }
 static bool has_ref(const viewer *v) { return v->s.ref >= 0; }
 static bool has_region(const viewer *v) { return v->region_valid; }
+static bool has_pins(const viewer *v) { return v->s.npins > 0; }
 static bool on_tonemap(const viewer *v) { return v->s.disp.mode == HT_VIEW_TONEMAP; }
 static bool on_exposure(const viewer *v) { return v->s.disp.mode == HT_VIEW_EXPOSURE; }
 static bool on_falsecolor(const viewer *v) { return v->s.disp.mode == HT_VIEW_FALSECOLOR; }
@@ -213,6 +214,10 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_MARKS] = {"analysis.marks", "Mark the brightest pixel and peaks (--peaks)",
                    GROUP_ANALYSIS, {K(X)}, act_marks, 0, false, has_image, on_marks},
 
+    [ACT_PINS_CLEAR] = {"analysis.pins_clear",
+                        "Clear the pinned pixels (Ctrl+click on the picture pins one; "
+                        "Backspace again then clears the region)",
+                        GROUP_ANALYSIS, {K(BACKSPACE)}, act_pins_clear, 0, false, has_pins, NULL},
     [ACT_REGION_CLEAR] = {"analysis.region_clear",
                           "Clear the region (Shift+drag on the picture selects one)",
                           GROUP_ANALYSIS, {K(BACKSPACE)}, act_region_clear, 0, false, has_region,
@@ -270,6 +275,8 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_SET_OCIO_VIEW] = {"set.ocio_view", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_view, 0},
     [ACT_SET_OCIO_LOOK] = {"set.ocio_look", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_look, 0},
     [ACT_SET_OCIO_INPUT] = {"set.ocio_input", NULL, GROUP_HIDDEN, {{0}}, act_set_ocio_input, 0},
+    [ACT_PIN] = {"set.pin", NULL, GROUP_HIDDEN, {{0}}, act_pin, 0, false, has_image},
+    [ACT_SET_PIN_VALUES] = {"set.pin_values", NULL, GROUP_HIDDEN, {{0}}, act_set_pin_values, 0},
 };
 
 /* Every entry filled: a new id without its row fails here, not at run time. */
@@ -331,13 +338,17 @@ void action_set(viewer *v, action_id id, double value) { run_with(v, id, value);
 bool action_key(viewer *v, int key, int mods)
 {
     mods &= GLFW_MOD_SHIFT | GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER;
+    bool bound = false;   /* a key that two actions share runs the first that can run */
     for (int i = 0; i < ACT_COUNT; i++)
         for (int k = 0; k < ACTION_MAX_KEYS && ACTIONS[i].keys[k].key; k++)
             if (ACTIONS[i].keys[k].key == key && ACTIONS[i].keys[k].mods == mods) {
+                bound = true;
+                if (!action_enabled(v, (action_id)i))
+                    break;
                 run_with(v, (action_id)i, ACTIONS[i].key_index ? k : ACTIONS[i].arg);
                 return true;
             }
-    return false;
+    return bound;
 }
 
 void action_key_up(viewer *v, int key)

@@ -38,7 +38,7 @@ typedef enum action_id {
     /* Human vision */
     ACT_VEIL, ACT_ACUITY, ACT_COLOR_LOSS, ACT_HUMAN,
     /* Analysis */
-    ACT_HIST_MODE, ACT_MARKS, ACT_REGION_CLEAR,
+    ACT_HIST_MODE, ACT_MARKS, ACT_PINS_CLEAR, ACT_REGION_CLEAR,
     /* Sequence */
     ACT_PLAY, ACT_FRAME_PREV, ACT_FRAME_NEXT, ACT_FRAME_FIRST, ACT_FRAME_LAST,
     /* Help */
@@ -51,7 +51,7 @@ typedef enum action_id {
     ACT_SET_OFFSET, ACT_SET_FC_MAX, ACT_SET_FC_DECADES, ACT_SET_FC_STEPS, ACT_SET_FC_STYLE,
     ACT_SET_CHANNEL, ACT_SET_CH_PALETTE, ACT_REGION_DONE, ACT_SET_NEIGHBOUR,
     ACT_SET_PPD, ACT_SET_FLIP_TONEMAPPER, ACT_SET_OCIO_DISPLAY, ACT_SET_OCIO_VIEW,
-    ACT_SET_OCIO_LOOK, ACT_SET_OCIO_INPUT,
+    ACT_SET_OCIO_LOOK, ACT_SET_OCIO_INPUT, ACT_PIN, ACT_SET_PIN_VALUES,
     ACT_COUNT
 } action_id;
 
@@ -89,7 +89,8 @@ bool action_enabled(const struct viewer *v, action_id id);
 void action_run(struct viewer *v, action_id id);
 void action_set(struct viewer *v, action_id id, double value);
 /* The key dispatch: the action with the shortcut KEY + MODS, run; false when none has it.
- * A key that comes up ends a held action (action_key_up). */
+ * Where actions share a shortcut the first enabled one in the table runs (Backspace: the pins,
+ * then the region). A key that comes up ends a held action (action_key_up). */
 bool action_key(struct viewer *v, int key, int mods);
 void action_key_up(struct viewer *v, int key);
 

@@ -3,8 +3,6 @@
  * comparison's numbers in panels_display.cpp. */
 #include "panels_internal.h"
 
-extern "C" void panels_draw_canvas(viewer *v) { panels_canvas(v, ImGui::GetBackgroundDrawList()); }
-
 /* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
  * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
  * half a frame. The window tests click on them with xdotool. */
@@ -466,6 +464,7 @@ static void section_pixel(viewer *v)
     panels_note_text("pixel", text);
     for (; lines < VIEWER_PIXEL_LINES; lines++)   /* the longest text's room: nothing moves */
         ImGui::TextUnformatted("");
+    panels_pins(v);
 }
 
 /* The file's metadata as stats --json gives it (image.h: every header attribute, EXIF/XMP,
@@ -559,6 +558,7 @@ static void open_box(viewer *v)
         bool enter = ImGui::InputText("##path", v->open_path, sizeof v->open_path,
                                       ImGuiInputTextFlags_EnterReturnsTrue);
         panels_note("open_path");
+        panels_note_text("open_text", v->open_path);
         float bw = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter)
             action_run(v, ACT_OPEN_TYPED);
@@ -583,6 +583,7 @@ extern "C" void panels_build(viewer *v)
     open_box(v);
     if (v->s.show_help)
         panels_help(v);
+    panels_canvas(v, ImGui::GetBackgroundDrawList());
     char shown[64];
     snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
     if (viewer_loading(v) && v->nfiles > 0)

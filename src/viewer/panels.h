@@ -15,11 +15,10 @@ struct viewer;
  * keeps most of the window and no text overlaps. */
 void panels_layout(struct viewer *v);
 
-/* Builds this frame's panels (ui_render draws them). */
+/* Builds this frame's panels and what goes over the picture (the display window's frame,
+ * the marks of X, the pins, values on pixels, a failed load's message); ui_render draws
+ * them. */
 void panels_build(struct viewer *v);
-/* What goes over the picture (the display window's frame, the marks of X, a failed load's
- * message), after the frame's statistics are known. */
-void panels_draw_canvas(struct viewer *v);
 
 /* Whether framebuffer point (X, Y) is over a panel, a menu or a window of the GUI (not the
  * picture): the picture's mouse controls then stay off. */

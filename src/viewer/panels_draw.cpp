@@ -374,9 +374,11 @@ void panels_canvas(viewer *v, ImDrawList *dl)
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->have_image) {
         cover_outside(v, dl);
+        panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);
         draw_region(v, dl);
+        panels_pin_marks(v, dl);
         draw_compare(v, dl);
         panels_legend(v, dl);
     } else {

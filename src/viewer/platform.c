@@ -150,8 +150,15 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
             v->region_b[0] = v->region_a[0];
             v->region_b[1] = v->region_a[1];
         }
-        v->wipe_drag = press && !v->region_drag && near_divider(v, x, y);
-        v->dragging = press && !v->region_drag && !v->wipe_drag;
+        /* Ctrl+click: a pin on the pixel under the press (no pan). */
+        bool pin = press && !v->region_drag && (mods & GLFW_MOD_CONTROL);
+        if (pin) {
+            v->pin_at[0] = x - v->vp.x;
+            v->pin_at[1] = y - v->vp.y;
+            action_run(v, ACT_PIN);
+        }
+        v->wipe_drag = press && !v->region_drag && !pin && near_divider(v, x, y);
+        v->dragging = press && !v->region_drag && !pin && !v->wipe_drag;
     }
     v->dirty = true;
     v->ui_frames = 2;

@@ -70,6 +70,7 @@ static void update_view(viewer *v)
     if (v->view_fresh && v->session_view) {
         v->s.view = v->session_view->view;
         v->s.fitted = v->session_view->fitted;
+        viewer_session_image(v, v->session_view);
         if (v->session_view->missing[0]) {   /* after the load, which clears the message */
             snprintf(v->message, sizeof v->message, "%.500s", v->session_view->missing);
             v->message_error = true;
@@ -104,8 +105,8 @@ static int draw_frame(viewer *v)
     if (v->region_valid && v->region_gen != v->image_gen)
         v->region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->have_image) {
+        viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
-        viewer_display_update(v);
         bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->img.half_exact || viewer_human_shown(v);
@@ -134,7 +135,6 @@ static int draw_frame(viewer *v)
     /* The panels after the frame, so that they show its record; a click in them runs an
      * action whose picture the next frame draws (platform.c asks for it). */
     panels_build(v);
-    panels_draw_canvas(v);
     ui_render(v->gui, v->fb_w, v->fb_h);
     return samples;
 }
@@ -204,6 +204,7 @@ static void viewer_cleanup(viewer *v)
         ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
+    viewer_pins_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -266,6 +267,7 @@ static int run_loop(viewer *v, const ht_options *o)
         renderer_poll(v);
         viewer_load_poll(v);
         viewer_compare_poll(v);
+        viewer_pins_poll(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */

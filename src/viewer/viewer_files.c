@@ -24,16 +24,28 @@ bool viewer_files_set(viewer *v, char **paths, int n)
     return v->nfiles > 0;
 }
 
+image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
+                                       char *layer, size_t llen)
+{
+    image_load_options lo = {0};
+    const char *p = shown && v->part_set ? v->part_sel : v->opt_part;
+    const char *l = shown && v->layer_set ? v->layer_sel : v->opt_layer;
+    snprintf(part, plen, "%s", p ? p : "");
+    snprintf(layer, llen, "%s", l ? l : "");
+    lo.part = p ? part : NULL;
+    lo.layer = l ? layer : NULL;
+    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    lo.colour = v->opt_colour;
+    return lo;
+}
+
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
     const char *net = viewer_net_name(v, path);
     if (net)
         return viewer_net_load(v, net, img, err, errlen);
-    image_load_options lo = {0};
-    lo.part = v->part_set ? v->part_sel : v->opt_part;
-    lo.layer = v->layer_set ? v->layer_sel : v->opt_layer;
-    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    lo.colour = v->opt_colour;
+    char part[16], layer[64];
+    image_load_options lo = viewer_load_options(v, true, part, sizeof part, layer, sizeof layer);
     return image_load(path, &lo, img, err, errlen);
 }
 
@@ -171,14 +183,8 @@ static void load_start(viewer *v)
     }
     j->path = path;
     j->gen = v->load_gen;
-    /* The part and layer the load asks for, as viewer_load_source takes them. */
-    const char *part = v->part_set ? v->part_sel : v->opt_part;
-    const char *layer = v->layer_set ? v->layer_sel : v->opt_layer;
-    snprintf(j->part, sizeof j->part, "%s", part ? part : "");
-    snprintf(j->layer, sizeof j->layer, "%s", layer ? layer : "");
-    j->lo.part = part ? j->part : NULL;
-    j->lo.layer = layer ? j->layer : NULL;
-    j->lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    /* As viewer_load_source asks (--colorspace too: it was left out here once). */
+    j->lo = viewer_load_options(v, true, j->part, sizeof j->part, j->layer, sizeof j->layer);
     pthread_mutex_init(&j->lock, NULL);
     v->load_job = j;
     if (pthread_create(&j->thread, NULL, load_worker, j) != 0) {

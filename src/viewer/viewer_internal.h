@@ -23,6 +23,7 @@
  *                    socket's viewer side (handoff.c: the socket and its protocol)
  *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
  *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
+ *   pins.c           pinned pixels: their values in every open image
  *   view.c           the view maths, no GL (view.h) */
 #ifndef HT_VIEWER_INTERNAL_H
 #define HT_VIEWER_INTERNAL_H
@@ -65,6 +66,12 @@ enum {
     COMPARE_FLIP, COMPARE_HDR_FLIP, COMPARE_COUNT
 };
 extern const ht_enum compare_modes[];
+
+/* Pinned pixels (pins.c): at most this many (a new one beyond drops the oldest), their
+ * values shown as (pin_value_modes) the file's, the working space's or the display's bytes. */
+enum { VIEWER_PINS_MAX = 8 };
+enum { PIN_FILE, PIN_WORKING, PIN_DISPLAY };
+extern const ht_enum pin_value_modes[];
 
 /* What the histogram panel shows (Tab cycles). */
 enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
@@ -110,6 +117,9 @@ typedef struct session {
     bool wipe_horizontal;      /* a horizontal divider: the reference below it */
     double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
     int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
+    int pins[VIEWER_PINS_MAX][2];   /* pinned pixels, absolute image coordinates (view.h) */
+    int npins;
+    int pin_values;            /* PIN_FILE, PIN_WORKING, PIN_DISPLAY */
 } session;
 
 /* A session file as read (viewer_session.c): the parsed text, and its view and comparison
@@ -120,6 +130,9 @@ typedef struct viewer_session_file {
     bool fitted, wipe_horizontal;
     int compare;
     double wipe;
+    int pins[VIEWER_PINS_MAX][2], npins, pin_values;
+    bool has_region;
+    int region[4];             /* x0, y0, x1, y1 (data-window pixels, inclusive) */
     char missing[512];         /* "FILE: missing: PATH, ..." or "": said with its first image */
 } viewer_session_file;
 
@@ -271,6 +284,15 @@ typedef struct viewer {
     unsigned long load_gen;
     bool load_want;
 
+    /* Pinned pixels (pins.c): where Ctrl+click pressed (viewport pixels), the pins'
+     * generation (each change counts), the open files' values at them, the worker reading
+     * the files that are not shown. */
+    double pin_at[2];
+    unsigned long pins_gen;
+    struct pin_entry *pin_cache;
+    int npin_cache;
+    struct pin_probe *pin_probe;
+
     /* Sessions (viewer_session.c): where Ctrl+Shift+S saves; the session whose view the
      * first image gets (NULL: none, or taken). */
     char session_path[4096];
@@ -360,6 +382,9 @@ void viewer_status_human(const viewer *v, char *buf, size_t len);
  * picture). */
 enum { VIEWER_PIXEL_LINES = 6 };
 void viewer_pixel_text(const viewer *v, char *buf, size_t len);
+/* The display bytes of the file's pixel P with TM (its colour transform) and the frame's tone
+ * curve, as the inspector shows them; false without a curve or for a black pixel. */
+bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3]);
 /* The status bar's one line: the message (ERROR: a failure) or the view's status (with a
  * sequence's playback first: frame, rate, adaptation). */
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error);
@@ -426,6 +451,11 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
+/* What a load asks for: the part and layer (SHOWN: the shown entry's choice, else the command
+ * line's) copied into PART[PLEN] and LAYER[LLEN], which the result points into, the pixel
+ * limit and --colorspace. */
+image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
+                                       char *layer, size_t llen);
 /* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
  * the next load asks for. False with the reason in ERR. */
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
@@ -517,7 +547,7 @@ void viewer_compare_free(viewer *v);
 /* viewer_session.c */
 
 /* Writes the session (the open files as absolute paths, the shown one, the reference, the
- * settings as options, the view, the comparison) to PATH through a temporary file; false with
+ * settings as options, the view, the comparison, the pins) to PATH through a temporary file; false with
  * the reason naming PATH in ERR. */
 bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen);
 /* --session: reads PATH into *S and its settings into *O (the option table's limits); false
@@ -528,10 +558,32 @@ bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s
  * others listed in MISSING; their count. */
 int viewer_session_files(viewer_session_file *s, char **paths, int max, char *missing,
                          size_t mlen);
-/* With the list set: the shown entry, the reference, the comparison; the first image gets
- * the session's view (v->session_view). */
+/* With the list set: the shown entry, the reference, the comparison, the pins, the
+ * human-vision switches, the OCIO input, the part and layer the first load asks for; the
+ * first image gets the session's view and region (v->session_view). */
 void viewer_session_apply(viewer *v, viewer_session_file *s);
+/* The first image shown: the session's region and its statistics (update_view, with the
+ * session's view). */
+void viewer_session_image(viewer *v, const viewer_session_file *s);
 void viewer_session_free(viewer_session_file *s);
+
+/* pins.c */
+
+/* Once a frame: the shown image's values at the pins, a finished worker's values of the
+ * other open files, a worker started for those that lack them; under the test hooks waited
+ * for. viewer_pins_wait waits for the worker; viewer_pins_stop ends it and frees the values. */
+void viewer_pins_poll(viewer *v);
+void viewer_pins_wait(viewer *v);
+void viewer_pins_stop(viewer *v);
+/* What viewer_pin_value found. */
+enum { PIN_READY, PIN_PENDING, PIN_FAILED, PIN_OUTSIDE, PIN_NO_CURVE };
+/* Entry FILE's value at pin PIN in v->s.pin_values' terms (RGBA; display bytes: 0..255 and
+ * A 255) into OUT: PIN_READY; PIN_PENDING while its file is read, PIN_FAILED when it cannot
+ * be (viewer_pin_error says why), PIN_OUTSIDE when the pin is outside that image,
+ * PIN_NO_CURVE for display bytes without a tone curve (no analysis yet, another display
+ * mode, a black pixel). */
+int viewer_pin_value(const viewer *v, int file, int pin, double out[4]);
+const char *viewer_pin_error(const viewer *v, int file);
 
 /* viewer_seq.c */
 

@@ -1,5 +1,6 @@
 /* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
- * settings and the view, as versioned JSON. The settings are written as the command line's
+ * settings, the view and the pinned pixels, as versioned JSON (a key added later is optional
+ * within its version: a file written before it still reads). The settings are written as the command line's
  * options and read back through options_parse, so that the option table's limits check them
  * (no limit written twice). */
 #define _DEFAULT_SOURCE   /* realpath */
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "commands.h"
 #include "json_read.h"
 #include "viewer_internal.h"
@@ -34,7 +36,57 @@ static void write_settings(FILE *f, const viewer *v)
         fprintf(f, ", \"--fc-max\", \"%.17g\"", d->fc_max);
     if (t->lmin > 0 && t->lmax > 0)   /* both 0: automatic */
         fprintf(f, ", \"--lmin\", \"%.17g\", \"--lmax\", \"%.17g\"", t->lmin, t->lmax);
+    fprintf(f, ", \"--ceiling\", \"%s\", \"--sampling\", \"%s\", \"--point-samples\", \"%s\", "
+               "\"--luminance\", \"%s\", \"--bins\", \"%d\"",
+            ht_enum_name(tonemap_ceilings, t->ceiling), ht_enum_name(tonemap_samplings, t->sampling),
+            t->point_samples ? "on" : "off", ht_enum_name(tonemap_luminances, t->luminance), t->bins);
+    if (t->fov > 0)
+        fprintf(f, ", \"--fov\", \"%.17g\"", t->fov);
+    const char *ocio[][2] = {{"--ocio", d->ocio_config}, {"--ocio-display", d->ocio_display},
+                             {"--ocio-view", d->ocio_view}, {"--ocio-look", d->ocio_look}};
+    for (int i = 0; i < 4; i++)
+        if (ocio[i][1]) {
+            fprintf(f, ", \"%s\", ", ocio[i][0]);
+            commands_json_str(f, ocio[i][1]);
+        }
     fputs("],\n", f);
+}
+
+/* A string member, or null. */
+static void write_str(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, "  \"%s\": ", key);
+    if (s)
+        commands_json_str(f, s);
+    else
+        fputs("null", f);
+    fputs(",\n", f);
+}
+
+/* What the settings' options do not hold: the human-vision switches (they can only be turned
+ * on as options), the OCIO input space, the region, the shown part and layer (of a file that
+ * has more than one). */
+static void write_state(FILE *f, const viewer *v)
+{
+    const tonemap_params *t = &v->s.tm;
+    fprintf(f, "  \"human\": {\"veil\": %s, \"acuity\": %s, \"color_loss\": %s},\n",
+            t->veil ? "true" : "false", t->acuity ? "true" : "false",
+            t->color_loss ? "true" : "false");
+    write_str(f, "ocio_input", v->s.disp.ocio_input);
+    if (v->region_valid) {
+        int r[4];
+        viewer_region_rect(v, r);
+        fprintf(f, "  \"region\": [%d, %d, %d, %d],\n", r[0], r[1], r[2], r[3]);
+    } else {
+        fputs("  \"region\": null,\n", f);
+    }
+    char names[VIEWER_MAX_LAYERS][64];
+    bool layers = v->have_image && viewer_layer_names(v, names, VIEWER_MAX_LAYERS) > 1;
+    if (v->have_image && v->part_count > 1)
+        fprintf(f, "  \"part\": %d,\n", v->img.part);
+    else
+        fputs("  \"part\": null,\n", f);
+    write_str(f, "layer", layers ? v->img.layer : NULL);
 }
 
 static void write_path(FILE *f, const char *path)
@@ -64,11 +116,17 @@ static void write_session(FILE *f, const viewer *v)
         fputs("null", f);
     fputs(",\n", f);
     write_settings(f, v);
+    write_state(f, v);
     fprintf(f, "  \"view\": {\"zoom\": %.17g, \"cx\": %.17g, \"cy\": %.17g, \"fitted\": %s},\n",
             v->s.view.zoom, v->s.view.cx, v->s.view.cy, v->s.fitted ? "true" : "false");
-    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s\n}\n",
+    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s,\n",
             ht_enum_name(compare_modes, v->s.compare), v->s.wipe,
             v->s.wipe_horizontal ? "true" : "false");
+    fputs("  \"pins\": [", f);
+    for (int i = 0; i < v->s.npins; i++)
+        fprintf(f, "%s[%d, %d]", i ? ", " : "", v->s.pins[i][0], v->s.pins[i][1]);
+    fprintf(f, "],\n  \"pin_values\": \"%s\"\n}\n",
+            ht_enum_name(pin_value_modes, v->s.pin_values));
 }
 
 bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen)
@@ -204,6 +262,76 @@ static bool read_view(const json_value *root, viewer_session_file *s, char *err,
     return true;
 }
 
+/* The pinned pixels and how their values show: optional (sessions written before pins
+ * have neither); each pin two integers within the image coordinates' range. */
+static bool read_pins(const json_value *root, viewer_session_file *s, char *err, size_t errlen)
+{
+    const json_value *pins = json_get(root, "pins"), *mode = json_get(root, "pin_values");
+    if (pins && (pins->type != JSON_ARRAY || pins->n > VIEWER_PINS_MAX)) {
+        snprintf(err, errlen, "\"pins\" is not a list of at most %d pins", VIEWER_PINS_MAX);
+        return false;
+    }
+    for (int i = 0; pins && i < pins->n; i++) {
+        const json_value *p = &pins->items[i];
+        bool ok = p->type == JSON_ARRAY && p->n == 2;
+        for (int k = 0; ok && k < 2; k++) {
+            double x = p->items[k].num;
+            ok = p->items[k].type == JSON_NUMBER && x == floor(x) && fabs(x) <= 1e9;
+            s->pins[i][k] = ok ? (int)x : 0;
+        }
+        if (!ok) {
+            snprintf(err, errlen, "\"pins\" item %d is not [x, y] (integers within 1e9)", i + 1);
+            return false;
+        }
+    }
+    s->npins = pins ? pins->n : 0;
+    if (mode && (mode->type != JSON_STRING ||
+                 !ht_enum_find(pin_value_modes, mode->str, &s->pin_values))) {
+        snprintf(err, errlen, "\"pin_values\" is none of file, working, display");
+        return false;
+    }
+    return true;
+}
+
+/* Member KEY of TYPE or null, or absent (written before it: optional within version 1). */
+static bool optional(const json_value *root, const char *key, int type, char *err, size_t errlen)
+{
+    return !json_get(root, key) || member(root, key, type, true, err, errlen);
+}
+
+/* The human-vision switches, the OCIO input, the region, the part and layer: optional. */
+static bool read_state(const json_value *root, viewer_session_file *s, char *err, size_t errlen)
+{
+    const json_value *human = json_get(root, "human"), *region = json_get(root, "region");
+    const json_value *part = json_get(root, "part");
+    if (!optional(root, "human", JSON_OBJECT, err, errlen) ||
+        !optional(root, "ocio_input", JSON_STRING, err, errlen) ||
+        !optional(root, "region", JSON_ARRAY, err, errlen) ||
+        !optional(root, "part", JSON_NUMBER, err, errlen) ||
+        !optional(root, "layer", JSON_STRING, err, errlen))
+        return false;
+    const char *switches[3] = {"veil", "acuity", "color_loss"};
+    for (int i = 0; human && human->type == JSON_OBJECT && i < 3; i++)
+        if (!member(human, switches[i], JSON_BOOL, false, err, errlen))
+            return false;
+    s->has_region = region && region->type == JSON_ARRAY;
+    for (int i = 0; s->has_region && i < 4; i++) {
+        const json_value *x = i < region->n ? &region->items[i] : NULL;
+        if (region->n != 4 || x->type != JSON_NUMBER || x->num != floor(x->num) ||
+            fabs(x->num) > 1e9) {
+            snprintf(err, errlen, "\"region\" is not [x0, y0, x1, y1] (integers within 1e9)");
+            return false;
+        }
+        s->region[i] = (int)x->num;
+    }
+    if (part && part->type == JSON_NUMBER &&
+        !(part->num == floor(part->num) && part->num >= 0 && part->num < 1e6)) {
+        snprintf(err, errlen, "\"part\" %g is not a part's index", part->num);
+        return false;
+    }
+    return true;
+}
+
 static bool session_read(const char *path, viewer_session_file *s, char *err, size_t errlen)
 {
     size_t len;
@@ -217,7 +345,8 @@ static bool session_read(const char *path, viewer_session_file *s, char *err, si
         ok = false;
     }
     return ok && check_version(&s->root, err, errlen) && check_types(&s->root, err, errlen) &&
-           read_view(&s->root, s, err, errlen);
+           read_view(&s->root, s, err, errlen) && read_pins(&s->root, s, err, errlen) &&
+           read_state(&s->root, s, err, errlen);
 }
 
 bool viewer_session_open(const char *path, ht_options *o, viewer_session_file *s)
@@ -262,6 +391,39 @@ int viewer_session_files(viewer_session_file *s, char **paths, int max, char *mi
     return n;
 }
 
+/* read_state's members (checked) onto the viewer; the region's statistics wait for the
+ * image (viewer_session_image). The strings stay in the session's tree, which outlives the
+ * window. */
+static void apply_state(viewer *v, const json_value *root)
+{
+    const json_value *human = json_get(root, "human"), *in = json_get(root, "ocio_input");
+    const json_value *part = json_get(root, "part"), *layer = json_get(root, "layer");
+    if (human && human->type == JSON_OBJECT) {
+        v->s.tm.veil = json_get(human, "veil")->b;
+        v->s.tm.acuity = json_get(human, "acuity")->b;
+        v->s.tm.color_loss = json_get(human, "color_loss")->b;
+    }
+    if (in && in->type == JSON_STRING)
+        v->s.disp.ocio_input = in->str;
+    if (part && part->type == JSON_NUMBER) {
+        snprintf(v->part_sel, sizeof v->part_sel, "%d", (int)part->num);
+        v->part_set = true;
+    }
+    if (layer && layer->type == JSON_STRING) {
+        snprintf(v->layer_sel, sizeof v->layer_sel, "%.63s", layer->str);
+        v->layer_set = true;
+    }
+}
+
+void viewer_session_image(viewer *v, const viewer_session_file *s)
+{
+    if (!s->has_region)
+        return;
+    memcpy(v->region_a, s->region, sizeof v->region_a);
+    memcpy(v->region_b, s->region + 2, sizeof v->region_b);
+    action_run(v, ACT_REGION_DONE);
+}
+
 void viewer_session_apply(viewer *v, viewer_session_file *s)
 {
     const json_value *cur = json_get(&s->root, "current"), *ref = json_get(&s->root, "reference");
@@ -275,6 +437,11 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     v->s.compare = v->s.ref >= 0 ? s->compare : COMPARE_OFF;
     v->s.wipe = s->wipe;
     v->s.wipe_horizontal = s->wipe_horizontal;
+    memcpy(v->s.pins, s->pins, sizeof v->s.pins);
+    v->s.npins = s->npins;
+    v->s.pin_values = s->pin_values;
+    v->pins_gen++;
+    apply_state(v, &s->root);
     v->session_view = s;
 }
 

@@ -20,13 +20,16 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
     fprintf(stderr, "hdrtone: %s\n", v->message);
 }
 
-/* World luminance of a pixel, by the current weights. */
-static double pixel_lw(const viewer *v, const float *p)
+/* World luminance of a pixel, by TM's weights and scale. */
+static double tm_lw(const tonemap_params *tm, const float *p)
 {
     double w[3];
-    tonemap_weights(&v->s.tm, w);
-    return v->s.tm.scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
+    tonemap_weights(tm, w);
+    return tm->scale * (w[0] * p[0] + w[1] * p[1] + w[2] * p[2]);
 }
+
+/* The same by the current settings. */
+static double pixel_lw(const viewer *v, const float *p) { return tm_lw(&v->s.tm, p); }
 
 /* The image pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or
  * NULL when the cursor is not over the image. */
@@ -342,15 +345,25 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
         colour_xform_apply(&tm->colour, in, d);
         add(&t, "\nin %s: R %.4g  G %.4g  B %.4g", display, d[0], d[1], d[2]);
     }
+    int bytes[3];
+    if (viewer_pixel_bytes(v, tm, p, bytes))
+        add(&t, "\ndisplay %.4g cd/m2\n%s %d %d %d", tonemap_curve_ld(&v->frame.r, tm, lw),
+            display, bytes[0], bytes[1], bytes[2]);
+}
+
+bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3])
+{
     const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
-    if (r && isfinite(lw) && lw > 0) {
-        double f = tonemap_pixel_factor(r, tm, lw), out[3];
-        for (int c = 0; c < 3; c++)
-            out[c] = tm->scale * p[c] * f;
-        tonemap_to_display(tm, out);
-        add(&t, "\ndisplay %.4g cd/m2\n%s %d %d %d", tonemap_curve_ld(r, tm, lw), display,
-            tonemap_encode(tm, out[0]), tonemap_encode(tm, out[1]), tonemap_encode(tm, out[2]));
-    }
+    double lw = tm_lw(tm, p);
+    if (!r || !(isfinite(lw) && lw > 0))
+        return false;
+    double f = tonemap_pixel_factor(r, tm, lw), d[3];
+    for (int c = 0; c < 3; c++)
+        d[c] = tm->scale * p[c] * f;
+    tonemap_to_display(tm, d);
+    for (int c = 0; c < 3; c++)
+        out[c] = tonemap_encode(tm, d[c]);
+    return true;
 }
 
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)

@@ -146,14 +146,17 @@ class Viewer:
         self.settle()
 
     def shift_click(self, x, y):
-        """A click with Shift held, both through XTEST (events sent to the window alone carry
-        no modifier state)."""
+        self.mod_click("shift", x, y)
+
+    def mod_click(self, mod, x, y):
+        """A click with modifier MOD (xdotool's name: shift, ctrl) held, both through XTEST
+        (events sent to the window alone carry no modifier state)."""
         xdo("mousemove", "--window", self.wid, int(x), int(y))
         time.sleep(0.3)
-        xdo("keydown", "shift")
+        xdo("keydown", mod)
         xdo("click", 1)
         time.sleep(0.3)
-        xdo("keyup", "shift")
+        xdo("keyup", mod)
         self.settle()
 
     def drag(self, x0, y0, x1, y1):
