@@ -13,6 +13,10 @@
 #include "pipeline.h"
 
 int cmd_export(int argc, char **argv);   /* export_cmd.c */
+/* export's work once its options are parsed: O's checks against -o (o->output) and the NPOS
+ * inputs POS, the backend o->backend names, the export (o->format resolved on the way); the
+ * exit status, each problem said on stderr (the viewer's export with --hdr or --format). */
+int export_run(ht_options *o, char **pos, int npos);
 int cmd_stats(int argc, char **argv);
 int cmd_bench(int argc, char **argv);   /* bench.c */
 

@@ -152,8 +152,9 @@ static int check_hdr(const ht_options *o, encode_format f)
     else if (o->depth == 8)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
-    else if (o->display.mode != HT_VIEW_TONEMAP)
-        why = "is the tone mapping's: the other views write SDR pictures (--view tonemap)";
+    else if (o->display.mode != HT_VIEW_TONEMAP && o->display.mode != HT_VIEW_EXPOSURE)
+        why = "is the tone mapping's and the exposure view's: the other views write SDR "
+              "pictures (--view tonemap or exposure)";
     if (!why)
         return 0;
     snprintf(msg, sizeof msg, "--hdr %s: %s %s", kind, encode_format_name(f), why);
@@ -288,6 +289,34 @@ static int export_stills(cmd_backend *be, const ht_options *o, char **pos, int n
     return status;
 }
 
+int export_run(ht_options *o, char **pos, int npos)
+{
+    bool seq_in = npos == 1 && seq_cmd_is_sequence(pos[0]);
+    out_kind kind = output_kind(o->output, npos, seq_in);
+    int status = resolve_format(o, kind, npos);
+    if (status == 0)
+        status = export_view_check(o, pos[0]);
+    char err[HT_ERR_MAX];
+    cmd_backend *be = NULL;
+    if (status == 0) {
+        warn_ignored(o, seq_in);
+        if (!(be = backend_create(o, err, sizeof err))) {
+            fprintf(stderr, "hdrtone export: %s\n", err);
+            status = 1;
+        }
+        cpu_fallback(o, "export");
+    }
+    char seq_out[4096];   /* a sequence into a folder: the input's pattern there */
+    if (be && seq_in && kind == OUT_DIR)
+        output_in_dir(o->output, pos[0], encode_format_extension(o->format), seq_out,
+                      sizeof seq_out);
+    if (be)
+        status = seq_in ? seq_export(be, o, pos[0], kind == OUT_DIR ? seq_out : o->output)
+                        : export_stills(be, o, pos, npos, kind);
+    backend_destroy(&be);
+    return status;
+}
+
 int cmd_export(int argc, char **argv)
 {
     ht_options o;
@@ -295,34 +324,10 @@ int cmd_export(int argc, char **argv)
     int npos, early = commands_start(argc, argv, HT_CMD_EXPORT, "export", &o, &pos, &npos);
     if (early >= 0)
         return early;
-    int status;
-    if (npos == 0 || !o.output || !o.output[0]) {
-        status = commands_usage_error("export", "needs at least one input and -o OUT (see --help)");
-    } else {
-        bool seq_in = npos == 1 && seq_cmd_is_sequence(pos[0]);
-        out_kind kind = output_kind(o.output, npos, seq_in);
-        status = resolve_format(&o, kind, npos);
-        if (status == 0)
-            status = export_view_check(&o, pos[0]);
-        char err[HT_ERR_MAX];
-        cmd_backend *be = NULL;
-        if (status == 0) {
-            warn_ignored(&o, seq_in);
-            if (!(be = backend_create(&o, err, sizeof err))) {
-                fprintf(stderr, "hdrtone export: %s\n", err);
-                status = 1;
-            }
-            cpu_fallback(&o, "export");
-        }
-        char seq_out[4096];   /* a sequence into a folder: the input's pattern there */
-        if (be && seq_in && kind == OUT_DIR)
-            output_in_dir(o.output, pos[0], encode_format_extension(o.format), seq_out,
-                          sizeof seq_out);
-        if (be)
-            status = seq_in ? seq_export(be, &o, pos[0], kind == OUT_DIR ? seq_out : o.output)
-                            : export_stills(be, &o, pos, npos, kind);
-        backend_destroy(&be);
-    }
+    int status = npos == 0 || !o.output || !o.output[0]
+                     ? commands_usage_error("export", "needs at least one input and -o OUT (see "
+                                                      "--help)")
+                     : export_run(&o, pos, npos);
     free(pos);
     return status;
 }

@@ -1,6 +1,7 @@
 #include "export_view.h"
 #include "output_tags.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,36 @@
 int export_view_check(const ht_options *o, const char *first_input)
 {
     const char *mode = ht_enum_name(display_modes, o->display.mode);
+    bool hdr = o->hdr != HT_TRANSFER_SRGB;   /* check_hdr let only the exposure view by */
     char msg[256];
     if (o->display.mode == HT_VIEW_TONEMAP)
         return 0;
-    if (o->format != ENCODE_PNG && o->format != ENCODE_JPEG)
+    if (hdr && (o->format == ENCODE_JPEG || o->format == ENCODE_Y4M))
+        snprintf(msg, sizeof msg, "--view %s --hdr writes png, avif or jxl, not %s (an Ultra "
+                 "HDR JPEG and y4m are the tone mapping's)", mode, encode_format_name(o->format));
+    else if (!hdr && o->format != ENCODE_PNG && o->format != ENCODE_JPEG)
         snprintf(msg, sizeof msg, "--view %s writes png or jpeg, not %s", mode,
                  encode_format_name(o->format));
-    else if (o->display_window || (o->depth != 8 && o->display.mode != HT_VIEW_OCIO))
+    else if (o->display_window ||
+             (o->depth != 8 && o->display.mode != HT_VIEW_OCIO && !hdr))
         snprintf(msg, sizeof msg, "--view %s writes 8 bits of the data window (no --depth 16, "
                                   "no --display-window%s)", mode,
-                 o->display_window ? "" : "; --view ocio writes 16");
+                 o->display_window ? "" : "; --view ocio and --hdr write 16");
     else if (seq_cmd_is_sequence(first_input))
         snprintf(msg, sizeof msg, "--view %s: one picture at a time, not a sequence", mode);
     else
         return 0;
     return commands_usage_error("export", msg);
+}
+
+void export_view_hdr_exposure(const tonemap_params *tm, display_params *d)
+{
+    if (d->mode != HT_VIEW_EXPOSURE ||
+        (tm->transfer != HT_TRANSFER_PQ && tm->transfer != HT_TRANSFER_HLG))
+        return;
+    double k = HT_HDR_REF_WHITE / tm->ldmax;
+    d->exposure += log2(k);
+    d->offset *= k;
 }
 
 /* IMG in D's mode with TM into RGB (W x H x 3 samples of BITS 8 or 16) on the GPU of BE. */
@@ -50,7 +66,7 @@ static bool render_gpu(cmd_backend *be, const tonemap_params *tm, const hdr_imag
     return ok;
 }
 
-/* IMG in D's mode into RGB (W x H x 3 samples of BITS: 8, or 16 in the OCIO view) on O's
+/* IMG in D's mode into RGB (W x H x 3 samples of BITS: 8, or 16 in the OCIO view and --hdr) on O's
  * backend (BE). The OCIO view's input: the image's colour space as the config names it, or
  * converted to linear Rec. 709 by the apply pass's matrix (ocio_view_input). */
 static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
@@ -62,11 +78,14 @@ static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
     if (!options_tonemap(o, img, &tm, err, errlen))
         return false;
     if (o->backend == HT_BACKEND_CPU) {
-        display_cpu_apply(img, &tm, d, rgb);
+        if (bits == 16)
+            display_cpu_apply16(img, &tm, d, rgb);
+        else
+            display_cpu_apply(img, &tm, d, rgb);
         return true;
     }
     if (d->mode != HT_VIEW_OCIO)
-        return render_gpu(be, &tm, img, d, rgb, 8, err, errlen);
+        return render_gpu(be, &tm, img, d, rgb, bits, err, errlen);
     display_params od = *d;
     tm.gamut = HT_GAMUT_CLIP;   /* OCIO's view decides what happens out of gamut */
     return ocio_view_input(d, &img->colour, tm.white, &od.ocio_input, &tm.colour, err,
@@ -151,7 +170,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
 {
     tonemap_params tags_tm = o->tm;
     bool tagged = true;
-    int bits = 8;
+    int bits = o->hdr != HT_TRANSFER_SRGB ? o->depth : 8;
     if (o->display.mode == HT_VIEW_OCIO &&
         !ocio_output(o, &o->display, &bits, &tags_tm, &tagged, err, errlen))
         return false;
@@ -164,6 +183,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     display_params d = o->display;
     display_set_units(&d, &u);
     display_resolve(&d, &img);
+    export_view_hdr_exposure(&o->tm, &d);
     int w = img.width, h = img.height;
     uint8_t *rgb = malloc((size_t)w * h * 3 * (bits / 8));
     bool ok = rgb && render(be, o, &img, &d, rgb, bits, err, errlen);

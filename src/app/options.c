@@ -120,7 +120,8 @@ static const opt_def OPTIONS[] = {
      "luminance map as Radiance's falsecolor draws it (in cd/m^2, see --scale), one channel "
      "alone over its own range (see --channel), or an OCIO display/view (see --ocio)", 0},
     SETTING(EXPOSURE, OPT_DOUBLE, VIEWS, display.exposure, "EV",
-     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer); "
+     "--view exposure: value x 2^EV + offset, then the display encoding (--transfer; with "
+     "--hdr, value 1 at 203 cd/m^2, BT.2408's reference white); "
      "--view ocio: value x 2^EV into the OCIO view"),
     SETTING(OFFSET, OPT_DOUBLE, VIEWS, display.offset, "X",
      "--view exposure: added after the exposure"),
@@ -198,24 +199,27 @@ static const opt_def OPTIONS[] = {
      "(a name ending in /, or several inputs; made when missing), or - for standard output "
      "(PNG unless --format); a sequence: a pattern (out/%04d.png), a folder or -; analyze: the "
      "folder of the analyses", 0},
-    {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(format), 0, 0, options_formats,
-     "FMT",
+    {"format", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_VIEW, OFF(format), 0, 0,
+     options_formats, "FMT",
      "output format; auto: by -o's extension (PNG for a folder or -); rgb24 (raw RGB8 frames) "
      "and y4m (YUV4MPEG2 4:4:4, full range, BT.709) stream to -o -; hdr (Radiance) and pfm: "
-     "the linear output, as pcond writes it", 0},
+     "the linear output, as pcond writes it; the viewer: its export's (S), written as export "
+     "writes it, on the CPU backend", 0},
     {"depth", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(depth), 8, 32, NULL, "8|16|32",
      "bits per channel of PNG, AVIF and JPEG XL output (16 with --hdr; AVIF stores 10); 32: "
      "JPEG XL's float linear output (1 = Ldmax, the intensity target)", 0},
-    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS, OFF(hdr), 0, 0,
+    {"hdr", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_STATS | HT_CMD_VIEW, OFF(hdr),
+     0, 0,
      tonemap_hdr_transfers,
      "KIND", "an HDR display's output (docs/hdr.md): pq (SMPTE ST 2084) or hlg (BT.2100), "
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
      "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
      "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
-     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display", 0},
+     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display; the viewer: its "
+     "export (S) writes it (by --format, default png) as export does, the window stays SDR", 0},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
      "--format y4m --hdr: the 10-bit frames' chroma sampling", 0},
-    {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(quality), 1, 100, NULL, "Q",
+    {"quality", 0, OPT_INT, HT_CMD_EXPORT | HT_CMD_BENCH | HT_CMD_VIEW, OFF(quality), 1, 100, NULL, "Q",
      "JPEG quality (4:4:4 chroma); AVIF and JPEG XL: lossy at Q (default: lossless)", 0},
     FLAG("display-window", HT_CMD_EXPORT, display_window,
          "write the display window (RGBA), the area outside the data window transparent "
@@ -525,17 +529,10 @@ static bool options_colour(ht_options *o, char *err, size_t errlen)
     return true;
 }
 
-/* --hdr: its transfer, and its defaults where the options are not given (after
- * options_colour, whose display-space curve it replaces). */
-static bool options_hdr(ht_options *o, char *err, size_t errlen)
+void options_hdr_defaults(ht_options *o)
 {
     if (o->hdr == HT_TRANSFER_SRGB)
-        return true;
-    if (options_given(o, "transfer")) {
-        snprintf(err, errlen, "--hdr %s and --transfer: an HDR output has its own curve",
-                 ht_enum_name(tonemap_hdr_transfers, o->hdr));
-        return false;
-    }
+        return;
     o->tm.transfer = o->hdr;
     if (!options_given(o, "ldmax"))
         o->tm.ldmax = HT_HDR_LDMAX;
@@ -545,6 +542,21 @@ static bool options_hdr(ht_options *o, char *err, size_t errlen)
         o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
     if (!options_given(o, "depth"))
         o->depth = 16;
+}
+
+/* --hdr: its transfer, and its defaults where the options are not given (after
+ * options_colour, whose display-space curve it replaces); not the viewer's window, which
+ * stays SDR (its export applies them). */
+static bool options_hdr(ht_options *o, unsigned command, char *err, size_t errlen)
+{
+    if (o->hdr == HT_TRANSFER_SRGB || command == HT_CMD_VIEW)
+        return true;
+    if (options_given(o, "transfer")) {
+        snprintf(err, errlen, "--hdr %s and --transfer: an HDR output has its own curve",
+                 ht_enum_name(tonemap_hdr_transfers, o->hdr));
+        return false;
+    }
+    options_hdr_defaults(o);
     return true;
 }
 
@@ -608,7 +620,7 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
         if (d->offset == offsetof(ht_options, preset))   /* later options override it */
             tonemap_apply_preset(&o->tm, o->preset);
     }
-    if (!options_colour(o, err, errlen) || !options_hdr(o, err, errlen))
+    if (!options_colour(o, err, errlen) || !options_hdr(o, command, err, errlen))
         return false;
     if ((o->tm.lmin > 0) != (o->tm.lmax > 0)) {
         snprintf(err, errlen, "--lmin and --lmax go together");

@@ -121,6 +121,12 @@ bool options_parse(int argc, char **argv, unsigned command, ht_options *o, char 
  * space's own SDR curve; what `export -o x.jpg` without them would use. */
 void options_sdr_base(const ht_options *o, ht_options *sdr);
 
+/* --hdr's output settings on O (nothing without --hdr): its transfer, and where not given
+ * --ldmax 1000 (HT_HDR_LDMAX), --drange 10000, --display-space rec2020, --depth 16. The
+ * commands' parsing applies them, except the viewer's (its window stays SDR; its export
+ * applies them to a copy). */
+void options_hdr_defaults(ht_options *o);
+
 /* Whether the option --NAME (a name of the table) was on O's command line. */
 bool options_given(const ht_options *o, const char *name);
 

@@ -43,6 +43,8 @@ bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *
                                   : cicp[0] == CICP_BT2020 ? AVIF_MATRIX_COEFFICIENTS_BT2020_NCL
                                                            : AVIF_MATRIX_COEFFICIENTS_BT709;
         img->yuvRange = AVIF_RANGE_FULL;
+        if (im->tags && im->tags->icc)   /* a gamma without a CICP code point (output_tags.h) */
+            avifImageSetProfileICC(img, im->tags->icc, im->tags->icc_len);
         r = fill_planes(im, img);
     }
     if (r == AVIF_RESULT_OK) {

@@ -1,6 +1,7 @@
 /* Ultra HDR gain-map JPEGs read back (uhdr.h): the base plus the gain map as the HDR
  * rendition at the full display boost, in cd/m^2 (SDR white at HT_HDR_REF_WHITE), or the base
- * alone (image_load_options.sdr_base). A file whose primary XMP says hdrgm but whose MPF
+ * alone (image_load_options.sdr_base); the gain map's metadata from hdrgm's XMP, or without it
+ * ISO 21496-1's APP2. A file whose primary says hdrgm (or ISO 21496-1) but whose MPF
  * index, gain map or metadata is malformed is refused, naming what is wrong: hdrtone opens
  * files to check them, and a silent SDR fallback would pass a broken file as an SDR one. */
 #include <limits.h>
@@ -47,6 +48,16 @@ static bool find_app(const uint8_t *d, size_t n, int marker, const char *sig,
         }
         p += 2 + sn;
     }
+    return false;
+}
+
+/* Whether the text X (LEN bytes) holds S. */
+static bool has_text(const uint8_t *x, size_t len, const char *s)
+{
+    size_t sl = strlen(s);
+    for (size_t p = 0; p + sl <= len; p++)
+        if (memcmp(x + p, s, sl) == 0)
+            return true;
     return false;
 }
 
@@ -103,12 +114,62 @@ static bool gainmap_meta(const uint8_t *x, size_t len, uhdr_meta *m, char *err, 
             return false;
         }
     }
-    static const char is_hdr[] = "hdrgm:BaseRenditionIsHDR=\"True\"";
-    for (size_t p = 0; p + sizeof is_hdr - 1 <= len; p++)
-        if (memcmp(x + p, is_hdr, sizeof is_hdr - 1) == 0) {
-            snprintf(err, errlen, "an HDR base (BaseRenditionIsHDR): hdrtone reads SDR bases");
-            return false;
+    if (has_text(x, len, "hdrgm:BaseRenditionIsHDR=\"True\"")) {
+        snprintf(err, errlen, "an HDR base (BaseRenditionIsHDR): hdrtone reads SDR bases");
+        return false;
+    }
+    return uhdr_meta_valid(m, err, errlen);
+}
+
+/* ISO 21496-1's flags (the byte after the versions). */
+enum { ISO_MULTICHANNEL = 0x80, ISO_COMMON_DENOMINATOR = 0x08, ISO_BACKWARD = 0x04 };
+
+/* Value K of ISO 21496-1's fractions at P (its N bytes after the versions and flags; SIGNED
+ * numerator or not): each numerator after its denominator's common one (COMMON) or before its
+ * own; NaN past the end or over a zero denominator. */
+static double iso_value(const uint8_t *p, size_t n, bool common, int k, bool is_signed)
+{
+    size_t at = common ? 4 + 4 * (size_t)k : 8 * (size_t)k;
+    if (at + (common ? 4 : 8) > n)
+        return NAN;
+    uint32_t num = rd32(p + at, true), den = rd32(common ? p : p + at + 4, true);
+    return den == 0 ? NAN : (is_signed ? (double)(int32_t)num : (double)num) / den;
+}
+
+/* The gain map's metadata from ISO 21496-1's APP2 payload P (N bytes, after its namespace):
+ * base and alternate HDR headroom (log2, hdrgm's capacities), then per channel the gain map's
+ * min and max (log2), gamma and the base and alternate offsets; one channel, or three alike.
+ * False with the reason. */
+static bool iso_meta(const uint8_t *p, size_t n, uhdr_meta *m, char *err, size_t errlen)
+{
+    if (n < 5) {
+        snprintf(err, errlen, "the gain map's ISO 21496-1 metadata is cut short");
+        return false;
+    }
+    unsigned flags = p[4];
+    if (rd16(p, true) != 0 || (flags & ISO_BACKWARD)) {
+        snprintf(err, errlen, "ISO 21496-1 metadata %s", rd16(p, true) != 0
+                 ? "of a version above 0 (hdrtone reads version 0)"
+                 : "of an HDR base (backward direction): hdrtone reads SDR bases");
+        return false;
+    }
+    bool common = flags & ISO_COMMON_DENOMINATOR;
+    int channels = flags & ISO_MULTICHANNEL ? 3 : 1;
+    const uint8_t *f = p + 5;
+    double head[2] = {iso_value(f, n - 5, common, 0, false), iso_value(f, n - 5, common, 1, false)};
+    double v[3][5];
+    bool ok = isfinite(head[0]) && isfinite(head[1]);
+    for (int c = 0; c < channels; c++)
+        for (int i = 0; i < 5; i++) {
+            v[c][i] = iso_value(f, n - 5, common, 2 + 5 * c + i, i != 2);
+            ok = ok && isfinite(v[c][i]) && v[c][i] == v[0][i];
         }
+    if (!ok) {
+        snprintf(err, errlen, "the gain map's ISO 21496-1 metadata is cut short, divides by 0 "
+                              "or differs between channels (hdrtone reads one set)");
+        return false;
+    }
+    *m = (uhdr_meta){v[0][0], v[0][1], v[0][2], v[0][3], v[0][4], head[0], head[1]};
     return uhdr_meta_valid(m, err, errlen);
 }
 
@@ -154,23 +215,15 @@ static bool mpf_second(const uint8_t *d, size_t n, size_t *at, size_t *len, char
     return false;
 }
 
-/* Whether the XMP of D's first image (a JPEG) names hdrgm; its packet into *X, *XN. */
-static bool primary_hdrgm(const uint8_t *d, size_t n, const uint8_t **x, size_t *xn)
-{
-    static const char tag[] = "hdrgm:Version";
-    if (!find_app(d, n, 0xE1, UHDR_XMP_SIG, x, xn))
-        return false;
-    for (size_t p = 0; p + sizeof tag - 1 <= *xn; p++)
-        if (memcmp(*x + p, tag, sizeof tag - 1) == 0)
-            return true;
-    return false;
-}
-
+/* Whether D's first image (a JPEG) says it has a gain map: its XMP names hdrgm:Version, or
+ * (a file without hdrgm's XMP) it has ISO 21496-1's APP2. */
 bool image_jpeg_is_uhdr(const uint8_t *data, size_t size)
 {
     const uint8_t *x;
     size_t xn;
-    return primary_hdrgm(data, size, &x, &xn);
+    return (find_app(data, size, 0xE1, UHDR_XMP_SIG, &x, &xn) &&
+            has_text(x, xn, "hdrgm:Version")) ||
+           find_app(data, size, 0xE2, UHDR_ISO_SIG, &x, &xn);
 }
 
 /* The gain map's stored values (MW x MH) sampled at base pixel (X, Y) of W x H, bilinear
@@ -222,12 +275,17 @@ static bool load_gainmap(const uint8_t *d, size_t n, uint64_t limit, uhdr_meta *
     const uint8_t *x;
     size_t xn;
     int comp;
-    if (!find_app(d, n, 0xE1, UHDR_XMP_SIG, &x, &xn)) {
-        snprintf(err, errlen, "the gain map has no XMP packet (hdrgm's metadata)");
+    if (find_app(d, n, 0xE1, UHDR_XMP_SIG, &x, &xn) && has_text(x, xn, "hdrgm:")) {
+        if (!gainmap_meta(x, xn, m, err, errlen))
+            return false;
+    } else if (find_app(d, n, 0xE2, UHDR_ISO_SIG, &x, &xn)) {
+        if (!iso_meta(x, xn, m, err, errlen))
+            return false;
+    } else {
+        snprintf(err, errlen, "no metadata for the gain map (neither hdrgm's XMP nor ISO "
+                              "21496-1's APP2)");
         return false;
     }
-    if (!gainmap_meta(x, xn, m, err, errlen))
-        return false;
     if (n > INT_MAX || !stbi_info_from_memory(d, (int)n, mw, mh, &comp) || comp != 1) {
         snprintf(err, errlen, "the gain map is %s", n > INT_MAX ? "too large"
                  : comp != 1 ? "not one channel (hdrtone reads single-channel maps)"

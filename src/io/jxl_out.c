@@ -8,41 +8,41 @@
 #include <jxl/encode.h>
 #include <jxl/thread_parallel_runner.h>
 
-enum {
-    JXL_EFFORT = 3,   /* libjxl's "falcon": fast; 7 is its default */
-    CICP_BT709 = 1, CICP_BT2020 = 9, CICP_P3_D65 = 12,
-    CICP_GAMMA22 = 4, CICP_GAMMA28 = 5, CICP_SRGB = 13, CICP_PQ = 16, CICP_HLG = 18,
-};
+enum { JXL_EFFORT = 3 };   /* libjxl's "falcon": fast; 7 is its default */
 
-/* The colour encoding a cICP names (transfer 4 and 5: gammas 2.2 and 2.8). */
-static void colour_encoding(const uint8_t cicp[4], JxlColorEncoding *c)
+/* IM's H.273 transfer code point (ENCODE_CICP_PQ, _HLG, ...); 0: none tagged. */
+static int transfer_code(const encode_image *im)
 {
-    memset(c, 0, sizeof *c);
-    c->color_space = JXL_COLOR_SPACE_RGB;
-    c->white_point = JXL_WHITE_POINT_D65;
-    c->primaries = cicp[0] == CICP_BT2020 ? JXL_PRIMARIES_2100
-                   : cicp[0] == CICP_P3_D65 ? JXL_PRIMARIES_P3 : JXL_PRIMARIES_SRGB;
-    c->transfer_function = cicp[1] == CICP_PQ    ? JXL_TRANSFER_FUNCTION_PQ
-                           : cicp[1] == CICP_HLG ? JXL_TRANSFER_FUNCTION_HLG
-                           : cicp[1] == CICP_SRGB ? JXL_TRANSFER_FUNCTION_SRGB
-                                                  : JXL_TRANSFER_FUNCTION_GAMMA;
-    c->gamma = cicp[1] == CICP_GAMMA28 ? 1.0 / 2.8 : 1.0 / 2.2;
-    c->rendering_intent = JXL_RENDERING_INTENT_RELATIVE;
+    return im->tags && im->tags->cicp[0] ? im->tags->cicp[1] : 0;
 }
 
-/* The linear output's colour encoding: linear, the display's primaries and white (T->xy). */
-static void linear_encoding(const encode_tags *t, JxlColorEncoding *c)
+/* IM's colour encoding: the display's primaries and white (T->xy; libjxl names the standard
+ * ones), its transfer from the cICP when it has one, else T->gamma (gamma 2.4 has no H.273 code
+ * point) or the sRGB curve; DEPTH 32 is linear. Without tags: sRGB, or IM->gamma's power. */
+static void colour_encoding(const encode_image *im, JxlColorEncoding *c)
 {
+    const encode_tags *t = im->tags;
     memset(c, 0, sizeof *c);
     c->color_space = JXL_COLOR_SPACE_RGB;
-    c->white_point = JXL_WHITE_POINT_CUSTOM;
-    c->primaries = JXL_PRIMARIES_CUSTOM;
-    double(*p[4])[2] = {&c->primaries_red_xy, &c->primaries_green_xy, &c->primaries_blue_xy,
-                         &c->white_point_xy};
-    for (int i = 0; i < 4; i++)
-        memcpy(*p[i], t->xy[i], sizeof t->xy[i]);
-    c->transfer_function = JXL_TRANSFER_FUNCTION_LINEAR;
     c->rendering_intent = JXL_RENDERING_INTENT_RELATIVE;
+    c->white_point = JXL_WHITE_POINT_D65;
+    c->primaries = JXL_PRIMARIES_SRGB;
+    if (t) {
+        c->white_point = JXL_WHITE_POINT_CUSTOM;
+        c->primaries = JXL_PRIMARIES_CUSTOM;
+        double(*p[4])[2] = {&c->primaries_red_xy, &c->primaries_green_xy,
+                             &c->primaries_blue_xy, &c->white_point_xy};
+        for (int i = 0; i < 4; i++)
+            memcpy(*p[i], t->xy[i], sizeof t->xy[i]);
+    }
+    int tc = transfer_code(im);
+    double gamma = t ? t->gamma : im->gamma;
+    c->transfer_function = im->depth == 32  ? JXL_TRANSFER_FUNCTION_LINEAR
+                           : tc == ENCODE_CICP_PQ  ? JXL_TRANSFER_FUNCTION_PQ
+                           : tc == ENCODE_CICP_HLG ? JXL_TRANSFER_FUNCTION_HLG
+                           : gamma > 0      ? JXL_TRANSFER_FUNCTION_GAMMA
+                                            : JXL_TRANSFER_FUNCTION_SRGB;
+    c->gamma = gamma > 0 ? 1.0 / gamma : 0.0;
 }
 
 /* QUALITY 1..100 as a Butteraugli distance (libjxl's cjxl mapping of -q above 30). */
@@ -54,8 +54,7 @@ static float distance(int quality)
 /* The frame's settings and pixels into ENC. */
 static bool add_frame(JxlEncoder *enc, const encode_image *im, int quality)
 {
-    const uint8_t *cicp = im->tags && im->tags->cicp[0] ? im->tags->cicp
-                                                         : (const uint8_t[4]){1, 13, 0, 1};
+    int tc = transfer_code(im);
     JxlBasicInfo info;
     JxlEncoderInitBasicInfo(&info);
     info.xsize = (uint32_t)im->width;
@@ -65,14 +64,11 @@ static bool add_frame(JxlEncoder *enc, const encode_image *im, int quality)
     info.uses_original_profile = quality <= 0 ? JXL_TRUE : JXL_FALSE;
     bool linear = im->depth == 32 && im->tags;
     info.intensity_target = linear ? (float)im->tags->ldmax
-                            : cicp[1] == CICP_PQ ? 10000.0f
-                            : cicp[1] == CICP_HLG && im->tags->ldmax > 0 ? (float)im->tags->ldmax
-                                                                          : 255.0f;
+                            : tc == ENCODE_CICP_PQ ? 10000.0f
+                            : tc == ENCODE_CICP_HLG && im->tags->ldmax > 0 ? (float)im->tags->ldmax
+                                                                            : 255.0f;
     JxlColorEncoding c;
-    if (linear)
-        linear_encoding(im->tags, &c);
-    else
-        colour_encoding(cicp, &c);
+    colour_encoding(im, &c);
     JxlEncoderFrameSettings *fs = NULL;
     JxlPixelFormat pf = {3, im->depth == 32 ? JXL_TYPE_FLOAT
                             : im->depth == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,

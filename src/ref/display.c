@@ -174,20 +174,41 @@ static void pixel_rgb(const hdr_image *img, const tonemap_params *tm, const disp
     }
 }
 
-void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const display_params *d,
-                       uint8_t *rgb)
+/* display_cpu_apply into RGB8 or (NULL) RGB16. */
+static void apply_pixels(const hdr_image *img, const tonemap_params *tm, const display_params *d,
+                         uint8_t *rgb8, uint16_t *rgb16)
 {
+    size_t n = (size_t)img->width * img->height;
     double *v = d->mode == HT_VIEW_FALSECOLOR ? scale_positions(img, d) : NULL;
-    if (d->mode == HT_VIEW_FALSECOLOR && !v) {
-        memset(rgb, 0, (size_t)img->width * img->height * 3);   /* out of memory: black */
+    if (d->mode == HT_VIEW_FALSECOLOR && !v) {   /* out of memory: black */
+        memset(rgb8 ? (void *)rgb8 : (void *)rgb16, 0, n * 3 * (rgb8 ? 1 : 2));
         return;
     }
     for (int y = 0; y < img->height; y++)
         for (int x = 0; x < img->width; x++) {
             double out[3];
+            size_t k = (size_t)y * img->width + x;
             pixel_rgb(img, tm, d, v, x, y, out);
-            for (int c = 0; c < 3; c++)
-                rgb[3 * ((size_t)y * img->width + x) + c] = tonemap_encode(tm, out[c]);
+            tonemap_encode_prepare(tm, out);   /* HLG's inverse OOTF, as the GPU's ht_encode */
+            for (int c = 0; c < 3; c++) {
+                double u = tonemap_encode_unit(tm, out[c]);
+                if (rgb8)
+                    rgb8[3 * k + c] = (uint8_t)(u * 255.0 + 0.5);
+                else
+                    rgb16[3 * k + c] = (uint16_t)(u * 65535.0 + 0.5);
+            }
         }
     free(v);
+}
+
+void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const display_params *d,
+                       uint8_t *rgb)
+{
+    apply_pixels(img, tm, d, rgb, NULL);
+}
+
+void display_cpu_apply16(const hdr_image *img, const tonemap_params *tm,
+                         const display_params *d, uint16_t *rgb)
+{
+    apply_pixels(img, tm, d, NULL, rgb);
 }

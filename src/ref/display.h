@@ -72,6 +72,11 @@ void display_resolve(display_params *d, const hdr_image *img);
 void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const display_params *d,
                        uint8_t *rgb);
 
+/* The same before the 8-bit rounding: the encoded values x 65535, rounded, width * height * 3
+ * uint16_t (the exposure view's HDR output, export --hdr). */
+void display_cpu_apply16(const hdr_image *img, const tonemap_params *tm,
+                         const display_params *d, uint16_t *rgb);
+
 /* The diverging palette of the channel view, linear RGB: the negative end, the middle (0),
  * the positive end (Moreland's cool-warm ends). */
 extern const double display_diverging[3][3];

@@ -13,7 +13,7 @@
 enum {
     CICP_BT709 = 1, CICP_BT2020 = 9, CICP_P3_D65 = 12,   /* colour primaries */
     CICP_GAMMA22 = 4, CICP_GAMMA28 = 5, CICP_SRGB = 13, CICP_PQ = 16, CICP_HLG = 18,
-    CICP_RGB = 0, CICP_FULL_RANGE = 1,
+    CICP_UNSPECIFIED = 2, CICP_RGB = 0, CICP_FULL_RANGE = 1,
 };
 
 static int cicp_primaries(int ds)
@@ -66,6 +66,9 @@ bool output_tags_make(const tonemap_params *tm, encode_format f, int depth, bool
     t->chroma420 = c420;
     if (encode_format_is_linear(f, depth))   /* JPEG XL's intensity target: 1 = Ldmax */
         t->ldmax = tm->ldmax;
+    if (!tc && f == ENCODE_AVIF)   /* AVIF's CICP names the primaries; the ICC profile below
+                                      holds the gamma H.273 has no code point for */
+        tc = CICP_UNSPECIFIED;
     if (tc) {
         t->cicp[0] = (uint8_t)cicp_primaries(ds);
         t->cicp[1] = (uint8_t)tc;
@@ -76,8 +79,10 @@ bool output_tags_make(const tonemap_params *tm, encode_format f, int depth, bool
         return hdr_tags(tm, depth, px, w, h, t, err, errlen);
     t->srgb = ds == HT_DISPLAY_SPACE_SRGB && tm->transfer == HT_TRANSFER_SRGB;
     t->gamma = tm->transfer == HT_TRANSFER_GAMMA ? tm->gamma : 0.0;
-    if (f != ENCODE_JPEG && (f != ENCODE_PNG || t->srgb))
-        return true;   /* no profile: the sRGB chunk says it, or the format holds none */
+    bool avif_gamma = f == ENCODE_AVIF && t->cicp[1] == CICP_UNSPECIFIED;
+    if (f != ENCODE_JPEG && !avif_gamma && (f != ENCODE_PNG || t->srgb))
+        return true;   /* no profile: the sRGB chunk or the CICP says it, or the format holds
+                          none */
     char desc[96];
     const char *name = ht_enum_name(colour_display_spaces, ds);
     if (t->gamma > 0)

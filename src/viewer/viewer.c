@@ -286,7 +286,7 @@ static int run_loop(viewer *v, const ht_options *o)
         glfwSwapBuffers(v->win);
         if (v->export_due) {   /* S: after the frame, never inside the key's handler */
             v->export_due = false;
-            viewer_export(v);
+            viewer_export(v, o);
             v->dirty = true;
         }
         /* --keys: one key per frame, after the first, through the real dispatch. */

@@ -321,9 +321,9 @@ void viewer_fit(viewer *v);
 bool viewer_human_shown(const viewer *v);
 
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
- * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png
- * (viewer_export.c). */
-void viewer_export(viewer *v);
+ * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png; with
+ * O's --hdr or --format, export's own run to ./NAME_tonemapped[-N].EXT (viewer_export.c). */
+void viewer_export(viewer *v, const ht_options *o);
 
 /* platform.c */
 
