@@ -167,7 +167,8 @@ static void finish(const jxl_state *st, hdr_image *img)
              in->uses_original_profile ? "lossless or modular" : "VarDCT (XYB)");
     snprintf(img->rgb_source, sizeof img->rgb_source, "%s",
              in->num_color_channels == 1 ? "grey (R=G=B)" : "R,G,B");
-    image_meta_add(img, "jxl:transfer", img->icc ? "the ICC profile's" : transfer_name((JxlTransferFunction)tf));
+    image_meta_add(img, "jxl:transfer",
+                   img->icc ? "the ICC profile's" : transfer_name((JxlTransferFunction)tf));
     snprintf(v, sizeof v, "%g", (double)in->intensity_target);
     image_meta_add(img, "jxl:intensity_target", v);
     snprintf(v, sizeof v, "%u", in->bits_per_sample);
