@@ -397,7 +397,7 @@ void act_set_sampling(viewer *v, double x)
 {
     set_enum(&v->s.tm.sampling, tonemap_samplings, x);
     if (!(v->s.tm.fov > 0))
-        v->s.tm.fov = 40;
+        v->s.tm.fov = ht_settings[HT_SET_FOV].def;
 }
 
 void act_set_weights(viewer *v, double x)
