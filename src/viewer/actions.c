@@ -89,8 +89,8 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_WATCH] = {"file.watch", "Watch the file: reload it when it changes (--watch)",
                    GROUP_FILE, {K(U)}, act_watch, 0, false, has_files, on_watch},
     [ACT_EXPORT] = {"file.export",
-                    "Export as `hdrtone export` does, to ./NAME_tonemapped.png "
-                    "(with --hdr or --format: their file)",
+                    "Export (as `hdrtone export` does: PNG, or the file --hdr and --format "
+                    "ask for) to ./NAME_tonemapped.EXT",
                     GROUP_FILE, {K(S), KC(S)}, act_export, 0, false, has_image, NULL, "Ctrl+S"},
     [ACT_SESSION_SAVE] = {"file.save_session",
                           "Save session (images, settings, view) to --session's file",
