@@ -336,9 +336,11 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     }
     const tonemap_params *tm = &v->s.tm;
     double lw = pixel_lw(v, p);
-    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g cd/m2%s",
+    /* cd/m2 only when the file (or --scale) gives units, as the histogram's axis says */
+    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g %s",
         ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
-        viewer_luminance_cd_m2(v, p), v->units.rule == HT_UNITS_RELATIVE ? " (relative)" : "");
+        viewer_luminance_cd_m2(v, p),
+        v->units.rule == HT_UNITS_RELATIVE ? "(relative)" : "cd/m2");
     const char *display = ht_enum_label(colour_display_spaces, tm->display_space);
     if (!colour_xform_is_identity(&tm->colour)) {   /* the file's values, then the display's */
         double in[3] = {p[0], p[1], p[2]}, d[3];

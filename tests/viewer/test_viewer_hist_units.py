@@ -1,6 +1,6 @@
-"""The histogram's axis names cd/m2 only when the luminances are in cd/m2, in a real window
-under Xvfb: a PFM (no units: relative) gives '(relative)', the same file with --scale 179
-gives cd/m2."""
+"""The histogram's axis and the Pixel section's luminance name cd/m2 only when the
+luminances are in cd/m2, in a real window under Xvfb: a PFM (no units: relative) gives
+'(relative)', the same file with --scale 179 gives cd/m2."""
 import os
 import sys
 import tempfile
@@ -13,9 +13,9 @@ import numpy as np  # noqa: E402
 check = xwin.check
 
 
-def axis(v):
+def notes(v, name):
     with open(v.layout_path) as f:
-        return [l[len("hist_axis: "):].rstrip("\n") for l in f if l.startswith("hist_axis: ")]
+        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
 
 
 tmp = tempfile.mkdtemp()
@@ -25,9 +25,15 @@ xwin.write_pfm(pfm, ramp)
 for args, unit, other in (((), "(relative)", "cd/m2"), (("--scale", "179"), "cd/m2", "relative")):
     v = xwin.Viewer(pfm, "--window", "800x600", *args)
     try:
-        got = axis(v)
+        got = notes(v, "hist_axis")
         check(len(got) == 1 and got[0].endswith(unit) and other not in got[0],
               "%s: the axis ends '%s': %s" % (args or "no units", unit, got))
+        x, y, w, h = v.layout()["viewport"]
+        xwin.xdo("mousemove", "--window", v.wid, x + w // 2, y + h // 2)
+        v.settle()
+        lum = [l for l in notes(v, "pixel") if l.startswith("luminance ")]
+        check(len(lum) == 1 and lum[0].endswith(unit) and other not in lum[0],
+              "%s: the pixel's luminance ends '%s': %s" % (args or "no units", unit, lum))
     finally:
         v.close()
 sys.exit(1 if xwin.fails else 0)
