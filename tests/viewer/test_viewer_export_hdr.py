@@ -16,10 +16,7 @@ import xwin  # noqa: E402
 xwin.in_xvfb()
 check = xwin.check
 BIN = os.environ["HT_BIN"]
-image = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples", "Desk.exr")
-if not os.path.exists(image):
-    print("skipped: no", image)
-    sys.exit(77)
+image = xwin.sample_or_skip("Desk.exr")
 tmp = tempfile.mkdtemp(prefix="ht_vexphdr_")
 os.chdir(tmp)   # the viewer writes ./Desk_tonemapped.EXT
 

@@ -19,10 +19,7 @@ except ImportError:
     sys.exit(77)
 
 check = xwin.check
-image = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples", "Desk.exr")
-if not os.path.exists(image):
-    print("skipped: no", image)
-    sys.exit(77)
+image = xwin.sample_or_skip("Desk.exr")
 
 
 def notes(v, name):

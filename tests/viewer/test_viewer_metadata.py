@@ -14,10 +14,7 @@ import xwin  # noqa: E402
 xwin.in_xvfb()
 import numpy as np  # noqa: E402
 check = xwin.check
-image = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples", "ColorCodedLevels.exr")
-if not os.path.exists(image):
-    print("skipped: no", image)
-    sys.exit(77)
+image = xwin.sample_or_skip("ColorCodedLevels.exr")
 
 
 def open_metadata(v):

@@ -16,10 +16,7 @@ import xwin  # noqa: E402
 xwin.in_xvfb()
 check = xwin.check
 BIN = os.environ["HT_BIN"]
-image = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples", "multipart.0001.exr")
-if not os.path.exists(image):
-    print("skipped: no", image)
-    sys.exit(xwin.SKIP)
+image = xwin.sample_or_skip("multipart.0001.exr")
 tmp = tempfile.mkdtemp()
 os.chdir(tmp)
 

@@ -45,6 +45,15 @@ def write_pfm(path, rgb):
         f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
 
 
+def sample_or_skip(name):
+    """../shared/exr-samples/NAME (HT_SHARED), or exit SKIP when it is not there."""
+    path = os.path.join(os.environ.get("HT_SHARED", ""), "exr-samples", name)
+    if not os.path.exists(path):
+        print("skipped: no", path)
+        sys.exit(SKIP)
+    return path
+
+
 # When the last input was sent (Viewer.settle waits for a frame drawn after it).
 _INPUTS = {"mousemove", "click", "mousedown", "mouseup", "key", "keydown", "keyup", "type"}
 _last_input_ns = 0
