@@ -1,13 +1,15 @@
 /* AVIF output through libavif (encode_codecs.h). */
 #include "encode_codecs.h"
 
+#include "cicp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <avif/avif.h>
 
-enum { AVIF_DEPTH = 10, AVIF_SPEED = 8, AVIF_THREADS = 8, CICP_BT2020 = 9 };
+enum { AVIF_DEPTH = 10, AVIF_SPEED = 8, AVIF_THREADS = 8 };
 
 /* QUALITY 1..100 to AV1's quantizer 63..0 (0 = lossless). */
 static int quantizer(int quality)
