@@ -397,8 +397,9 @@ static void find_items(const uint8_t *data, size_t len, size_t *at, const size_t
             uint64_t v8 = load64(data + p);
             if (!tab && p >= far_near && !zero_run4(v8 ^ load64(data + p - near[0])) &&
                 !zero_run4(v8 ^ load64(data + p - near[1]))) {
-                for (int k = 0; k < 5; k++)
-                    b->bytes[k & 3][data[p + k]]++;
+                uint32_t (*t)[256] = b->bytes;
+                t[0][data[p]]++, t[1][data[p + 1]]++, t[2][data[p + 2]]++;
+                t[3][data[p + 3]]++, t[0][data[p + 4]]++;
                 p += 5;
                 lits += 5;
                 continue;
