@@ -1,9 +1,9 @@
 /* One zlib stream (RFC 1950) made of pieces compressed independently on several threads, as
  * pigz does: each piece a raw deflate stream (deflate_fast.h), all but the last non-final
  * and ending on a byte (an empty stored block after the last block, as zlib's Z_SYNC_FLUSH
- * ends), joined, with the Adler-32 of the whole. Any
- * inflater reads it. The pieces depend on the caller's split only, never on the threads, so
- * the bytes are the same on any machine. */
+ * ends), joined, with the Adler-32 of the whole. Any inflater reads it. The pieces depend
+ * on the caller's split only, never on the threads, so the bytes are the same on any
+ * machine. */
 #ifndef HT_ZLIB_STRIPES_H
 #define HT_ZLIB_STRIPES_H
 
