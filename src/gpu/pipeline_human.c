@@ -10,16 +10,6 @@
 
 #include <glad/gl.h>
 
-/* EXPERIMENT (not for commit): HT_EXP_FLUSH=1 flushes after each pass of the analysis. */
-static void exp_flush(void)
-{
-    static int on = -1;
-    if (on < 0)
-        on = getenv("HT_EXP_FLUSH") && getenv("HT_EXP_FLUSH")[0] == '1';
-    if (on)
-        glFlush();
-}
-
 /* Fills the SSBO *BUF (made when 0) with BYTES of DATA. */
 static void fill(unsigned *buf, size_t bytes, const void *data)
 {
@@ -206,10 +196,7 @@ bool pipeline_human_veil(pipeline *p, const ht_pieces *img, const tonemap_params
         !pass_foveal_run(p->foveal, img, &p->buf, params, err, errlen))
         return false;
     ht_source fov = pass_foveal_source(p->foveal);
-    exp_flush();
-    bool vok = !veil || pass_veil_run(p->veil, fov, &p->buf, err, errlen);
-    exp_flush();
-    return vok &&
+    return (!veil || pass_veil_run(p->veil, fov, &p->buf, err, errlen)) &&
            (p->report.acuity != HUMAN_APPLIED ||
             pass_veil_radii(p->veil, fov, img->width, img->height, &p->buf, params, err,
                             errlen)) &&
@@ -310,7 +297,6 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
         if (pass == HT_PASS_points_bin)
             ok = set_dark(p, img, params, err, errlen);
         ok = ok && pipeline_run_pass(p, pass, src, params, err, errlen);
-        exp_flush();
     }
     pass_foveal_set_dark(p->foveal, -1, 0.0f, 0.0f);
     p->buf.range_fits = -1;
