@@ -216,24 +216,12 @@ uniform ivec2 u_human_pic;    // the picture's size
 // CPU's products of a float and a double weight are exact float products here (du, dw and
 // 1 - du are multiples of 2^-(k+1)), rounded as the CPU rounds them. The CPU divides by 2^k:
 // ldexp is that division, exactly, without one.
-// Where the four texels lie inside the level (no extrapolation) and k <= 7, the texture unit
-// filters them: one bilinear fetch instead of four texels (the stage's cost was their bytes
-// returned, 64 a level). Its weights carry 8 fraction bits, which hold du and dw exactly; the
-// coordinate is rounded up where needed so that the unit's texel position (c * n) is never
-// below the exact one (u + 0.5, a multiple of 2^-(k+1)), and it truncates to those bits.
 vec3 ht_pyramid_sample(int k, ivec2 p)
 {
     ivec2 n = u_human_pic >> k;   // not textureSize: llvmpipe's ignores a per-invocation level
-    precise vec2 t = ldexp(vec2(p) + 0.5, ivec2(-k));   // u + 0.5, w + 0.5: exact
-    if (k <= 7 && all(greaterThanEqual(t, vec2(0.5))) && all(lessThan(t, vec2(n) - 0.5))) {
-        precise vec2 c = t / vec2(n);
-        precise vec2 back = c * vec2(n);
-        c = mix(c, uintBitsToFloat(floatBitsToUint(c) + 1u), lessThan(back, t));
-        return max(textureLod(u_human_pyramid, c, float(k - 1)).rgb, vec3(0.0));
-    }
     float du, dw;
-    int iu = ht_lerp_cell(t.x - 0.5, n.x, du);
-    int iw = ht_lerp_cell(t.y - 0.5, n.y, dw);
+    int iu = ht_lerp_cell(ldexp(float(p.x) + 0.5, -k) - 0.5, n.x, du);
+    int iw = ht_lerp_cell(ldexp(float(p.y) + 0.5, -k) - 0.5, n.y, dw);
     int iu1 = min(iu + 1, n.x - 1), iw1 = min(iw + 1, n.y - 1);
     vec3 a00 = texelFetch(u_human_pyramid, ivec2(iu, iw), k - 1).rgb;
     vec3 a01 = texelFetch(u_human_pyramid, ivec2(iu1, iw), k - 1).rgb;

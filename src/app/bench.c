@@ -738,6 +738,10 @@ int cmd_bench(int argc, char **argv)
             free(pos);
             return status;
         }
+    if (o.bench_dispatches && o.json) {
+        free(pos);
+        return commands_usage_error("bench", "--dispatches writes a text table, not --json");
+    }
     hdr_image img = {0};
     char what[256];
     bool usage;
@@ -745,6 +749,7 @@ int cmd_bench(int argc, char **argv)
     free(pos);
     if (usage)
         return commands_usage_error("bench", "give one FILE or --synthetic WxH (e.g. 3840x2160)");
+
     int status = ok ? bench_passes(&o, &img, what) : 1;
     image_free(&img);
     return status;

@@ -256,7 +256,7 @@ static const opt_def OPTIONS[] = {
     FLAG("dispatches", HT_CMD_BENCH, bench_dispatches,
          "time each piece of GPU work of a frame (dispatches, copies, clears, read-backs) by "
          "timestamps, with the GPU's idle time before each, instead of the passes' table; "
-         "with a human-vision option, the frame without them too"),
+         "with a human-vision option, the frame without them too (text, not --json)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),

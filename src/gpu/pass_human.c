@@ -78,12 +78,9 @@ static void pyramid_texture(pass_human *p, int levels, int w, int h)
     glGenTextures(1, &p->pyramid);
     glBindTexture(GL_TEXTURE_2D, p->pyramid);
     glTexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA32F, w >> 1, h >> 1);
-    /* The stage's bilinear fetches, one level each (ht_pyramid_sample, textureLod at a whole
-     * level): a mipmap filter, so that every level counts as part of the texture. */
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    /* texelFetch only: a mipmap filter, so that every level counts as part of the texture. */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     p->levels = levels;
     p->pyr_w = w;
     p->pyr_h = h;
