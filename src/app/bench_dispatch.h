@@ -11,8 +11,9 @@
 
 /* Runs FRAME(ARG) 5 times, then RUNS (>= 1) times recorded, and writes to F a table titled
  * TITLE: per piece of work in the frame's order its kind, program (its GL label) and groups,
- * the median GPU time, the median GPU idle time before it and the CPU's median time to issue
- * it, in microseconds; then the frame's GPU span, busy and idle sums. False (nothing written
+ * the median GPU time, the median GPU idle time before it and the CPU's median time from the
+ * previous piece's return to this one's call (its state changes, uniforms, bindings), in
+ * microseconds; then the frame's GPU span, busy and idle sums, and its CPU span. False (nothing written
  * but a line saying why) when the frames' sequences differ or the driver gives no timestamps. */
 bool bench_dispatches(FILE *f, const char *title, void (*frame)(void *), void *arg, int runs);
 
