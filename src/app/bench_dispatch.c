@@ -37,7 +37,7 @@ static event *stamp_begin(const char *kind, unsigned gx, unsigned gy, unsigned g
     event *e = &rec.ev[(size_t)rec.frame * MAX_EVENTS + i];
     *e = (event){kind, "", {gx, gy, gz}, {0, 0}, {gpu_timer_clock_ms(), 0}};
     GLint prog = 0;
-    if (gx || gy || gz)
+    if (strncmp(kind, "dispatch", 8) == 0)
         glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
     if (prog)
         glGetObjectLabel(GL_PROGRAM, (GLuint)prog, LABEL, NULL, e->label);
@@ -55,7 +55,7 @@ static void stamp_end(event *e)
 }
 
 /* One wrapper per entry point, the real one saved in real_NAME: KIND, then the groups of a
- * dispatch (0 0 0 for other work; 1 0 0 marks an indirect dispatch's program). */
+ * direct dispatch (0 0 0 for other work and indirect dispatches: their count is on the GPU). */
 #define WRAP(NAME, KIND, GX, GY, GZ, PARAMS, ARGS)                                             \
     static PFN##NAME##PROC real_##NAME;                                                        \
     static void GLAD_API_PTR wrap_##NAME PARAMS                                                    \
@@ -65,7 +65,7 @@ static void stamp_end(event *e)
         stamp_end(e);                                                                          \
     }
 WRAP(GLDISPATCHCOMPUTE, "dispatch", x, y, z, (GLuint x, GLuint y, GLuint z), (x, y, z))
-WRAP(GLDISPATCHCOMPUTEINDIRECT, "dispatch (indirect)", 1, 0, 0, (GLintptr o), (o))
+WRAP(GLDISPATCHCOMPUTEINDIRECT, "dispatch (indirect)", 0, 0, 0, (GLintptr o), (o))
 WRAP(GLCOPYBUFFERSUBDATA, "buffer copy", 0, 0, 0,
      (GLenum r, GLenum w, GLintptr ro, GLintptr wo, GLsizeiptr n), (r, w, ro, wo, n))
 WRAP(GLCLEARBUFFERSUBDATA, "buffer clear", 0, 0, 0,
