@@ -253,6 +253,10 @@ static const opt_def OPTIONS[] = {
     FLAG("open", HT_CMD_BENCH, bench_open,
          "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
          "own decode on all cores into a reused buffer plus the upload (the floor)"),
+    FLAG("dispatches", HT_CMD_BENCH, bench_dispatches,
+         "time each piece of GPU work of a frame (dispatches, copies, clears, read-backs) by "
+         "timestamps, with the GPU's idle time before each, instead of the passes' table; "
+         "with a human-vision option, the frame without them too (text, not --json)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),

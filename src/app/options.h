@@ -74,6 +74,7 @@ typedef struct ht_options {
     bool bench_playback;      /* bench: time the viewer's playback of a sequence */
     bool bench_decode;        /* bench: time the decode of the files against the floor */
     bool bench_open;          /* bench: time one file's open to its first picture */
+    bool bench_dispatches;    /* bench: each piece of GL work in a frame, by timestamps */
     int peaks;                /* stats: the K brightest local peaks (0 = none) */
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */
