@@ -238,7 +238,7 @@ void panels_region(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
 
-static void numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
+void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
                          size_t len)
 {
     int n = 0;
@@ -292,7 +292,7 @@ void panels_compare_numbers(viewer *v)
              v->region_valid ? "the region" : "the image",
              (unsigned long long)n->metrics_rect.count, v->s.view.zoom * 100);
     panels_text(head, false);
-    numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
+    panels_numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
     panels_text(text, false);
     panels_note_text("compare", text);
     if (n->has_flip)

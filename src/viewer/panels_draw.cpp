@@ -236,7 +236,7 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
 }
 
 /* TEXT at (X, Y) on a box of BG (none when transparent), with padding. */
-static void label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg)
+void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg)
 {
     ImVec2 size = ImGui::CalcTextSize(text);
     float pad = ImGui::GetStyle().FramePadding.x;
@@ -339,7 +339,8 @@ static void draw_region(viewer *v, ImDrawList *dl)
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, ImDrawList *dl)
 {
-    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
+    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
+        v->ntiles > 1)   /* the tiles show the pictures side by side */
         return;
     float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
     char a[300], b[300];
@@ -350,7 +351,7 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     ImU32 bg = IM_COL32(0, 0, 0, 170), fg = IM_COL32(240, 240, 240, 255);
     ImU32 white = IM_COL32(255, 255, 255, 255);
     if (v->s.flip_held) {
-        label(dl, x + 6 * s, y + 6 * s, b, bg, fg);
+        panels_label(dl, x + 6 * s, y + 6 * s, b, bg, fg);
         return;
     }
     if (v->s.compare != COMPARE_WIPE)
@@ -358,12 +359,12 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     float at = (float)viewer_wipe_pos(v);
     if (v->s.wipe_horizontal) {
         dl->AddRectFilled(ImVec2(x, y + at - 1), ImVec2(x + w, y + at + 1), white);
-        label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
-        label(dl, x + 6 * s, y + at + 4 * s, b, bg, fg);
+        panels_label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
+        panels_label(dl, x + 6 * s, y + at + 4 * s, b, bg, fg);
     } else {
         dl->AddRectFilled(ImVec2(x + at - 1, y), ImVec2(x + at + 1, y + h), white);
-        label(dl, x + at - aw - 4 * s, y + 6 * s, a, bg, fg);
-        label(dl, x + at + 4 * s, y + 6 * s, b, bg, fg);
+        panels_label(dl, x + at - aw - 4 * s, y + 6 * s, a, bg, fg);
+        panels_label(dl, x + at + 4 * s, y + 6 * s, b, bg, fg);
     }
 }
 

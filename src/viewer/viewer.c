@@ -96,6 +96,7 @@ static int draw_frame(viewer *v)
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
+    viewer_tiles_layout(v);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
     glDisable(GL_SCISSOR_TEST);
@@ -130,6 +131,8 @@ static int draw_frame(viewer *v)
             v->renders++;
         }
         viewer_present(v, key.ref);
+        viewer_tiles_render(v, samples);
+        viewer_tiles_present(v);
     }
     v->samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
@@ -200,11 +203,13 @@ static void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->pipe);
         pipeline_destroy(&v->ref_pipe);
         viewer_compare_free(v);
+        viewer_tiles_free(v);
         glfwDestroyWindow(v->win);
         ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
     viewer_pins_stop(v);
+    viewer_whole_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -239,6 +244,7 @@ static void viewer_init(viewer *v, const ht_options *o)
     v->rb_slot = -1;
     v->s.wipe = 0.5;
     v->s.disp = o->display;
+    v->s.layout = o->layout;
     v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
@@ -268,6 +274,9 @@ static int run_loop(viewer *v, const ht_options *o)
         viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_pins_poll(v);
+        viewer_whole_poll(v);
+        if (v->testing)   /* the hooks' screenshots show the whole image's numbers */
+            viewer_whole_wait(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */
