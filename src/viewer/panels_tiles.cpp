@@ -13,8 +13,10 @@ int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len)
         snprintf(buf, len, "FLIP and metrics: computing...");
     else if (state == WHOLE_FAILED)
         snprintf(buf, len, "%s", err);
-    else if (state == WHOLE_READY && full)
-        panels_numbers_text(&r.flip, true, &r.metrics, buf, len);
+    else if (state == WHOLE_READY && full) {   /* compare's FLIP: the files' kind decides */
+        int n = snprintf(buf, len, "%s-FLIP, as hdrtone compare:\n", r.hdr ? "HDR" : "LDR");
+        panels_numbers_text(&r.flip, true, &r.metrics, buf + n, len - (size_t)n);
+    }
     else if (state == WHOLE_READY)
         snprintf(buf, len, "FLIP %.4f  MSE %.4g  PSNR %.2f dB", r.flip.mean, r.metrics.mse,
                  r.metrics.psnr);
@@ -76,7 +78,7 @@ void panels_whole_numbers(viewer *v)
     }
     if (panels_whole_text(v, v->cur, true, text, sizeof text) == WHOLE_NONE)
         return;
-    panels_text("the whole image (as `hdrtone compare`):", false);
+    panels_text("the whole image at full resolution:", false);
     panels_text(text, false);
     panels_note_text("whole", text);
 }
