@@ -236,10 +236,19 @@ void viewer_compare_run(viewer *v)
         snprintf(err, sizeof err, "the pictures have several samples a pixel (MSAA)");
     else
         v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
+    if (v->cmp_shown)
+        v->cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
+    if (v->cmp_shown && v->testing && compare_gpu_wait(v->cmp, &v->cmp_numbers))
+        v->cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
     v->cmp_key = key;
     v->cmp_key_valid = v->cmp_shown && !d.skip_flip;
     if (!v->cmp_shown)
         snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+}
+
+bool viewer_compare_ready(const viewer *v)
+{
+    return v->cmp_shown && v->cmp_have && v->cmp_numbers.run == v->cmp_runs;
 }
 
 void viewer_compare_poll(viewer *v)

@@ -447,6 +447,7 @@ static void section_compare(viewer *v)
              viewer_base_name(viewer_ref_path(v)));
     panels_text(text, false);
     panels_enum_combo(v, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
+    panels_note_text("compare_mode", ht_enum_name(compare_modes, v->s.compare));
     if (v->ntiles > 1)
         panels_text("(shown in the single layout: J)", false);
     panels_toggle(v, ACT_WIPE_AXIS, "horizontal divider");

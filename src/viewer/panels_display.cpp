@@ -12,7 +12,7 @@ static const float LEGEND_ZOOM = 1.5f;
 /* The colour bar of the error map shown, once its numbers have come. */
 static bool compare_bar(const viewer *v, metrics_colorbar *cb)
 {
-    if (!v->cmp_shown || !v->cmp_have || v->s.flip_held)
+    if (!viewer_compare_ready(v) || v->s.flip_held)
         return false;
     *cb = v->cmp_numbers.colorbar;
     return cb->lut != NULL;
@@ -282,7 +282,11 @@ void panels_compare_numbers(viewer *v)
     if (v->s.compare == COMPARE_HDR_FLIP)
         panels_enum_combo(v, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
                           ACT_SET_FLIP_TONEMAPPER);
-    if (!v->cmp_shown || !v->cmp_have)
+    if (v->cmp_shown && !viewer_compare_ready(v)) {   /* never another run's numbers */
+        panels_text("the image as shown: computing...", false);
+        panels_note_text("compare", "computing");
+    }
+    if (!viewer_compare_ready(v))
         return;
     const compare_gpu_numbers *n = &v->cmp_numbers;
     if (!n->has_rect)

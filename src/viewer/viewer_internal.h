@@ -284,7 +284,8 @@ typedef struct viewer {
     ht_source scene_src, ref_src;   /* the last scene pictures of both */
     compare_gpu *cmp;          /* the error maps and their numbers */
     bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
-    bool cmp_have;             /* cmp_numbers holds a run's numbers */
+    bool cmp_have;             /* cmp_numbers holds a run's numbers ... */
+    unsigned long cmp_runs;    /* ... of run cmp_numbers.run; the runs of cmp so far */
     viewer_frame_key cmp_key;  /* the frame of the last run that computed FLIP: a new one
                                   differing only in its rectangle reuses its map */
     bool cmp_key_valid;
@@ -586,6 +587,9 @@ bool viewer_compare_linear(const viewer *v);
  * numbers come with viewer_compare_poll, once a frame. */
 void viewer_compare_run(viewer *v);
 void viewer_compare_poll(viewer *v);
+/* Whether the numbers (v->cmp_numbers) are those of the map shown: its run's, not an
+ * earlier one's (then the panels say "computing"). */
+bool viewer_compare_ready(const viewer *v);
 void viewer_compare_free(viewer *v);
 
 /* tiles.c */
