@@ -300,17 +300,14 @@ static void draw_marks(viewer *v, ImDrawList *dl)
     dl->AddText(ImVec2(cx + gap + 2 * u, cy + gap), mag, "max");
 }
 
-/* Outside the image the scene is zero, which the display modes other than tone mapping
- * colour (falsecolor's bottom colour, a diverging palette's middle): covered with the
- * window's background, as tone mapping shows it black. */
-static void cover_outside(viewer *v, ImDrawList *dl)
+void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
+                          int h)
 {
     if (v->s.disp.mode == HT_VIEW_TONEMAP)
         return;
-    view_place p = viewer_place(v);
     view_point a = view_to_window(p, view_point{0, 0});
-    view_point b = view_to_window(p, view_point{(double)v->img.width, (double)v->img.height});
-    float x0 = (float)v->vp.x, y0 = (float)v->vp.y, x1 = x0 + v->vp.w, y1 = y0 + v->vp.h;
+    view_point b = view_to_window(p, view_point{(double)w, (double)h});
+    float x0 = (float)at.x, y0 = (float)at.y, x1 = x0 + at.w, y1 = y0 + at.h;
     float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
     float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
     ImU32 bg = IM_COL32(0, 0, 0, 255);
@@ -374,7 +371,7 @@ void panels_canvas(viewer *v, ImDrawList *dl)
     dl->PushClipRect(ImVec2(0, (float)v->vp.y),
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->have_image) {
-        cover_outside(v, dl);
+        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->img.width, v->img.height);
         panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);

@@ -107,6 +107,11 @@ void panels_compare_numbers(viewer *v);
 /* FLIP's pooled values (when FLIP) and the metrics as the Compare section shows them. */
 void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
                          size_t len);
+/* Outside the image the scene is zero, which the display modes other than tone mapping
+ * colour (falsecolor's bottom colour, a diverging palette's middle): covered in viewport AT,
+ * where P places the W x H image, with black, as tone mapping shows it. */
+void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
+                          int h);
 /* TEXT with a background box at (X, Y) of the window. */
 void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */

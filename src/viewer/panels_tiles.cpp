@@ -53,6 +53,11 @@ void panels_tiles(viewer *v, ImDrawList *dl)
         viewport a = v->tiles[i].at;
         dl->PushClipRect(ImVec2((float)a.x, (float)a.y), ImVec2((float)(a.x + a.w),
                                                                 (float)(a.y + a.h)));
+        const viewer_tile *t = &v->tiles[i];
+        if (i != v->tile_cur && t->ok)
+            panels_cover_outside(v, dl, a, view_placement(v->s.view, t->img.data_window[0],
+                                                          t->img.data_window[1], a.w, a.h),
+                                 t->img.width, t->img.height);
         tile_labels(v, dl, i);
         dl->PopClipRect();
     }
@@ -70,7 +75,7 @@ void panels_whole_numbers(viewer *v)
             if (panels_whole_text(v, t->entry, false, text, sizeof text) == WHOLE_NONE)
                 continue;
             char line[700];
-            snprintf(line, sizeof line, "%s: %s", viewer_tile_name(v, i), text);
+            snprintf(line, sizeof line, "%s:\n  %s", viewer_tile_name(v, i), text);
             panels_text(line, false);
             panels_note_text("whole", line);
         }

@@ -33,12 +33,24 @@ static int layout_entries(const viewer *v, int *e, int *at)
     return n;
 }
 
+static void tile_free(viewer_tile *t)
+{
+    pipeline_destroy(&t->pipe);
+    pass_scene_destroy(&t->scene);
+    image_free(&t->img);
+    t->path[0] = '\0';
+    t->ok = t->have_last = false;
+}
+
 void viewer_tiles_layout(viewer *v)
 {
     int e[HT_GRID_MAX], at;
     v->area = v->vp;
     v->ntiles = layout_entries(v, e, &at);
     v->tile_cur = at;
+    for (int i = v->ntiles > 1 ? v->ntiles : 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].path[0])   /* a tile no longer shown gives its GPU objects back */
+            tile_free(&v->tiles[i]);
     if (v->ntiles == 1)
         return;
     int cols = v->s.layout == HT_LAYOUT_SIDE ? 2 : (int)ceil(sqrt(v->ntiles));
@@ -144,12 +156,6 @@ void viewer_tiles_present(viewer *v)
 
 void viewer_tiles_free(viewer *v)
 {
-    for (int i = 0; i < HT_GRID_MAX; i++) {
-        viewer_tile *t = &v->tiles[i];
-        pipeline_destroy(&t->pipe);
-        pass_scene_destroy(&t->scene);
-        image_free(&t->img);
-        t->path[0] = '\0';
-        t->ok = t->have_last = false;
-    }
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        tile_free(&v->tiles[i]);
 }
