@@ -30,7 +30,7 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
     float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
     float x = (float)t->at.x + 4 * s, y = (float)t->at.y + 4 * s;
     ImU32 bg = IM_COL32(0, 0, 0, 170), fg = IM_COL32(240, 240, 240, 255);
-    char name[300], numbers[200];
+    char name[300], numbers[300];
     snprintf(name, sizeof name, "%d  %s%s", t->entry + 1, viewer_tile_name(v, i),
              t->entry == v->s.ref ? "  (reference)" : "");
     panels_label(dl, x, y, name, bg, fg);
@@ -40,7 +40,7 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
         snprintf(numbers, sizeof numbers, "%s", t->err);
     if (numbers[0])
         panels_label(dl, x, y + th, numbers, bg, failed ? PANELS_RED : fg);
-    char note[520];
+    char note[640];
     snprintf(note, sizeof note, "%d %s | %s", i, name, numbers);
     panels_note_text("tile_text", note);
 }
