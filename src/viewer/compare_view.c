@@ -25,10 +25,9 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
     const char *net = viewer_net_name(v, path);
     if (net)
         return viewer_net_load(v, net, img, err, errlen);
-    image_load_options lo = {0};
-    lo.part = v->opt_part;
-    lo.layer = v->opt_layer;
-    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
+    char part[64], layer[64];
+    image_load_options lo = viewer_load_options(v, false, part, sizeof part, layer,
+                                                sizeof layer);
     return image_load(path, &lo, img, err, errlen);
 }
 

@@ -38,6 +38,8 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
     bool failed = state == WHOLE_FAILED || (i != v->tile_cur && t->err[0]);
     if (i != v->tile_cur && t->err[0])
         snprintf(numbers, sizeof numbers, "%s", t->err);
+    else if (i != v->tile_cur && t->job)
+        snprintf(numbers, sizeof numbers, "loading...");
     if (numbers[0])
         panels_label(dl, x, y + th, numbers, bg, failed ? PANELS_RED : fg);
     char note[640];

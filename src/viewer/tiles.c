@@ -5,12 +5,65 @@
  * (pipeline_frame on its image), so that each tile is what `hdrtone export` makes of its
  * file. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "viewer_internal.h"
 
 enum { TILE_GAP = 4 };   /* framebuffer pixels between tiles */
+
+/* A tile's file decoding on a worker (the window answers meanwhile); its inputs copied. */
+struct tile_job {
+    pthread_t thread;
+    atomic_bool done;
+    char path[4096], part[64], layer[64];
+    image_load_options lo;
+    hdr_image img;
+    bool ok;
+    char err[HT_ERR_MAX];
+};
+
+static void *tile_worker(void *arg)
+{
+    struct tile_job *j = arg;
+    j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+/* Waits for T's job and takes its image into t->img (or its reason into t->err). */
+static bool job_take(viewer_tile *t)
+{
+    struct tile_job *j = t->job;
+    pthread_join(j->thread, NULL);
+    t->job = NULL;
+    bool ok = j->ok;
+    if (ok)
+        t->img = j->img;
+    else
+        snprintf(t->err, sizeof t->err, "%.250s", j->err);
+    free(j);
+    return ok;
+}
+
+/* Starts decoding PATH for T on a worker; false (nothing started) when it cannot. */
+static bool job_start(viewer *v, viewer_tile *t, const char *path)
+{
+    struct tile_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return false;
+    snprintf(j->path, sizeof j->path, "%s", path);
+    j->lo = viewer_load_options(v, false, j->part, sizeof j->part, j->layer, sizeof j->layer);
+    if (pthread_create(&j->thread, NULL, tile_worker, j) != 0) {
+        free(j);
+        return false;
+    }
+    t->job = j;
+    return true;
+}
 
 /* The entries the layout shows into E (at most HT_GRID_MAX), the shown one's place in *AT;
  * their count. Side by side: the shown image and the reference (else the next open image).
@@ -33,13 +86,21 @@ static int layout_entries(const viewer *v, int *e, int *at)
     return n;
 }
 
+/* T holds no file (its GPU objects are kept for the next). */
+static void tile_reset(viewer_tile *t)
+{
+    if (t->job)
+        job_take(t);   /* a decoded image nobody wants now: freed below */
+    image_free(&t->img);
+    t->path[0] = t->err[0] = '\0';
+    t->ok = t->have_last = false;
+}
+
 static void tile_free(viewer_tile *t)
 {
+    tile_reset(t);
     pipeline_destroy(&t->pipe);
     pass_scene_destroy(&t->scene);
-    image_free(&t->img);
-    t->path[0] = '\0';
-    t->ok = t->have_last = false;
 }
 
 void viewer_tiles_layout(viewer *v)
@@ -85,28 +146,59 @@ const char *viewer_tile_name(const viewer *v, int i)
     return e >= 0 && e < v->nfiles ? viewer_base_name(v->files[e]) : "";
 }
 
-/* Tile T's file in its pipeline, loaded when its entry changed (a failure is kept, not tried
- * again every frame). */
-static bool tile_load(viewer *v, viewer_tile *t)
+/* T's decoded image uploaded into its pipeline. */
+static bool tile_upload(viewer_tile *t)
 {
-    const char *path = v->files[t->entry];
-    if (strcmp(path, t->path) == 0)
-        return t->ok;
-    snprintf(t->path, sizeof t->path, "%s", path);
-    t->ok = t->have_last = false;
-    image_free(&t->img);
     char err[HT_ERR_MAX];
     if ((!t->pipe && !(t->pipe = pipeline_create(err, sizeof err))) ||
         (!t->scene && !(t->scene = pass_scene_create(err, sizeof err))) ||
-        !viewer_read_other(v, path, &t->img, err, sizeof err) ||
         !pipeline_upload(t->pipe, &t->img, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         image_free(&t->img);
         return false;
     }
-    t->ok = true;
     t->err[0] = '\0';
     return true;
+}
+
+/* Tile T's file in its pipeline when its entry changed: decoded on a worker (under the test
+ * hooks waited for, so that screenshots are exact), uploaded by the frame after it is done;
+ * a network image copied at once. A failure is kept, not tried again every frame. */
+static bool tile_load(viewer *v, viewer_tile *t)
+{
+    const char *path = v->files[t->entry];
+    if (strcmp(path, t->path) == 0 && !t->job)
+        return t->ok;
+    if (strcmp(path, t->path) != 0) {
+        tile_reset(t);
+        snprintf(t->path, sizeof t->path, "%s", path);
+        char err[HT_ERR_MAX];
+        if (viewer_net_name(v, path) || !job_start(v, t, path)) {
+            if (!viewer_read_other(v, path, &t->img, err, sizeof err)) {
+                snprintf(t->err, sizeof t->err, "%.250s", err);
+                return false;
+            }
+            return t->ok = tile_upload(t);
+        }
+    }
+    if (!v->testing && !atomic_load(&t->job->done))
+        return false;   /* still decoding: the tile says so */
+    return t->ok = job_take(t) && tile_upload(t);
+}
+
+void viewer_tiles_poll(viewer *v)
+{
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].job && atomic_load(&v->tiles[i].job->done))
+            v->dirty = true;   /* the frame uploads it */
+}
+
+bool viewer_tiles_loading(const viewer *v)
+{
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].job)
+            return true;
+    return false;
 }
 
 /* Tile T's picture: the scene pass with the shown image's view placed on its own data

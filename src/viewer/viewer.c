@@ -262,7 +262,7 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb_slot >= 0 || viewer_loading(v))
+        else if (v->rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v))
             glfwWaitEventsTimeout(0.005);   /* a read-back or a load is on its way */
         else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
@@ -277,6 +277,7 @@ static int run_loop(viewer *v, const ht_options *o)
         viewer_compare_poll(v);
         viewer_pins_poll(v);
         viewer_whole_poll(v);
+        viewer_tiles_poll(v);
         if (v->testing)   /* the hooks' screenshots show the whole image's numbers */
             viewer_whole_wait(v);
         viewer_net_poll(v);

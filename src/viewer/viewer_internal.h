@@ -138,7 +138,8 @@ typedef struct viewer_tile {
     hdr_image img;
     pipeline *pipe;
     pass_scene *scene;
-    bool ok;                   /* loaded and uploaded; else err says why */
+    struct tile_job *job;      /* its file decoding on a worker (tiles.c), or NULL */
+    bool ok;                   /* loaded and uploaded; else err says why (or a job runs) */
     char err[256];
     viewer_frame_key last;     /* of its last render: the same key presents it again */
     bool have_last;
@@ -607,6 +608,10 @@ void viewer_tiles_point(const viewer *v, double *x, double *y);
 void viewer_tiles_render(viewer *v, int samples);
 void viewer_tiles_present(viewer *v);
 void viewer_tiles_free(viewer *v);
+/* Whether a tile's file is decoding (the loop then polls; the frame uploads it once done);
+ * viewer_tiles_poll, once a frame, asks for a frame when one is done. */
+bool viewer_tiles_loading(const viewer *v);
+void viewer_tiles_poll(viewer *v);
 /* The file name of tile I (its entry's base name). */
 const char *viewer_tile_name(const viewer *v, int i);
 

@@ -8,6 +8,8 @@ images (a warm ramp, a red ramp mirrored, a bright spot, a grey ramp upside down
   4. J from the single layout gives side by side;
   5. a saved session (Ctrl+Shift+S) holds the layout, and reopened gives the same tiles and
      the same screenshot, pixel for pixel.
+  6. in a real window (the tiles' files decoded on a worker): both tiles show their pictures,
+     and a drag in the right-hand tile pans both pictures by the drag.
 Screenshots at 640x400 and 1920x1080 are written to $HT_SHOTS when it is set."""
 import json
 import os
@@ -126,6 +128,33 @@ check(tiles(notes2) == tiles(notes),
 check(px2.shape == grid_px.shape and np.array_equal(px2, grid_px),
       "the reopened session's screenshot equals the grid's (%d pixels differ)"
       % (np.sum(np.any(px2 != grid_px, axis=2)) if px2.shape == grid_px.shape else -1))
+
+
+
+def left_edges(px, ts):
+    """Each tile's first column (from its left) whose middle rows are not black."""
+    out = []
+    for x, y, w, h, _ in ts:
+        band = px[y + h // 2 - 20:y + h // 2 + 20, x:x + w].sum(axis=2).max(axis=0)
+        lit = np.nonzero(band > 30)[0]
+        out.append(int(lit[0]) if len(lit) else None)
+    return out
+
+
+# 6. A real window: tiles decoded off the window's thread, pan locked across the tiles.
+v = xwin.Viewer("a.pfm", "c.pfm", "--layout", "side-by-side", "--window", "960x600")
+try:
+    ts = tiles(open(v.layout_path).read().splitlines())
+    before = left_edges(v.pixels(), ts)
+    x, y, w, h, _ = ts[1]
+    v.drag(x + w // 2, y + h // 2, x + w // 2 + 60, y + h // 2)
+    after = left_edges(v.pixels(), ts)
+finally:
+    v.close()
+check(len(ts) == 2 and None not in before,
+      "a real window shows both tiles' pictures: left edges %s" % before)
+check(None not in after and all(abs(a - b - 60) <= 2 for a, b in zip(after, before)),
+      "a drag of 60 px in the right tile moves both pictures by 60: %s -> %s" % (before, after))
 
 shots = os.environ.get("HT_SHOTS")
 if shots:
