@@ -161,7 +161,7 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_EXPOSURE_DOWN] = {"view.exposure_down", "Exposure down", GROUP_VIEW,
                            {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -1, false,
                            on_exposure, NULL, "Shift+E"},
-    [ACT_LAYOUT] = {"view.layout", "Layout: single / side by side / grid (--layout)",
+    [ACT_LAYOUT] = {"view.layout", "Next layout (single, side by side, grid; --layout)",
                     GROUP_VIEW, {K(J)}, act_layout, -1, false, NULL, NULL},
     [ACT_LAYOUT_SINGLE] = {"view.layout_single", "Single picture (the wipe, the error maps)",
                            GROUP_VIEW, {{0}}, act_layout, HT_LAYOUT_SINGLE, false, NULL,

@@ -17,8 +17,8 @@ static void layout_begin(const viewer *v)
     if (g_layout)
         fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
     for (int i = 0; g_layout && v->ntiles > 1 && i < v->ntiles; i++)
-        fprintf(g_layout, "tile %d %d %d %d %d %s\n", i, v->tiles[i].at.x, v->tiles[i].at.y,
-                v->tiles[i].at.w, v->tiles[i].at.h, viewer_tile_name(v, i));
+        fprintf(g_layout, "tile%d %d %d %d %d\ntile_name: %d %s\n", i, v->tiles[i].at.x,
+                v->tiles[i].at.y, v->tiles[i].at.w, v->tiles[i].at.h, i, viewer_tile_name(v, i));
 }
 
 static void layout_end(void)

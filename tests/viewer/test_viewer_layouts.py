@@ -56,11 +56,12 @@ def view(*args, window="960x600", shot="s.png"):
 
 def tiles(notes):
     """The tiles the layout hook lists: [(x, y, w, h, name)]."""
+    names = dict(l.split()[1:3] for l in notes if l.startswith("tile_name: "))
     out = []
     for line in notes:
         f = line.split()
-        if f[0] == "tile":
-            out.append((int(f[2]), int(f[3]), int(f[4]), int(f[5]), f[6]))
+        if re.fullmatch(r"tile\d+", f[0]):
+            out.append((int(f[1]), int(f[2]), int(f[3]), int(f[4]), names.get(f[0][4:])))
     return out
 
 
