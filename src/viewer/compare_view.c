@@ -153,7 +153,10 @@ void viewer_present(viewer *v, bool ref)
 /* ---------------------------------------------------------------------------------------
  * Error maps (compare_gpu.h) */
 
-bool viewer_compare_map(const viewer *v) { return v->s.compare >= COMPARE_DIFF; }
+bool viewer_compare_map(const viewer *v)
+{
+    return v->s.compare >= COMPARE_DIFF && v->ntiles <= 1;   /* the single layout's */
+}
 
 bool viewer_compare_linear(const viewer *v)
 {

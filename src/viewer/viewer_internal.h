@@ -580,8 +580,8 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples);
 void viewer_present(viewer *v, bool ref);
 /* The divider's place in viewport pixels (x, or y when horizontal). */
 int viewer_wipe_pos(const viewer *v);
-/* Whether the mode draws an error map, and whether it reads the linear pictures (the scene
- * pass then runs with one sample a pixel). */
+/* Whether the mode draws an error map (in the single layout), and whether it reads the
+ * linear pictures (the scene pass then runs with one sample a pixel). */
 bool viewer_compare_map(const viewer *v);
 bool viewer_compare_linear(const viewer *v);
 /* The error map of the frame's two pictures (after both were rendered), never waiting; its
