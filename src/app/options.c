@@ -272,6 +272,9 @@ static const opt_def OPTIONS[] = {
     SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW, ui_scale, "F",
      "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"),
     STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
+    {"layout", 0, OPT_CHOICE, HT_CMD_VIEW, OFF(layout), 0, 0, ht_layouts, "KIND",
+     "single, side-by-side (the image and the reference, else the next image) or grid (the "
+     "open images, 9 at most); key J", 0},
     STRING("reference", HT_CMD_VIEW, reference, "FILE",
            "open FILE too, as the reference to compare with (wipe; Z shows it; T the mode)"),
     STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",

@@ -55,6 +55,7 @@ typedef struct ht_options {
     int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
+    int layout;               /* viewer: HT_LAYOUT_* (settings.h) */
     int latency;              /* viewer: frames of latency, 0 or 1 (pipeline_set_latency) */
     bool continuous;          /* viewer: redraw every vsync */
     bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
