@@ -5,7 +5,7 @@ a real window under Xvfb. The expected state of each mode comes from the screens
 (--keys with k T presses: each key's frame waits for its results). Checked:
   1. every frame the window drew meanwhile (the layout hook's file, sampled every 20 ms)
      shows, for the mode the Compare section names, either that mode's numbers or
-     "computing": never another computation's;
+     "computing": never another computation's, never none (pending shown as pending);
   2. the last frame names HDR-FLIP, shows its numbers, and its picture (the error map) and
      colour bar equal the hook's HDR-FLIP frame (within 2 levels on 99.9 % of the pixels)."""
 import os
@@ -76,9 +76,10 @@ try:
                 continue
             mode, numbers = state(lines)
             seen.append((mode, numbers))
-            if mode in want and numbers and "computing" not in numbers and \
-                    numbers != want[mode]:
-                bad.append((mode, numbers[:80]))
+            # a mode with numbers shows its own or says "computing": never another's,
+            # never none (a pending result not shown as pending)
+            if mode in want and "computing" not in numbers and numbers != want[mode]:
+                bad.append((mode, numbers[:80] or "(no numbers)"))
             time.sleep(0.02)
     end = time.time() + 60   # then until the last mode's numbers have come
     while time.time() < end:
@@ -94,9 +95,11 @@ finally:
 check(not bad, "every frame drawn shows its own mode's numbers or 'computing' (%d frames "
       "sampled; modes seen %s): wrong ones %s" % (len(seen), sorted({m for m, _ in seen if m}),
                                                  bad[:3]))
-check(any("computing" in n for _, n in seen),
-      "a pending computation shows as pending ('computing' seen in %d samples)"
-      % sum("computing" in n for _, n in seen))
+# Whether a frame is drawn between a key and its result depends on the machine's speed (on
+# an idle one the map's numbers come back before the next frame): the rule above covers those
+# frames; how many were seen is said, not required.
+print("note: 'computing' seen in %d of %d samples" % (sum("computing" in n for _, n in seen),
+                                                      len(seen)))
 check(mode == "hdr-flip" and numbers == want["hdr-flip"],
       "the last frame: HDR-FLIP with its numbers (%s: %s)" % (mode, numbers[:80]))
 x, y, w, h = last_vp
