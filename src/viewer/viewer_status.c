@@ -274,12 +274,9 @@ static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
     double lw = pixel_lw(v, p);
     add(t, "\npixel %d,%d  RGB %.3g %.3g %.3g  Lw %.3g", ix + v->img.data_window[0],
         iy + v->img.data_window[1], p[0], p[1], p[2], lw);
-    if (r && isfinite(lw) && lw > 0) {
-        double f = tonemap_pixel_factor(r, tm, lw);
-        add(t, " -> Ld %.3g cd/m^2  out %d %d %d", tonemap_curve_ld(r, tm, lw),
-            tonemap_encode(tm, tm->scale * p[0] * f), tonemap_encode(tm, tm->scale * p[1] * f),
-            tonemap_encode(tm, tm->scale * p[2] * f));
-    }
+    int b[3];   /* the display's bytes: the same function as the Pixel section's */
+    if (viewer_pixel_bytes(v, tm, p, b))
+        add(t, " -> Ld %.3g cd/m^2  out %d %d %d", tonemap_curve_ld(r, tm, lw), b[0], b[1], b[2]);
 }
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
