@@ -456,6 +456,15 @@ static void section_compare(viewer *v)
         action_set(v, ACT_SET_REFERENCE, -1);
     if (v->ref_err[0])
         panels_text(v->ref_err, true);
+    const char *msaa = v->s.compare != COMPARE_OFF ? viewer_msaa_note(v, v->samples) : NULL;
+    if (msaa) {   /* the mode changed the picture's samples: said where the mode is chosen */
+        char note[160];
+        snprintf(note, sizeof note, "MSAA %d, not %d: %s", v->samples, v->s.msaa, msaa);
+        ImGui::PushTextWrapPos(0);   /* the dock's width: read whole at 640x400 too */
+        ImGui::TextUnformatted(note);
+        ImGui::PopTextWrapPos();
+        panels_note_text("compare_msaa", note);
+    }
     panels_compare_numbers(v);
     panels_whole_numbers(v);
 }

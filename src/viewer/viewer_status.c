@@ -74,13 +74,23 @@ static bool analyses_view(const viewer *v)
     return v->s.adapt_view && !viewer_human_shown(v);
 }
 
+const char *viewer_msaa_note(const viewer *v, int samples)
+{
+    if (samples >= v->s.msaa)
+        return NULL;
+    /* viewer_draw_frame: the linear maps read the scene pictures a sample a pixel */
+    return viewer_compare_linear(v) ? "the error map compares 1 sample a pixel"
+                                    : "the most this GPU offers";
+}
+
 /* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
 static void status_view(text_buf *t, const viewer *v, int samples)
 {
     add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
         v->img.width, v->img.height, v->cur + 1, v->nfiles, v->s.view.zoom * 100, samples);
-    if (samples != v->s.msaa)   /* --msaa asked for a count this GPU does not offer */
-        add(t, " (asked %d)", v->s.msaa);
+    const char *why = viewer_msaa_note(v, samples);
+    if (why)
+        add(t, " (asked %d: %s)", v->s.msaa, why);
     add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");
     if (v->s.adapt_view && !analyses_view(v))
         add(t, " (not the view: human vision)");
