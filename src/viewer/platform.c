@@ -107,7 +107,8 @@ static void on_cursor(GLFWwindow *w, double x, double y)
     viewer *v = from(w);
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
-    viewer_tiles_point(v, &x, &y);   /* another tile: the same place of the shown image's */
+    /* another tile: the same place of the shown image's (the Pixel section reads its file) */
+    v->mouse_tile = viewer_tiles_point(v, &x, &y);
     double lx = x - v->vp.x, ly = y - v->vp.y;
     if (v->region_drag)
         viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);

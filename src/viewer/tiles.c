@@ -93,7 +93,7 @@ static void tile_reset(viewer_tile *t)
         job_take(t);   /* a decoded image nobody wants now: freed below */
     image_free(&t->img);
     t->path[0] = t->err[0] = '\0';
-    t->ok = t->have_last = false;
+    t->ok = t->have_last = t->r_ok = false;
 }
 
 static void tile_free(viewer_tile *t)
@@ -128,16 +128,41 @@ void viewer_tiles_layout(viewer *v)
     v->vp = v->tiles[at].at;
 }
 
-void viewer_tiles_point(const viewer *v, double *x, double *y)
+int viewer_tiles_point(const viewer *v, double *x, double *y)
 {
     for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++) {
         viewport t = v->tiles[i].at;
         if (*x >= t.x && *y >= t.y && *x < t.x + t.w && *y < t.y + t.h) {
             *x += v->vp.x - t.x;
             *y += v->vp.y - t.y;
-            return;
+            return i;
         }
     }
+    return -1;
+}
+
+/* The other tile under the cursor that holds a picture, or NULL. */
+static viewer_tile *hovered(viewer *v)
+{
+    int i = v->mouse_tile;
+    if (!v->mouse_in || v->ntiles < 2 || i < 0 || i >= v->ntiles || i == v->tile_cur)
+        return NULL;
+    viewer_tile *t = &v->tiles[i];
+    return t->ok && t->have_last && t->img.rgba ? t : NULL;
+}
+
+const viewer_tile *viewer_tile_hovered(const viewer *v)
+{
+    viewer_tile *t = hovered((viewer *)v);
+    return t && t->r_ok ? t : NULL;
+}
+
+bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
+                        size_t errlen)
+{
+    *tm = v->s.tm;
+    tm->veil = tm->acuity = tm->color_loss = false;
+    return tonemap_set_colour(tm, &t->img.colour, err, errlen);
 }
 
 const char *viewer_tile_name(const viewer *v, int i)
@@ -210,10 +235,9 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
     k.image = pipeline_image_generation(t->pipe);
     if (t->have_last && renderer_key_equal(&k, &t->last))
         return;
-    tonemap_params tm = v->s.tm;
-    tm.veil = tm.acuity = tm.color_loss = false;
+    tonemap_params tm;
     char err[HT_ERR_MAX];
-    if (!tonemap_set_colour(&tm, &t->img.colour, err, sizeof err)) {
+    if (!viewer_tile_params(v, t, &tm, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         return;
     }
@@ -228,6 +252,7 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
     }
     t->last = k;
     t->have_last = true;
+    t->r_ok = false;
 }
 
 void viewer_tiles_render(viewer *v, int samples)
@@ -235,6 +260,11 @@ void viewer_tiles_render(viewer *v, int samples)
     for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++)
         if (i != v->tile_cur && tile_load(v, &v->tiles[i]))
             tile_render(v, &v->tiles[i], samples);
+    viewer_tile *t = hovered(v);
+    if (t && !t->r_ok) {   /* the Pixel section's curve: one wait a render, while hovered */
+        pipeline_read_result(t->pipe, &t->r);
+        t->r_ok = true;
+    }
 }
 
 void viewer_tiles_present(viewer *v)

@@ -143,6 +143,8 @@ typedef struct viewer_tile {
     char err[256];
     viewer_frame_key last;     /* of its last render: the same key presents it again */
     bool have_last;
+    tonemap_result r;          /* its tone curve, read back while the cursor is over it */
+    bool r_ok;                 /* r is that of its last render */
 } viewer_tile;
 
 /* A session file as read (viewer_session.c): the parsed text, and its view and comparison
@@ -244,6 +246,7 @@ typedef struct viewer {
     /* Input. */
     double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
     bool mouse_in, dragging;
+    int mouse_tile;            /* the layout's tile under the cursor (tiles.c), -1: none */
 
     char message[HT_ERR_MAX + 64];
     bool message_error;
@@ -603,8 +606,16 @@ void viewer_compare_free(viewer *v);
  * one, is the single layout. */
 void viewer_tiles_layout(viewer *v);
 /* The framebuffer point (X, Y) in another tile moved to the same place of the shown image's
- * tile (pan, zoom and the cursor's pixel are locked across the tiles). */
-void viewer_tiles_point(const viewer *v, double *x, double *y);
+ * tile (pan, zoom and the cursor's pixel are locked across the tiles); the tile it was in
+ * (-1: none). */
+int viewer_tiles_point(const viewer *v, double *x, double *y);
+/* The settings tile T is drawn with: the shown image's, in T's image's colour space, without
+ * the human-vision stage; false with the reason. */
+bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
+                        size_t errlen);
+/* The other tile under the cursor, with its image and tone curve read (the renderer reads it
+ * once a render of that tile), or NULL: the cursor is on the shown image's tile or none. */
+const viewer_tile *viewer_tile_hovered(const viewer *v);
 /* The other tiles' pictures (after the shown image's frame, with its SAMPLES), each rendered
  * again only when its key changed, and blitted to their places. A file that cannot be read
  * leaves its tile empty with the reason (viewer_tile.err, shown on it). */

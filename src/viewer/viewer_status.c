@@ -31,17 +31,58 @@ static double tm_lw(const tonemap_params *tm, const float *p)
 /* The same by the current settings. */
 static double pixel_lw(const viewer *v, const float *p) { return tm_lw(&v->s.tm, p); }
 
-/* The image pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or
- * NULL when the cursor is not over the image. */
-static const float *cursor_pixel(const viewer *v, int *x, int *y)
+/* The image under the cursor: the shown one, or in the side-by-side and grid layouts another
+ * tile's file (tile non-NULL), with the settings and tone curve (r NULL: none yet) it is
+ * drawn with. */
+typedef struct hovered {
+    const hdr_image *img;
+    tonemap_params tm;
+    const tonemap_result *r;
+    const viewer_tile *tile;
+} hovered;
+
+static hovered hovered_image(const viewer *v)
 {
-    view_point i = view_to_image(viewer_place(v), (view_point){v->mouse_x, v->mouse_y});
+    hovered h = {&v->img, v->s.tm, v->frame.valid ? &v->frame.r : NULL, NULL};
+    const viewer_tile *t = viewer_tile_hovered(v);
+    char err[HT_ERR_MAX];
+    if (t && viewer_tile_params(v, t, &h.tm, err, sizeof err))
+        h = (hovered){&t->img, h.tm, &t->r, t};
+    return h;
+}
+
+/* H's pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or NULL
+ * when the cursor is not over the image. The tiles share the view: H's image is placed as
+ * the shown one is, on its own data window (tiles.c). */
+static const float *cursor_pixel(const viewer *v, const hovered *h, int *x, int *y)
+{
+    const hdr_image *im = h->img;
+    view_place p = view_placement(v->s.view, im->data_window[0], im->data_window[1], v->vp.w,
+                                  v->vp.h);
+    view_point i = view_to_image(p, (view_point){v->mouse_x, v->mouse_y});
     double ix = floor(i.x), iy = floor(i.y);
-    if (!(v->mouse_in && ix >= 0 && iy >= 0 && ix < v->img.width && iy < v->img.height))
+    if (!(v->mouse_in && ix >= 0 && iy >= 0 && ix < im->width && iy < im->height))
         return NULL;
     *x = (int)ix;
     *y = (int)iy;
-    return v->img.rgba + 4 * ((size_t)iy * v->img.width + (size_t)ix);
+    return im->rgba + 4 * ((size_t)iy * im->width + (size_t)ix);
+}
+
+/* The display bytes of pixel P with TM and the tone curve R; false without a curve or for a
+ * black pixel. */
+static bool pixel_bytes(const tonemap_params *tm, const tonemap_result *r, const float *p,
+                        int out[3])
+{
+    double lw = tm_lw(tm, p);
+    if (!r || !(isfinite(lw) && lw > 0))
+        return false;
+    double f = tonemap_pixel_factor(r, tm, lw), d[3];
+    for (int c = 0; c < 3; c++)
+        d[c] = tm->scale * p[c] * f;
+    tonemap_to_display(tm, d);
+    for (int c = 0; c < 3; c++)
+        out[c] = tonemap_encode(tm, d[c]);
+    return true;
 }
 
 static void fmt_lum(double l, char *buf, size_t len) { snprintf(buf, len, "%.3g", l); }
@@ -271,22 +312,36 @@ static void status_marks(text_buf *t, const viewer *v)
             st->brightest.luminance, st->n_peaks);
 }
 
-/* The pixel under the cursor, from the CPU copy of the image, and what it maps to. */
-static void status_pixel(text_buf *t, const viewer *v, const tonemap_result *r)
+/* The name of H's file where the layout shows several: "  in NAME", else "". */
+static const char *hovered_name(const viewer *v, const hovered *h, char *buf, size_t len)
 {
-    const tonemap_params *tm = &v->s.tm;
+    buf[0] = '\0';
+    if (v->ntiles > 1)
+        snprintf(buf, len, "  in %s", h->tile ? viewer_tile_name(v, (int)(h->tile - v->tiles))
+                                              : viewer_base_name(v->files[v->cur]));
+    return buf;
+}
+
+/* The pixel under the cursor (of the hovered tile's file in a layout), from the CPU copy of
+ * the image, and what it maps to. */
+static void status_pixel(text_buf *t, const viewer *v)
+{
+    hovered h = hovered_image(v);
     int ix, iy;
-    const float *p = cursor_pixel(v, &ix, &iy);
+    const float *p = cursor_pixel(v, &h, &ix, &iy);
     if (!p) {
         add(t, "\npixel -  (F1 for help)");
         return;
     }
-    double lw = pixel_lw(v, p);
-    add(t, "\npixel %d,%d  RGB %.3g %.3g %.3g  Lw %.3g", ix + v->img.data_window[0],
-        iy + v->img.data_window[1], p[0], p[1], p[2], lw);
+    double lw = tm_lw(&h.tm, p);
+    char name[300];
+    add(t, "\npixel %d,%d%s  RGB %.3g %.3g %.3g  Lw %.3g", ix + h.img->data_window[0],
+        iy + h.img->data_window[1], hovered_name(v, &h, name, sizeof name), p[0], p[1], p[2],
+        lw);
     int b[3];   /* the display's bytes: the same function as the Pixel section's */
-    if (viewer_pixel_bytes(v, tm, p, b))
-        add(t, " -> Ld %.3g cd/m^2  out %d %d %d", tonemap_curve_ld(r, tm, lw), b[0], b[1], b[2]);
+    if (pixel_bytes(&h.tm, h.r, p, b))
+        add(t, " -> Ld %.3g cd/m^2  out %d %d %d", tonemap_curve_ld(h.r, &h.tm, lw), b[0], b[1],
+            b[2]);
 }
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
@@ -307,7 +362,7 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     if (v->s.ref >= 0)
         add(&t, "\nreference %s: %s", viewer_base_name(viewer_ref_path(v)),
             v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->s.compare));
-    status_pixel(&t, v, r);
+    status_pixel(&t, v);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -325,7 +380,8 @@ void viewer_status_human(const viewer *v, char *buf, size_t len)
 bool viewer_cursor_lw(const viewer *v, double *lw)
 {
     int ix, iy;
-    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    hovered h = hovered_image(v);   /* the shown image's histogram: its own pixels only */
+    const float *p = v->have_image && !h.tile ? cursor_pixel(v, &h, &ix, &iy) : NULL;
     if (!p)
         return false;
     *lw = pixel_lw(v, p);
@@ -336,18 +392,23 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 {
     text_buf t = {buf, len, 0};
     int ix, iy;
-    const float *p = v->have_image ? cursor_pixel(v, &ix, &iy) : NULL;
+    hovered h = hovered_image(v);
+    const float *p = v->have_image ? cursor_pixel(v, &h, &ix, &iy) : NULL;
     if (!p) {
         add(&t, "(move the cursor over the picture)");
         return;
     }
-    const tonemap_params *tm = &v->s.tm;
-    double lw = pixel_lw(v, p);
+    const tonemap_params *tm = &h.tm;
+    double lw = tm_lw(tm, p);
+    image_units units = v->units;
+    if (h.tile)   /* its own file's units */
+        units_of_image(h.img, v->user_scale, &units);
+    char name[300];
     /* cd/m2 only when the file (or --scale) gives units, as the histogram's axis says */
-    add(&t, "pixel %d, %d\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g %s",
-        ix + v->img.data_window[0], iy + v->img.data_window[1], p[0], p[1], p[2], p[3],
-        viewer_luminance_cd_m2(v, p),
-        v->units.rule == HT_UNITS_RELATIVE ? "(relative)" : "cd/m2");
+    add(&t, "pixel %d, %d%s\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g %s",
+        ix + h.img->data_window[0], iy + h.img->data_window[1],
+        hovered_name(v, &h, name, sizeof name), p[0], p[1], p[2], p[3],
+        units_luminance(&units, p), units.rule == HT_UNITS_RELATIVE ? "(relative)" : "cd/m2");
     const char *display = ht_enum_label(colour_display_spaces, tm->display_space);
     if (!colour_xform_is_identity(&tm->colour)) {   /* the file's values, then the display's */
         double in[3] = {p[0], p[1], p[2]}, d[3];
@@ -355,24 +416,14 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
         add(&t, "\nin %s: R %.4g  G %.4g  B %.4g", display, d[0], d[1], d[2]);
     }
     int bytes[3];
-    if (viewer_pixel_bytes(v, tm, p, bytes))
-        add(&t, "\ndisplay %.4g cd/m2\n%s %d %d %d", tonemap_curve_ld(&v->frame.r, tm, lw),
-            display, bytes[0], bytes[1], bytes[2]);
+    if (pixel_bytes(tm, h.r, p, bytes))
+        add(&t, "\ndisplay %.4g cd/m2\n%s %d %d %d", tonemap_curve_ld(h.r, tm, lw), display,
+            bytes[0], bytes[1], bytes[2]);
 }
 
 bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3])
 {
-    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
-    double lw = tm_lw(tm, p);
-    if (!r || !(isfinite(lw) && lw > 0))
-        return false;
-    double f = tonemap_pixel_factor(r, tm, lw), d[3];
-    for (int c = 0; c < 3; c++)
-        d[c] = tm->scale * p[c] * f;
-    tonemap_to_display(tm, d);
-    for (int c = 0; c < 3; c++)
-        out[c] = tonemap_encode(tm, d[c]);
-    return true;
+    return pixel_bytes(tm, v->frame.valid ? &v->frame.r : NULL, p, out);
 }
 
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
