@@ -140,7 +140,7 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
     ui_input_button(v->gui, button, action == GLFW_PRESS);
-    viewer_tiles_point(v, &x, &y);
+    int tile = viewer_tiles_point(v, &x, &y);
     if (action == GLFW_PRESS)
         v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
@@ -161,7 +161,14 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
             action_run(v, ACT_PIN);
         }
         v->wipe_drag = press && !v->region_drag && !pin && near_divider(v, x, y);
+        /* A click on another tile, not a pan (it ends where it began), shows its file. */
+        if (action == GLFW_RELEASE && v->dragging && tile >= 0 && tile == v->press_tile &&
+            tile != v->tile_cur && hypot(x - v->press_at[0], y - v->press_at[1]) < 3)
+            action_set(v, ACT_SELECT_IMAGE, v->tiles[tile].entry);
         v->dragging = press && !v->region_drag && !pin && !v->wipe_drag;
+        v->press_tile = v->dragging ? tile : -1;
+        v->press_at[0] = x;
+        v->press_at[1] = y;
     }
     v->dirty = true;
     v->ui_frames = 2;

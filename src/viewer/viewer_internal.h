@@ -247,6 +247,8 @@ typedef struct viewer {
     double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
     bool mouse_in, dragging;
     int mouse_tile;            /* the layout's tile under the cursor (tiles.c), -1: none */
+    int press_tile;            /* the tile a plain press (a pan's start) was in, -1: none */
+    double press_at[2];        /* where, moved into the shown tile (framebuffer pixels) */
 
     char message[HT_ERR_MAX + 64];
     bool message_error;

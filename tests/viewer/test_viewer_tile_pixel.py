@@ -3,7 +3,8 @@
 file, not the shown image's at the same place. For the shown tile and each other tile
 hovered, the Pixel section and the status name the file ("in b.pfm"), give its RGB at that
 pixel (the PFM's floats), and its display bytes, which equal `hdrtone export` of that file at
-that pixel and the window's pixel under the cursor (within 1)."""
+that pixel and the window's pixel under the cursor (within 1). In the grid a click on a tile
+shows its file; a drag on a tile pans and shows the same file."""
 import os
 import re
 import subprocess
@@ -87,6 +88,18 @@ for layout, files, tiles in (("side-by-side", ["a.pfm", "b.pfm"], ["a.pfm", "b.p
             check(names.get(str(i)) == name, "%s: tile %d shows %s" % (layout, i, name))
             hover(v, "tile%d" % i, name)
         hover(v, "tile1", "b.pfm", dx=-40, dy=25)   # another pixel of the same tile
+        if layout == "grid":   # a click on a tile shows its file; a drag on one only pans
+            x, y, w, h = lay["tile2"]
+            v.click(x + w // 2, y + h // 2)
+            v.wait_loaded()
+            v.settle()
+            first = (notes(v, "status") or [""])[0]
+            check(first.startswith("c.pfm ") and "[3/3]" in first,
+                  "a click on tile 2 shows c.pfm: %s" % first)
+            x, y, w, h = lay["tile0"]
+            v.drag(x + w // 2, y + h // 2, x + w // 2 + 30, y + h // 2)
+            first = (notes(v, "status") or [""])[0]
+            check(first.startswith("c.pfm "), "a drag on tile 0 keeps c.pfm shown: %s" % first)
     finally:
         v.close()
 sys.exit(1 if xwin.fails else 0)
