@@ -204,7 +204,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
                                                  &tags, err, errlen))))
         im.tags = &tags.t;
     if (ok)
-        ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&
+        ok = encode_image_to(o->format, options_quality(o), &im, &buf, err, errlen) &&
              (strcmp(out, "-") == 0 ? file_write_fd(1, buf.data, buf.len, err, errlen)
                                     : file_write_atomic(out, buf.data, buf.len, err, errlen));
     if (ok)
