@@ -9,6 +9,7 @@
 
 #include <turbojpeg.h>
 
+#include "cicp.h"
 #include "encode_codecs.h"
 #include "image.h"
 #include "out_tags.h"
@@ -97,7 +98,7 @@ static void log_gains(const uint8_t *dec, double gamma, const uint16_t *hdr,
         for (int c = 0; c < 3; c++)
             lin[c][v] = (float)(lum[c] * l);
     }
-    bool pq = t->cicp[1] == ENCODE_CICP_PQ;
+    bool pq = t->cicp[1] == CICP_PQ;
     pthread_once(&tables_once, tables_make);
     float a = 0.0f, b = 0.0f;
     for (size_t k = 0; k < n; k++, dec += 3, hdr += 3) {

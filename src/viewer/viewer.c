@@ -90,9 +90,10 @@ static void update_view(viewer *v)
 
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
-static int draw_frame(viewer *v)
+int viewer_draw_frame(viewer *v)
 {
-    glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
+    if (v->win)   /* else bench's stand-in set the size (viewer_bench.c) */
+        glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
@@ -188,10 +189,11 @@ static bool screenshot(viewer *v, const char *path)
 /* ---------------------------------------------------------------------------------------
  * Setup */
 
-static void viewer_cleanup(viewer *v)
+void viewer_cleanup(viewer *v)
 {
-    if (v->win) {
-        glfwMakeContextCurrent(v->win);
+    if (v->win || v->pipe) {   /* GL objects: the window's context, or bench's */
+        if (v->win)
+            glfwMakeContextCurrent(v->win);
         gpu_readback_destroy(&v->rb);
         glDeleteFramebuffers(1, &v->present_fbo);
         ui_destroy(&v->gui);
@@ -217,7 +219,7 @@ static void viewer_cleanup(viewer *v)
 }
 
 /* The viewer's state from the command line's options. */
-static void viewer_init(viewer *v, const ht_options *o)
+void viewer_init(viewer *v, const ht_options *o)
 {
     v->s.tm = o->tm;
     v->s.msaa = o->msaa < 1 ? 1 : o->msaa;
@@ -281,7 +283,7 @@ static int run_loop(viewer *v, const ht_options *o)
         if (!(v->dirty || v->testing || o->continuous) || v->quit)
             continue;
         v->dirty = false;
-        draw_frame(v);
+        viewer_draw_frame(v);
         v->frames++;
         if (o->screenshot && v->frames >= shot_at)
             return screenshot(v, o->screenshot) ? 0 : 1;

@@ -330,6 +330,15 @@ void renderer_render(viewer *v, bool f32, int samples);
 
 /* viewer.c */
 
+/* The state from the command line's options (no window, no GPU objects yet); and its end:
+ * everything the viewer holds freed, its GL objects in the current context (the window's, or
+ * bench's when there is no window: viewer_bench.c). */
+void viewer_init(viewer *v, const ht_options *o);
+void viewer_cleanup(viewer *v);
+/* One frame into framebuffer 0 (the window's; bench's stand-in sets v->fb_w and v->fb_h):
+ * layout, the passes unless nothing they depend on changed, present, the panels. Returns the
+ * samples the picture got (0: minimised). */
+int viewer_draw_frame(viewer *v);
 /* The scene pass's view of the image (from the view and the viewport). */
 scene_view viewer_scene_view(const viewer *v);
 
