@@ -212,7 +212,9 @@ static const opt_def OPTIONS[] = {
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
      "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
      "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
-     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display; the viewer: its "
+     "Ldmax cd/m^2; --view exposure, falsecolor, channel: their picture with its white (1.0) at "
+     "203 cd/m^2, BT.2408's reference white (not .jpg); stats: the output's MaxCLL, MaxFALL and "
+     "mastering display; the viewer: its "
      "export (S) writes it (by --format, default png) as export does, the window stays SDR", 0},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
      "--format y4m --hdr: the 10-bit frames' chroma sampling", 0},
