@@ -15,6 +15,8 @@ static double floor_ms(const bench_gui_floor *f, double pixels, int samples, dou
     return f->read_ms + f->copy_ms * picture / f->copy_bytes;
 }
 
+enum { GUI_ROWS = 10 };   /* a window's rows */
+
 /* One window's rows, from N on (NAMES holds their text); the new count. */
 static int window_rows(const bench_gui_times *t, const bench_gui_floor *f, int w, int h,
                        char (*names)[64], bench_row *rows, int n)
@@ -37,8 +39,10 @@ static int window_rows(const bench_gui_times *t, const bench_gui_floor *f, int w
         {"GUI: ui_render (CPU)", t->gui_cpu, NONE},
         {"GUI: ui_render (GPU)", t->gui, NONE},
         {"present (blit)", t->present, NONE},
+        {"clear (the window)", t->clear, NONE},
     };
-    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++, n++) {
+    _Static_assert(sizeof r / sizeof r[0] == GUI_ROWS, "GUI_ROWS counts them");
+    for (size_t i = 0; i < GUI_ROWS; i++, n++) {
         int k = r[i].floor;
         snprintf(names[i], 64, "%s, %dx%d", r[i].what, w, h);
         rows[n] = (bench_row){names[i], r[i].tm, bytes[k], k ? "floor" : NULL,
@@ -46,8 +50,6 @@ static int window_rows(const bench_gui_times *t, const bench_gui_floor *f, int w
     }
     return n;
 }
-
-enum { GUI_ROWS = 9 };
 
 /* The window: --window, else the image's size, at least the viewer's smallest useful one. */
 static bool window_size(const ht_options *o, int img_w, int img_h, int *w, int *h)

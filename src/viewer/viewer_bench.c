@@ -21,6 +21,7 @@ typedef struct standin {
     EGLDisplay dpy;
     EGLContext ctx;
     EGLSurface surf;
+    unsigned buffer;   /* GL_BACK (a pbuffer's, as EGL gives them) or GL_FRONT */
 } standin;
 
 static bool standin_make(standin *s, int w, int h, char *err, size_t errlen)
@@ -50,6 +51,14 @@ static bool standin_make(standin *s, int w, int h, char *err, size_t errlen)
         s->surf = EGL_NO_SURFACE;
         return false;
     }
+    /* A context first made current with no surface keeps framebuffer 0's draw and read
+     * buffers at GL_NONE on NVIDIA (Mesa resets them): the pbuffer's own, as a window's. */
+    EGLint rb = EGL_BACK_BUFFER;
+    eglQuerySurface(s->dpy, s->surf, EGL_RENDER_BUFFER, &rb);
+    s->buffer = rb == EGL_BACK_BUFFER ? GL_BACK : GL_FRONT;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDrawBuffer(s->buffer);
+    glReadBuffer(s->buffer);
     return true;
 }
 
@@ -109,6 +118,16 @@ static void frame_changed(viewer *v)
 static void build_panels(viewer *v) { panels_build(v); }
 static void draw_gui(viewer *v) { ui_render(v->gui, v->fb_w, v->fb_h); }
 static void present(viewer *v) { viewer_present(v, false); }
+
+/* The frame's clear of the whole window (viewer_draw_frame's first draw; its colour is the
+ * one the frame left set). */
+static void clear_window(viewer *v)
+{
+    (void)v;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDisable(GL_SCISSOR_TEST);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
 
 /* One timed step of a run: its GPU timer and, per run, CPU time until submitted and time
  * until the GPU finished (glFinish). */
@@ -171,8 +190,7 @@ static gpu_timing stage_gpu(stage *s, int runs, bool wall_clock)
 /* Framebuffer 0's rows [Y0, Y0 + ROWS) (top first) as RGB8 into RGB. */
 static void read_rows(const viewer *v, int y0, int rows, uint8_t *rgb)
 {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glReadBuffer(GL_BACK);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);   /* its read buffer: standin_make's */
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     for (int y = 0; y < rows; y++)
         glReadPixels(0, v->fb_h - 1 - (y0 + y), v->fb_w, 1, GL_RGB, GL_UNSIGNED_BYTE,
@@ -209,7 +227,7 @@ static bool gui_drawn(const uint8_t *with, const uint8_t *without, size_t pixels
 }
 
 /* The timed kinds of bench_gui_times, in the order measure runs them. */
-enum { K_FRAME, K_STILL, K_PANELS, K_GUI, K_PRESENT, K_PLAIN, K_COUNT };
+enum { K_FRAME, K_STILL, K_PANELS, K_GUI, K_PRESENT, K_CLEAR, K_PLAIN, K_COUNT };
 
 /* The timed runs of the opened viewer V; the menu bar's rows kept in BAND (RGB8, the width
  * times v->vp.y rows), and those rows without the panels in PLAIN. */
@@ -222,7 +240,7 @@ static void measure(viewer *v, stage *st, int runs, uint8_t **band, uint8_t **pl
     t->samples = v->samples;
     run(v, &st[K_STILL], 1, runs);
     run(v, &st[K_PANELS], 2, runs);   /* the panels' build, then their drawing */
-    run(v, &st[K_PRESENT], 1, runs);
+    run(v, &st[K_PRESENT], 2, runs);   /* the present, then the clear */
     frame_still(v);   /* the whole frame again over the present's */
     int top = v->vp.y;
     *pixels = (size_t)v->fb_w * top;
@@ -245,7 +263,8 @@ bool viewer_bench_frames(const ht_options *o, const char *file, int img_w, int i
                          size_t errlen)
 {
     static void (*const fns[K_COUNT])(viewer *) = {frame_changed, frame_still, build_panels,
-                                                   draw_gui, present, frame_changed};
+                                                   draw_gui, present, clear_window,
+                                                   frame_changed};
     int runs = o->runs;
     standin s = {0};
     stage st[K_COUNT] = {0};
@@ -262,15 +281,22 @@ bool viewer_bench_frames(const ht_options *o, const char *file, int img_w, int i
             snprintf(err, errlen, "out of memory");
     if (ok && (ok = viewer_open(v, file, img_w, img_h, win_w, win_h, err, errlen)))
         measure(v, st, runs, &band, &plain, &pixels, t);
-    if (ok && !(ok = band && plain && gui_drawn(band, plain, pixels)))
+    if (ok && !(ok = band && plain && gui_drawn(band, plain, pixels))) {
+        GLint draw = 0;
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glGetIntegerv(GL_DRAW_BUFFER, &draw);
         snprintf(err, errlen, "the panels drew nothing over the picture (the menu bar's rows "
-                              "are those of the frame without them)");
+                              "are those of the frame without them; framebuffer 0: status "
+                              "0x%x, draw buffer 0x%x)",
+                 glCheckFramebufferStatus(GL_FRAMEBUFFER), (unsigned)draw);
+    }
     if (ok) {
         t->frame_cpu = gpu_timing_of(st[K_FRAME].cpu, runs);
         t->frame_done = gpu_timing_of(st[K_FRAME].done, runs);
         t->panels_cpu = gpu_timing_of(st[K_PANELS].cpu, runs);
         t->gui_cpu = gpu_timing_of(st[K_GUI].cpu, runs);
-        gpu_timing *gpu[K_COUNT] = {&t->frame, &t->still, NULL, &t->gui, &t->present, &t->plain};
+        gpu_timing *gpu[K_COUNT] = {&t->frame, &t->still,   NULL,     &t->gui,
+                                    &t->present, &t->clear, &t->plain};
         for (int k = 0; k < K_COUNT; k++)
             if (gpu[k])
                 *gpu[k] = stage_gpu(&st[k], runs, wall_clock);
