@@ -296,6 +296,29 @@ static void print_json_line(const char *text, size_t len, int frame, const seq_m
     putchar('\n');
 }
 
+/* Frame FRAME's report (stats as RAN computed them) on standard output: a JSON line, or
+ * text. False when out of memory. */
+static bool report_frame(seq_mapper *m, int frame, const char *path, const hdr_image *img,
+                         const image_stats *st, const ht_options *ran, const imgstats *s)
+{
+    if (!ran->json || ran->curve_format == HT_CURVE_PCOND) {
+        printf("frame         %d (adapt rate %.6g)\n", frame, m->st.rate);
+        commands_print_stats(stdout, path, img, st, ran, &m->r, s,
+                             commands_gpu_human(m->be, ran));
+        return true;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        commands_print_stats(f, path, img, st, ran, &m->r, s, commands_gpu_human(m->be, ran));
+        fclose(f);
+        print_json_line(buf, len, frame, m);
+    }
+    free(buf);
+    return f != NULL;
+}
+
 /* One frame of stats SEQ: load, tone-map with the state, report. False after a failure
  * (reported). */
 static bool stats_frame(seq_mapper *m, int frame, const char *path)
@@ -339,25 +362,10 @@ static bool stats_frame(seq_mapper *m, int frame, const char *path)
                     : imgstats_gpu(p, &img, o->histogram_kernel, o->peaks, o->min_distance, &s,
                                    err, sizeof err)))
         ok = false;
-    if (!ok) {
+    if (!ok)
         fprintf(stderr, "hdrtone stats: frame %d: %s: %s\n", frame, path, err);
-    } else if (o->json && o->curve_format != HT_CURVE_PCOND) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (f) {
-            commands_print_stats(f, path, &img, &st, &ran, &m->r, &s,
-                                 commands_gpu_human(m->be, &ran));
-            fclose(f);
-            print_json_line(buf, len, frame, m);
-        }
-        free(buf);
-        ok = f != NULL;
-    } else {
-        printf("frame         %d (adapt rate %.6g)\n", frame, m->st.rate);
-        commands_print_stats(stdout, path, &img, &st, &ran, &m->r, &s,
-                             commands_gpu_human(m->be, &ran));
-    }
+    else
+        ok = report_frame(m, frame, path, &img, &st, &ran, &s);
     imgstats_free(&s);
     free(rgb);
     image_free(&img);

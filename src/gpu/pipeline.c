@@ -152,6 +152,28 @@ static bool refill(pipeline *p, const hdr_image *img, const uint16_t *half)
     return true;
 }
 
+/* The W x H piece of IMG at X0, Y0 as a new texture of FORMAT (GL_UNPACK_ROW_LENGTH set to
+ * the image's width). */
+static ht_piece upload_piece(const hdr_image *img, unsigned format, int x0, int y0, int w, int h)
+{
+    /* Half is lossless for half sources and halves the bytes every pass reads. */
+    gpu_tex tex = {0};
+    gpu_tex_recreate(&tex, w, h, format, 1);
+    /* In strips: a driver converting float to half (Mesa does) then needs a strip's worth of
+     * temporary memory, not a whole second image. */
+    for (int y = 0; y < h; y += 256) {
+        int n = h - y < 256 ? h - y : 256;
+        size_t at = ((size_t)(y0 + y) * img->width + (size_t)x0) * 4;
+        if (img->half)
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_HALF_FLOAT, img->half + at);
+        else
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_FLOAT, img->rgba + at);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return (ht_piece){{tex.id, w, h, 1}, x0, y0};
+}
+
 bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen)
 {
     const uint16_t *half = img->half;
@@ -192,28 +214,10 @@ bool pipeline_upload(pipeline *p, const hdr_image *img, char *err, size_t errlen
     glPixelStorei(GL_UNPACK_ROW_LENGTH, img->width);
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) {
-            ht_piece *pc = &p->pieces[r * cols + c];
             int x0 = c * pw, y0 = r * ph;
-            int w = img->width - x0 < pw ? img->width - x0 : pw;
-            int h = img->height - y0 < ph ? img->height - y0 : ph;
-            /* Half is lossless for half sources and halves the bytes every pass reads. */
-            gpu_tex tex = {0};
-            gpu_tex_recreate(&tex, w, h, format, 1);
-            *pc = (ht_piece){{tex.id, w, h, 1}, x0, y0};
-            /* In strips: a driver converting float to half (Mesa does) then needs a strip's
-             * worth of temporary memory, not a whole second image. */
-            for (int y = 0; y < h; y += 256) {
-                int n = h - y < 256 ? h - y : 256;
-                size_t at = ((size_t)(y0 + y) * img->width + (size_t)x0) * 4;
-                if (half)
-                    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_HALF_FLOAT,
-                                    half + at);
-                else
-                    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, w, n, GL_RGBA, GL_FLOAT,
-                                    img->rgba + at);
-            }
-            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+            p->pieces[r * cols + c] = upload_piece(img, format, x0, y0,
+                                                   img->width - x0 < pw ? img->width - x0 : pw,
+                                                   img->height - y0 < ph ? img->height - y0 : ph);
         }
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     return true;

@@ -1,13 +1,16 @@
 /* AVIF output through libavif (encode_codecs.h). */
 #include "encode_codecs.h"
 
+#include "avif_boxes.h"
+#include "cicp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <avif/avif.h>
 
-enum { AVIF_DEPTH = 10, AVIF_SPEED = 8, AVIF_THREADS = 8, CICP_BT2020 = 9 };
+enum { AVIF_DEPTH = 10, AVIF_SPEED = 8, AVIF_THREADS = 8 };
 
 /* QUALITY 1..100 to AV1's quantizer 63..0 (0 = lossless). */
 static int quantizer(int quality)
@@ -25,6 +28,19 @@ static avifResult fill_planes(const encode_image *im, avifImage *img)
     rgb.pixels = (uint8_t *)im->pixels;   /* read only: avifImageRGBToYUV does not write it */
     rgb.rowBytes = (uint32_t)im->width * 3 * (im->depth / 8);
     return avifImageRGBToYUV(img, &rgb);
+}
+
+/* OUT = DATA, with a clli box when TAGS measured the light levels. */
+static bool copy_out(const avifRWData *data, const encode_tags *tags, encode_buffer *out)
+{
+    if (tags && tags->max_cll > 0)
+        return avif_add_clli(data->data, data->size, (unsigned)(tags->max_cll + 0.5),
+                             (unsigned)(tags->max_fall + 0.5), out);
+    if (!(out->data = malloc(data->size)))
+        return false;
+    memcpy(out->data, data->data, data->size);
+    out->len = data->size;
+    return true;
 }
 
 bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *err,
@@ -53,14 +69,12 @@ bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *
         enc->minQuantizer = enc->maxQuantizer = quantizer(quality);
         r = avifEncoderWrite(enc, img, &data);
     }
-    bool ok = r == AVIF_RESULT_OK && (out->data = malloc(data.size)) != NULL;
-    if (ok) {
-        memcpy(out->data, data.data, data.size);
-        out->len = data.size;
-    } else {
+    bool ok = r == AVIF_RESULT_OK && copy_out(&data, im->tags, out);
+    if (!ok)
         snprintf(err, errlen, "AVIF encoding failed: %s",
-                 r == AVIF_RESULT_OK ? "out of memory" : avifResultToString(r));
-    }
+                 r == AVIF_RESULT_OK ? "out of memory, or its boxes not as libavif 0.11 lays "
+                                       "them out (for the clli box)"
+                                     : avifResultToString(r));
     avifRWDataFree(&data);
     if (enc)
         avifEncoderDestroy(enc);

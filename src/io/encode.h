@@ -24,8 +24,6 @@ typedef enum encode_format {
 enum {
     ENCODE_JPEG_QUALITY_DEFAULT = 95,
     ENCODE_Y4M_FPS = 25,   /* the frame rate a y4m header states; ffmpeg's -r overrides it */
-    ENCODE_CICP_PQ = 16,   /* ITU-T H.273 transfer characteristics: SMPTE ST 2084 */
-    ENCODE_CICP_HLG = 18,  /* ARIB STD-B67 (BT.2100 HLG) */
 };
 
 /* What an output says of its colour (output_tags.c makes it; out_tags.c writes it): PNG's cICP,

@@ -138,6 +138,50 @@ const char *exr_printable(const char *name, char out[44])
     return out;
 }
 
+/* One channel NAME of TYPE sampled XS, YS appended to P's list, checked against the one
+ * before it; false (reason in WHY) when refused. */
+static bool add_channel(exr_part_info *p, int *cap, const char *name, int type, int xs, int ys,
+                        char *why, size_t wl)
+{
+    if (type < EXR_UINT || type > EXR_FLOAT) {
+        snprintf(why, wl, "channel has unknown pixel type %d", type);
+        return false;
+    }
+    if (xs < 1 || ys < 1) {
+        snprintf(why, wl, "channel has invalid sampling %d,%d", xs, ys);
+        return false;
+    }
+    /* OpenEXR requires the names in ascending byte order, without repeats: its libraries
+     * keep the list sorted and read each line's channels in that order, tinyexr in the
+     * file's, so an unsorted list decodes to other pixels per decoder (fuzz_load's
+     * findings, tests/fuzz/seeds/unsorted-*.exr). */
+    if (p->nchannels > 0 && strcmp(p->chans[p->nchannels - 1].name, name) >= 0) {
+        char a[44], b[44];
+        snprintf(why, wl, "channel list is not sorted by name ('%s' after '%s'; OpenEXR "
+                          "requires ascending names, decoders read such files differently)",
+                 exr_printable(name, a), exr_printable(p->chans[p->nchannels - 1].name, b));
+        return false;
+    }
+    if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
+        snprintf(why, wl, "too many channels");
+        return false;
+    }
+    if (p->nchannels == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        exr_chan *nc = realloc(p->chans, (size_t)*cap * sizeof *nc);
+        if (!nc) {
+            snprintf(why, wl, "out of memory");
+            return false;
+        }
+        p->chans = nc;
+    }
+    if (xs != 1 || ys != 1)
+        p->subsampled = true;
+    p->pixel_bytes += type == EXR_HALF ? 2 : 4;
+    p->chans[p->nchannels++] = (exr_chan){name, type, xs, ys};
+    return true;
+}
+
 /* Parses the chlist attribute value. */
 static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *why, size_t wl)
 {
@@ -165,44 +209,10 @@ static bool parse_channels(const uint8_t *v, size_t n, exr_part_info *p, char *w
             snprintf(why, wl, "channel list is truncated");
             return false;
         }
-        int type = rd_i32(v + i), xs = rd_i32(v + i + 8), ys = rd_i32(v + i + 12);
+        if (!add_channel(p, &cap, cname, rd_i32(v + i), rd_i32(v + i + 8), rd_i32(v + i + 12),
+                         why, wl))
+            return false;
         i += 16;
-        if (type < EXR_UINT || type > EXR_FLOAT) {
-            snprintf(why, wl, "channel has unknown pixel type %d", type);
-            return false;
-        }
-        if (xs < 1 || ys < 1) {
-            snprintf(why, wl, "channel has invalid sampling %d,%d", xs, ys);
-            return false;
-        }
-        if (xs != 1 || ys != 1)
-            p->subsampled = true;
-        p->pixel_bytes += type == EXR_HALF ? 2 : 4;
-        /* OpenEXR requires the names in ascending byte order, without repeats: its libraries
-         * keep the list sorted and read each line's channels in that order, tinyexr in the
-         * file's, so an unsorted list decodes to other pixels per decoder (fuzz_load's
-         * findings, tests/fuzz/seeds/unsorted-*.exr). */
-        if (p->nchannels > 0 && strcmp(p->chans[p->nchannels - 1].name, cname) >= 0) {
-            char a[44], b[44];
-            snprintf(why, wl, "channel list is not sorted by name ('%s' after '%s'; OpenEXR "
-                              "requires ascending names, decoders read such files differently)",
-                     exr_printable(cname, a), exr_printable(p->chans[p->nchannels - 1].name, b));
-            return false;
-        }
-        if (p->nchannels + 1 > EXR_MAX_CHANNELS) {
-            snprintf(why, wl, "too many channels");
-            return false;
-        }
-        if (p->nchannels == cap) {
-            cap = cap ? cap * 2 : 8;
-            exr_chan *nc = realloc(p->chans, (size_t)cap * sizeof *nc);
-            if (!nc) {
-                snprintf(why, wl, "out of memory");
-                return false;
-            }
-            p->chans = nc;
-        }
-        p->chans[p->nchannels++] = (exr_chan){cname, type, xs, ys};
     }
     /* tinyexr wants the terminating NUL strictly inside the attribute. */
     if (p->nchannels == 0) {

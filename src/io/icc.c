@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cicp.h"
 #include "image_internal.h"
 #include "parallel.h"
 
@@ -257,9 +258,7 @@ static const struct {
     int code;
     double xy[4][2];
 } cicp_primaries[] = {
-    {1, {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}}},   /* BT.709 */
-    {9, {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}}},   /* BT.2020 */
-    {12, {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}, {0.3127, 0.3290}}},  /* P3-D65 */
+    {CICP_BT709, CICP_BT709_XY}, {CICP_BT2020, CICP_BT2020_XY}, {CICP_P3_D65, CICP_P3_D65_XY},
 };
 
 /* cICP's transfer code points (H.273, table 3) as icc curves; -1: not decoded here. */

@@ -2,10 +2,12 @@
  * transforms on them. */
 #include "image.h"
 
+#include "cicp.h"
+
 #include <math.h>
 #include <stdio.h>
 
-static const double rec709_xy[4][2] = {{0.64, 0.33}, {0.30, 0.60}, {0.15, 0.06}, {0.3127, 0.3290}};
+static const double rec709_xy[4][2] = CICP_BT709_XY;
 
 const double (*image_colour_xy(const image_colour *c))[2]
 {

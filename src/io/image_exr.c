@@ -244,7 +244,7 @@ static bool assemble_yc(const exr_part_info *p, exr_plane *planes, const int slo
                         size_t wl)
 {
     float yw[3];
-    image_yca_weights(p->has_chroma ? p->chroma : IMAGE_REC709_CHROMATICITIES, yw);
+    image_yca_weights(p->has_chroma ? p->chroma : NULL, yw);
     if (!(yw[1] != 0) || !isfinite(yw[0]) || !isfinite(yw[1]) || !isfinite(yw[2])) {
         snprintf(why, wl, "invalid chromaticities attribute");
         return false;

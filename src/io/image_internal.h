@@ -164,12 +164,10 @@ bool image_yca_to_rgba(int x0, int y0, int w, int h, const float *y, const float
                        const float *by, int cw, int ch, const float *a, const float yw[3],
                        float *out);
 
-/* Luminance weights from CIE xy chromaticities (r, g, b, white: 8 floats), as OpenEXR's
- * RgbaYca::computeYw. */
-void image_yca_weights(const float chroma[8], float yw[3]);
-
-/* Rec.709 primaries and D65, the OpenEXR default when a file has no chromaticities. */
-extern const float IMAGE_REC709_CHROMATICITIES[8];
+/* Luminance weights from CIE xy chromaticities CHROMA (r, g, b, white: 8 floats), as
+ * OpenEXR's RgbaYca::computeYw; CHROMA NULL: Rec.709 and D65, OpenEXR's default when a file
+ * has no chromaticities. */
+void image_yca_weights(const float *chroma, float yw[3]);
 
 /* ---- OpenEXRCore decoding (image_openexr.c) ---- */
 

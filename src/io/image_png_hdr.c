@@ -8,10 +8,10 @@
 
 #include <stb_image.h>
 
+#include "cicp.h"
 #include "image_internal.h"
 #include "../ref/transfer.h"
 
-enum { CICP_PQ = 16, CICP_HLG = 18, CICP_BT709 = 1, CICP_BT2020 = 9, CICP_P3_D65 = 12 };
 
 typedef struct png_hdr_info {
     uint8_t cicp[4];
@@ -57,11 +57,7 @@ bool image_png_is_hdr(const uint8_t *data, size_t size)
 static bool cicp_colour(const char *path, int primaries, hdr_image *img, char *err,
                         size_t errlen)
 {
-    static const double xy[3][4][2] = {
-        {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}},   /* BT.709 */
-        {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}},   /* BT.2020 */
-        {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}, {0.3127, 0.3290}},   /* P3-D65 */
-    };
+    static const double xy[3][4][2] = {CICP_BT709_XY, CICP_BT2020_XY, CICP_P3_D65_XY};
     int k = primaries == CICP_BT709 ? 0 : primaries == CICP_BT2020 ? 1
           : primaries == CICP_P3_D65 ? 2 : -1;
     if (k < 0) {

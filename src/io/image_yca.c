@@ -10,6 +10,7 @@
  * stored value is rounded to half here too; the float arithmetic is written in the same order.
  * Lines beyond the data window repeat the first line (above) or the last even line (below),
  * and columns beyond it the first and the last-but-one pixel, as OpenEXR does. */
+#include "cicp.h"
 #include "image_internal.h"
 
 #include <stdlib.h>
@@ -22,9 +23,6 @@ static const float RECON[14] = {0.002128f,  -0.007540f, 0.019597f, -0.043159f, 0
                                 -0.186077f, 0.627123f,  0.627123f, -0.186077f, 0.087929f,
                                 -0.043159f, 0.019597f,  -0.007540f, 0.002128f};
 
-const float IMAGE_REC709_CHROMATICITIES[8] = {0.64f, 0.33f, 0.30f, 0.60f,
-                                              0.15f, 0.06f, 0.3127f, 0.3290f};
-
 /* One pixel as OpenEXR's Rgba holds it during the conversion: r = RY, g = Y, b = BY, a. */
 typedef struct quad {
     float r, g, b, a;
@@ -32,8 +30,10 @@ typedef struct quad {
 
 static float h(float v) { return image_round_half(v); }
 
-void image_yca_weights(const float c[8], float yw[3])
+void image_yca_weights(const float *chroma, float yw[3])
 {
+    static const float rec709[4][2] = CICP_BT709_XY;
+    const float *c = chroma ? chroma : &rec709[0][0];
     float rx = c[0], ry = c[1], gx = c[2], gy = c[3], bx = c[4], by = c[5], wx = c[6],
           wy = c[7];
     float Y = 1.0f;

@@ -1,6 +1,8 @@
 /* JPEG XL output through libjxl (encode_codecs.h). */
 #include "encode_codecs.h"
 
+#include "cicp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,7 @@
 
 enum { JXL_EFFORT = 3 };   /* libjxl's "falcon": fast; 7 is its default */
 
-/* IM's H.273 transfer code point (ENCODE_CICP_PQ, _HLG, ...); 0: none tagged. */
+/* IM's H.273 transfer code point (CICP_PQ, _HLG, ...); 0: none tagged. */
 static int transfer_code(const encode_image *im)
 {
     return im->tags && im->tags->cicp[0] ? im->tags->cicp[1] : 0;
@@ -38,8 +40,8 @@ static void colour_encoding(const encode_image *im, JxlColorEncoding *c)
     int tc = transfer_code(im);
     double gamma = t ? t->gamma : im->gamma;
     c->transfer_function = im->depth == 32  ? JXL_TRANSFER_FUNCTION_LINEAR
-                           : tc == ENCODE_CICP_PQ  ? JXL_TRANSFER_FUNCTION_PQ
-                           : tc == ENCODE_CICP_HLG ? JXL_TRANSFER_FUNCTION_HLG
+                           : tc == CICP_PQ  ? JXL_TRANSFER_FUNCTION_PQ
+                           : tc == CICP_HLG ? JXL_TRANSFER_FUNCTION_HLG
                            : gamma > 0      ? JXL_TRANSFER_FUNCTION_GAMMA
                                             : JXL_TRANSFER_FUNCTION_SRGB;
     c->gamma = gamma > 0 ? 1.0 / gamma : 0.0;
@@ -64,8 +66,8 @@ static bool add_frame(JxlEncoder *enc, const encode_image *im, int quality)
     info.uses_original_profile = quality <= 0 ? JXL_TRUE : JXL_FALSE;
     bool linear = im->depth == 32 && im->tags;
     info.intensity_target = linear ? (float)im->tags->ldmax
-                            : tc == ENCODE_CICP_PQ ? 10000.0f
-                            : tc == ENCODE_CICP_HLG && im->tags->ldmax > 0 ? (float)im->tags->ldmax
+                            : tc == CICP_PQ ? 10000.0f
+                            : tc == CICP_HLG && im->tags->ldmax > 0 ? (float)im->tags->ldmax
                                                                             : 255.0f;
     JxlColorEncoding c;
     colour_encoding(im, &c);

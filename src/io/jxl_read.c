@@ -4,6 +4,7 @@
  * transfer decoded to linear light (a file with only an ICC profile: through the profile). A
  * lossy (XYB) file is asked for linear output with its own primaries and white, which libjxl
  * produces itself; a lossless one keeps its stored encoding, linearised here. */
+#include "cicp.h"
 #include "image_internal.h"
 
 #include <jxl/decode.h>
@@ -16,9 +17,8 @@
 /* Chromaticities of the named primaries and whites (JPEG XL's enumeration = H.273's). */
 static void encoding_xy(const JxlColorEncoding *e, double xy[4][2])
 {
-    static const double srgb[3][2] = {{0.64, 0.33}, {0.30, 0.60}, {0.15, 0.06}},
-                        bt2100[3][2] = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}},
-                        p3[3][2] = {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}};
+    static const double srgb[4][2] = CICP_BT709_XY, bt2100[4][2] = CICP_BT2020_XY,
+                        p3[4][2] = CICP_P3_D65_XY;
     const double(*named)[2] = e->primaries == JXL_PRIMARIES_2100 ? bt2100
                               : e->primaries == JXL_PRIMARIES_P3 ? p3
                                                                  : srgb;
@@ -28,7 +28,7 @@ static void encoding_xy(const JxlColorEncoding *e, double xy[4][2])
                        : c == 0 ? e->primaries_red_xy[k]
                        : c == 1 ? e->primaries_green_xy[k]
                                 : e->primaries_blue_xy[k];
-    double w[2] = {0.3127, 0.3290};
+    double w[2] = CICP_D65_XY;
     if (e->white_point == JXL_WHITE_POINT_E)
         w[0] = w[1] = 1.0 / 3.0;
     else if (e->white_point == JXL_WHITE_POINT_DCI)

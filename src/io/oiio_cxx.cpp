@@ -57,6 +57,20 @@ void say(char *why, size_t wl, const std::string &s)
     snprintf(why, wl, "%s", t.c_str());
 }
 
+/* F() with OpenImageIO's exceptions caught: their reason into WHY; FAILED when one is thrown.
+ * Nothing may throw across the C interface. */
+template <class R, class F> R guarded(char *why, size_t wl, R failed, F f)
+{
+    try {
+        return f();
+    } catch (const std::exception &e) {
+        say(why, wl, e.what());
+    } catch (...) {
+        say(why, wl, "the decoder failed");
+    }
+    return failed;
+}
+
 /* The file as an anonymous in-memory file, for plugins that only open paths. */
 int memory_file(const uint8_t *data, size_t size)
 {
@@ -169,14 +183,9 @@ oiio_file *open_file(const uint8_t *data, size_t size, const char *plugin, int s
 extern "C" oiio_file *oiio_open(const uint8_t *data, size_t size, const char *plugin,
                                 int subimage, oiio_spec *spec, char *why, size_t wl)
 {
-    try {
+    return guarded<oiio_file *>(why, wl, nullptr, [&] {
         return open_file(data, size, plugin, subimage, spec, why, wl);
-    } catch (const std::exception &e) {
-        say(why, wl, e.what());
-    } catch (...) {
-        say(why, wl, "the decoder failed");
-    }
-    return nullptr;
+    });
 }
 
 namespace {
@@ -219,9 +228,23 @@ bool read_by_rows(oiio_file *f, int nch, float *rgba)
 
 } // namespace
 
+namespace {
+
+/* A read's outcome. A plugin may return true on a strip it could not read (libtiff on a file
+ * cut short) with the error only recorded: a recorded error is a failure. */
+bool read_done(oiio_file *f, bool ok, char *why, size_t wl)
+{
+    if (ok && !f->in->has_error())
+        return true;
+    say(why, wl, f->in->geterror());
+    return false;
+}
+
+} // namespace
+
 extern "C" bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why, size_t wl)
 {
-    try {
+    return guarded(why, wl, false, [&] {
         const ImageSpec &sp = f->spec;
         int nch = sp.nchannels < 4 ? sp.nchannels : 4;
         f->in->threads(threads);
@@ -236,35 +259,23 @@ extern "C" bool oiio_read_rgba(oiio_file *f, float *rgba, int threads, char *why
                              std::to_string(sp.scanline_bytes(true)) + " bytes each)");
             return false;
         }
-        /* A plugin may return true on a strip it could not read (libtiff on a file cut
-         * short) with the error only recorded: a recorded error is a failure. */
-        if ((by_rows ? read_by_rows(f, nch, rgba)
-                     : f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT, rgba)) &&
-            !f->in->has_error())
-            return true;
-        say(why, wl, f->in->geterror());
-    } catch (const std::exception &e) {
-        say(why, wl, e.what());
-    } catch (...) {
-        say(why, wl, "the decoder failed");
-    }
-    return false;
+        return read_done(f,
+                         by_rows ? read_by_rows(f, nch, rgba)
+                                 : f->in->read_image(f->subimage, 0, 0, nch, TypeDesc::FLOAT,
+                                                     rgba),
+                         why, wl);
+    });
 }
 
 extern "C" bool oiio_read_native(oiio_file *f, float *out, char *why, size_t wl)
 {
-    try {
+    return guarded(why, wl, false, [&] {
         f->in->threads(0);
-        if (f->in->read_image(f->subimage, 0, 0, f->spec.nchannels, TypeDesc::FLOAT, out) &&
-            !f->in->has_error())
-            return true;
-        say(why, wl, f->in->geterror());
-    } catch (const std::exception &e) {
-        say(why, wl, e.what());
-    } catch (...) {
-        say(why, wl, "the decoder failed");
-    }
-    return false;
+        return read_done(f,
+                         f->in->read_image(f->subimage, 0, 0, f->spec.nchannels,
+                                           TypeDesc::FLOAT, out),
+                         why, wl);
+    });
 }
 
 extern "C" void oiio_each_attribute(const oiio_file *f,

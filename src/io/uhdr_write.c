@@ -8,6 +8,7 @@
 
 #include <turbojpeg.h>
 
+#include "cicp.h"
 #include "encode_codecs.h"
 #include "image.h"
 #include "out_tags.h"
@@ -59,7 +60,7 @@ static void sdr_luminance(const uint8_t *rgb, size_t n, double gamma, const doub
 static bool hdr_luminance(const uint16_t *rgb, size_t n, const encode_tags *t,
                           const double lum[3], float *y)
 {
-    if (t->cicp[1] != ENCODE_CICP_PQ) {
+    if (t->cicp[1] != CICP_PQ) {
         for (size_t k = 0; k < n; k++, rgb += 3) {
             double v[3] = {rgb[0] / 65535.0, rgb[1] / 65535.0, rgb[2] / 65535.0};
             transfer_hlg_to_display(lum, t->ldmax, v);

@@ -7,19 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cicp.h"
 #include "gpu_shared.h"
 
-#define D65 {0.3127, 0.3290}
 #define ACES_WHITE {0.32168, 0.33767}
 #define E_WHITE {1.0 / 3.0, 1.0 / 3.0}
 
 const colour_space colour_spaces[] = {
     {"rec709", "Rec. 709 / linear sRGB", "Linear Rec.709 (sRGB)",
-     {{0.64, 0.33}, {0.30, 0.60}, {0.15, 0.06}, D65}, false},
+     CICP_BT709_XY, false},
     {"rec2020", "Rec. 2020", "Linear Rec.2020",
-     {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, D65}, false},
-    {"p3d65", "P3-D65", "Linear P3-D65", {{0.680, 0.320}, {0.265, 0.690}, {0.150, 0.060}, D65},
-     false},
+     CICP_BT2020_XY, false},
+    {"p3d65", "P3-D65", "Linear P3-D65", CICP_P3_D65_XY, false},
     {"acescg", "ACEScg (AP1)", "ACEScg",
      {{0.713, 0.293}, {0.165, 0.830}, {0.128, 0.044}, ACES_WHITE}, true},
     {"aces2065-1", "ACES2065-1 (AP0)", "ACES2065-1",

@@ -5,16 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cicp.h"
 #include "colour.h"
 #include "out_tags.h"
 #include "transfer.h"
-
-/* ITU-T H.273 code points. */
-enum {
-    CICP_BT709 = 1, CICP_BT2020 = 9, CICP_P3_D65 = 12,   /* colour primaries */
-    CICP_GAMMA22 = 4, CICP_GAMMA28 = 5, CICP_SRGB = 13, CICP_PQ = 16, CICP_HLG = 18,
-    CICP_UNSPECIFIED = 2, CICP_RGB = 0, CICP_FULL_RANGE = 1,
-};
 
 static int cicp_primaries(int ds)
 {
