@@ -2,8 +2,8 @@
  * Times export's encoders on one core (BENCHMARKS.md, "Encoders"): IN tone-mapped by the CPU
  * reference (default settings) to RGB8, or without IN a synthetic grainy 3840 x 2160 frame;
  * each encoder RUNS times (default 5), the median. Encoders: stb_image_write with the
- * settings export had before encode.c (Sub filter, zlib level 4), encode.c's PNG (libdeflate
- * level 1, Sub), its 16-bit PNG, its JPEG (q95, 4:4:4) and its y4m frame. */
+ * settings export had before encode.c (Sub filter, zlib level 4), encode.c's PNG (its own
+ * deflate_fast, Sub), its 16-bit PNG, its JPEG (q95, 4:4:4) and its y4m frame. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +122,8 @@ int main(int argc, char **argv)
     }
     static const struct { const char *name; int kind; encode_format f; int depth; } encs[] = {
         {"stb_image_write PNG (Sub, zlib level 4)", 0, ENCODE_PNG, 8},
-        {"encode.c PNG 8-bit (libdeflate level 1, Sub)", 1, ENCODE_PNG, 8},
-        {"encode.c PNG 16-bit (libdeflate level 1, Sub)", 1, ENCODE_PNG, 16},
+        {"encode.c PNG 8-bit (deflate_fast, Sub)", 1, ENCODE_PNG, 8},
+        {"encode.c PNG 16-bit (deflate_fast, Sub)", 1, ENCODE_PNG, 16},
         {"encode.c JPEG (libturbojpeg q95, 4:4:4)", 1, ENCODE_JPEG, 8},
         {"encode.c y4m frame (BT.709 4:4:4)", 1, ENCODE_Y4M, 8},
     };

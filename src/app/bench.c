@@ -14,6 +14,7 @@
 #include "bench_gui.h"
 #include "bench_decode.h"
 #include "bench_flip.h"
+#include "bench_dispatch.h"
 #include "bench_open.h"
 #include "bench_playback.h"
 #include "bench_present.h"
@@ -637,6 +638,24 @@ static bool bench_image(const ht_options *o, char **files, int n, hdr_image *img
     return true;
 }
 
+static void frame_call(void *arg)
+{
+    run_frame(arg);
+}
+
+/* bench --dispatches: the frame's pieces of GPU work, and with a human-vision option the
+ * frame without them too. */
+static void bench_frame_dispatches(bench *b, int runs)
+{
+    bench_dispatches(stdout, "frame", frame_call, b, runs);
+    if (!human_requested(&b->params))
+        return;
+    tonemap_params params = b->params;
+    b->params.veil = b->params.acuity = b->params.color_loss = false;
+    bench_dispatches(stdout, "frame without the human-vision options", frame_call, b, runs);
+    b->params = params;
+}
+
 /* The passes timed on B (made and checked) with IMG, reported as WHAT: once, then on the
  * viewer's multisampled scene target when it has one; the FLIP rows after them. */
 static void bench_report(bench *b, const ht_options *o, const hdr_image *img, const char *what)
@@ -653,6 +672,10 @@ static void bench_report(bench *b, const ht_options *o, const hdr_image *img, co
     for (double t0 = gpu_timer_clock_ms(); gpu_timer_clock_ms() - t0 < 1500;) {
         run_pipeline(b);
         glFinish();
+    }
+    if (o->bench_dispatches) {
+        bench_frame_dispatches(b, o->runs);
+        return;
     }
     int samples = b->scene ? pass_scene_samples(b->scene, o->msaa, b->float32) : 1;
     b->o = o;
@@ -721,6 +744,10 @@ int cmd_bench(int argc, char **argv)
             free(pos);
             return status;
         }
+    if (o.bench_dispatches && o.json) {
+        free(pos);
+        return commands_usage_error("bench", "--dispatches writes a text table, not --json");
+    }
     hdr_image img = {0};
     char what[256];
     bool usage;

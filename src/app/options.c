@@ -253,6 +253,10 @@ static const opt_def OPTIONS[] = {
     FLAG("open", HT_CMD_BENCH, bench_open,
          "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
          "own decode on all cores into a reused buffer plus the upload (the floor)"),
+    FLAG("dispatches", HT_CMD_BENCH, bench_dispatches,
+         "time each piece of GPU work of a frame (dispatches, copies, clears, read-backs) by "
+         "timestamps, with the GPU's idle time before each, instead of the passes' table; "
+         "with a human-vision option, the frame without them too (text, not --json)"),
     FLAG("playback", HT_CMD_BENCH, bench_playback,
          "time the viewer's playback of the sequence SEQ, headless: frames decoded ahead, "
          "uploaded and tone-mapped with --adapt; frames per second and each stage's time"),
@@ -270,6 +274,9 @@ static const opt_def OPTIONS[] = {
     STRING("window", HT_CMD_VIEW | HT_CMD_BENCH, window, "WxH",
            "the window's size in screen pixels (bench: the viewer frame with GUI's window; "
            "default the image's size, at least 640x400)"),
+    {"layout", 0, OPT_CHOICE, HT_CMD_VIEW, OFF(layout), 0, 0, ht_layouts, "KIND",
+     "single, side-by-side (the image and the reference, else the next image) or grid (the "
+     "open images, 9 at most); key J", 0},
     STRING("reference", HT_CMD_VIEW, reference, "FILE",
            "open FILE too, as the reference to compare with (wipe; Z shows it; T the mode)"),
     STRING("listen", HT_CMD_VIEW, listen, "[HOST:]PORT",

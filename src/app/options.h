@@ -55,6 +55,7 @@ typedef struct ht_options {
     int quality;              /* export: JPEG quality, 1..100 */
     bool json;                /* stats: JSON output */
     int msaa;                 /* viewer: samples per pixel */
+    int layout;               /* viewer: HT_LAYOUT_* (settings.h) */
     int latency;              /* viewer: frames of latency, 0 or 1 (pipeline_set_latency) */
     bool continuous;          /* viewer: redraw every vsync */
     bool no_panels;           /* viewer: start with the panels hidden (the picture alone) */
@@ -74,6 +75,7 @@ typedef struct ht_options {
     bool bench_playback;      /* bench: time the viewer's playback of a sequence */
     bool bench_decode;        /* bench: time the decode of the files against the floor */
     bool bench_open;          /* bench: time one file's open to its first picture */
+    bool bench_dispatches;    /* bench: each piece of GL work in a frame, by timestamps */
     int peaks;                /* stats: the K brightest local peaks (0 = none) */
     int min_distance;         /* stats: minimum distance between peaks, pixels */
     int histogram_kernel;     /* grey histogram strategy: HT_GREY_* */

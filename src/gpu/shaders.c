@@ -185,6 +185,7 @@ static unsigned link(const unsigned *shaders, int n, const char *name, char *err
         glDeleteShader(shaders[i]); /* freed with the program */
     }
     glLinkProgram(prog);
+    glObjectLabel(GL_PROGRAM, prog, -1, name);   /* for bench --dispatches */
     return built(prog, true, name, err, errlen) ? prog : 0;
 }
 

@@ -1,9 +1,8 @@
 /* The encoders of export (encode.h). PNG is written here, chunk by chunk, around one
  * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
- * compression libdeflate's at level 1 in stripes on all cores (zlib_stripes.h), which
- * encodes a grainy 4K frame several times faster than stb_image_write (BENCHMARKS.md,
- * "Encoders"); 16-bit stripes whose matches save little as literals alone (BENCHMARKS.md,
- * "The PNG encoder, third pass"). */
+ * compression ours in stripes on all cores (zlib_stripes.h, deflate_fast.h: matches one
+ * sample or one pixel back at every position, a hash only where a stripe's sample says it
+ * pays; BENCHMARKS.md, "The PNG encoder, fourth pass"). */
 #include "encode.h"
 #include "encode_codecs.h"
 #include "out_tags.h"
@@ -19,7 +18,6 @@
 #include <turbojpeg.h>
 
 enum {
-    PNG_DEFLATE_LEVEL = 1,
     PNG_FILTER_SUB = 1,
     PNG_MAX_CHUNK = 1 << 30,           /* IDAT pieces, below the format's 2^31 - 1 */
 };
@@ -177,8 +175,8 @@ static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t
                                                                  : st.stripe_rows);
     }
     char why[128];
-    /* 16 bits: literals alone where matches save little (the low bytes' noise) */
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, PNG_DEFLATE_LEVEL, im->depth == 16,
+    size_t sample = (size_t)im->depth / 8;
+    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, sample, sample * im->channels,
                            threads, z, zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);

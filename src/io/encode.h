@@ -1,4 +1,4 @@
-/* Image encoders of export, into memory: PNG (8 or 16 bits, libdeflate), JPEG
+/* Image encoders of export, into memory: PNG (8 or 16 bits, our own deflate), JPEG
  * (libturbojpeg), the frames of the video streams rgb24 (raw RGB8) and y4m (YUV4MPEG2), and
  * the linear output as floats: a Radiance picture (hdr, RGBE) or a PFM.
  * No I/O here: png_export.h writes the bytes (atomically to a file, or to a descriptor). */
@@ -86,7 +86,8 @@ bool encode_format_is_linear(encode_format f, int depth);
 bool encode_format_accepts(encode_format f, int channels, int depth, char *err, size_t errlen);
 
 /* One image or frame of F into *out (nothing to free on failure): PNG with the Sub filter on
- * every row and libdeflate at level 1, in stripes on all online CPUs (zlib_stripes.h); JPEG at QUALITY (1..100) with 4:4:4 chroma; rgb24 the
+ * every row and our own deflate in stripes on all online CPUs (zlib_stripes.h); JPEG at
+ * QUALITY (1..100) with 4:4:4 chroma; rgb24 the
  * raw bytes; y4m one "FRAME" (encode_y4m_header says what it holds). False with the reason
  * in err (e.g. out of memory, a format that does not accept IM). */
 bool encode_image_to(encode_format f, int quality, const encode_image *im, encode_buffer *out,

@@ -4,7 +4,6 @@
 
 #include <jxl/decode.h>
 #include <libheif/heif.h>
-#include <libdeflate.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -250,9 +249,8 @@ void image_formats_print(FILE *f)
         fprintf(f, "%s;", FORMATS[id].mime);
     fputc('\n', f);
     fprintf(f, "writes (export):\n"
-               "  png        8/16-bit sRGB                             libdeflate %s\n"
+               "  png        8/16-bit sRGB                             hdrtone's own deflate\n"
                "  jpeg       8-bit sRGB                                libjpeg-turbo (TurboJPEG)\n"
                "  rgb24, y4m raw video frames for ffmpeg                hdrtone's own writer\n"
-               "  hdr, pfm   linear float                              hdrtone's own writer\n",
-            LIBDEFLATE_VERSION_STRING);
+               "  hdr, pfm   linear float                              hdrtone's own writer\n");
 }

@@ -40,6 +40,13 @@ const ht_setting ht_settings[HT_SET_COUNT] = {
                          "the GUI's scale on top of the monitor's"},
 };
 
+const ht_enum ht_layouts[] = {
+    {HT_LAYOUT_SINGLE, "single", "single picture"},
+    {HT_LAYOUT_SIDE, "side-by-side", "side by side"},
+    {HT_LAYOUT_GRID, "grid", "grid"},
+    {0, NULL, NULL},
+};
+
 double ht_setting_clamp(ht_setting_id id, double x)
 {
     const ht_setting *s = &ht_settings[id];

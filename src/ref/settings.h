@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include "ht_enum.h"
+
 typedef enum {
     HT_SET_NONE = 0,   /* an option that is no setting of this table */
     HT_SET_BINS,
@@ -41,6 +43,14 @@ typedef struct ht_setting {
     const char *label;         /* the viewer's name for it */
     const char *tooltip;       /* the viewer's hint */
 } ht_setting;
+
+/* The viewer's layout (--layout, the View menu, J, the session): one picture (the wipe and
+ * the error maps show there), the shown image beside the reference (else beside the next
+ * open image), or a grid of the open images, at most HT_GRID_MAX (a page of the list); pan,
+ * zoom and the display settings are the same in every tile. */
+enum { HT_LAYOUT_SINGLE, HT_LAYOUT_SIDE, HT_LAYOUT_GRID };
+enum { HT_GRID_MAX = 9 };
+extern const ht_enum ht_layouts[];
 
 /* Indexed by ht_setting_id; row HT_SET_NONE is empty. */
 extern const ht_setting ht_settings[HT_SET_COUNT];

@@ -53,6 +53,9 @@ static bool on_channel(const viewer *v) { return v->s.disp.mode == HT_VIEW_CHANN
 static bool on_ref(const viewer *v) { return v->s.ref >= 0 && v->s.ref == v->cur; }
 static bool on_wipe_h(const viewer *v) { return v->s.wipe_horizontal; }
 static bool on_flip(const viewer *v) { return v->s.flip_held; }
+static bool on_single(const viewer *v) { return v->s.layout == HT_LAYOUT_SINGLE; }
+static bool on_side(const viewer *v) { return v->s.layout == HT_LAYOUT_SIDE; }
+static bool on_grid(const viewer *v) { return v->s.layout == HT_LAYOUT_GRID; }
 
 #define K(k) {GLFW_KEY_##k, 0}
 #define KS(k) {GLFW_KEY_##k, SHIFT}
@@ -158,6 +161,16 @@ static const action ACTIONS[ACT_COUNT] = {
     [ACT_EXPOSURE_DOWN] = {"view.exposure_down", "Exposure down", GROUP_VIEW,
                            {{GLFW_KEY_E, CTRL | SHIFT}}, act_exposure, -1, false,
                            on_exposure, NULL, "Shift+E"},
+    [ACT_LAYOUT] = {"view.layout", "Next layout (single, side by side, grid; --layout)",
+                    GROUP_VIEW, {K(J)}, act_layout, -1, false, NULL, NULL},
+    [ACT_LAYOUT_SINGLE] = {"view.layout_single", "Single picture (the wipe, the error maps)",
+                           GROUP_VIEW, {{0}}, act_layout, HT_LAYOUT_SINGLE, false, NULL,
+                           on_single},
+    [ACT_LAYOUT_SIDE] = {"view.layout_side",
+                         "Side by side (the image and the reference, else the next image)",
+                         GROUP_VIEW, {{0}}, act_layout, HT_LAYOUT_SIDE, false, NULL, on_side},
+    [ACT_LAYOUT_GRID] = {"view.layout_grid", "Grid of the open images (9 at most)", GROUP_VIEW,
+                         {{0}}, act_layout, HT_LAYOUT_GRID, false, NULL, on_grid},
 
     [ACT_RANGE_DOWN] = {"tone.range_down", "Luminance range down (1/4 decade)", GROUP_TONE,
                         {K(COMMA)}, act_range, -1, false, has_image, NULL},

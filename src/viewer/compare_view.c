@@ -20,18 +20,15 @@ const ht_enum compare_modes[] = {
     {0, NULL, NULL},
 };
 
-/* The reference's pixels: a network image, or the file with the command line's part and
- * layer (not the ones the current image was stepped to: the reference is its own file). */
-static bool ref_read(viewer *v, const char *path, char *err, size_t errlen)
+bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
     const char *net = viewer_net_name(v, path);
     if (net)
-        return viewer_net_load(v, net, &v->ref_img, err, errlen);
-    image_load_options lo = {0};
-    lo.part = v->opt_part;
-    lo.layer = v->opt_layer;
-    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    return image_load(path, &lo, &v->ref_img, err, errlen);
+        return viewer_net_load(v, net, img, err, errlen);
+    char part[64], layer[64];
+    image_load_options lo = viewer_load_options(v, false, part, sizeof part, layer,
+                                                sizeof layer);
+    return image_load(path, &lo, img, err, errlen);
 }
 
 /* The reference's image in its pipeline, loaded when the entry changed. False with the reason
@@ -53,7 +50,7 @@ static bool ref_load(viewer *v)
         return false;
     }
     snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
-    if (!ref_read(v, path, err, sizeof err) ||
+    if (!viewer_read_other(v, path, &v->ref_img, err, sizeof err) ||
         !pipeline_upload(v->ref_pipe, &v->ref_img, err, sizeof err)) {
         snprintf(v->ref_err, sizeof v->ref_err, "reference %.200s", err);
         image_free(&v->ref_img);
@@ -72,7 +69,8 @@ const char *viewer_ref_path(const viewer *v)
 
 bool viewer_ref_shown(viewer *v)
 {
-    if (v->s.ref < 0 || !v->have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
+    if (v->s.ref < 0 || !v->have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
+        v->ntiles > 1)
         return false;
     if (!ref_load(v))
         return false;
@@ -110,17 +108,21 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
         snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
 }
 
-/* Framebuffer rectangle of the viewport's pixels [X0, X1) x [Y0, Y1) (y down) from TEX. */
-static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
+void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1)
 {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, v->present_fbo);
     glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, 0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     /* The output's rows are the viewport's, bottom-up; the window's too. */
-    int sy0 = v->vp.h - y1, sy1 = v->vp.h - y0, dy = v->fb_h - (v->vp.y + v->vp.h);
-    glBlitFramebuffer(x0, sy0, x1, sy1, v->vp.x + x0, dy + sy0, v->vp.x + x1, dy + sy1,
+    int sy0 = at.h - y1, sy1 = at.h - y0, dy = v->fb_h - (at.y + at.h);
+    glBlitFramebuffer(x0, sy0, x1, sy1, at.x + x0, dy + sy0, at.x + x1, dy + sy1,
                       GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
+{
+    viewer_blit(v, tex, v->vp, x0, y0, x1, y1);
 }
 
 int viewer_wipe_pos(const viewer *v)
@@ -151,7 +153,10 @@ void viewer_present(viewer *v, bool ref)
 /* ---------------------------------------------------------------------------------------
  * Error maps (compare_gpu.h) */
 
-bool viewer_compare_map(const viewer *v) { return v->s.compare >= COMPARE_DIFF; }
+bool viewer_compare_map(const viewer *v)
+{
+    return v->s.compare >= COMPARE_DIFF && v->ntiles <= 1;   /* the single layout's */
+}
 
 bool viewer_compare_linear(const viewer *v)
 {
@@ -233,10 +238,19 @@ void viewer_compare_run(viewer *v)
         snprintf(err, sizeof err, "the pictures have several samples a pixel (MSAA)");
     else
         v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
+    if (v->cmp_shown)
+        v->cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
+    if (v->cmp_shown && v->testing && compare_gpu_wait(v->cmp, &v->cmp_numbers))
+        v->cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
     v->cmp_key = key;
     v->cmp_key_valid = v->cmp_shown && !d.skip_flip;
     if (!v->cmp_shown)
         snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+}
+
+bool viewer_compare_ready(const viewer *v)
+{
+    return v->cmp_shown && v->cmp_have && v->cmp_numbers.run == v->cmp_runs;
 }
 
 void viewer_compare_poll(viewer *v)

@@ -16,6 +16,9 @@ static void layout_begin(const viewer *v)
         g_layout = fopen(tmp, "w");
     if (g_layout)
         fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
+    for (int i = 0; g_layout && v->ntiles > 1 && i < v->ntiles; i++)
+        fprintf(g_layout, "tile%d %d %d %d %d\ntile_name: %d %s\n", i, v->tiles[i].at.x,
+                v->tiles[i].at.y, v->tiles[i].at.w, v->tiles[i].at.h, i, viewer_tile_name(v, i));
 }
 
 static void layout_end(void)
@@ -144,7 +147,7 @@ static void menu_item(viewer *v, action_id id)
 static void menu_bar(viewer *v)
 {
     bool open = false;
-    if (bar_window(v, "menu", 0, (float)v->vp.y, ImGuiWindowFlags_MenuBar) &&
+    if (bar_window(v, "menu", 0, (float)v->area.y, ImGuiWindowFlags_MenuBar) &&
         ImGui::BeginMenuBar()) {
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool shown = ImGui::BeginMenu(action_group_name((action_group)g));
@@ -444,6 +447,9 @@ static void section_compare(viewer *v)
              viewer_base_name(viewer_ref_path(v)));
     panels_text(text, false);
     panels_enum_combo(v, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
+    panels_note_text("compare_mode", ht_enum_name(compare_modes, v->s.compare));
+    if (v->ntiles > 1)
+        panels_text("(shown in the single layout: J)", false);
     panels_toggle(v, ACT_WIPE_AXIS, "horizontal divider");
     ImGui::SameLine();
     if (ImGui::Button("no reference"))
@@ -451,6 +457,7 @@ static void section_compare(viewer *v)
     if (v->ref_err[0])
         panels_text(v->ref_err, true);
     panels_compare_numbers(v);
+    panels_whole_numbers(v);
 }
 
 static void section_pixel(viewer *v)
@@ -509,8 +516,8 @@ static void dock(viewer *v)
     static int ref_was = -1;
     if (v->dock_w <= 0)
         return;
-    if (fixed_window("dock", (float)(v->fb_w - v->dock_w), (float)v->vp.y, (float)v->dock_w,
-                     (float)v->vp.h,
+    if (fixed_window("dock", (float)(v->fb_w - v->dock_w), (float)v->area.y, (float)v->dock_w,
+                     (float)v->area.h,
                      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
         section(v, "Images", true, section_images);
         section(v, "Folder", false, section_folder);
@@ -531,7 +538,7 @@ static void dock(viewer *v)
 
 static void status_bar(viewer *v)
 {
-    float y = (float)(v->vp.y + v->vp.h);
+    float y = (float)(v->area.y + v->area.h);
     if (bar_window(v, "status", y, (float)v->fb_h - y, 0)) {
         char line[1024];
         bool error = false;
@@ -546,9 +553,9 @@ static void open_box(viewer *v)
 {
     if (!v->s.show_open)
         return;
-    float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->vp.w - 16);
-    if (fixed_window("Open a file or folder", v->vp.x + (v->vp.w - w) / 2,
-                     (float)v->vp.y + 16 * s, w, 3 * panels_row(v) + 24 * s,
+    float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->area.w - 16);
+    if (fixed_window("Open a file or folder", v->area.x + (v->area.w - w) / 2,
+                     (float)v->area.y + 16 * s, w, 3 * panels_row(v) + 24 * s,
                      ImGuiWindowFlags_NoScrollbar)) {
         if (ImGui::IsWindowAppearing()) {   /* on top, the keyboard in its field */
             ImGui::SetWindowFocus();
@@ -584,6 +591,7 @@ extern "C" void panels_build(viewer *v)
     if (v->s.show_help)
         panels_help(v);
     panels_canvas(v, ImGui::GetBackgroundDrawList());
+    panels_tiles(v, ImGui::GetBackgroundDrawList());
     char shown[64];
     snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
     if (viewer_loading(v) && v->nfiles > 0)

@@ -12,7 +12,7 @@ static const float LEGEND_ZOOM = 1.5f;
 /* The colour bar of the error map shown, once its numbers have come. */
 static bool compare_bar(const viewer *v, metrics_colorbar *cb)
 {
-    if (!v->cmp_shown || !v->cmp_have || v->s.flip_held)
+    if (!viewer_compare_ready(v) || v->s.flip_held)
         return false;
     *cb = v->cmp_numbers.colorbar;
     return cb->lut != NULL;
@@ -238,7 +238,7 @@ void panels_region(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
 
-static void numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
+void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
                          size_t len)
 {
     int n = 0;
@@ -282,7 +282,11 @@ void panels_compare_numbers(viewer *v)
     if (v->s.compare == COMPARE_HDR_FLIP)
         panels_enum_combo(v, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
                           ACT_SET_FLIP_TONEMAPPER);
-    if (!v->cmp_shown || !v->cmp_have)
+    if (v->cmp_shown && !viewer_compare_ready(v)) {   /* never another run's numbers */
+        panels_text("the image as shown: computing...", false);
+        panels_note_text("compare", "computing");
+    }
+    if (!viewer_compare_ready(v))
         return;
     const compare_gpu_numbers *n = &v->cmp_numbers;
     if (!n->has_rect)
@@ -292,7 +296,7 @@ void panels_compare_numbers(viewer *v)
              v->region_valid ? "the region" : "the image",
              (unsigned long long)n->metrics_rect.count, v->s.view.zoom * 100);
     panels_text(head, false);
-    numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
+    panels_numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);
     panels_text(text, false);
     panels_note_text("compare", text);
     if (n->has_flip)

@@ -236,7 +236,7 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
 }
 
 /* TEXT at (X, Y) on a box of BG (none when transparent), with padding. */
-static void label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg)
+void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg)
 {
     ImVec2 size = ImGui::CalcTextSize(text);
     float pad = ImGui::GetStyle().FramePadding.x;
@@ -300,17 +300,14 @@ static void draw_marks(viewer *v, ImDrawList *dl)
     dl->AddText(ImVec2(cx + gap + 2 * u, cy + gap), mag, "max");
 }
 
-/* Outside the image the scene is zero, which the display modes other than tone mapping
- * colour (falsecolor's bottom colour, a diverging palette's middle): covered with the
- * window's background, as tone mapping shows it black. */
-static void cover_outside(viewer *v, ImDrawList *dl)
+void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
+                          int h)
 {
     if (v->s.disp.mode == HT_VIEW_TONEMAP)
         return;
-    view_place p = viewer_place(v);
     view_point a = view_to_window(p, view_point{0, 0});
-    view_point b = view_to_window(p, view_point{(double)v->img.width, (double)v->img.height});
-    float x0 = (float)v->vp.x, y0 = (float)v->vp.y, x1 = x0 + v->vp.w, y1 = y0 + v->vp.h;
+    view_point b = view_to_window(p, view_point{(double)w, (double)h});
+    float x0 = (float)at.x, y0 = (float)at.y, x1 = x0 + at.w, y1 = y0 + at.h;
     float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
     float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
     ImU32 bg = IM_COL32(0, 0, 0, 255);
@@ -339,7 +336,8 @@ static void draw_region(viewer *v, ImDrawList *dl)
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, ImDrawList *dl)
 {
-    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held))
+    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
+        v->ntiles > 1)   /* the tiles show the pictures side by side */
         return;
     float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
     char a[300], b[300];
@@ -350,7 +348,7 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     ImU32 bg = IM_COL32(0, 0, 0, 170), fg = IM_COL32(240, 240, 240, 255);
     ImU32 white = IM_COL32(255, 255, 255, 255);
     if (v->s.flip_held) {
-        label(dl, x + 6 * s, y + 6 * s, b, bg, fg);
+        panels_label(dl, x + 6 * s, y + 6 * s, b, bg, fg);
         return;
     }
     if (v->s.compare != COMPARE_WIPE)
@@ -358,12 +356,12 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     float at = (float)viewer_wipe_pos(v);
     if (v->s.wipe_horizontal) {
         dl->AddRectFilled(ImVec2(x, y + at - 1), ImVec2(x + w, y + at + 1), white);
-        label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
-        label(dl, x + 6 * s, y + at + 4 * s, b, bg, fg);
+        panels_label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
+        panels_label(dl, x + 6 * s, y + at + 4 * s, b, bg, fg);
     } else {
         dl->AddRectFilled(ImVec2(x + at - 1, y), ImVec2(x + at + 1, y + h), white);
-        label(dl, x + at - aw - 4 * s, y + 6 * s, a, bg, fg);
-        label(dl, x + at + 4 * s, y + 6 * s, b, bg, fg);
+        panels_label(dl, x + at - aw - 4 * s, y + 6 * s, a, bg, fg);
+        panels_label(dl, x + at + 4 * s, y + 6 * s, b, bg, fg);
     }
 }
 
@@ -373,7 +371,7 @@ void panels_canvas(viewer *v, ImDrawList *dl)
     dl->PushClipRect(ImVec2(0, (float)v->vp.y),
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->have_image) {
-        cover_outside(v, dl);
+        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->img.width, v->img.height);
         panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);

@@ -5,6 +5,15 @@
 
 #ifndef __cplusplus
 #error "the panels are C++ (ImGui); C code includes panels.h"
+/* panels_tiles.cpp: over each tile of a layout its name and its file's whole-image numbers
+ * against the reference, the shown tile outlined; the whole image's numbers in the Compare
+ * section (each tile's in a layout). panels_whole_text: list entry ENTRY's numbers (FULL:
+ * every value, else one line), "computing..." or why they failed, "" without a reference;
+ * returns viewer_whole_get's state. */
+void panels_tiles(viewer *v, ImDrawList *dl);
+void panels_whole_numbers(viewer *v);
+int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len);
+
 #endif
 
 /* The C++ forms of the C library's headers first, so that the C headers' includes of them
@@ -95,6 +104,16 @@ int panels_legend_width(const viewer *v);
 /* The comparison's settings (FLIP's viewing conditions, HDR-FLIP's tone mapper) and numbers
  * of the picture shown and of the region, with FLIP's weighted histogram. */
 void panels_compare_numbers(viewer *v);
+/* FLIP's pooled values (when FLIP) and the metrics as the Compare section shows them. */
+void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
+                         size_t len);
+/* Outside the image the scene is zero, which the display modes other than tone mapping
+ * colour (falsecolor's bottom colour, a diverging palette's middle): covered in viewport AT,
+ * where P places the W x H image, with black, as tone mapping shows it. */
+void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
+                          int h);
+/* TEXT with a background box at (X, Y) of the window. */
+void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */
 void panels_region(viewer *v);
 void panels_region_text(const viewer *v, char *buf, size_t len);
@@ -107,5 +126,14 @@ void panels_region_text(const viewer *v, char *buf, size_t len);
 void panels_pins(viewer *v);
 void panels_pin_marks(viewer *v, ImDrawList *dl);
 void panels_pixel_values(viewer *v, ImDrawList *dl);
+
+/* panels_tiles.cpp: over each tile of a layout its name and its file's whole-image numbers
+ * against the reference, the shown tile outlined; the whole image's numbers in the Compare
+ * section (each tile's in a layout). panels_whole_text: list entry ENTRY's numbers (FULL:
+ * every value, else one line), "computing..." or why they failed, "" without a reference;
+ * returns viewer_whole_get's state. */
+void panels_tiles(viewer *v, ImDrawList *dl);
+void panels_whole_numbers(viewer *v);
+int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len);
 
 #endif

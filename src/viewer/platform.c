@@ -107,6 +107,7 @@ static void on_cursor(GLFWwindow *w, double x, double y)
     viewer *v = from(w);
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
+    viewer_tiles_point(v, &x, &y);   /* another tile: the same place of the shown image's */
     double lx = x - v->vp.x, ly = y - v->vp.y;
     if (v->region_drag)
         viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
@@ -138,6 +139,7 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     to_fb(w, &x, &y);
     ui_input_motion(v->gui, x, y);
     ui_input_button(v->gui, button, action == GLFW_PRESS);
+    viewer_tiles_point(v, &x, &y);
     if (action == GLFW_PRESS)
         v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
@@ -170,6 +172,7 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
+    viewer_tiles_point(v, &x, &y);
     if (!on_picture(v, x, y)) {
         ui_input_scroll(v->gui, dx, dy);
     } else {

@@ -97,6 +97,7 @@ int viewer_draw_frame(viewer *v)
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
+    viewer_tiles_layout(v);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
     glDisable(GL_SCISSOR_TEST);
@@ -131,6 +132,8 @@ int viewer_draw_frame(viewer *v)
             v->renders++;
         }
         viewer_present(v, key.ref);
+        viewer_tiles_render(v, samples);
+        viewer_tiles_present(v);
     }
     v->samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
@@ -202,11 +205,13 @@ void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->pipe);
         pipeline_destroy(&v->ref_pipe);
         viewer_compare_free(v);
+        viewer_tiles_free(v);
         glfwDestroyWindow(v->win);
         ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
     viewer_pins_stop(v);
+    viewer_whole_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
@@ -241,6 +246,7 @@ void viewer_init(viewer *v, const ht_options *o)
     v->rb_slot = -1;
     v->s.wipe = 0.5;
     v->s.disp = o->display;
+    v->s.layout = o->layout;
     v->user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
@@ -256,7 +262,7 @@ static int run_loop(viewer *v, const ht_options *o)
             glfwPollEvents();
         else if (viewer_seq_playing(v))
             glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb_slot >= 0 || viewer_loading(v))
+        else if (v->rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v))
             glfwWaitEventsTimeout(0.005);   /* a read-back or a load is on its way */
         else if (v->net || v->watching || v->latency_due)
             glfwWaitEventsTimeout(LIVE_POLL_S);
@@ -270,6 +276,10 @@ static int run_loop(viewer *v, const ht_options *o)
         viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_pins_poll(v);
+        viewer_whole_poll(v);
+        viewer_tiles_poll(v);
+        if (v->testing)   /* the hooks' screenshots show the whole image's numbers */
+            viewer_whole_wait(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
         for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */

@@ -224,6 +224,10 @@ void act_help(viewer *v, double arg)
     v->help_filter[0] = '\0';
 }
 void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
+void act_layout(viewer *v, double arg)
+{
+    v->s.layout = arg < 0 ? ht_enum_next(ht_layouts, v->s.layout) : (int)arg;
+}
 
 /* Zoom keys zoom at the window's centre (the wheel at the cursor). */
 void act_zoom(viewer *v, double dir)

@@ -26,6 +26,8 @@ void act_msaa(struct viewer *v, double arg);
 void act_panels(struct viewer *v, double arg);
 void act_help(struct viewer *v, double arg);
 void act_adapt(struct viewer *v, double arg);
+/* The layout ARG (HT_LAYOUT_*), or the next one (ARG -1). */
+void act_layout(struct viewer *v, double arg);
 void act_zoom(struct viewer *v, double dir);
 void act_fit(struct viewer *v, double arg);
 void act_one(struct viewer *v, double arg);

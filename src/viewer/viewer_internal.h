@@ -24,6 +24,8 @@
  *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
  *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
  *   pins.c           pinned pixels: their values in every open image
+ *   tiles.c          the side-by-side and grid layouts: the tiles' places, files, pictures
+ *   compare_whole.c  the whole image's FLIP and metrics against the reference, on a worker
  *   view.c           the view maths, no GL (view.h) */
 #ifndef HT_VIEWER_INTERNAL_H
 #define HT_VIEWER_INTERNAL_H
@@ -36,6 +38,8 @@
 #include <GLFW/glfw3.h>
 
 #include "compare_gpu.h"
+#include "flip_input.h"
+#include "settings.h"
 #include "display.h"
 #include "file_list.h"
 #include "image.h"
@@ -120,7 +124,26 @@ typedef struct session {
     int pins[VIEWER_PINS_MAX][2];   /* pinned pixels, absolute image coordinates (view.h) */
     int npins;
     int pin_values;            /* PIN_FILE, PIN_WORKING, PIN_DISPLAY */
+    int layout;                /* HT_LAYOUT_* (settings.h) */
 } session;
+
+/* A tile of the side-by-side and grid layouts other than the shown image's (tiles.c): an
+ * open file in a pipeline of its own (the tile owns its GPU objects), tone-mapped with its
+ * own analysis of the whole image, as `hdrtone export` of that file; drawn with the shown
+ * image's view, settings and display mode. */
+typedef struct viewer_tile {
+    int entry;                 /* the list's entry it shows */
+    viewport at;               /* where it is drawn (framebuffer pixels, y down) */
+    char path[4096];           /* the file its pipeline holds ("": none) */
+    hdr_image img;
+    pipeline *pipe;
+    pass_scene *scene;
+    struct tile_job *job;      /* its file decoding on a worker (tiles.c), or NULL */
+    bool ok;                   /* loaded and uploaded; else err says why (or a job runs) */
+    char err[256];
+    viewer_frame_key last;     /* of its last render: the same key presents it again */
+    bool have_last;
+} viewer_tile;
 
 /* A session file as read (viewer_session.c): the parsed text, and its view and comparison
  * checked against their limits. */
@@ -262,7 +285,8 @@ typedef struct viewer {
     ht_source scene_src, ref_src;   /* the last scene pictures of both */
     compare_gpu *cmp;          /* the error maps and their numbers */
     bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
-    bool cmp_have;             /* cmp_numbers holds a run's numbers */
+    bool cmp_have;             /* cmp_numbers holds a run's numbers ... */
+    unsigned long cmp_runs;    /* ... of run cmp_numbers.run; the runs of cmp so far */
     viewer_frame_key cmp_key;  /* the frame of the last run that computed FLIP: a new one
                                   differing only in its rectangle reuses its map */
     bool cmp_key_valid;
@@ -297,6 +321,12 @@ typedef struct viewer {
      * first image gets (NULL: none, or taken). */
     char session_path[4096];
     viewer_session_file *session_view;
+
+    /* Layouts (tiles.c): the picture's whole area; the tiles (v->vp is the shown image's). */
+    viewport area;
+    viewer_tile tiles[HT_GRID_MAX];
+    int ntiles, tile_cur;      /* 1 in the single layout; tile_cur is the shown image's */
+    struct whole_cmp *whole;   /* the whole image's numbers (compare_whole.c) */
 
     /* Test hooks. */
     bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
@@ -532,7 +562,14 @@ void viewer_region_rect(const viewer *v, int rect[4]);
 /* The reference's entry ("" when there is none, or its index is not in the list). */
 const char *viewer_ref_path(const viewer *v);
 
-/* Whether the frame shows the reference (a mode or Z, a reference of the image's size),
+/* An entry of the list other than the shown image (the reference, a tile): a network image,
+ * or the file with the command line's part and layer (not the ones the shown image was
+ * stepped to: it is a file of its own) into *IMG. False with the reason in ERR. */
+bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
+/* TEX's viewport pixels [X0, X1) x [Y0, Y1) (y down) onto AT of the window. */
+void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1);
+/* Whether the frame shows the reference (a mode or Z, a reference of the image's size, the
+ * single layout: the tiles of the others show the pictures side by side),
  * loading it when its entry changed; the reason in v->ref_err when not. */
 bool viewer_ref_shown(viewer *v);
 /* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
@@ -543,15 +580,57 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples);
 void viewer_present(viewer *v, bool ref);
 /* The divider's place in viewport pixels (x, or y when horizontal). */
 int viewer_wipe_pos(const viewer *v);
-/* Whether the mode draws an error map, and whether it reads the linear pictures (the scene
- * pass then runs with one sample a pixel). */
+/* Whether the mode draws an error map (in the single layout), and whether it reads the
+ * linear pictures (the scene pass then runs with one sample a pixel). */
 bool viewer_compare_map(const viewer *v);
 bool viewer_compare_linear(const viewer *v);
 /* The error map of the frame's two pictures (after both were rendered), never waiting; its
  * numbers come with viewer_compare_poll, once a frame. */
 void viewer_compare_run(viewer *v);
 void viewer_compare_poll(viewer *v);
+/* Whether the numbers (v->cmp_numbers) are those of the map shown: its run's, not an
+ * earlier one's (then the panels say "computing"). */
+bool viewer_compare_ready(const viewer *v);
 void viewer_compare_free(viewer *v);
+
+/* tiles.c */
+
+/* After panels_layout: the tiles of the layout in v->area (the picture's area), v->vp made
+ * the shown image's tile. A side by side with one open image and no reference, or a grid of
+ * one, is the single layout. */
+void viewer_tiles_layout(viewer *v);
+/* The framebuffer point (X, Y) in another tile moved to the same place of the shown image's
+ * tile (pan, zoom and the cursor's pixel are locked across the tiles). */
+void viewer_tiles_point(const viewer *v, double *x, double *y);
+/* The other tiles' pictures (after the shown image's frame, with its SAMPLES), each rendered
+ * again only when its key changed, and blitted to their places. A file that cannot be read
+ * leaves its tile empty with the reason (viewer_tile.err, shown on it). */
+void viewer_tiles_render(viewer *v, int samples);
+void viewer_tiles_present(viewer *v);
+void viewer_tiles_free(viewer *v);
+/* Whether a tile's file is decoding (the loop then polls; the frame uploads it once done);
+ * viewer_tiles_poll, once a frame, asks for a frame when one is done. */
+bool viewer_tiles_loading(const viewer *v);
+void viewer_tiles_poll(viewer *v);
+/* The file name of tile I (its entry's base name). */
+const char *viewer_tile_name(const viewer *v, int i);
+
+/* compare_whole.c */
+
+/* What viewer_whole_get found. */
+enum { WHOLE_NONE, WHOLE_PENDING, WHOLE_READY, WHOLE_FAILED };
+/* The whole image's comparison of the list's entry ENTRY against the reference, as `hdrtone
+ * compare --backend cpu REF FILE` computes it (flip_input_load, flip_report_cpu: full
+ * resolution, FLIP's settings of the session): WHOLE_READY with *R; WHOLE_PENDING while a
+ * worker computes it (started here: nothing waits); WHOLE_FAILED with the reason in *ERR;
+ * WHOLE_NONE without a reference or for the reference itself. A result is kept for its key
+ * (both files, ppd, FLIP's tone mapper) and dropped when the key changes. */
+int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err);
+/* Once a frame: takes a finished result (redraws); starts the next wanted one. */
+void viewer_whole_poll(viewer *v);
+/* Under the test hooks: waits for the computations wanted so far. */
+void viewer_whole_wait(viewer *v);
+void viewer_whole_stop(viewer *v);
 
 /* viewer_session.c */
 

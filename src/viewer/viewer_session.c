@@ -1,5 +1,5 @@
 /* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
- * settings, the view and the pinned pixels, as versioned JSON (a key added later is optional
+ * settings (the layout among them), the view and the pinned pixels, as versioned JSON (a key added later is optional
  * within its version: a file written before it still reads). The settings are written as the command line's
  * options and read back through options_parse, so that the option table's limits check them
  * (no limit written twice). */
@@ -27,11 +27,13 @@ static void write_settings(FILE *f, const viewer *v)
     fprintf(f, "  \"settings\": [\"--view\", \"%s\", \"--exposure\", \"%.17g\", "
                "\"--offset\", \"%.17g\", \"--ldmax\", \"%.17g\", \"--drange\", \"%.17g\", "
                "\"--msaa\", \"%d\", \"--fc-log\", \"%d\", \"--fc-steps\", \"%d\", "
-               "\"--fc-style\", \"%s\", \"--channel\", \"%s\", \"--channel-palette\", \"%s\"",
+               "\"--fc-style\", \"%s\", \"--channel\", \"%s\", \"--channel-palette\", \"%s\", "
+               "\"--layout\", \"%s\"",
             ht_enum_name(display_modes, d->mode), d->exposure, d->offset, t->ldmax, t->drange,
             v->s.msaa, d->fc_decades, d->fc_steps, ht_enum_name(display_fc_styles, d->fc_style),
             ht_enum_name(display_channels, d->channel),
-            ht_enum_name(display_channel_palettes, d->ch_palette));
+            ht_enum_name(display_channel_palettes, d->ch_palette),
+            ht_enum_name(ht_layouts, v->s.layout));
     if (d->fc_max > 0)
         fprintf(f, ", \"--fc-max\", \"%.17g\"", d->fc_max);
     if (t->lmin > 0 && t->lmax > 0)   /* both 0: automatic */

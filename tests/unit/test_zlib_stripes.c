@@ -1,14 +1,13 @@
-/* zlib_stripes: pieces of every kind libdeflate makes (stored blocks of random bytes, fixed
- * codes of a few bytes, dynamic codes of long compressible runs, pieces of one byte) joined
- * into one zlib stream that libdeflate's strict inflater reads back byte for byte with its
- * Adler-32; the same bytes on 1, 2 and 5 threads; deflate_final_block finds a stream's end
- * exactly and refuses cut and damaged streams without reading past them (the sanitizers'
- * build); a PNG of many stripes decodes (stb_image) to its pixels; and other threads'
- * help (zlib_stripes_help, as idle batch workers give it) leaves the bytes as they were.
- * With literals allowed (16-bit PNGs), the random pieces go to deflate_literals and the
- * whole still reads back; deflate_literals alone on skewed counts (codes the length limit
- * must shorten) and on one repeated byte inflates to its input; a 16-bit PNG of noise
- * decodes (stb_image) to its pixels. */
+/* zlib_stripes: pieces of every kind (random bytes, a noisy ramp, zeros, one byte, a random
+ * block repeated) joined into one zlib stream that libdeflate's strict inflater reads back
+ * byte for byte with its Adler-32; the same bytes on 1, 2 and 5 threads and with other
+ * threads' help (zlib_stripes_help, as idle batch workers give it); a piece of repeats far
+ * apart takes the hash (much smaller than its bytes). deflate_fast alone, final and not
+ * (then followed by a final stream), with and without its hash, inflates to its input:
+ * skewed counts (codes the length limit must shorten), one repeated byte (matches of 258
+ * one byte back), nothing, repeats 40,000 bytes apart (past the window) and 32,768 apart
+ * (at its edge), random lengths of mixed bytes; within its bound. PNGs of many stripes, 8-
+ * and 16-bit, decode (stb_image) to their pixels. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,7 +18,7 @@
 #include <stb_image.h>
 
 #include "encode.h"
-#include "deflate_literals.h"
+#include "deflate_fast.h"
 #include "testutil.h"
 #include "zlib_stripes.h"
 
@@ -49,9 +48,9 @@ static uint8_t *bytes(size_t n, int kind, unsigned seed)
     return b;
 }
 
-/* P's stream with LITERALS allowed or not: the same on 1, 2 and 5 threads, inflated back;
- * its length in *ZLEN. */
-static void check_roundtrip_as(const pieces *p, bool literals, const char *what, size_t *zlen_out)
+/* P's stream with near distances 1 and 3: the same on 1, 2 and 5 threads, inflated back;
+ * its length. */
+static size_t check_roundtrip(const pieces *p, const char *what)
 {
     size_t total = 0;
     for (int k = 0; k < p->n; k++)
@@ -61,9 +60,8 @@ static void check_roundtrip_as(const pieces *p, bool literals, const char *what,
     static const int threads[3] = {1, 2, 5};
     char err[128];
     for (int t = 0; t < 3; t++)
-        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, literals, threads[t], &z[t],
-                           &zlen[t], err, sizeof err), "%s: %s", what, err);
-    *zlen_out = zlen[0];
+        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 3, threads[t], &z[t], &zlen[t],
+                           err, sizeof err), "%s: %s", what, err);
     CHECK(zlen[0] == zlen[1] && zlen[0] == zlen[2] && !memcmp(z[0], z[1], zlen[0]) &&
           !memcmp(z[0], z[2], zlen[0]), "%s: the bytes depend on the threads", what);
     uint8_t *back = malloc(total + 1);
@@ -78,36 +76,43 @@ static void check_roundtrip_as(const pieces *p, bool literals, const char *what,
         CHECK(!memcmp(back + at, p->data[k], p->len[k]), "%s: piece %d differs", what, k);
     libdeflate_free_decompressor(d);
     free(back);
-    for (int t = 0; t < 3; t++)
+    printf("%s: %zu bytes into %zu\n", what, total, zlen[0]);
+    for (int t = 1; t < 3; t++)
         free(z[t]);
+    free(z[0]);
+    return zlen[0];
 }
 
-/* P's stream without and with literals; whether the two differ. */
-static bool check_roundtrip(const pieces *p, const char *what)
+/* deflate_fast of DATA (N bytes), with HASH or not, as a non-final stream followed by a final
+ * one of the same bytes, inflated back to both copies. */
+static void check_fast(const uint8_t *data, size_t n, bool hash, const char *what)
 {
-    size_t plain, lit;
-    check_roundtrip_as(p, false, what, &plain);
-    check_roundtrip_as(p, true, what, &lit);
-    printf("%s: %zu bytes, %zu with literals\n", what, plain, lit);
-    return plain != lit;
-}
-
-/* deflate_literals of DATA alone, final, inflated back. */
-static void check_literals(const uint8_t *data, size_t n, const char *what)
-{
-    uint8_t *z = malloc(deflate_literals_bound(n)), *back = malloc(n + 1);
-    size_t zlen = deflate_literals(data, n, true, z), got = 0;
-    CHECK(zlen <= deflate_literals_bound(n), "%s: past the bound", what);
+    static const size_t near[2] = {1, 3};
+    size_t cap = 2 * deflate_fast_bound(n);
+    uint8_t *z = malloc(cap), *back = malloc(2 * n + 1);
+    deflate_fast_work *work = deflate_fast_work_new();
+    size_t a = deflate_fast(work, data, n, near, hash, false, z);
+    size_t b = deflate_fast(work, data, n, near, hash, true, z + a), got = 0;
+    deflate_fast_work_free(work);
+    CHECK(a && b && a <= deflate_fast_bound(n) && b <= deflate_fast_bound(n),
+          "%s: %zu and %zu bytes, bound %zu", what, a, b, deflate_fast_bound(n));
     struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    enum libdeflate_result r = libdeflate_deflate_decompress(d, z, zlen, back, n + 1, &got);
-    CHECK(r == LIBDEFLATE_SUCCESS && got == n && !memcmp(back, data, n), "%s: inflate %d, "
-          "%zu of %zu bytes", what, (int)r, got, n);
+    enum libdeflate_result r = libdeflate_deflate_decompress(d, z, a + b, back, 2 * n + 1, &got);
+    CHECK(r == LIBDEFLATE_SUCCESS && got == 2 * n && !memcmp(back, data, n) &&
+          !memcmp(back + n, data, n), "%s (hash %d): inflate %d, %zu of %zu bytes", what,
+          (int)hash, (int)r, got, 2 * n);
     libdeflate_free_decompressor(d);
     free(back);
     free(z);
 }
 
-static void check_literals_alone(void)
+static void check_fast_both(const uint8_t *data, size_t n, const char *what)
+{
+    check_fast(data, n, false, what);
+    check_fast(data, n, true, what);
+}
+
+static void check_fast_alone(void)
 {
     enum { N = 300000 };
     uint8_t *b = malloc(N);
@@ -118,12 +123,30 @@ static void check_literals_alone(void)
         uint32_t r = seed >> 8 | 1u << 23;
         b[i] = (uint8_t)__builtin_ctz(r);
     }
-    check_literals(b, N, "skewed counts");
+    check_fast_both(b, N, "skewed counts");
     memset(b, 'x', N);
-    check_literals(b, N, "one byte repeated");
-    check_literals(b, 0, "nothing");
+    check_fast_both(b, N, "one byte repeated");
+    check_fast_both(b, 0, "nothing");
+    check_fast_both(b, 5, "five bytes");
+    static const size_t gaps[2] = {40000, 32768};
+    for (int g = 0; g < 2; g++) {
+        uint8_t *r = bytes(N, 0, 17);
+        memcpy(r + gaps[g], r, N - gaps[g]);
+        check_fast_both(r, N, g ? "repeats at the window's edge" : "repeats past the window");
+        free(r);
+    }
+    for (int t = 0; t < 40; t++) {   /* random lengths of ramp, random and zero bytes */
+        seed = seed * 1103515245u + 12345u;
+        size_t n = seed % 200000;
+        uint8_t *r = bytes(n, t % 3, seed);
+        for (size_t i = 0; i + 1000 < n; i += 3000)
+            memset(r + i, (int)(i & 255), seed % 900 + 1);
+        check_fast_both(r, n, "mixed");
+        free(r);
+    }
     free(b);
 }
+
 /* Helpers: call zlib_stripes_help until STOP, counting the pieces they did. */
 typedef struct helping {
     atomic_bool stop, started;
@@ -148,7 +171,7 @@ static void check_help(const pieces *p)
     uint8_t *alone = NULL, *helped = NULL;
     size_t alone_len = 0, helped_len = 0;
     CHECK(!zlib_stripes_help(), "help with no stream under way did something");
-    CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, false, 1, &alone, &alone_len, err, sizeof err),
+    CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 3, 1, &alone, &alone_len, err, sizeof err),
           "alone: %s", err);
     helping h = {0};
     pthread_t t[2];
@@ -159,7 +182,7 @@ static void check_help(const pieces *p)
     for (int tries = 0; tries < 50 && atomic_load(&h.helped) == 0; tries++) {
         free(helped);
         helped = NULL;
-        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, false, 1, &helped, &helped_len, err,
+        CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 3, 1, &helped, &helped_len, err,
                            sizeof err), "helped: %s", err);
         CHECK(helped_len == alone_len && !memcmp(helped, alone, alone_len),
               "the bytes changed with help");
@@ -172,35 +195,7 @@ static void check_help(const pieces *p)
     free(helped);
 }
 
-static void check_final_block(void)
-{
-    uint8_t *raw = bytes(200000, 1, 7);
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
-    size_t cap = libdeflate_deflate_compress_bound(c, 200000);
-    uint8_t *z = malloc(cap);
-    size_t n = libdeflate_deflate_compress(c, raw, 200000, z, cap), fb = 0, eb = 0;
-    CHECK(deflate_final_block(z, n, &fb, &eb), "a whole stream refused");
-    CHECK(eb <= 8 * n && eb > 8 * n - 8 && fb < eb, "end bit %zu of %zu bytes", eb, n);
-    CHECK(z[fb / 8] >> (fb % 8) & 1, "no BFINAL at bit %zu", fb);
-    /* Cut streams: refused, never read past. */
-    for (size_t cut = 0; cut < n; cut += n / 37 + 1) {
-        uint8_t *part = malloc(cut ? cut : 1);
-        memcpy(part, z, cut);
-        CHECK(!deflate_final_block(part, cut, &fb, &eb), "a stream cut at %zu accepted", cut);
-        free(part);
-    }
-    /* Damaged streams: any answer, no crash (the sanitizers watch). */
-    for (size_t i = 0; i < n; i += n / 53 + 1) {
-        z[i] ^= 0x5a;
-        (void)deflate_final_block(z, n, &fb, &eb);
-        z[i] ^= 0x5a;
-    }
-    libdeflate_free_compressor(c);
-    free(z);
-    free(raw);
-}
-
-/* A 16-bit PNG of noise (its stripes written as literals): stb_image reads its pixels. */
+/* A 16-bit PNG of noise: stb_image reads its pixels. */
 static void check_png16(void)
 {
     enum { W = 257, H = 700 };
@@ -249,12 +244,17 @@ int main(void)
     check_help(&p);
     pieces one = {.n = 1, .len = {1}, .data = {p.data[2]}};
     check_roundtrip(&one, "one byte");
-    pieces rnd = {.n = 2, .len = {70000, 300000}, .data = {p.data[4], p.data[0]}};
-    CHECK(check_roundtrip(&rnd, "random then ramp"), "no random piece written as literals");
+    /* a random 1000-byte block over and over: only the hash finds it */
+    uint8_t *rep = bytes(400000, 0, 3);
+    for (size_t i = 1000; i < 400000; i++)
+        rep[i] = rep[i - 1000];
+    pieces far = {.n = 2, .len = {70000, 400000}, .data = {p.data[4], rep}};
+    CHECK(check_roundtrip(&far, "random then repeats") < 70000 + 400000 / 20,
+          "the repeats' piece did not take the hash");
+    free(rep);
     for (int k = 0; k < p.n; k++)
         free(p.data[k]);
-    check_final_block();
-    check_literals_alone();
+    check_fast_alone();
     check_png();
     check_png16();
     return test_finish("test_zlib_stripes");

@@ -1,0 +1,253 @@
+/* The side-by-side and grid layouts (docs/viewer.md, Layouts): the picture's area split into
+ * tiles of one size, the shown image in its own (the renderer's frame, v->vp) and each other
+ * open file in a tile that owns its pipeline and scene pass, drawn with the shown image's
+ * view, settings and display mode, and tone-mapped with its own analysis of the whole image
+ * (pipeline_frame on its image), so that each tile is what `hdrtone export` makes of its
+ * file. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viewer_internal.h"
+
+enum { TILE_GAP = 4 };   /* framebuffer pixels between tiles */
+
+/* A tile's file decoding on a worker (the window answers meanwhile); its inputs copied. */
+struct tile_job {
+    pthread_t thread;
+    atomic_bool done;
+    char path[4096], part[64], layer[64];
+    image_load_options lo;
+    hdr_image img;
+    bool ok;
+    char err[HT_ERR_MAX];
+};
+
+static void *tile_worker(void *arg)
+{
+    struct tile_job *j = arg;
+    j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+/* Waits for T's job and takes its image into t->img (or its reason into t->err). */
+static bool job_take(viewer_tile *t)
+{
+    struct tile_job *j = t->job;
+    pthread_join(j->thread, NULL);
+    t->job = NULL;
+    bool ok = j->ok;
+    if (ok)
+        t->img = j->img;
+    else
+        snprintf(t->err, sizeof t->err, "%.250s", j->err);
+    free(j);
+    return ok;
+}
+
+/* Starts decoding PATH for T on a worker; false (nothing started) when it cannot. */
+static bool job_start(viewer *v, viewer_tile *t, const char *path)
+{
+    struct tile_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return false;
+    snprintf(j->path, sizeof j->path, "%s", path);
+    j->lo = viewer_load_options(v, false, j->part, sizeof j->part, j->layer, sizeof j->layer);
+    if (pthread_create(&j->thread, NULL, tile_worker, j) != 0) {
+        free(j);
+        return false;
+    }
+    t->job = j;
+    return true;
+}
+
+/* The entries the layout shows into E (at most HT_GRID_MAX), the shown one's place in *AT;
+ * their count. Side by side: the shown image and the reference (else the next open image).
+ * Grid: the page of HT_GRID_MAX entries of the list that holds the shown one. */
+static int layout_entries(const viewer *v, int *e, int *at)
+{
+    *at = 0;
+    e[0] = v->cur;
+    if (!v->have_image || v->seq || v->nfiles < 2 || v->s.layout == HT_LAYOUT_SINGLE)
+        return 1;
+    if (v->s.layout == HT_LAYOUT_SIDE) {
+        e[1] = v->s.ref >= 0 && v->s.ref != v->cur ? v->s.ref : (v->cur + 1) % v->nfiles;
+        return 2;
+    }
+    int first = v->cur - v->cur % HT_GRID_MAX, n = v->nfiles - first;
+    n = n < HT_GRID_MAX ? n : HT_GRID_MAX;
+    for (int i = 0; i < n; i++)
+        e[i] = first + i;
+    *at = v->cur - first;
+    return n;
+}
+
+/* T holds no file (its GPU objects are kept for the next). */
+static void tile_reset(viewer_tile *t)
+{
+    if (t->job)
+        job_take(t);   /* a decoded image nobody wants now: freed below */
+    image_free(&t->img);
+    t->path[0] = t->err[0] = '\0';
+    t->ok = t->have_last = false;
+}
+
+static void tile_free(viewer_tile *t)
+{
+    tile_reset(t);
+    pipeline_destroy(&t->pipe);
+    pass_scene_destroy(&t->scene);
+}
+
+void viewer_tiles_layout(viewer *v)
+{
+    int e[HT_GRID_MAX], at;
+    v->area = v->vp;
+    v->ntiles = layout_entries(v, e, &at);
+    v->tile_cur = at;
+    for (int i = v->ntiles > 1 ? v->ntiles : 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].path[0])   /* a tile no longer shown gives its GPU objects back */
+            tile_free(&v->tiles[i]);
+    if (v->ntiles == 1)
+        return;
+    int cols = v->s.layout == HT_LAYOUT_SIDE ? 2 : (int)ceil(sqrt(v->ntiles));
+    int rows = (v->ntiles + cols - 1) / cols;
+    int w = (v->area.w - TILE_GAP * (cols - 1)) / cols;
+    int h = (v->area.h - TILE_GAP * (rows - 1)) / rows;
+    w = w < 1 ? 1 : w;
+    h = h < 1 ? 1 : h;
+    for (int i = 0; i < v->ntiles; i++) {
+        v->tiles[i].entry = e[i];
+        v->tiles[i].at = (viewport){v->area.x + (i % cols) * (w + TILE_GAP),
+                                    v->area.y + (i / cols) * (h + TILE_GAP), w, h};
+    }
+    v->vp = v->tiles[at].at;
+}
+
+void viewer_tiles_point(const viewer *v, double *x, double *y)
+{
+    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++) {
+        viewport t = v->tiles[i].at;
+        if (*x >= t.x && *y >= t.y && *x < t.x + t.w && *y < t.y + t.h) {
+            *x += v->vp.x - t.x;
+            *y += v->vp.y - t.y;
+            return;
+        }
+    }
+}
+
+const char *viewer_tile_name(const viewer *v, int i)
+{
+    int e = v->tiles[i].entry;
+    return e >= 0 && e < v->nfiles ? viewer_base_name(v->files[e]) : "";
+}
+
+/* T's decoded image uploaded into its pipeline. */
+static bool tile_upload(viewer_tile *t)
+{
+    char err[HT_ERR_MAX];
+    if ((!t->pipe && !(t->pipe = pipeline_create(err, sizeof err))) ||
+        (!t->scene && !(t->scene = pass_scene_create(err, sizeof err))) ||
+        !pipeline_upload(t->pipe, &t->img, err, sizeof err)) {
+        snprintf(t->err, sizeof t->err, "%.250s", err);
+        image_free(&t->img);
+        return false;
+    }
+    t->err[0] = '\0';
+    return true;
+}
+
+/* Tile T's file in its pipeline when its entry changed: decoded on a worker (under the test
+ * hooks waited for, so that screenshots are exact), uploaded by the frame after it is done;
+ * a network image copied at once. A failure is kept, not tried again every frame. */
+static bool tile_load(viewer *v, viewer_tile *t)
+{
+    const char *path = v->files[t->entry];
+    if (strcmp(path, t->path) == 0 && !t->job)
+        return t->ok;
+    if (strcmp(path, t->path) != 0) {
+        tile_reset(t);
+        snprintf(t->path, sizeof t->path, "%s", path);
+        char err[HT_ERR_MAX];
+        if (viewer_net_name(v, path) || !job_start(v, t, path)) {
+            if (!viewer_read_other(v, path, &t->img, err, sizeof err)) {
+                snprintf(t->err, sizeof t->err, "%.250s", err);
+                return false;
+            }
+            return t->ok = tile_upload(t);
+        }
+    }
+    if (!v->testing && !atomic_load(&t->job->done))
+        return false;   /* still decoding: the tile says so */
+    return t->ok = job_take(t) && tile_upload(t);
+}
+
+void viewer_tiles_poll(viewer *v)
+{
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].job && atomic_load(&v->tiles[i].job->done))
+            v->dirty = true;   /* the frame uploads it */
+}
+
+bool viewer_tiles_loading(const viewer *v)
+{
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        if (v->tiles[i].job)
+            return true;
+    return false;
+}
+
+/* Tile T's picture: the scene pass with the shown image's view placed on its own data
+ * window, then its own analysis of the whole image and the apply pass. The human-vision
+ * stage runs on the shown image only (as the reference's picture). */
+static void tile_render(viewer *v, viewer_tile *t, int samples)
+{
+    viewer_frame_key k = v->last;
+    k.image = pipeline_image_generation(t->pipe);
+    if (t->have_last && renderer_key_equal(&k, &t->last))
+        return;
+    tonemap_params tm = v->s.tm;
+    tm.veil = tm.acuity = tm.color_loss = false;
+    char err[HT_ERR_MAX];
+    if (!tonemap_set_colour(&tm, &t->img.colour, err, sizeof err)) {
+        snprintf(t->err, sizeof t->err, "%.250s", err);
+        return;
+    }
+    pipeline_set_display(t->pipe, viewer_display_of(v));
+    view_place p = view_placement(v->s.view, t->img.data_window[0], t->img.data_window[1],
+                                  t->at.w, t->at.h);
+    ht_source scene = pass_scene_run_image(t->scene, t->pipe, !t->img.half_exact, t->at.w,
+                                           t->at.h, samples, (scene_view){p.x, p.y, p.zoom});
+    if (!pipeline_frame(t->pipe, pipeline_image_source(t->pipe), scene, &tm, err, sizeof err)) {
+        snprintf(t->err, sizeof t->err, "%.250s", err);
+        return;
+    }
+    t->last = k;
+    t->have_last = true;
+}
+
+void viewer_tiles_render(viewer *v, int samples)
+{
+    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++)
+        if (i != v->tile_cur && tile_load(v, &v->tiles[i]))
+            tile_render(v, &v->tiles[i], samples);
+}
+
+void viewer_tiles_present(viewer *v)
+{
+    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++) {
+        viewer_tile *t = &v->tiles[i];
+        if (i != v->tile_cur && t->ok && t->have_last)
+            viewer_blit(v, pipeline_output_texture(t->pipe), t->at, 0, 0, t->at.w, t->at.h);
+    }
+}
+
+void viewer_tiles_free(viewer *v)
+{
+    for (int i = 0; i < HT_GRID_MAX; i++)
+        tile_free(&v->tiles[i]);
+}
