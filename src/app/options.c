@@ -271,9 +271,11 @@ static const opt_def OPTIONS[] = {
          "redraw every vsync instead of on events (for measuring)"),
     FLAG("no-panels", HT_CMD_VIEW, no_panels,
          "start with the panels hidden: the picture fills the window (Ctrl+H shows them)"),
-    SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW, ui_scale, "F",
+    SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW | HT_CMD_BENCH, ui_scale, "F",
      "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"),
-    STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
+    STRING("window", HT_CMD_VIEW | HT_CMD_BENCH, window, "WxH",
+           "the window's size in screen pixels (bench: the viewer frame with GUI's window; "
+           "default the image's size, at least 640x400)"),
     {"layout", 0, OPT_CHOICE, HT_CMD_VIEW, OFF(layout), 0, 0, ht_layouts, "KIND",
      "single, side-by-side (the image and the reference, else the next image) or grid (the "
      "open images, 9 at most); key J", 0},
