@@ -2,6 +2,7 @@
 // display.c and falsecolor.c, which these functions mirror line by line). The uniforms are
 // set from display_params by pass_apply.c.
 uniform int u_view_mode;        // HT_VIEW_*
+uniform float u_white;          // the display value of the mode's 1.0 (display_params.white)
 uniform float u_exposure_mul;   // 2^exposure
 uniform float u_offset;
 uniform float u_fc_max;         // cd/m^2 at the top of the scale
@@ -97,12 +98,10 @@ vec3 ocio_sample(vec4 c)
 }
 #endif
 
-// The colour of one sample C of pixel p in the mode (linear; the OCIO view's: encoded).
-vec3 display_sample(ivec2 p, vec4 c)
+// The linear colour of one sample C of pixel p in the exposure, false-colour or channel
+// mode, 1.0 its white (pixel_rgb before the white's scale).
+vec3 mode_rgb(ivec2 p, vec4 c)
 {
-#ifdef HT_OCIO
-    if (u_view_mode == HT_VIEW_OCIO) return ocio_sample(c);
-#endif
     if (u_view_mode == HT_VIEW_EXPOSURE) {
         bvec3 f = bvec3(ht_finite(c.r), ht_finite(c.g), ht_finite(c.b));
         vec3 o = ht_to_display(mix(vec3(0.0), c.rgb * u_exposure_mul, f)) + u_offset;
@@ -116,4 +115,14 @@ vec3 display_sample(ivec2 p, vec4 c)
         return fc_rgb(fc_position(c), nb);
     }
     return channel_rgb(channel_value(c));
+}
+
+// The colour of one sample C of pixel p in the mode (linear, 1 the display's peak; the OCIO
+// view's: encoded).
+vec3 display_sample(ivec2 p, vec4 c)
+{
+#ifdef HT_OCIO
+    if (u_view_mode == HT_VIEW_OCIO) return ocio_sample(c);
+#endif
+    return u_white * mode_rgb(p, c);
 }

@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "bench_gui.h"
 #include "commands.h"
 #include "compare_cmd.h"
 #include "handoff.h"
 #include "image_formats.h"
 #include "seq_cmd.h"
 #include "viewer.h"
+#include "viewer_bench.h"
 
 /* The bundled image: installed beside the program (PREFIX/share/hdrtone, as `cmake --install`
  * and the package lay it out), else the source tree's assets/ of a build folder. */
@@ -122,6 +124,7 @@ static void print_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    bench_gui_register(viewer_bench_frames);   /* bench's viewer frame with GUI (bench_gui.h) */
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {
         print_usage(stdout);

@@ -11,6 +11,7 @@
 #include <glad/gl.h>
 
 #include "bench_export.h"
+#include "bench_gui.h"
 #include "bench_decode.h"
 #include "bench_flip.h"
 #include "bench_dispatch.h"
@@ -48,6 +49,9 @@ typedef struct bench {
     int stats_pass;
     bench_present *present;     /* "viewer frame": the present into the window's stand-in */
     int present_by;             /* BENCH_PRESENT_*, for run_viewer_frame */
+    const ht_options *o;        /* for the viewer frame with GUI (bench_gui.h) ... */
+    const char *file;           /* ... of this file (NULL: the synthetic image) ... */
+    int gui_samples;            /* ... in the table of the viewer's samples */
     char err[HT_ERR_MAX];       /* the first error of a timed run */
 } bench;
 
@@ -274,13 +278,8 @@ static bool verify(bench *b, const hdr_image *img, char *why, size_t len)
     return ok;
 }
 
-typedef struct row {
-    const char *name;
-    timing t;
-    double bytes;       /* bytes the pass must move at least */
-    const char *vs;     /* the probe it is compared with */
-    double ratio;       /* median / that probe's median (0: not compared) */
-} row;
+typedef bench_row row;
+enum { ROWS_MAX = 96 };   /* rows of a table at most */
 
 /* What the human-vision analysis decided (pipeline_human_report H, NULL: no option asked
  * for), after a table's header: JSON, the object "human" with each option's outcome
@@ -347,10 +346,10 @@ static int print_report(FILE *f, bool json, bool first, const char *what, int w,
             wall_clock ? "timer: wall clock with glFinish (GL_TIME_ELAPSED reports 0 here)"
                        : "timer: GL_TIME_ELAPSED");
     print_human(f, json, human, samples);
-    fprintf(f, "%-34s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
+    fprintf(f, "%-40s %10s %10s %9s %8s  %s\n", "pass", "median us", "min us", "MB", "GB/s",
             "ratio to floor");
     for (int i = 0; i < nrows; i++) {
-        fprintf(f, "%-34s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
+        fprintf(f, "%-40s %10.1f %10.1f %9.2f %8.1f", rows[i].name, rows[i].t.median_ms * 1e3,
                 rows[i].t.min_ms * 1e3, rows[i].bytes / 1e6,
                 rows[i].bytes / (rows[i].t.median_ms * 1e6));
         if (rows[i].ratio > 0)
@@ -567,6 +566,11 @@ static int bench_source(bench *b, int runs, bool half, row *rows)
                               extrema ? "read" : NULL, extrema ? t.median_ms / read.median_ms : 0};
         }
     }
+    if (b->src.samples == b->gui_samples) {   /* last: the viewer leaves GL state behind */
+        bench_gui_floor fl = {read.median_ms, img_one, copy.median_ms, img_all + out, texel};
+        n = bench_gui_rows(b->o, b->file, b->image.width, b->image.height, &fl, b->wall_clock,
+                           rows, n, ROWS_MAX);
+    }
     return n;
 }
 
@@ -673,11 +677,13 @@ static void bench_report(bench *b, const ht_options *o, const hdr_image *img, co
         bench_frame_dispatches(b, o->runs);
         return;
     }
-    row rows[64];
+    int samples = b->scene ? pass_scene_samples(b->scene, o->msaa, b->float32) : 1;
+    b->o = o;
+    b->gui_samples = b->scene ? samples : 0;
+    row rows[ROWS_MAX];
     int n = bench_source(b, o->runs, img->half_exact, rows);
     print_report(stdout, o->json, true, what, img->width, img->height, 1, rows, n,
                  b->wall_clock, pipeline_human_report(b->pipe));
-    int samples = b->scene ? pass_scene_samples(b->scene, o->msaa, b->float32) : 1;
     if (samples > 1) {   /* the viewer's case: its scene target, multisampled */
         b->src = pass_scene_run(b->scene, b->image, b->float32, img->width, img->height,
                                 samples, (scene_view){0, 0, 1});
@@ -693,13 +699,13 @@ static void bench_report(bench *b, const ht_options *o, const hdr_image *img, co
         fprintf(stderr, "hdrtone bench: GPU pipeline: %s\n", b->err);
 }
 
-/* The GPU passes' bench on IMG (bench with one FILE or --synthetic). */
-static int bench_passes(const ht_options *o, hdr_image *img, const char *what)
+/* The GPU passes' bench on IMG (bench with one FILE, or --synthetic: FILE NULL). */
+static int bench_passes(const ht_options *o, hdr_image *img, const char *what, const char *file)
 {
     char err[HT_ERR_MAX];
     int status = 1;
     gl_context *ctx = gl_context_create_headless(err, sizeof err);
-    bench b = {0};
+    bench b = {.file = file};
     if (o->colour.source == IMAGE_COLOUR_OPTION)   /* --colorspace on the synthetic image too */
         img->colour = o->colour;
     b.colour = img->colour;
@@ -746,11 +752,11 @@ int cmd_bench(int argc, char **argv)
     char what[256];
     bool usage;
     bool ok = bench_image(&o, pos, npos, &img, what, sizeof what, &usage);
+    const char *file = npos == 1 ? pos[0] : NULL;   /* argv's */
     free(pos);
     if (usage)
         return commands_usage_error("bench", "give one FILE or --synthetic WxH (e.g. 3840x2160)");
-
-    int status = ok ? bench_passes(&o, &img, what) : 1;
+    int status = ok ? bench_passes(&o, &img, what, file) : 1;
     image_free(&img);
     return status;
 }

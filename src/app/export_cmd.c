@@ -134,7 +134,8 @@ static int check_file_name(const ht_options *o, out_kind kind)
     return 0;
 }
 
-/* --hdr's output: a 16-bit PNG, AVIF, JPEG XL or 10-bit y4m of the tone mapping. Returns 0,
+/* --hdr's output: a 16-bit PNG, AVIF, JPEG XL or 10-bit y4m of the tone mapping (or another
+ * view but the OCIO one: export_view_check). Returns 0,
  * or 2 after a usage error that says why the combination cannot be. */
 static int check_hdr(const ht_options *o, encode_format f)
 {
@@ -152,9 +153,9 @@ static int check_hdr(const ht_options *o, encode_format f)
     else if (o->depth == 8)
         why = "with --depth 8 would band: 256 codes over the whole signal (--depth 16, the "
               "default with --hdr)";
-    else if (o->display.mode != HT_VIEW_TONEMAP && o->display.mode != HT_VIEW_EXPOSURE)
-        why = "is the tone mapping's and the exposure view's: the other views write SDR "
-              "pictures (--view tonemap or exposure)";
+    else if (o->display.mode == HT_VIEW_OCIO)
+        why = "with --view ocio: the OCIO view encodes for its config's display (a PQ one of "
+              "the config writes a PQ PNG without --hdr)";
     if (!why)
         return 0;
     snprintf(msg, sizeof msg, "--hdr %s: %s %s", kind, encode_format_name(f), why);

@@ -18,11 +18,16 @@
 int export_view_check(const ht_options *o, const char *first_input)
 {
     const char *mode = ht_enum_name(display_modes, o->display.mode);
-    bool hdr = o->hdr != HT_TRANSFER_SRGB;   /* check_hdr let only the exposure view by */
-    char msg[256];
+    bool hdr = o->hdr != HT_TRANSFER_SRGB;   /* check_hdr let all but the OCIO view by */
+    char msg[320];
     if (o->display.mode == HT_VIEW_TONEMAP)
         return 0;
-    if (hdr && (o->format == ENCODE_JPEG || o->format == ENCODE_Y4M))
+    if (hdr && o->format == ENCODE_JPEG && o->display.mode != HT_VIEW_EXPOSURE)
+        snprintf(msg, sizeof msg, "--view %s --hdr writes png, avif or jxl, not jpeg: its HDR "
+                 "picture is the SDR one at %g cd/m^2 (BT.2408's reference white), so an Ultra "
+                 "HDR JPEG's gain map would add nothing (a jpeg without --hdr is that picture)",
+                 mode, HT_HDR_REF_WHITE);
+    else if (hdr && (o->format == ENCODE_JPEG || o->format == ENCODE_Y4M))
         snprintf(msg, sizeof msg, "--view %s --hdr writes png, avif or jxl, not %s (an Ultra "
                  "HDR JPEG and y4m are the tone mapping's)", mode, encode_format_name(o->format));
     else if (!hdr && o->format != ENCODE_PNG && o->format != ENCODE_JPEG)
@@ -40,14 +45,11 @@ int export_view_check(const ht_options *o, const char *first_input)
     return commands_usage_error("export", msg);
 }
 
-void export_view_hdr_exposure(const tonemap_params *tm, display_params *d)
+void export_view_hdr_white(const tonemap_params *tm, display_params *d)
 {
-    if (d->mode != HT_VIEW_EXPOSURE ||
-        (tm->transfer != HT_TRANSFER_PQ && tm->transfer != HT_TRANSFER_HLG))
-        return;
-    double k = HT_HDR_REF_WHITE / tm->ldmax;
-    d->exposure += log2(k);
-    d->offset *= k;
+    bool hdr = tm->transfer == HT_TRANSFER_PQ || tm->transfer == HT_TRANSFER_HLG;
+    d->white = hdr && d->mode != HT_VIEW_TONEMAP && d->mode != HT_VIEW_OCIO
+                   ? HT_HDR_REF_WHITE / tm->ldmax : 1.0;
 }
 
 /* IMG in D's mode with TM into RGB (W x H x 3 samples of BITS 8 or 16) on the GPU of BE. */
@@ -93,9 +95,10 @@ static bool render(cmd_backend *be, const ht_options *o, const hdr_image *img,
            render_gpu(be, &tm, img, &od, rgb, bits, err, errlen);
 }
 
-/* The false-colour picture *RGB (W x H) with its legend left of it: *rgb, *w, *h replaced. */
+/* The false-colour picture *RGB (W x H, samples of BITS) with its legend left of it: *rgb,
+ * *w, *h replaced. */
 static bool add_legend(const ht_options *o, const display_params *d, const image_units *u,
-                       uint8_t **rgb, int *w, int *h, char *err, size_t errlen)
+                       int bits, uint8_t **rgb, int *w, int *h, char *err, size_t errlen)
 {
     font_file font;
     legend_layout l;
@@ -104,9 +107,10 @@ static bool add_legend(const ht_options *o, const display_params *d, const image
     const char *unit = u->rule == HT_UNITS_RELATIVE ? "relative" : "cd/m2";
     if (!font_load(FONT_DEFAULT_PATTERN, &font, err, errlen))
         return false;
-    bool ok = legend_draw(d, &o->tm, &font, unit, &l, &leg, err, errlen);
+    bool ok = legend_draw(d, &o->tm, &font, unit, bits, &l, &leg, err, errlen);
     int ow, oh;
-    if (ok && !legend_beside(leg, l.width, l.height, *rgb, *w, *h, &both, &ow, &oh)) {
+    if (ok && !legend_beside(leg, l.width, l.height, *rgb, *w, *h, bits / 8, &both, &ow,
+                                &oh)) {
         snprintf(err, errlen, "legend: out of memory");
         ok = false;
     }
@@ -183,7 +187,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
     display_params d = o->display;
     display_set_units(&d, &u);
     display_resolve(&d, &img);
-    export_view_hdr_exposure(&o->tm, &d);
+    export_view_hdr_white(&o->tm, &d);
     int w = img.width, h = img.height;
     uint8_t *rgb = malloc((size_t)w * h * 3 * (bits / 8));
     bool ok = rgb && render(be, o, &img, &d, rgb, bits, err, errlen);
@@ -191,7 +195,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
         snprintf(err, errlen, "out of memory");
     image_free(&img);
     if (ok && d.mode == HT_VIEW_FALSECOLOR && o->legend)
-        ok = add_legend(o, &d, &u, &rgb, &w, &h, err, errlen);
+        ok = add_legend(o, &d, &u, bits, &rgb, &w, &h, err, errlen);
     encode_buffer buf = {0};
     double gamma = tags_tm.transfer == HT_TRANSFER_GAMMA ? tags_tm.gamma : 0;
     encode_image im = {rgb, w, h, 3, bits, gamma, NULL};
@@ -200,7 +204,7 @@ static bool export_one(cmd_backend *be, const ht_options *o, const char *in, con
                                                  &tags, err, errlen))))
         im.tags = &tags.t;
     if (ok)
-        ok = encode_image_to(o->format, o->quality, &im, &buf, err, errlen) &&
+        ok = encode_image_to(o->format, options_quality(o), &im, &buf, err, errlen) &&
              (strcmp(out, "-") == 0 ? file_write_fd(1, buf.data, buf.len, err, errlen)
                                     : file_write_atomic(out, buf.data, buf.len, err, errlen));
     if (ok)

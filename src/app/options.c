@@ -7,45 +7,13 @@
 #include "human.h"
 #include "image.h"
 #include "legend.h"
+#include "options_table.h"
 #include "settings.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* OPT_DOUBLE_AUTO: a number in range, or "auto" for 0. */
-typedef enum {
-    OPT_INT, OPT_DOUBLE, OPT_STRING, OPT_FLAG, OPT_CHOICE, OPT_TRANSFER, OPT_DOUBLE_AUTO
-} opt_kind;
-
-/* A row of a setting of settings.h takes its name and limits from there (name NULL, min and
- * max 0 here): opt_name, opt_min and opt_max read them. */
-typedef struct opt_def {
-    const char *name;
-    char short_name;
-    opt_kind kind;
-    unsigned commands;
-    size_t offset;            /* into ht_options */
-    double min, max;          /* numeric range */
-    const ht_enum *choices;   /* OPT_CHOICE: the names and their values */
-    const char *metavar;
-    const char *help;         /* the default is appended from options_default() */
-    ht_setting_id setting;    /* HT_SET_NONE, or the row of settings.h */
-} opt_def;
-
-static const char *opt_name(const opt_def *d)
-{
-    return d->setting ? ht_settings[d->setting].name : d->name;
-}
-static double opt_min(const opt_def *d)
-{
-    return d->setting ? ht_settings[d->setting].min : d->min;
-}
-static double opt_max(const opt_def *d)
-{
-    return d->setting ? ht_settings[d->setting].max : d->max;
-}
 
 const ht_enum options_backends[] = {
     {HT_BACKEND_GPU, "gpu", "GPU pipeline"},
@@ -80,7 +48,6 @@ const ht_enum options_formats[] = {
 static const ht_enum OFF_ON[] = {{0, "off", "off"}, {1, "on", "on"}, {0, NULL, NULL}};
 
 #define OFF(field) offsetof(ht_options, field)
-#define TEST_HOOK "test hook: "   /* the help of an option for the tests (is_test_hook) */
 /* The display modes' options: the viewer and export. */
 #define VIEWS (HT_CMD_VIEW | HT_CMD_EXPORT)
 #define TM (HT_CMD_ALL & ~HT_CMD_COMPARE)   /* the commands that tone-map */
@@ -212,7 +179,9 @@ static const opt_def OPTIONS[] = {
      "16-bit PNG tagged cICP/mDCv/cLLi, AVIF or JPEG XL; .jpg: an Ultra HDR gain-map JPEG "
      "(the SDR export as its base, --display-space as SDR's); defaults --ldmax 1000, --drange "
      "10000, --display-space rec2020; the signal is Ward's (Ld - Ldmin)/(Ldmax - Ldmin) of "
-     "Ldmax cd/m^2; stats: the output's MaxCLL, MaxFALL and mastering display; the viewer: its "
+     "Ldmax cd/m^2; --view exposure, falsecolor, channel: their picture with its white (1.0) at "
+     "203 cd/m^2, BT.2408's reference white (not .jpg); stats: the output's MaxCLL, MaxFALL and "
+     "mastering display; the viewer: its "
      "export (S) writes it (by --format, default png) as export does, the window stays SDR", 0},
     {"chroma", 0, OPT_CHOICE, HT_CMD_EXPORT | HT_CMD_BENCH, OFF(chroma), 0, 0, CHROMAS, "444|420",
      "--format y4m --hdr: the 10-bit frames' chroma sampling", 0},
@@ -269,9 +238,11 @@ static const opt_def OPTIONS[] = {
          "redraw every vsync instead of on events (for measuring)"),
     FLAG("no-panels", HT_CMD_VIEW, no_panels,
          "start with the panels hidden: the picture fills the window (Ctrl+H shows them)"),
-    SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW, ui_scale, "F",
+    SETTING(UI_SCALE, OPT_DOUBLE, HT_CMD_VIEW | HT_CMD_BENCH, ui_scale, "F",
      "size of the GUI's text and panels, times the monitor's content scale (Xft.dpi / 96)"),
-    STRING("window", HT_CMD_VIEW, window, "WxH", "the window's size in screen pixels"),
+    STRING("window", HT_CMD_VIEW | HT_CMD_BENCH, window, "WxH",
+           "the window's size in screen pixels (bench: the viewer frame with GUI's window; "
+           "default the image's size, at least 640x400)"),
     {"layout", 0, OPT_CHOICE, HT_CMD_VIEW, OFF(layout), 0, 0, ht_layouts, "KIND",
      "single, side-by-side (the image and the reference, else the next image) or grid (the "
      "open images, 9 at most); key J", 0},
@@ -354,10 +325,8 @@ static const opt_def OPTIONS[] = {
 /* ht_options.given has a bit per row. */
 _Static_assert(N_OPTIONS <= HT_OPTIONS_MAX, "ht_options.given holds HT_OPTIONS_MAX options");
 
-static bool is_test_hook(const opt_def *d)
-{
-    return strncmp(d->help, TEST_HOOK, strlen(TEST_HOOK)) == 0;
-}
+const opt_def *const options_rows = OPTIONS;
+const size_t options_nrows = N_OPTIONS;
 
 void options_default(ht_options *o)
 {
@@ -684,119 +653,4 @@ bool options_adapt(const ht_options *o, adapt_params *ap, char *err, size_t errl
         return false;
     }
     return true;
-}
-
-static void default_text(const opt_def *d, const ht_options *def, char *buf, size_t len)
-{
-    const char *field = (const char *)def + d->offset;
-    buf[0] = '\0';
-    switch (d->kind) {
-    case OPT_INT:
-        if (*(const int *)field >= opt_min(d))   /* below the range: "automatic", in the help */
-            snprintf(buf, len, "%d", *(const int *)field);
-        break;
-    case OPT_DOUBLE:
-        if (*(const double *)field > 0)
-            snprintf(buf, len, "%g", *(const double *)field);
-        break;
-    case OPT_DOUBLE_AUTO:
-        snprintf(buf, len, *(const double *)field > 0 ? "%g" : "auto", *(const double *)field);
-        break;
-    case OPT_CHOICE:
-        snprintf(buf, len, "%s", ht_enum_name(d->choices, *(const int *)field));
-        break;
-    case OPT_TRANSFER:
-        snprintf(buf, len, "%s", ht_enum_name(tonemap_transfers, def->tm.transfer));
-        break;
-    case OPT_STRING:
-    case OPT_FLAG:
-        break;
-    }
-}
-
-void options_print_help(FILE *f, unsigned command)
-{
-    ht_options def;
-    options_default(&def);
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const opt_def *d = &OPTIONS[i];
-        if (!(d->commands & command) || is_test_hook(d))
-            continue;
-        char left[64], dflt[32];
-        snprintf(left, sizeof left, "%s%c%s--%s%s%s", d->short_name ? "-" : "",
-                 d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ", opt_name(d),
-                 d->metavar ? " " : "", d->metavar ? d->metavar : "");
-        default_text(d, &def, dflt, sizeof dflt);
-        fprintf(f, "  %-30s %s%s%s%s\n", d->short_name ? left : left + 1, d->help,
-                dflt[0] ? " (default " : "", dflt, dflt[0] ? ")" : "");
-    }
-}
-
-static void md_escape(const char *s, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; *s && n + 3 < len; s++) {
-        if (*s == '|')
-            out[n++] = '\\';
-        out[n++] = *s;
-    }
-    out[n] = '\0';
-}
-
-/* The options section of docs/command-line.md, from the same table (tests/install/test_readme.sh
- * keeps them equal). */
-static const struct { unsigned bit; const char *name; } cmds[] = {
-    {HT_CMD_VIEW, "view"}, {HT_CMD_EXPORT, "export"}, {HT_CMD_STATS, "stats"},
-    {HT_CMD_BENCH, "bench"}, {HT_CMD_ANALYZE, "analyze"}, {HT_CMD_COMPARE, "compare"}};
-
-void options_print_completion(FILE *f)
-{
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const opt_def *d = &OPTIONS[i];
-        const char *sep = "";
-        if (is_test_hook(d))
-            continue;
-        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
-            if (d->commands & cmds[c].bit) {
-                fprintf(f, "%s%s", sep, cmds[c].name);
-                sep = ",";
-            }
-        fprintf(f, " --%s", opt_name(d));
-        const ht_enum *choices = d->kind == OPT_CHOICE     ? d->choices
-                                 : d->kind == OPT_TRANSFER ? tonemap_transfers
-                                                           : NULL;
-        for (const ht_enum *e = choices; e && e->name; e++)
-            fprintf(f, " %s", e->name);
-        fputc('\n', f);
-    }
-}
-
-void options_print_markdown(FILE *f, bool test_hooks)
-{
-    ht_options def;
-    options_default(&def);
-    fprintf(f, "| option | commands | default | meaning |\n|---|---|---|---|\n");
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const opt_def *d = &OPTIONS[i];
-        if (is_test_hook(d) != test_hooks)
-            continue;
-        char dflt[32], used[64] = "";
-        default_text(d, &def, dflt, sizeof dflt);
-        if (d->commands == HT_CMD_ALL)
-            snprintf(used, sizeof used, "all");
-        else
-            for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
-                if (d->commands & cmds[c].bit)
-                    snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s",
-                             used[0] ? ", " : "", cmds[c].name);
-        /* A '|' would end the table cell, even inside backticks. */
-        char meta[64] = "", help[1024] = "";
-        md_escape(d->metavar ? d->metavar : "", meta, sizeof meta);
-        md_escape(d->help, help, sizeof help);
-        char short_opt[8] = "";
-        if (d->short_name)
-            snprintf(short_opt, sizeof short_opt, "-%c, ", d->short_name);
-        fprintf(f, "| `%s--%s%s%s` | %s | %s | %s |\n", short_opt, opt_name(d), meta[0] ? " " : "",
-                meta, used, dflt, help);
-    }
 }

@@ -130,6 +130,10 @@ void options_sdr_base(const ht_options *o, ht_options *sdr);
  * applies them to a copy). */
 void options_hdr_defaults(ht_options *o);
 
+/* The quality O's output is encoded at (encode_image_to's): AVIF and JPEG XL lossless (0)
+ * unless --quality was given, the others --quality or its default. */
+int options_quality(const ht_options *o);
+
 /* Whether the option --NAME (a name of the table) was on O's command line. */
 bool options_given(const ht_options *o, const char *name);
 

@@ -1,6 +1,8 @@
-/* --hdr's output settings (options.h), apart from options.c: the export and the viewer's
- * export apply them. */
+/* The output's settings (options.h) that the export and the viewer's export apply, apart
+ * from options.c: --hdr's defaults, the codecs' quality. */
 #include "options.h"
+
+#include "encode.h"
 
 void options_hdr_defaults(ht_options *o)
 {
@@ -15,4 +17,10 @@ void options_hdr_defaults(ht_options *o)
         o->tm.display_space = HT_DISPLAY_SPACE_REC2020;
     if (!options_given(o, "depth"))
         o->depth = 16;
+}
+
+int options_quality(const ht_options *o)
+{
+    bool codec = o->format == ENCODE_AVIF || o->format == ENCODE_JXL;
+    return codec && !options_given(o, "quality") ? 0 : o->quality;
 }

@@ -66,6 +66,7 @@ static unsigned prepare(pass_apply *p, int program, ht_source src, const ht_buff
 static void set_display(unsigned prog, const display_params *d)
 {
     pass_set_int(prog, "u_view_mode", d->mode);
+    pass_set_float(prog, "u_white", (float)d->white);
     pass_set_float(prog, "u_exposure_mul", (float)exp2(d->exposure));
     pass_set_float(prog, "u_offset", (float)d->offset);
     pass_set_float(prog, "u_fc_max", (float)d->fc_max);

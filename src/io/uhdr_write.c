@@ -2,6 +2,7 @@
  * layout in uhdr.h). Written from Google's Ultra HDR v1 format page, ISO 21496-1's metadata
  * as its readers lay it out, and CIPA DC-007's MP index; libultrahdr is not in Debian. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +16,17 @@
 #include "uhdr.h"
 #include "../ref/transfer.h"
 
-/* The gain map: full resolution, JPEG quality 100, whatever the base's --quality. It corrects
- * the base's 8-bit codes pixel by pixel, and its errors are multiplied by (HDR + offset) / HDR
- * in the dark: at half resolution, or at quality 95, or with Ultra HDR's suggested offsets
- * (1/64), a quarter to half of Desk.exr's pixels missed the rendition by more than 5 %
- * (docs/hdr.md, "Ultra HDR"). */
-enum { UHDR_MAP_SCALE = 1, UHDR_MAP_QUALITY = 100 };
+/* The gain map: full resolution (one gain a pixel), JPEG quality 100, whatever the base's
+ * --quality. It corrects the base's 8-bit codes pixel by pixel, and its errors are multiplied
+ * by (HDR + offset) / HDR in the dark: at half resolution, or at quality 95, or with Ultra
+ * HDR's suggested offsets (1/64), a quarter to half of Desk.exr's pixels missed the rendition
+ * by more than 5 % (docs/hdr.md, "Ultra HDR"). */
+enum { UHDR_MAP_QUALITY = 100 };
 /* The offsets of both renditions: 2^-12 of SDR white (0.05 cd/m^2, below the HDR display's
  * black), bounding the gain where the base is black. */
-static const double UHDR_OFFSET = 1.0 / 4096.0;
+static const float UHDR_OFFSET = 1.0f / 4096.0f;
 /* log2 of the largest gain kept (a black base under a bright HDR pixel). */
-static const double UHDR_LOG2_LIMIT = 16.0;
+static const float UHDR_LOG2_LIMIT = 16.0f;
 
 /* The luminance weights (Y of R, G, B) of T's primaries; BT.709's when it has none. */
 static void lum_weights(const encode_tags *t, double lum[3])
@@ -40,81 +41,99 @@ static void lum_weights(const encode_tags *t, double lum[3])
     lum[2] = HT_LUM_B;
 }
 
-/* The decoded base's linear luminance (its white 1), through its curve (GAMMA 0: sRGB). */
-static void sdr_luminance(const uint8_t *rgb, size_t n, double gamma, const double lum[3],
-                          float *y)
+/* Tables made once a process, read by every encoding thread: PQ's 65536 codes as linear
+ * light over HT_HDR_REF_WHITE (two pow a code: 5 ms, every frame's cost before), and log2 of
+ * a float's mantissa at LOG2_BITS of it (log2_fast). */
+enum { LOG2_BITS = 12 };
+static float pq_light[65536];
+static float log2_mant[(1 << LOG2_BITS) + 1];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void tables_make(void)
 {
-    float lin[3][256];
+    for (int v = 0; v < 65536; v++)
+        pq_light[v] = (float)(HT_PQ_PEAK * transfer_pq_decode(v / 65535.0) / HT_HDR_REF_WHITE);
+    for (int i = 0; i <= 1 << LOG2_BITS; i++)
+        log2_mant[i] = (float)log2(1.0 + (double)i / (1 << LOG2_BITS));
+}
+
+/* log2(X) for a positive normal float X: its exponent plus its mantissa's log2 interpolated
+ * in log2_mant, within 2e-6 of the exact value (libm's log2f: 9.6e-7; 8e-8 for X in 0.5..2,
+ * the rest the float's rounding of results near +-30; checked over every float from 1e-9 to
+ * 1e9), far below a gain map code (its range / 255). libm's log2f was 14 % of the encode. */
+static inline float log2_fast(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    const int low = 23 - LOG2_BITS;
+    uint32_t i = (u >> low) & ((1u << LOG2_BITS) - 1);
+    float f = (float)(u & ((1u << low) - 1)) * (1.0f / (float)(1u << low));
+    return (float)((int)(u >> 23) - 127) + log2_mant[i] + f * (log2_mant[i + 1] - log2_mant[i]);
+}
+
+/* The luminance of the HDR rendition's pixel P (16-bit PQ or HLG codes; HLG: the display light
+ * for the tags' nominal PEAK) over HT_HDR_REF_WHITE, LUM its primaries' weights. */
+static float hdr_luminance(const uint16_t *p, bool pq, const double lum[3], double peak)
+{
+    if (pq)
+        return (float)lum[0] * pq_light[p[0]] + (float)lum[1] * pq_light[p[1]] +
+               (float)lum[2] * pq_light[p[2]];
+    double v[3] = {p[0] / 65535.0, p[1] / 65535.0, p[2] / 65535.0};
+    transfer_hlg_to_display(lum, peak, v);
+    return (float)((lum[0] * v[0] + lum[1] * v[1] + lum[2] * v[2]) / HT_HDR_REF_WHITE);
+}
+
+/* The log2 gains of the HDR rendition HDR (16-bit, its tags T) over the decoded base DEC
+ * (8-bit, through its curve: GAMMA 0 is sRGB, its white 1), N pixels, into LG, clipped to
+ * +-UHDR_LOG2_LIMIT; their range into *LO <= 0 <= *HI. One pass: each pixel's two luminances
+ * and its gain together (three passes over frames of floats before). */
+static void log_gains(const uint8_t *dec, double gamma, const uint16_t *hdr,
+                      const encode_tags *t, size_t n, float *lg, float *lo, float *hi)
+{
+    double lum[3];
+    lum_weights(t, lum);
+    float lin[3][256];   /* the base's codes as luminance: a table a channel */
     for (int v = 0; v < 256; v++) {
         double e = v / 255.0, l = gamma > 0 ? pow(e, gamma) : transfer_srgb_decode(e);
         for (int c = 0; c < 3; c++)
             lin[c][v] = (float)(lum[c] * l);
     }
-    for (size_t k = 0; k < n; k++, rgb += 3)
-        y[k] = lin[0][rgb[0]] + lin[1][rgb[1]] + lin[2][rgb[2]];
-}
-
-/* The HDR rendition's luminance over HT_HDR_REF_WHITE from its 16-bit PQ (a table of the
- * 65536 codes) or HLG codes (the display light for the tags' nominal peak). False when out
- * of memory. */
-static bool hdr_luminance(const uint16_t *rgb, size_t n, const encode_tags *t,
-                          const double lum[3], float *y)
-{
-    if (t->cicp[1] != CICP_PQ) {
-        for (size_t k = 0; k < n; k++, rgb += 3) {
-            double v[3] = {rgb[0] / 65535.0, rgb[1] / 65535.0, rgb[2] / 65535.0};
-            transfer_hlg_to_display(lum, t->ldmax, v);
-            y[k] = (float)((lum[0] * v[0] + lum[1] * v[1] + lum[2] * v[2]) / HT_HDR_REF_WHITE);
-        }
-        return true;
+    bool pq = t->cicp[1] == CICP_PQ;
+    pthread_once(&tables_once, tables_make);
+    float a = 0.0f, b = 0.0f;
+    for (size_t k = 0; k < n; k++, dec += 3, hdr += 3) {
+        float ys = lin[0][dec[0]] + lin[1][dec[1]] + lin[2][dec[2]];
+        float g = log2_fast((hdr_luminance(hdr, pq, lum, t->ldmax) + UHDR_OFFSET) /
+                            (ys + UHDR_OFFSET));
+        /* Ternaries, not fminf/fmaxf: GCC calls libm for those (NaN rules), 13 % of the
+         * encode; g is never NaN (both luminances finite, the offsets > 0). */
+        g = g < -UHDR_LOG2_LIMIT ? -UHDR_LOG2_LIMIT : g > UHDR_LOG2_LIMIT ? UHDR_LOG2_LIMIT : g;
+        lg[k] = g;
+        a = g < a ? g : a;
+        b = g > b ? g : b;
     }
-    float *pq = malloc(65536 * sizeof *pq);
-    if (!pq)
-        return false;
-    for (int v = 0; v < 65536; v++)
-        pq[v] = (float)(HT_PQ_PEAK * transfer_pq_decode(v / 65535.0) / HT_HDR_REF_WHITE);
-    float l0 = (float)lum[0], l1 = (float)lum[1], l2 = (float)lum[2];
-    for (size_t k = 0; k < n; k++, rgb += 3)
-        y[k] = l0 * pq[rgb[0]] + l1 * pq[rgb[1]] + l2 * pq[rgb[2]];
-    free(pq);
-    return true;
+    *lo = a;
+    *hi = b;
 }
 
-/* The gain map of luminances YS (base) and YH (HDR, for a display of PEAK cd/m^2), W x H,
- * into MAP (MW x MH, each the mean log2 gain of its block of UHDR_MAP_SCALE^2 pixels), and its
- * metadata M. LG: MW x MH floats of scratch, which may be YS itself (block K is written after
- * every pixel of blocks up to K is read, and no later block reads a pixel before K). */
-static void gain_map(const float *ys, const float *yh, int w, int h, double peak, float *lg,
-                     uint8_t *map, int mw, int mh, uhdr_meta *m)
+/* The gain map MAP (N codes) of the log2 gains LG (range LO..HI, log_gains') and its metadata
+ * M, for a display of PEAK cd/m^2. */
+static void gain_map(const float *lg, size_t n, float lo, float hi, double peak, uint8_t *map,
+                     uhdr_meta *m)
 {
-    const int s = UHDR_MAP_SCALE;
-    double lo = 0.0, hi = 0.0;
-    for (int my = 0; my < mh; my++)
-        for (int mx = 0; mx < mw; mx++) {
-            double sum = 0.0;
-            int cnt = 0;
-            for (int y = my * s; y < my * s + s && y < h; y++)
-                for (int x = mx * s; x < mx * s + s && x < w; x++, cnt++) {
-                    size_t k = (size_t)y * w + x;
-                    sum += log2f((yh[k] + (float)UHDR_OFFSET) / (ys[k] + (float)UHDR_OFFSET));
-                }
-            double g = sum / cnt;
-            g = g < -UHDR_LOG2_LIMIT ? -UHDR_LOG2_LIMIT : g > UHDR_LOG2_LIMIT ? UHDR_LOG2_LIMIT : g;
-            lg[(size_t)my * mw + mx] = (float)g;
-            lo = g < lo ? g : lo;
-            hi = g > hi ? g : hi;
-        }
     /* Min content boost <= 1 <= max; a map with no gain still spans a range to divide by. */
-    *m = (uhdr_meta){.map_min = lo, .map_max = hi > lo + 1e-3 ? hi : lo + 1e-3, .gamma = 1.0,
-                     .offset_sdr = UHDR_OFFSET, .offset_hdr = UHDR_OFFSET, .cap_min = 0.0};
+    *m = (uhdr_meta){.map_min = lo, .map_max = hi > lo + 1e-3f ? hi : lo + 1e-3,
+                     .gamma = 1.0, .offset_sdr = UHDR_OFFSET, .offset_hdr = UHDR_OFFSET,
+                     .cap_min = 0.0};
     /* Applied completely on a display of the rendition's peak: a boost of PEAK over SDR white
      * (at least a little above 1: HDRCapacityMax must exceed HDRCapacityMin). */
     double cap = log2(peak / HT_HDR_REF_WHITE);
     m->cap_max = cap > 1e-3 ? cap : 1e-3;
-    double span = m->map_max - m->map_min;
-    for (size_t k = 0; k < (size_t)mw * mh; k++) {
-        double r = (lg[k] - m->map_min) / span;
-        map[k] = (uint8_t)floor((r < 0 ? 0 : r > 1 ? 1 : r) * 255.0 + 0.5);
+    float lo_f = (float)m->map_min, scale = (float)(255.0 / (m->map_max - m->map_min));
+    for (size_t k = 0; k < n; k++)   /* lg >= lo: only the top needs the clip */
+    {
+        float r = (lg[k] - lo_f) * scale;
+        map[k] = (uint8_t)((r < 255.0f ? r : 255.0f) + 0.5f);
     }
 }
 
@@ -254,28 +273,23 @@ static bool encode_gainmap(const uint8_t *map, int mw, int mh, const uhdr_meta *
 }
 
 /* The base JPEG (SDR's, as encode_image_to writes it) and the gain map of HDR over it,
- * computed against the base as a reader decodes it, into *BASE, *MAP (MW x MH) and *M. */
+ * computed against the base as a reader decodes it, into *BASE, *MAP (W x H) and *M. */
 static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int quality,
-                         encode_buffer *base, uint8_t **map, int *mw, int *mh, uhdr_meta *m,
-                         char *err, size_t errlen)
+                         encode_buffer *base, uint8_t **map, uhdr_meta *m, char *err,
+                         size_t errlen)
 {
     int w = sdr->width, h = sdr->height;
     size_t n = (size_t)w * h;
     if (!encode_image_to(ENCODE_JPEG, quality, sdr, base, err, errlen))
         return false;
-    *mw = (w + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
-    *mh = (h + UHDR_MAP_SCALE - 1) / UHDR_MAP_SCALE;
-    /* One block from the pool (its pages stay mapped from frame to frame): the luminances,
-     * the gains over the base's, the decoded base. */
-    size_t bytes = n * (2 * sizeof(float) + 3);
-    float *ys = image_pool_get(bytes), *yh = ys ? ys + n : NULL, *lg = ys;
-    uint8_t *dec = ys ? (uint8_t *)(yh + n) : NULL;
-    *map = malloc((size_t)*mw * *mh);
+    /* One block from the pool (its pages stay mapped from frame to frame): the gains, the
+     * decoded base. */
+    size_t bytes = n * (sizeof(float) + 3);
+    float *lg = image_pool_get(bytes);
+    uint8_t *dec = lg ? (uint8_t *)(lg + n) : NULL;
+    *map = malloc(n);
     tjhandle tj = tjInitDecompress();
-    double lum[3];
-    lum_weights(hdr->tags, lum);
-    bool ok = ys && *map && tj &&
-              hdr_luminance(hdr->pixels, n, hdr->tags, lum, yh);
+    bool ok = lg && *map && tj;
     if (ok && tjDecompress2(tj, base->data, base->len, dec, w, w * 3, h, TJPF_RGB, 0) != 0) {
         snprintf(err, errlen, "decoding the base JPEG: %s", tjGetErrorStr2(tj));
         ok = false;
@@ -283,12 +297,13 @@ static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int q
         snprintf(err, errlen, "out of memory for a %d x %d gain map", w, h);
     }
     if (ok) {
-        sdr_luminance(dec, n, sdr->gamma, lum, ys);
-        gain_map(ys, yh, w, h, hdr->tags->ldmax, lg, *map, *mw, *mh, m);
+        float lo, hi;
+        log_gains(dec, sdr->gamma, hdr->pixels, hdr->tags, n, lg, &lo, &hi);
+        gain_map(lg, n, lo, hi, hdr->tags->ldmax, *map, m);
     }
     if (tj)
         tjDestroy(tj);
-    image_pool_put(ys, bytes);
+    image_pool_put(lg, bytes);
     if (!ok) {
         free(base->data);
         free(*map);
@@ -310,11 +325,11 @@ bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quali
     }
     encode_buffer base, gain;
     uint8_t *map;
-    int mw, mh;
     uhdr_meta m;
-    if (!base_and_map(sdr, hdr, quality, &base, &map, &mw, &mh, &m, err, errlen))
+    if (!base_and_map(sdr, hdr, quality, &base, &map, &m, err, errlen))
         return false;
-    bool ok = encode_gainmap(map, mw, mh, &m, UHDR_MAP_QUALITY, &gain, err, errlen);
+    bool ok = encode_gainmap(map, sdr->width, sdr->height, &m, UHDR_MAP_QUALITY, &gain, err,
+                             errlen);
     free(map);
     if (ok) {
         char xmp[2048];

@@ -49,6 +49,7 @@ void display_params_default(display_params *d)
 {
     memset(d, 0, sizeof *d);
     d->mode = HT_VIEW_TONEMAP;
+    d->white = 1.0;
     d->exposure = ht_settings[HT_SET_EXPOSURE].def;
     d->offset = ht_settings[HT_SET_OFFSET].def;
     d->fc_max = ht_settings[HT_SET_FC_MAX].def;
@@ -172,6 +173,8 @@ static void pixel_rgb(const hdr_image *img, const tonemap_params *tm, const disp
     } else {
         display_channel_rgb(d, channel_value(c, d->channel, d->weights), out);
     }
+    for (int i = 0; i < 3; i++)
+        out[i] *= d->white;
 }
 
 /* display_cpu_apply into RGB8 or (NULL) RGB16. */
@@ -189,16 +192,21 @@ static void apply_pixels(const hdr_image *img, const tonemap_params *tm, const d
             double out[3];
             size_t k = (size_t)y * img->width + x;
             pixel_rgb(img, tm, d, v, x, y, out);
-            tonemap_encode_prepare(tm, out);   /* HLG's inverse OOTF, as the GPU's ht_encode */
-            for (int c = 0; c < 3; c++) {
-                double u = tonemap_encode_unit(tm, out[c]);
-                if (rgb8)
-                    rgb8[3 * k + c] = (uint8_t)(u * 255.0 + 0.5);
-                else
-                    rgb16[3 * k + c] = (uint16_t)(u * 65535.0 + 0.5);
-            }
+            display_encode(tm, out, rgb8 ? 8 : 16, rgb8 ? (void *)rgb8 : (void *)rgb16, k);
         }
     free(v);
+}
+
+void display_encode(const tonemap_params *tm, double rgb[3], int bits, void *out, size_t k)
+{
+    tonemap_encode_prepare(tm, rgb);   /* HLG's inverse OOTF, as the GPU's ht_encode */
+    for (int c = 0; c < 3; c++) {
+        double u = tonemap_encode_unit(tm, rgb[c]);
+        if (bits == 16)
+            ((uint16_t *)out)[3 * k + c] = (uint16_t)(u * 65535.0 + 0.5);
+        else
+            ((uint8_t *)out)[3 * k + c] = (uint8_t)(u * 255.0 + 0.5);
+    }
 }
 
 void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const display_params *d,

@@ -24,6 +24,10 @@ extern const ht_enum display_channel_palettes[]; /* HT_CH_PALETTE_*: auto, grey,
  * gamma) is tonemap_params' transfer and gamma, for every mode. */
 typedef struct display_params {
     int mode;              /* HT_VIEW_* */
+    /* exposure, falsecolor, channel: the display value (1: the display's peak) of the mode's
+     * 1.0, the SDR picture's white: 1, or HT_HDR_REF_WHITE / Ldmax for an HDR output
+     * (export_view_hdr_white) */
+    double white;
     /* exposure: out = value * 2^exposure + offset, clipped to 0..1, encoded */
     double exposure;       /* stops */
     double offset;
@@ -48,7 +52,7 @@ typedef struct display_params {
     const char *ocio_config, *ocio_display, *ocio_view, *ocio_look, *ocio_input;
 } display_params;
 
-/* Defaults: tone mapping; exposure 0 EV, offset 0; falsecolor linear, 8 steps, smooth, scale
+/* Defaults: tone mapping; white 1; exposure 0 EV, offset 0; falsecolor linear, 8 steps, smooth, scale
  * 1000 cd/m^2 (falsecolor's own defaults); channel R over its range, palette auto; relative
  * units with Rec. 709 weights. */
 void display_params_default(display_params *d);
@@ -76,6 +80,11 @@ void display_cpu_apply(const hdr_image *img, const tonemap_params *tm, const dis
  * uint16_t (the exposure view's HDR output, export --hdr). */
 void display_cpu_apply16(const hdr_image *img, const tonemap_params *tm,
                          const display_params *d, uint16_t *rgb);
+
+/* Display-linear RGB (1: the display's peak; changed) encoded with TM's transfer and rounded
+ * to BITS (8 or 16) into sample K (pixel K's three values) of OUT (uint8_t or uint16_t):
+ * what the apply pass and its CPU reference write. */
+void display_encode(const tonemap_params *tm, double rgb[3], int bits, void *out, size_t k);
 
 /* The diverging palette of the channel view, linear RGB: the negative end, the middle (0),
  * the positive end (Moreland's cool-warm ends). */

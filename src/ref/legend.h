@@ -1,7 +1,7 @@
 /* The legend of the false-colour view: its colour strip and labelled values (cd/m^2) as an
- * RGB8 picture, laid out as Radiance's falsecolor does (its 100 x 200 legend: a step of
- * floor(200 / n) rows, the strip from half a step above the top value down to a step below
- * the bottom), the unit above; and the legend beside a picture. */
+ * RGB picture of 8 or 16 bits, laid out as Radiance's falsecolor does (its 100 x 200 legend: a
+ * step of floor(200 / n) rows, the strip from half a step above the top value down to a step
+ * below the bottom), the unit above; and the legend beside a picture. */
 #ifndef HT_LEGEND_H
 #define HT_LEGEND_H
 
@@ -38,15 +38,17 @@ void legend_layout_of(const display_params *d, legend_layout *l);
 /* The scale position (falsecolor_map's v) the strip shows at strip row ROW (0 = its top). */
 double legend_row_position(const legend_layout *l, double row);
 
-/* Draws D's legend (resolved: fc_max set) as RGB8 into *rgb (malloc'd, l->width x l->height,
- * the caller frees), labels in FONT, encoded with TM's transfer, UNIT above the strip.
- * False (reason in err) when out of memory. */
+/* Draws D's legend (resolved: fc_max set) into *rgb (malloc'd, l->width x l->height x 3
+ * samples of BITS, 8 or 16, the caller frees), labels in FONT, UNIT above the strip: its colours
+ * and its white text (the labels' coverage an sRGB code) x D's white, encoded with TM's transfer
+ * as display_encode does. False (reason in err) when out of memory. */
 bool legend_draw(const display_params *d, const tonemap_params *tm, const font_file *font,
-                 const char *unit, legend_layout *l, uint8_t **rgb, char *err, size_t errlen);
+                 const char *unit, int bits, legend_layout *l, uint8_t **rgb, char *err,
+                 size_t errlen);
 
-/* The legend LEG (LW x LH) left of the picture PIC (PW x PH), both RGB8, top-aligned on
- * black, into *out (malloc'd) of *ow x *oh. False when out of memory. */
+/* The legend LEG (LW x LH) left of the picture PIC (PW x PH), both RGB of BYTES per sample (1
+ * or 2), top-aligned on black, into *out (malloc'd) of *ow x *oh. False when out of memory. */
 bool legend_beside(const uint8_t *leg, int lw, int lh, const uint8_t *pic, int pw, int ph,
-                   uint8_t **out, int *ow, int *oh);
+                   int bytes, uint8_t **out, int *ow, int *oh);
 
 #endif

@@ -1,40 +1,52 @@
 /* What only the upper layers need of the transfer functions (transfer.h). */
 #include "transfer.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 /* Code -> cd/m^2 of one channel: PQ's EOTF, or HLG's inverse OETF (the OOTF, which mixes the
- * channels, follows per pixel). */
-static float *code_table(int transfer)
+ * channels, follows per pixel); made once a process (65,536 powers: ~5 ms, a frame's). */
+static float pq_table[65536], hlg_table[65536];
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT, hlg_once = PTHREAD_ONCE_INIT;
+
+static void make_pq(void)
 {
-    float *t = malloc(65536 * sizeof *t);
-    for (int k = 0; t && k < 65536; k++)
-        t[k] = transfer == HT_TRANSFER_PQ
-                   ? (float)(HT_PQ_PEAK * transfer_pq_decode(k / 65535.0))
-                   : (float)transfer_hlg_inverse_oetf(k / 65535.0);
-    return t;
+    for (int k = 0; k < 65536; k++)
+        pq_table[k] = (float)(HT_PQ_PEAK * transfer_pq_decode(k / 65535.0));
+}
+
+static void make_hlg(void)
+{
+    for (int k = 0; k < 65536; k++)
+        hlg_table[k] = (float)transfer_hlg_inverse_oetf(k / 65535.0);
 }
 
 bool transfer_light_levels(const uint16_t *rgb, size_t npix, int transfer, double peak,
                            const double lum[3], double *max_cll, double *max_fall)
 {
-    float *t = code_table(transfer);
-    if (!t)
+    if (transfer != HT_TRANSFER_PQ && transfer != HT_TRANSFER_HLG)
         return false;
+    pthread_once(transfer == HT_TRANSFER_PQ ? &pq_once : &hlg_once,
+                 transfer == HT_TRANSFER_PQ ? make_pq : make_hlg);
     double cll = 0.0, sum = 0.0;
-    for (size_t k = 0; k < npix; k++, rgb += 3) {
-        double v[3] = {t[rgb[0]], t[rgb[1]], t[rgb[2]]};
-        if (transfer == HT_TRANSFER_HLG) {
-            double f = peak * transfer_hlg_ootf_factor(lum, v, transfer_hlg_gamma(peak), 0);
-            v[0] *= f;
-            v[1] *= f;
-            v[2] *= f;
+    /* PQ's EOTF rises: a pixel's brightest channel is its largest code's (one lookup). */
+    if (transfer == HT_TRANSFER_PQ) {
+        for (size_t k = 0; k < npix; k++, rgb += 3) {
+            uint16_t c = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
+            double m = pq_table[c > rgb[2] ? c : rgb[2]];
+            cll = m > cll ? m : cll;
+            sum += m;
         }
-        double m = fmax(v[0], fmax(v[1], v[2]));
+    }
+    for (size_t k = 0; transfer == HT_TRANSFER_HLG && k < npix; k++, rgb += 3) {
+        const float *t = hlg_table;
+        double v[3] = {t[rgb[0]], t[rgb[1]], t[rgb[2]]};
+        double f = peak * transfer_hlg_ootf_factor(lum, v, transfer_hlg_gamma(peak), 0);
+        double m = f * fmax(v[0], fmax(v[1], v[2]));
         cll = fmax(cll, m);
         sum += m;
     }
-    free(t);
     *max_cll = cll;
     *max_fall = npix ? sum / (double)npix : 0.0;
     return true;

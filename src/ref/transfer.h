@@ -93,8 +93,8 @@ static inline void transfer_hlg_to_display(const double lum[3], double peak, dou
 /* The light an output shows, measured from its 16-bit codes RGB (NPIX pixels, 3 codes each)
  * of transfer TRANSFER (HT_TRANSFER_PQ or HT_TRANSFER_HLG; nominal peak PEAK and luminance
  * weights LUM for HLG): MaxCLL, the largest channel of any pixel, and MaxFALL, the mean over
- * the pixels of their largest channel (CTA-861.3 for one frame), in cd/m^2. False when out of
- * memory. */
+ * the pixels of their largest channel (CTA-861.3 for one frame), in cd/m^2. False for another
+ * transfer. */
 bool transfer_light_levels(const uint16_t *rgb, size_t npix, int transfer, double peak,
                           const double lum[3], double *max_cll, double *max_fall);
 

@@ -232,3 +232,21 @@ def pq_decode(e):
     c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
     p = np.asarray(e, dtype=np.float64) ** (1 / m2)
     return 10000 * (np.maximum(p - c1, 0) / (c2 - c3 * p)) ** (1 / m1)
+
+
+def pq_step(codes):
+    """The luminance between a 16-bit PQ code and the next: one 16-bit step, cd/m^2."""
+    return pq_decode((codes + 1) / 65535) - pq_decode(codes / 65535)
+
+
+def hlg_decode(e, peak):
+    """BT.2100 HLG: signal E (H x W x 3 in [0, 1]) to display light in cd/m^2 (the inverse
+    OETF, then the OOTF with the system gamma of a display of nominal peak PEAK, BT.2020's
+    luminance weights; black 0)."""
+    import numpy as np
+    a, b = 0.17883277, 1 - 4 * 0.17883277
+    c = 0.5 - a * np.log(4 * a)
+    s = np.where(e <= 0.5, e * e / 3, (np.exp((e - c) / a) + b) / 12)
+    gamma = 1.2 + 0.42 * np.log10(peak / 1000)
+    ys = s @ np.array([0.2627, 0.6780, 0.0593])
+    return peak * s * (ys ** (gamma - 1))[..., None]

@@ -271,6 +271,6 @@ bad "band" -o "$tmp/x.png" --hdr pq --depth 8
 bad "32: JPEG XL" -o "$tmp/x.png" --depth 32
 bad "sequence" -o "$tmp/x.%04d.jpg" --hdr pq
 bad "own curve" -o "$tmp/x.png" --hdr pq --transfer gamma:2.4
-bad "exposure view" -o "$tmp/x.png" --hdr pq --view falsecolor
+bad "OCIO view" -o "$tmp/x.png" --hdr pq --view ocio
 [[ ! -e $tmp/x.png && ! -e $tmp/x.hdr && ! -e $tmp/x.jpg ]] || err "a refused export wrote a file"
 exit $fail

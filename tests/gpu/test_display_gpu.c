@@ -4,13 +4,16 @@
  * diverging, grey, luminance). Colours within 1 of 255; with bands and contour lines the
  * GPU's float arithmetic may put a pixel whose position lies within 1e-5 of a step on the
  * other side: at most 0.5 % of pixels, and none elsewhere. The exposure view against its
- * formula too, and switching the mode re-uploads nothing. */
+ * formula too, and switching the mode re-uploads nothing. With PQ and HLG (export --hdr) the
+ * modes' 16-bit codes (their white at BT.2408's 203 cd/m^2) within one code of the CPU's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "display.h"
+#include "gpu_shared.h"
 #include "pipeline.h"
+#include "transfer.h"
 #include "testutil.h"
 
 static pipeline *g_pipe;
@@ -145,6 +148,51 @@ static void channel_cases(void)
     image_free(&img);
 }
 
+/* The modes for an HDR display (TRANSFER PQ or HLG, Ldmax 1000, white at 203 cd/m^2): the
+ * GPU's 16-bit codes against display_cpu_apply16's. */
+static void hdr_cases(int transfer)
+{
+    hdr_image img;
+    scene(&img, 120, 24, true);
+    tonemap_params tm = g_tm;
+    tm.transfer = transfer;
+    tm.ldmax = 1000;
+    int modes[] = {HT_VIEW_FALSECOLOR, HT_VIEW_CHANNEL, HT_VIEW_CHANNEL, HT_VIEW_EXPOSURE};
+    int palettes[] = {0, HT_CH_PALETTE_GREY, HT_CH_PALETTE_DIVERGING, 0};
+    size_t n = (size_t)img.width * img.height;
+    uint16_t *gpu = malloc(n * 3 * 2), *cpu = malloc(n * 3 * 2);
+    char err[512];
+    CHECK(pipeline_upload(g_pipe, &img, err, sizeof err), "%s", err);
+    for (int i = 0; i < 4; i++) {
+        display_params d;
+        display_params_default(&d);
+        d.mode = modes[i];
+        d.ch_palette = palettes[i];
+        d.channel = HT_CHANNEL_G;
+        d.fc_decades = 4;
+        d.fc_max = 10;
+        d.white = HT_HDR_REF_WHITE / tm.ldmax;
+        display_resolve(&d, &img);
+        pipeline_set_display(g_pipe, &d);
+        CHECK(pipeline_tonemap_uploaded16(g_pipe, &tm, NULL, gpu, err, sizeof err), "%s", err);
+        display_cpu_apply16(&img, &tm, &d, cpu);
+        int worst = 0, top = 0;
+        for (size_t k = 0; k < n * 3; k++) {
+            worst = abs(gpu[k] - cpu[k]) > worst ? abs(gpu[k] - cpu[k]) : worst;
+            top = cpu[k] > top ? cpu[k] : top;
+        }
+        CHECK(worst <= 1, "%s, transfer %d: the GPU %d codes from the CPU",
+              ht_enum_name(display_modes, d.mode), transfer, worst);
+        /* The grey channel's white: 203 cd/m^2 (PQ's code of it, in the CPU's rounding). */
+        if (transfer == HT_TRANSFER_PQ && palettes[i] == HT_CH_PALETTE_GREY)
+            CHECK_EQ(top, (int)(transfer_pq_encode(HT_HDR_REF_WHITE / HT_PQ_PEAK) * 65535 + 0.5));
+    }
+    pipeline_set_display(g_pipe, NULL);
+    free(gpu);
+    free(cpu);
+    image_free(&img);
+}
+
 int main(void)
 {
     test_require_gl();
@@ -158,6 +206,8 @@ int main(void)
     falsecolor_cases();
     exposure_case();
     channel_cases();
+    hdr_cases(HT_TRANSFER_PQ);
+    hdr_cases(HT_TRANSFER_HLG);
     pipeline_destroy(&g_pipe);
     return test_finish("test_display_gpu");
 }

@@ -126,7 +126,7 @@ static void check_legend(int style, int decades)
     }
     legend_layout l;
     uint8_t *rgb = NULL;
-    CHECK(legend_draw(&d, &tm, &font, "cd/m2", &l, &rgb, err, sizeof err), "%s", err);
+    CHECK(legend_draw(&d, &tm, &font, "cd/m2", 8, &l, &rgb, err, sizeof err), "%s", err);
     CHECK(l.nlabels == d.fc_steps + (style == HT_FC_SMOOTH), "%d labels", l.nlabels);
     const char *top = "1234.567";   /* falsecolor: at most 3 decimals, cut, not rounded */
     CHECK(strcmp(l.labels[0].text, top) == 0, "top label '%s'", l.labels[0].text);
