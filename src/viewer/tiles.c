@@ -141,20 +141,20 @@ int viewer_tiles_point(const viewer *v, double *x, double *y)
     return -1;
 }
 
-/* The other tile under the cursor that holds a picture, or NULL. */
-static viewer_tile *hovered(viewer *v)
+/* The other tile under the cursor that holds a picture, or -1. */
+static int hovered(const viewer *v)
 {
     int i = v->mouse_tile;
     if (!v->mouse_in || v->ntiles < 2 || i < 0 || i >= v->ntiles || i == v->tile_cur)
-        return NULL;
-    viewer_tile *t = &v->tiles[i];
-    return t->ok && t->have_last && t->img.rgba ? t : NULL;
+        return -1;
+    const viewer_tile *t = &v->tiles[i];
+    return t->ok && t->have_last && t->img.rgba ? i : -1;
 }
 
 const viewer_tile *viewer_tile_hovered(const viewer *v)
 {
-    viewer_tile *t = hovered((viewer *)v);
-    return t && t->r_ok ? t : NULL;
+    int i = hovered(v);
+    return i >= 0 && v->tiles[i].r_ok ? &v->tiles[i] : NULL;
 }
 
 bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
@@ -260,7 +260,8 @@ void viewer_tiles_render(viewer *v, int samples)
     for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++)
         if (i != v->tile_cur && tile_load(v, &v->tiles[i]))
             tile_render(v, &v->tiles[i], samples);
-    viewer_tile *t = hovered(v);
+    int h = hovered(v);
+    viewer_tile *t = h >= 0 ? &v->tiles[h] : NULL;
     if (t && !t->r_ok) {   /* the Pixel section's curve: one wait a render, while hovered */
         pipeline_read_result(t->pipe, &t->r);
         t->r_ok = true;

@@ -45,9 +45,10 @@ static hovered hovered_image(const viewer *v)
 {
     hovered h = {&v->img, v->s.tm, v->frame.valid ? &v->frame.r : NULL, NULL};
     const viewer_tile *t = viewer_tile_hovered(v);
+    tonemap_params tm;
     char err[HT_ERR_MAX];
-    if (t && viewer_tile_params(v, t, &h.tm, err, sizeof err))
-        h = (hovered){&t->img, h.tm, &t->r, t};
+    if (t && viewer_tile_params(v, t, &tm, err, sizeof err))
+        h = (hovered){&t->img, tm, &t->r, t};
     return h;
 }
 
