@@ -456,13 +456,11 @@ static void section_compare(viewer *v)
         action_set(v, ACT_SET_REFERENCE, -1);
     if (v->ref_err[0])
         panels_text(v->ref_err, true);
-    const char *msaa = v->s.compare != COMPARE_OFF ? viewer_msaa_note(v, v->samples) : NULL;
+    const char *msaa = v->s.compare != COMPARE_OFF ? viewer_msaa_note(v, v->samples, false) : NULL;
     if (msaa) {   /* the mode changed the picture's samples: said where the mode is chosen */
         char note[160];
         snprintf(note, sizeof note, "MSAA %d, not %d: %s", v->samples, v->s.msaa, msaa);
-        ImGui::PushTextWrapPos(0);   /* the dock's width: read whole at 640x400 too */
-        ImGui::TextUnformatted(note);
-        ImGui::PopTextWrapPos();
+        panels_text(note, false);
         panels_note_text("compare_msaa", note);
     }
     panels_compare_numbers(v);
@@ -553,7 +551,11 @@ static void status_bar(viewer *v)
         bool error = false;
         viewer_status_line(v, line, sizeof line, &error);
         ImGui::AlignTextToFramePadding();
-        panels_text(line, error);
+        if (error)
+            ImGui::PushStyleColor(ImGuiCol_Text, PANELS_RED);
+        ImGui::TextUnformatted(line);   /* one row: cut at the window's edge, not wrapped */
+        if (error)
+            ImGui::PopStyleColor();
         if (g_layout && v->have_image) {   /* the tests read the whole status, shown or not */
             char text[2048];
             viewer_status_text(v, v->samples, text, sizeof text);

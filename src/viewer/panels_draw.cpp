@@ -6,11 +6,13 @@ void panels_text(const char *text, bool error)
 {
     if (error)
         ImGui::PushStyleColor(ImGuiCol_Text, PANELS_RED);
+    ImGui::PushTextWrapPos(0.0f);   /* a line wider than the dock goes on below, not cut off */
     for (const char *line = text; line && *line;) {
         const char *end = strchr(line, '\n');
         ImGui::TextUnformatted(line, end ? end : line + strlen(line));
         line = end ? end + 1 : NULL;
     }
+    ImGui::PopTextWrapPos();
     if (error)
         ImGui::PopStyleColor();
 }
@@ -236,13 +238,14 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
 }
 
 /* TEXT at (X, Y) on a box of BG (none when transparent), with padding. */
-void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg)
+void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg,
+                  float wrap)
 {
-    ImVec2 size = ImGui::CalcTextSize(text);
-    float pad = ImGui::GetStyle().FramePadding.x;
+    float pad = ImGui::GetStyle().FramePadding.x, at = wrap > 0 ? wrap - 2 * pad : 0.0f;
+    ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, at > 0 ? at : -1.0f);
     if (bg & IM_COL32_A_MASK)
         dl->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 2 * pad, y + size.y + pad), bg);
-    dl->AddText(ImVec2(x + pad, y + pad / 2), fg, text);
+    dl->AddText(nullptr, 0.0f, ImVec2(x + pad, y + pad / 2), fg, text, nullptr, at > 0 ? at : 0.0f);
 }
 
 /* The display window's frame (when it differs from the data window): a line just outside

@@ -80,7 +80,7 @@ void panels_toggle(viewer *v, action_id id, const char *name);
 
 /* The height of one row of widgets (text and frame padding). */
 float panels_row(const viewer *v);
-/* TEXT as lines (one per '\n'), red when ERROR. */
+/* TEXT as lines (one per '\n', each wrapped at the dock's edge), red when ERROR. */
 void panels_text(const char *text, bool error);
 /* The HT_TEST_LAYOUT hook: the last item's place under NAME (printf-like), and TEXT's lines
  * under NAME ("NAME: line"); the window tests read them. */
@@ -112,8 +112,10 @@ void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values 
  * where P places the W x H image, with black, as tone mapping shows it. */
 void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
                           int h);
-/* TEXT with a background box at (X, Y) of the window. */
-void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg);
+/* TEXT with a background box at (X, Y) of the window; WRAP > 0: its lines broken at spaces to
+ * fit WRAP pixels, the box included. */
+void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg,
+                  float wrap = 0.0f);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */
 void panels_region(viewer *v);
 void panels_region_text(const viewer *v, char *buf, size_t len);

@@ -40,8 +40,9 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
         snprintf(numbers, sizeof numbers, "%s", t->err);
     else if (i != v->tile_cur && t->job)
         snprintf(numbers, sizeof numbers, "loading...");
-    if (numbers[0])
-        panels_label(dl, x, y + th, numbers, bg, failed ? PANELS_RED : fg);
+    if (numbers[0])   /* wrapped at the tile's edge: a narrow tile shows all its numbers */
+        panels_label(dl, x, y + th, numbers, bg, failed ? PANELS_RED : fg,
+                     (float)(t->at.x + t->at.w) - x - 4 * s);
     char note[640];
     snprintf(note, sizeof note, "%d %s | %s", i, name, numbers);
     panels_note_text("tile_text", note);

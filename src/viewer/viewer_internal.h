@@ -416,9 +416,9 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
  * the GPU's numbers from the latest read-back (a frame late at most); SAMPLES is what the
  * frame got. Needs an image. */
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len);
-/* Why the frame got SAMPLES, fewer samples a pixel than --msaa / M asks (the status and the
- * Compare section say it), or NULL when it got them. */
-const char *viewer_msaa_note(const viewer *v, int samples);
+/* Why the frame got SAMPLES, fewer samples a pixel than --msaa / M asks (the Compare section
+ * says it; BRIEF: in a few words, for the status line), or NULL when it got them. */
+const char *viewer_msaa_note(const viewer *v, int samples, bool brief);
 /* The human-vision line of the status (which options, what was skipped and why), "" when
  * none is on. */
 void viewer_status_human(const viewer *v, char *buf, size_t len);

@@ -116,13 +116,14 @@ static bool analyses_view(const viewer *v)
     return v->s.adapt_view && !viewer_human_shown(v);
 }
 
-const char *viewer_msaa_note(const viewer *v, int samples)
+const char *viewer_msaa_note(const viewer *v, int samples, bool brief)
 {
     if (samples >= v->s.msaa)
         return NULL;
     /* viewer_draw_frame: the linear maps read the scene pictures a sample a pixel */
-    return viewer_compare_linear(v) ? "the error map compares 1 sample a pixel"
-                                    : "the most this GPU offers";
+    if (viewer_compare_linear(v))
+        return brief ? "error map" : "the error map compares 1 sample a pixel";
+    return brief ? "the GPU's most" : "the most this GPU offers";
 }
 
 /* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
@@ -130,7 +131,7 @@ static void status_view(text_buf *t, const viewer *v, int samples)
 {
     add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
         v->img.width, v->img.height, v->cur + 1, v->nfiles, v->s.view.zoom * 100, samples);
-    const char *why = viewer_msaa_note(v, samples);
+    const char *why = viewer_msaa_note(v, samples, true);   /* one line at 640 px */
     if (why)
         add(t, " (asked %d: %s)", v->s.msaa, why);
     add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");

@@ -25,7 +25,7 @@ for name, rgb in (("ref.pfm", ref), ("test.pfm", ref * noise)):
     xwin.write_pfm(os.path.join(tmp, name), rgb.astype(np.float32))
 ORDER = ["difference", "absolute", "squared", "relative", "flip", "hdr-flip", "off", "wipe"]
 LINEAR = {"difference", "absolute", "squared", "relative", "hdr-flip"}
-NOTE = "asked 4: the error map compares 1 sample a pixel"
+NOTE = "asked 4: error map"
 
 
 def state(v):
