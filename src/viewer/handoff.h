@@ -52,7 +52,7 @@ int handoff_send(char *const *paths, int n, char *err, size_t errlen);
 typedef struct handoff handoff;
 
 /* Listens on the socket and starts the server thread; WAKE (may be NULL) is called from that
- * thread when a list arrives, to wake a loop that waits for events (glfwPostEmptyEvent). A stale
+ * thread when a list arrives, to wake a loop that waits for events (platform_wake). A stale
  * socket (nobody accepts on it) is removed first. Returns NULL with the reason in ERR when the
  * hand-off is off or another process listens already (then *QUIET is set: nothing to tell the
  * user), or the socket cannot be made. */

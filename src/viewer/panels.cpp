@@ -3,6 +3,9 @@
  * comparison's numbers in panels_display.cpp. */
 #include "panels_internal.h"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>   /* the modifier bits of a press (the key codes are GLFW's) */
+
 /* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
  * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
  * half a frame. The window tests click on them with xdotool. */

@@ -2,6 +2,8 @@
  * scripted event source of the tests (--keys). The only file that knows about windows. */
 #define _XOPEN_SOURCE 700   /* strdup, strtok_r */
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,4 +344,68 @@ bool platform_open_window(viewer *v, const ht_options *o)
     glfwSwapInterval(1);
     set_callbacks(v);
     return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The window's life, its events and the clock: the rest of the viewer calls GLFW through
+ * these only. Without a window (bench's viewer frame: viewer_bench.c) they do nothing. */
+
+bool platform_start(void) { return glfwInit() == GLFW_TRUE; }
+void platform_end(void) { glfwTerminate(); }
+double platform_time(void) { return glfwGetTime(); }
+void platform_wake(void) { glfwPostEmptyEvent(); }
+
+void platform_close_window(viewer *v)
+{
+    if (v->win)
+        glfwDestroyWindow(v->win);
+    v->win = NULL;
+}
+
+void platform_make_current(viewer *v)
+{
+    if (v->win)
+        glfwMakeContextCurrent(v->win);
+}
+
+bool platform_should_close(const viewer *v) { return v->win && glfwWindowShouldClose(v->win); }
+
+void platform_framebuffer_size(viewer *v)
+{
+    if (v->win)
+        glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
+}
+
+void platform_wait(double seconds)
+{
+    if (seconds == 0)
+        glfwPollEvents();
+    else if (seconds < 0)
+        glfwWaitEvents();
+    else
+        glfwWaitEventsTimeout(seconds);
+}
+
+void platform_swap(viewer *v)
+{
+    if (v->win)
+        glfwSwapBuffers(v->win);
+}
+
+void platform_title(viewer *v, const char *title)
+{
+    if (v->win)
+        glfwSetWindowTitle(v->win, title);
+}
+
+void platform_clipboard(viewer *v, const char *text)
+{
+    if (v->win)
+        glfwSetClipboardString(v->win, text);
+}
+
+void platform_focus(viewer *v)
+{
+    if (v->win)
+        glfwFocusWindow(v->win);
 }

@@ -92,8 +92,7 @@ static void update_view(viewer *v)
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
 {
-    if (v->win)   /* else bench's stand-in set the size (viewer_bench.c) */
-        glfwGetFramebufferSize(v->win, &v->fb_w, &v->fb_h);
+    platform_framebuffer_size(v);   /* without a window bench's stand-in set it */
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
     panels_layout(v);
@@ -195,8 +194,7 @@ static bool screenshot(viewer *v, const char *path)
 void viewer_cleanup(viewer *v)
 {
     if (v->win || v->pipe) {   /* GL objects: the window's context, or bench's */
-        if (v->win)
-            glfwMakeContextCurrent(v->win);
+        platform_make_current(v);
         gpu_readback_destroy(&v->rb);
         glDeleteFramebuffers(1, &v->present_fbo);
         ui_destroy(&v->gui);
@@ -206,7 +204,7 @@ void viewer_cleanup(viewer *v)
         pipeline_destroy(&v->ref_pipe);
         viewer_compare_free(v);
         viewer_tiles_free(v);
-        glfwDestroyWindow(v->win);
+        platform_close_window(v);
         ocio_config_free(&v->ocio);
     }
     viewer_load_stop(v);
@@ -220,7 +218,7 @@ void viewer_cleanup(viewer *v)
     imgstats_free(&v->stats);
     viewer_files_free(v);
     free(v->replay);
-    glfwTerminate();
+    platform_end();
 }
 
 /* The viewer's state from the command line's options. */
@@ -256,18 +254,18 @@ static int run_loop(viewer *v, const ht_options *o)
     /* The screenshot comes after --frames frames and after every replayed key has had a
      * frame drawn with its effect. */
     long shot_at = o->frames > v->nreplay + 1 ? o->frames : v->nreplay + 1;
-    while (!v->quit && !glfwWindowShouldClose(v->win)) {
+    while (!v->quit && !platform_should_close(v)) {
         ui_input_begin(v->gui);
         if (v->testing || o->continuous || v->dirty || v->ui_frames > 0)
-            glfwPollEvents();
+            platform_wait(0);
         else if (viewer_seq_playing(v))
-            glfwWaitEventsTimeout(0.001);   /* the clock decides when the next frame shows */
+            platform_wait(0.001);   /* the clock decides when the next frame shows */
         else if (v->rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v))
-            glfwWaitEventsTimeout(0.005);   /* a read-back or a load is on its way */
+            platform_wait(0.005);   /* a read-back or a load is on its way */
         else if (v->net || v->watching || v->latency_due)
-            glfwWaitEventsTimeout(LIVE_POLL_S);
+            platform_wait(LIVE_POLL_S);
         else
-            glfwWaitEvents();               /* idle costs nothing */
+            platform_wait(-1);              /* idle costs nothing */
         if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
             v->ui_frames--;
             v->dirty = true;
@@ -297,7 +295,7 @@ static int run_loop(viewer *v, const ht_options *o)
         v->frames++;
         if (o->screenshot && v->frames >= shot_at)
             return screenshot(v, o->screenshot) ? 0 : 1;
-        glfwSwapBuffers(v->win);
+        platform_swap(v);
         if (v->export_due) {   /* S: after the frame, never inside the key's handler */
             v->export_due = false;
             viewer_export(v, o);
@@ -375,7 +373,7 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
         return 2;
     }
     platform_set_error_callback();
-    if (!glfwInit()) {
+    if (!platform_start()) {
         const char *why = platform_glfw_error();
         fprintf(stderr,
                 "hdrtone: cannot open a window: %s\n"

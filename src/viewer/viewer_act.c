@@ -363,7 +363,7 @@ void act_copy_path(viewer *v, double arg)
 {
     (void)arg;
     if (v->nfiles > 0) {
-        glfwSetClipboardString(v->win, v->files[v->cur]);
+        platform_clipboard(v, v->files[v->cur]);
         viewer_set_message(v, false, "copied %s", v->files[v->cur]);
     }
 }

@@ -84,7 +84,7 @@ static void set_title(viewer *v, const char *path)
 {
     char title[512];
     snprintf(title, sizeof title, "hdrtone - %s", viewer_base_name(path));
-    glfwSetWindowTitle(v->win, title);
+    platform_title(v, title);
 }
 
 /* A load of files[cur] begins: the shown image goes, the title and the neighbours follow,
@@ -100,7 +100,7 @@ static const char *load_prepare(viewer *v)
     renderer_forget(v);
     v->dirty = true;
     if (v->nfiles < 1) {
-        glfwSetWindowTitle(v->win, "hdrtone");
+        platform_title(v, "hdrtone");
         return NULL;
     }
     const char *path = v->files[v->cur];

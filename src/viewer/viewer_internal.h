@@ -34,8 +34,9 @@
 #include <stddef.h>
 
 #include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
+
+/* The window is platform.c's: GLFW is called there only. */
+typedef struct GLFWwindow GLFWwindow;
 
 #include "compare_gpu.h"
 #include "flip_input.h"
@@ -260,7 +261,7 @@ typedef struct viewer {
     bool watching;             /* --watch or the key */
     int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
     char watch_dir[4096];      /* the folder watched */
-    double watch_due;          /* glfwGetTime() of the scheduled reload; 0 = none */
+    double watch_due;          /* platform_time() of the scheduled reload; 0 = none */
     int watch_retries;         /* reloads left after a failed one without a new event */
 
     /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
@@ -406,6 +407,26 @@ bool platform_open_window(viewer *v, const ht_options *o);
 /* GLFW's last error, for messages ("" when none). */
 const char *platform_glfw_error(void);
 void platform_set_error_callback(void);
+/* GLFW's start and end (false: no display; platform_glfw_error says why); the clock, in
+ * seconds; a wake of platform_wait from another thread. */
+bool platform_start(void);
+void platform_end(void);
+double platform_time(void);
+void platform_wake(void);
+/* The window's: closed (v->win NULL after), its context made current, asked to close, its
+ * framebuffer's size into v->fb_w and v->fb_h, the frame shown, its title, the clipboard's
+ * text set, raised. Each does nothing without a window. */
+void platform_close_window(viewer *v);
+void platform_make_current(viewer *v);
+bool platform_should_close(const viewer *v);
+void platform_framebuffer_size(viewer *v);
+void platform_swap(viewer *v);
+void platform_title(viewer *v, const char *title);
+void platform_clipboard(viewer *v, const char *text);
+void platform_focus(viewer *v);
+/* The window's events handled: those waiting (SECONDS 0), or waits for one up to SECONDS
+ * (< 0: without end). */
+void platform_wait(double seconds);
 
 /* viewer_status.c */
 

@@ -152,7 +152,7 @@ static void handoff_open(viewer *v, char **paths, int n, unsigned long ticket)
         v->handoff_ticket = 0;
     }
     handoff_answer(v);   /* a load made at once (a sequence's, the tests') */
-    glfwFocusWindow(v->win);
+    platform_focus(v);
     v->dirty = true;
 }
 
@@ -165,7 +165,7 @@ static void handoff_poll(viewer *v)
     if (!v->handoff_tried) {
         v->handoff_tried = true;
         bool quiet;
-        v->handoff = handoff_listen(glfwPostEmptyEvent, &quiet, err, sizeof err);
+        v->handoff = handoff_listen(platform_wake, &quiet, err, sizeof err);
         if (!v->handoff && !quiet)
             fprintf(stderr, "hdrtone: not accepting hand-offs: %s\n", err);
         return;

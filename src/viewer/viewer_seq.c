@@ -24,7 +24,7 @@ struct viewer_seq {
     /* Playback. */
     double fps;
     bool playing;
-    double t0;               /* glfwGetTime() when index i0 was due */
+    double t0;               /* platform_time() when index i0 was due */
     int i0;
     int shown, good;         /* the index shown last (-1: none), the last that loaded */
     long dropped;
@@ -84,7 +84,7 @@ static void show(viewer *v, int i, bool block)
     bool in_order = s->good >= 0 && i > s->good && (s->playing || i == s->shown + 1);
     s->shown = i;
     memmove(s->times, s->times + 1, sizeof s->times - sizeof s->times[0]);
-    s->times[SEQ_RATE_WINDOW - 1] = glfwGetTime();
+    s->times[SEQ_RATE_WINDOW - 1] = platform_time();
     s->ntimes += s->ntimes < SEQ_RATE_WINDOW;
     v->dirty = true;
     int frame = s->first + i;
@@ -164,7 +164,7 @@ void viewer_seq_start(viewer *v)
 {
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
-    glfwSetWindowTitle(v->win, s->title);   /* once: the frame number is in the status */
+    platform_title(v, s->title);   /* once: the frame number is in the status */
     if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(),
                                      err, sizeof err))) {
         viewer_set_message(v, true, "%s", err);
@@ -172,7 +172,7 @@ void viewer_seq_start(viewer *v)
     }
     show(v, 0, true);
     s->i0 = 0;
-    s->t0 = glfwGetTime();
+    s->t0 = platform_time();
 }
 
 void viewer_seq_stop(viewer *v)
@@ -195,7 +195,7 @@ void viewer_seq_poll(viewer *v)
     /* The test hooks draw one frame of the sequence per window frame, waiting for it, so
      * that a screenshot after N frames is always the same picture. */
     int due = v->testing ? (s->shown + (v->frames > 0)) % s->count
-                         : (int)((s->i0 + (long long)floor((glfwGetTime() - s->t0) * s->fps)) %
+                         : (int)((s->i0 + (long long)floor((platform_time() - s->t0) * s->fps)) %
                                  s->count);
     if (due != s->shown)
         show(v, due, v->testing);
@@ -211,7 +211,7 @@ void viewer_seq_key(viewer *v, int arg)
     if (arg == 0) {
         s->playing = !s->playing;
         s->i0 = s->shown < 0 ? 0 : s->shown;
-        s->t0 = glfwGetTime();
+        s->t0 = platform_time();
         s->ntimes = 0;
         return;
     }
@@ -221,7 +221,7 @@ void viewer_seq_key(viewer *v, int arg)
     show(v, i, true);
     s->playing = was;
     s->i0 = i;
-    s->t0 = glfwGetTime();
+    s->t0 = platform_time();
 }
 
 const tonemap_result *viewer_seq_adapted(viewer *v)

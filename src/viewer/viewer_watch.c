@@ -94,7 +94,7 @@ void viewer_watch_poll(viewer *v)
     if (!v->watching)
         return;
     watch_follow(v);
-    double now = glfwGetTime();
+    double now = platform_time();
     watch_read(v, now);
     if (v->watch_due <= 0 || now < v->watch_due || !watched_file(v))
         return;
