@@ -13,11 +13,6 @@ import numpy as np  # noqa: E402
 check = xwin.check
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 tmp = tempfile.mkdtemp()
 pfm = os.path.join(tmp, "ramp.pfm")
 ramp = np.linspace(0.01, 4.0, 64 * 48 * 3, dtype=np.float32).reshape(48, 64, 3)
@@ -25,13 +20,13 @@ xwin.write_pfm(pfm, ramp)
 for args, unit, other in (((), "(relative)", "cd/m2"), (("--scale", "179"), "cd/m2", "relative")):
     v = xwin.Viewer(pfm, "--window", "800x600", *args)
     try:
-        got = notes(v, "hist_axis")
+        got = v.notes("hist_axis")
         check(len(got) == 1 and got[0].endswith(unit) and other not in got[0],
               "%s: the axis ends '%s': %s" % (args or "no units", unit, got))
         x, y, w, h = v.layout()["viewport"]
         xwin.xdo("mousemove", "--window", v.wid, x + w // 2, y + h // 2)
         v.settle()
-        lum = [l for l in notes(v, "pixel") if l.startswith("luminance ")]
+        lum = [l for l in v.notes("pixel") if l.startswith("luminance ")]
         check(len(lum) == 1 and lum[0].endswith(unit) and other not in lum[0],
               "%s: the pixel's luminance ends '%s': %s" % (args or "no units", unit, lum))
     finally:

@@ -22,11 +22,6 @@ check = xwin.check
 image = xwin.sample_or_skip("Desk.exr")
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 def numbers(line, keys):
     words = line.replace(":", " ").split()
     return [float(words[words.index(k) + 1]) for k in keys]
@@ -54,7 +49,7 @@ try:
     x, y = vp[0] + vp[2] // 2 + 17, vp[1] + vp[3] // 2 - 40
     xwin.xdo("mousemove", "--window", v.wid, x, y)
     v.settle()
-    lines = notes(v, "pixel")
+    lines = v.notes("pixel")
     shot = v.pixels()
 finally:
     v.close()

@@ -31,11 +31,6 @@ def open_metadata(v):
     v.click(x + w // 2, y + h // 2)
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 stats = subprocess.run([os.environ["HT_BIN"], "stats", image, "--json"], capture_output=True,
                        text=True, check=True)
 want = ["%s = %s" % kv for kv in json.loads(stats.stdout)["metadata"].items()]
@@ -43,9 +38,9 @@ check(any("Industrial Light & Magic" in w for w in want), "stats gives the owner
 
 v = xwin.Viewer(image, "--window", "1000x900")
 try:
-    check(notes(v, "meta") == [], "the section is closed at first")
+    check(v.notes("meta") == [], "the section is closed at first")
     open_metadata(v)
-    got = notes(v, "meta")
+    got = v.notes("meta")
     check(got == want, "the section lists stats' metadata:\n  got  %s\n  want %s" % (got, want))
 finally:
     v.close()
@@ -57,7 +52,7 @@ xwin.write_pfm(pfm, np.full((3, 4, 3), 0.5, dtype=np.float32))
 v = xwin.Viewer(pfm, "--window", "800x600")
 try:
     open_metadata(v)
-    check(notes(v, "meta") == [] and notes(v, "meta_none") == ["the file gives none"],
+    check(v.notes("meta") == [] and v.notes("meta_none") == ["the file gives none"],
           "a PFM: no entries, and the section says so")
 finally:
     v.close()

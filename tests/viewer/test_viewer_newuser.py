@@ -28,12 +28,6 @@ DEFAULT = os.path.join(SRC, "assets", "default.exr")
 check, fails, write_pfm = xwin.check, xwin.fails, xwin.write_pfm
 
 
-def notes(v, name):
-    """The layout hook's "NAME: text" lines, in order."""
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 def help_case(img):
     v = xwin.Viewer(img, "--window", "960x600", "--msaa", "1")
     try:
@@ -41,7 +35,7 @@ def help_case(img):
             v.key(opener)
             xwin.xdo("type", "--window", v.wid, "wipe")
             v.settle()
-            got = notes(v, "help_search")
+            got = v.notes("help_search")
             shown = [n for n in v.layout() if n.startswith("help_")]
             check(got == ["wipe"] and "help_compare.wipe_axis" in shown,
                   "%s then 'wipe': the search reads %s and shows %s" % (opener, got, shown))
@@ -58,9 +52,9 @@ def enter_case(img):
         v.key("ctrl+a")
         xwin.xdo("type", "--window", v.wid, "0.01")
         v.key("Return")
-        typed = notes(v, "auto_range")
+        typed = v.notes("auto_range")
         v.key("a")
-        after = notes(v, "auto_range")
+        after = v.notes("auto_range")
     finally:
         v.close()
     check(typed == ["off"] and after == ["on"],
@@ -73,11 +67,11 @@ def pixel_case(img):
         vp = v.layout()["viewport"]
         xwin.xdo("mousemove", "--window", v.wid, vp[0] + vp[2] // 2, vp[1] + vp[3] // 2)
         v.settle()
-        over, on = v.layout()["slider_Lmax"], notes(v, "pixel")
+        over, on = v.layout()["slider_Lmax"], v.notes("pixel")
         x, y, w, h = v.layout()["image0"]   # off the picture, on the dock
         xwin.xdo("mousemove", "--window", v.wid, x + w // 2, y + h // 2)
         v.settle()
-        off, gone = v.layout()["slider_Lmax"], notes(v, "pixel")
+        off, gone = v.layout()["slider_Lmax"], v.notes("pixel")
     finally:
         v.close()
     check(len(on) >= 3 and len(gone) < len(on) and over == off,
@@ -127,7 +121,7 @@ def menu_labels_case(img):
         for g in range(8):
             x, y, w, h = v.layout()["menubar%d" % g]
             v.click(x + w // 2, y + h // 2)
-            labels = notes(v, "menu_entry")
+            labels = v.notes("menu_entry")
             entries += len(labels)
             bad += [l for l in labels if "`" in l or len(l) > 40]
             outside += [n for n, r in v.layout().items()
@@ -138,7 +132,7 @@ def menu_labels_case(img):
         x, y, w, h = v.layout()["menu_file.export"]
         xwin.xdo("mousemove", "--window", v.wid, x + w // 3, y + h // 2)
         v.settle()
-        tip = notes(v, "tooltip")
+        tip = v.notes("tooltip")
     finally:
         v.close()
     check(entries > 40 and not bad and not outside,

@@ -28,17 +28,12 @@ BIN = os.environ["HT_BIN"]
 MARK = np.array([255, 200, 40])   # panels_pins.cpp's colour of the marks
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 def pins(v, timeout=30):
     """The pin lines parsed, once no value is being read: {(pin, file): (x, y, role, mode,
     values)}."""
     end = time.time() + timeout
     while True:
-        lines = notes(v, "pin")
+        lines = v.notes("pin")
         if not any("reading" in l for l in lines) or time.time() > end:
             break
         time.sleep(0.2)
@@ -81,7 +76,7 @@ try:
         v.mod_click("ctrl", x, y)
     got = pins(v)
     px = v.pixels()
-    check(len(got) == 4, "two pins, each with both images' values: %s" % notes(v, "pin"))
+    check(len(got) == 4, "two pins, each with both images' values: %s" % v.notes("pin"))
     for (p, f), (x, y, role, mode, vals) in sorted(got.items()):
         want = stats_pixel(files[f], x, y)
         ok = len(vals) == 4 and np.allclose([float(t) for t in vals], want, rtol=1e-6)
@@ -105,8 +100,8 @@ try:
     v.key("ctrl+o")
     xwin.xdo("type", "--window", v.wid, "abc")
     v.key("BackSpace")
-    check(notes(v, "open_text") == ["ab"], "Backspace edits the open box's text: %s"
-          % notes(v, "open_text"))
+    check(v.notes("open_text") == ["ab"], "Backspace edits the open box's text: %s"
+          % v.notes("open_text"))
     check(len(pins(v)) == 4, "Backspace in the text field leaves the pins")
     v.key("Escape")
 
@@ -115,7 +110,7 @@ try:
     check(sorted(map(tuple, session.get("pins", []))) == pinned,
           "the session holds the pins %s: %s" % (pinned, session.get("pins")))
     v.key("BackSpace")
-    check(notes(v, "pin") == [], "Backspace clears the pins")
+    check(v.notes("pin") == [], "Backspace clears the pins")
 finally:
     v.close()
 
@@ -155,7 +150,7 @@ try:
     w1 = pins(v)
     xwin.xdo("mousemove", "--window", v.wid, *clicks[0])
     v.settle()
-    conv = [l for l in notes(v, "pixel") if l.startswith("in sRGB:")]
+    conv = [l for l in v.notes("pixel") if l.startswith("in sRGB:")]
     rgb = [float(t) for t in conv[0].split()[3:8:2]] if conv else []
     got = [float(t) for t in w1.get((1, 1), (0, 0, "", "", []))[4][:3]]
     check(len(rgb) == 3 and np.allclose(got, rgb, rtol=2e-3) and

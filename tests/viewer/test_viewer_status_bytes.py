@@ -35,11 +35,6 @@ with_cs = np.asarray(Image.open("with.png").convert("RGB")).astype(int)
 without_cs = np.asarray(Image.open("without.png").convert("RGB")).astype(int)
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 v = xwin.Viewer("acescg.pfm", "--colorspace", "acescg", "--window", "960x600", "--msaa", "1",
                 "--keys", "ctrl+0")
 seen = []
@@ -49,7 +44,7 @@ try:
     for dx in (-70, 0, 70):   # the middle of each patch at 1:1
         xwin.xdo("mousemove", "--window", v.wid, cx + dx, cy)
         v.settle()
-        seen.append((notes(v, "pixel"), notes(v, "status")))
+        seen.append((v.notes("pixel"), v.notes("status")))
 finally:
     v.close()
 

@@ -35,18 +35,13 @@ for name, rgb in IMAGES.items():
     EXPORT[name] = np.asarray(Image.open(name + ".png").convert("RGB")).astype(int)
 
 
-def notes(v, name):
-    with open(v.layout_path) as f:
-        return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
-
-
 def hover(v, tile, name, dx=13, dy=-9):
     """The cursor near the middle of TILE, which shows NAME: the checks."""
     x, y, w, h = v.layout()[tile]
     mx, my = x + w // 2 + dx, y + h // 2 + dy
     xwin.xdo("mousemove", "--window", v.wid, mx, my)
     v.settle()
-    pixel, status = notes(v, "pixel"), notes(v, "status")
+    pixel, status = v.notes("pixel"), v.notes("status")
     shot = v.pixels()
     head = re.match(r"pixel (\d+), (\d+)  in (\S+)$", pixel[0] if pixel else "")
     rgb = [l for l in pixel if l.startswith("R ")]
@@ -83,7 +78,7 @@ for layout, files, tiles in (("side-by-side", ["a.pfm", "b.pfm"], ["a.pfm", "b.p
                     "--keys", "ctrl+0")
     try:
         lay = v.layout()
-        names = dict(l.split()[:2] for l in notes(v, "tile_name"))
+        names = dict(l.split()[:2] for l in v.notes("tile_name"))
         for i, name in enumerate(tiles):
             check(names.get(str(i)) == name, "%s: tile %d shows %s" % (layout, i, name))
             hover(v, "tile%d" % i, name)
@@ -93,12 +88,12 @@ for layout, files, tiles in (("side-by-side", ["a.pfm", "b.pfm"], ["a.pfm", "b.p
             v.click(x + w // 2, y + h // 2)
             v.wait_loaded()
             v.settle()
-            first = (notes(v, "status") or [""])[0]
+            first = (v.notes("status") or [""])[0]
             check(first.startswith("c.pfm ") and "[3/3]" in first,
                   "a click on tile 2 shows c.pfm: %s" % first)
             x, y, w, h = lay["tile0"]
             v.drag(x + w // 2, y + h // 2, x + w // 2 + 30, y + h // 2)
-            first = (notes(v, "status") or [""])[0]
+            first = (v.notes("status") or [""])[0]
             check(first.startswith("c.pfm "), "a drag on tile 0 keeps c.pfm shown: %s" % first)
     finally:
         v.close()

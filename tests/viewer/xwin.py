@@ -149,6 +149,11 @@ class Viewer:
                     out[name] = tuple(int(t) for t in xywh)
         return out
 
+    def notes(self, name):
+        """The layout hook's "NAME: text" lines, in order."""
+        with open(self.layout_path) as f:
+            return [l[len(name) + 2:].rstrip("\n") for l in f if l.startswith(name + ": ")]
+
     def click(self, x, y):
         xdo("mousemove", "--window", self.wid, int(x), int(y))
         xdo("click", "--window", self.wid, 1)
