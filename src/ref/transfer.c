@@ -29,21 +29,16 @@ bool transfer_light_levels(const uint16_t *rgb, size_t npix, int transfer, doubl
         return false;
     pthread_once(transfer == HT_TRANSFER_PQ ? &pq_once : &hlg_once,
                  transfer == HT_TRANSFER_PQ ? make_pq : make_hlg);
-    double cll = 0.0, sum = 0.0;
-    /* PQ's EOTF rises: a pixel's brightest channel is its largest code's (one lookup). */
-    if (transfer == HT_TRANSFER_PQ) {
-        for (size_t k = 0; k < npix; k++, rgb += 3) {
+    double cll = 0.0, sum = 0.0, gamma = transfer_hlg_gamma(peak);
+    for (size_t k = 0; k < npix; k++, rgb += 3) {
+        double m;
+        if (transfer == HT_TRANSFER_PQ) {   /* its EOTF rises: the largest code is the brightest */
             uint16_t c = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
-            double m = pq_table[c > rgb[2] ? c : rgb[2]];
-            cll = m > cll ? m : cll;
-            sum += m;
+            m = pq_table[c > rgb[2] ? c : rgb[2]];
+        } else {
+            double v[3] = {hlg_table[rgb[0]], hlg_table[rgb[1]], hlg_table[rgb[2]]};
+            m = peak * transfer_hlg_ootf_factor(lum, v, gamma, 0) * fmax(v[0], fmax(v[1], v[2]));
         }
-    }
-    for (size_t k = 0; transfer == HT_TRANSFER_HLG && k < npix; k++, rgb += 3) {
-        const float *t = hlg_table;
-        double v[3] = {t[rgb[0]], t[rgb[1]], t[rgb[2]]};
-        double f = peak * transfer_hlg_ootf_factor(lum, v, transfer_hlg_gamma(peak), 0);
-        double m = f * fmax(v[0], fmax(v[1], v[2]));
         cll = fmax(cll, m);
         sum += m;
     }
