@@ -5,8 +5,6 @@
  * (pipeline_frame on its image), so that each tile is what `hdrtone export` makes of its
  * file. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,54 +13,26 @@
 
 enum { TILE_GAP = 4 };   /* framebuffer pixels between tiles */
 
-/* A tile's file decoding on a worker (the window answers meanwhile); its inputs copied. */
-struct tile_job {
-    pthread_t thread;
-    atomic_bool done;
-    char path[4096], part[64], layer[64];
-    image_load_options lo;
-    hdr_image img;
-    bool ok;
-    char err[HT_ERR_MAX];
-};
-
-static void *tile_worker(void *arg)
-{
-    struct tile_job *j = arg;
-    j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
-    atomic_store(&j->done, true);
-    return NULL;
-}
-
 /* Waits for T's job and takes its image into t->img (or its reason into t->err). */
 static bool job_take(viewer_tile *t)
 {
-    struct tile_job *j = t->job;
-    pthread_join(j->thread, NULL);
+    load_job *j = t->job;
     t->job = NULL;
-    bool ok = j->ok;
-    if (ok)
-        t->img = j->img;
-    else
-        snprintf(t->err, sizeof t->err, "%.250s", j->err);
-    free(j);
+    bool ok = load_job_wait(j);
+    if (ok) {
+        t->img = *load_job_image(j);
+        *load_job_image(j) = (hdr_image){0};
+    } else {
+        snprintf(t->err, sizeof t->err, "%.250s", load_job_err(j));
+    }
+    load_job_free(j);
     return ok;
 }
 
 /* Starts decoding PATH for T on a worker; false (nothing started) when it cannot. */
 static bool job_start(viewer *v, viewer_tile *t, const char *path)
 {
-    struct tile_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return false;
-    snprintf(j->path, sizeof j->path, "%s", path);
-    j->lo = viewer_load_options(v, false, j->part, sizeof j->part, j->layer, sizeof j->layer);
-    if (pthread_create(&j->thread, NULL, tile_worker, j) != 0) {
-        free(j);
-        return false;
-    }
-    t->job = j;
-    return true;
+    return (t->job = load_job_start(v, path, false)) != NULL;
 }
 
 /* The entries the layout shows into E (at most HT_GRID_MAX), the shown one's place in *AT;
@@ -206,7 +176,7 @@ static bool tile_load(viewer *v, viewer_tile *t)
             return t->ok = tile_upload(t);
         }
     }
-    if (!v->testing && !atomic_load(&t->job->done))
+    if (!v->testing && !load_job_done(t->job))
         return false;   /* still decoding: the tile says so */
     return t->ok = job_take(t) && tile_upload(t);
 }
@@ -214,7 +184,7 @@ static bool tile_load(viewer *v, viewer_tile *t)
 void viewer_tiles_poll(viewer *v)
 {
     for (int i = 0; i < HT_GRID_MAX; i++)
-        if (v->tiles[i].job && atomic_load(&v->tiles[i].job->done))
+        if (v->tiles[i].job && load_job_done(v->tiles[i].job))
             v->dirty = true;   /* the frame uploads it */
 }
 

@@ -1,9 +1,7 @@
 /* The viewer's file list in action (file_list.c holds the list): opening files and folders,
  * next/previous, the shown file's neighbours, dropped and handed-over files; loading the
  * current file, and its parts and layers. */
-#define _POSIX_C_SOURCE 200809L   /* strdup */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,65 +143,13 @@ bool viewer_load_current(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * Loading off the UI thread: one worker at a time, its job handed back under a lock */
 
-typedef struct load_job {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    bool done, ok;           /* under lock */
-    unsigned long gen;       /* v->load_gen when it began */
-    char *path;              /* a copy: the list's entry may go while it loads */
-    char part[16], layer[64];
-    image_load_options lo;
-    hdr_image img;
-    char err[HT_ERR_MAX];
-} load_job;
-
-static void *load_worker(void *arg)
-{
-    load_job *j = arg;
-    hdr_image img = {0};
-    char err[HT_ERR_MAX] = "";
-    bool ok = image_load(j->path, &j->lo, &img, err, sizeof err);
-    pthread_mutex_lock(&j->lock);
-    j->img = img;
-    j->ok = ok;
-    memcpy(j->err, err, sizeof err);
-    j->done = true;
-    pthread_mutex_unlock(&j->lock);
-    return NULL;
-}
-
 static void load_start(viewer *v)
 {
-    load_job *j = calloc(1, sizeof *j);
-    char *path = v->nfiles > 0 ? strdup(v->files[v->cur]) : NULL;
     v->load_want = false;
-    if (!j || !path) {
-        free(j);
-        free(path);
-        snprintf(v->load_err, sizeof v->load_err, "out of memory");
-        return;
-    }
-    j->path = path;
-    j->gen = v->load_gen;
+    v->load_job_gen = v->load_gen;
     /* As viewer_load_source asks (--colorspace too: it was left out here once). */
-    j->lo = viewer_load_options(v, true, j->part, sizeof j->part, j->layer, sizeof j->layer);
-    pthread_mutex_init(&j->lock, NULL);
-    v->load_job = j;
-    if (pthread_create(&j->thread, NULL, load_worker, j) != 0) {
-        load_worker(j);   /* no thread: here, as before */
-        j->thread = pthread_self();
-    }
-}
-
-/* Waits for J's worker and frees J. */
-static void load_job_free(load_job *j)
-{
-    if (!pthread_equal(j->thread, pthread_self()))
-        pthread_join(j->thread, NULL);
-    image_free(&j->img);
-    pthread_mutex_destroy(&j->lock);
-    free(j->path);
-    free(j);
+    if (!(v->load_job = load_job_start(v, v->files[v->cur], true)))
+        snprintf(v->load_err, sizeof v->load_err, "out of memory");
 }
 
 void viewer_load_begin(viewer *v)
@@ -226,14 +172,12 @@ void viewer_load_poll(viewer *v)
 {
     load_job *j = v->load_job;
     if (j) {
-        pthread_mutex_lock(&j->lock);
-        bool done = j->done;
-        pthread_mutex_unlock(&j->lock);
-        if (!done)
+        if (!load_job_done(j))
             return;
         v->load_job = NULL;
-        if (j->gen == v->load_gen && !v->load_want)   /* still the one wanted */
-            load_finish(v, j->path, j->ok, &j->img, j->err);
+        if (v->load_job_gen == v->load_gen && !v->load_want)   /* still the one wanted */
+            load_finish(v, load_job_path(j), load_job_wait(j), load_job_image(j),
+                        load_job_err(j));
         v->dirty = true;
         load_job_free(j);
     }

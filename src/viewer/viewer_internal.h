@@ -139,7 +139,7 @@ typedef struct viewer_tile {
     hdr_image img;
     pipeline *pipe;
     pass_scene *scene;
-    struct tile_job *job;      /* its file decoding on a worker (tiles.c), or NULL */
+    struct load_job *job;      /* its file decoding on a worker (tiles.c), or NULL */
     bool ok;                   /* loaded and uploaded; else err says why (or a job runs) */
     char err[256];
     viewer_frame_key last;     /* of its last render: the same key presents it again */
@@ -311,6 +311,7 @@ typedef struct viewer {
      * load the shown entry wants (an older job's image is dropped), a load waiting for the
      * worker. */
     struct load_job *load_job;
+    unsigned long load_job_gen;   /* load_gen when the job began */
     unsigned long load_gen;
     bool load_want;
 
@@ -490,6 +491,22 @@ void viewer_load_poll(viewer *v);
 bool viewer_loading(const viewer *v);
 /* Waits for the worker and frees its job (the viewer's end). */
 void viewer_load_stop(viewer *v);
+
+/* load_job.c: a file decoding on a worker thread, image_load of PATH with
+ * viewer_load_options(V, SHOWN) (its inputs copied; on this thread when no thread starts).
+ * NULL when out of memory. */
+typedef struct load_job load_job;
+load_job *load_job_start(viewer *v, const char *path, bool shown);
+/* Whether it has finished (without waiting); the path it loads. */
+bool load_job_done(const load_job *j);
+const char *load_job_path(const load_job *j);
+/* Waits for it: whether the image loaded; then its image (the caller may move it out, leaving
+ * zeros) or the reason. */
+bool load_job_wait(load_job *j);
+hdr_image *load_job_image(load_job *j);
+const char *load_job_err(const load_job *j);
+/* Waits for it and frees it, with the image still in it. */
+void load_job_free(load_job *j);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);

@@ -1,0 +1,67 @@
+/* A file decoding on a worker thread (viewer_internal.h, "load_job"): the shown file's load
+ * (viewer_files.c) and the tiles' (tiles.c). */
+#define _POSIX_C_SOURCE 200809L   /* strdup */
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viewer_internal.h"
+
+struct load_job {
+    pthread_t thread;
+    atomic_bool done;
+    char *path;                /* a copy: the list's entry may go while it loads */
+    char part[64], layer[64];  /* what lo points at */
+    image_load_options lo;
+    hdr_image img;
+    bool ok;
+    char err[HT_ERR_MAX];
+};
+
+static void *worker(void *arg)
+{
+    load_job *j = arg;
+    j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+load_job *load_job_start(viewer *v, const char *path, bool shown)
+{
+    load_job *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        return NULL;
+    }
+    j->lo = viewer_load_options(v, shown, j->part, sizeof j->part, j->layer, sizeof j->layer);
+    if (pthread_create(&j->thread, NULL, worker, j) != 0) {
+        worker(j);   /* no thread: here */
+        j->thread = pthread_self();
+    }
+    return j;
+}
+
+bool load_job_done(const load_job *j) { return atomic_load(&j->done); }
+const char *load_job_path(const load_job *j) { return j->path; }
+hdr_image *load_job_image(load_job *j) { return &j->img; }
+const char *load_job_err(const load_job *j) { return j->err; }
+
+bool load_job_wait(load_job *j)
+{
+    if (!pthread_equal(j->thread, pthread_self())) {
+        pthread_join(j->thread, NULL);
+        j->thread = pthread_self();
+    }
+    return j->ok;
+}
+
+void load_job_free(load_job *j)
+{
+    load_job_wait(j);
+    image_free(&j->img);
+    free(j->path);
+    free(j);
+}
