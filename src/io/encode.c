@@ -5,6 +5,7 @@
  * pays; BENCHMARKS.md, "The PNG encoder, fourth pass"). */
 #include "encode.h"
 #include "encode_codecs.h"
+#include "encode_terms.h"
 #include "out_tags.h"
 #include "zlib_stripes.h"
 
@@ -193,6 +194,7 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     size_t zlen;
     if (!png_deflate(im, threads, &z, &zlen, err, errlen))
         return false;
+    encode_mark m = encode_mark_now();
     size_t nidat = zlen / PNG_MAX_CHUNK + 1;
     /* signature, IHDR (13), the colour chunks, the IDATs, IEND */
     size_t total = 8 + (12 + 13) + out_tags_png_size(im) + zlen + 12 * nidat + 12;
@@ -218,6 +220,7 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     p = png_chunk(p, "IEND", NULL, 0);
     out->len = (size_t)(p - out->data);
     free(z);
+    encode_term_add(ENCODE_TERM_assemble, m);
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include <libdeflate.h>
 
 #include "deflate_fast.h"
+#include "encode_terms.h"
 #include "parallel.h"
 
 /* ---- Compressing the pieces ---- */
@@ -141,10 +142,16 @@ static bool compress_piece(stripes_job *j, kit *t, int k)
     if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
         return false;
     piece *p = &j->out[k];
+    encode_mark m = encode_mark_now();
     j->fill(j->ctx, k, t->raw, n);
+    m = encode_term_add(ENCODE_TERM_filter, m);
     p->adler = libdeflate_adler32(1, t->raw, n);
+    m = encode_term_add(ENCODE_TERM_adler, m);
     p->zlen = compress_sampled(j, t, n, k == j->pieces - 1);
-    return (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
+    m = encode_term_add(ENCODE_TERM_deflate, m);
+    bool ok = (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
+    encode_term_add(ENCODE_TERM_copy, m);
+    return ok;
 }
 
 /* Compresses pieces of J not yet taken, up to MAX of them. */
@@ -262,7 +269,9 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
     int workers = threads > 0 ? threads : online_cpus();
     if (!atomic_load(&j.failed))
         run_open(&j, workers < pieces ? workers : pieces);
+    encode_mark m = encode_mark_now();
     bool ok = !atomic_load(&j.failed) && join(&j, z, zlen);
+    encode_term_add(ENCODE_TERM_join, m);
     for (int k = 0; j.out && k < pieces; k++)
         free(j.out[k].z);
     free(j.out);
