@@ -173,10 +173,11 @@ static void png_stripe_fill(void *ctx, int k, uint8_t *out, size_t len)
                                                                    : s->stripe_rows, out);
 }
 
-/* The zlib stream of IM's filtered scanlines, malloc'd: stripes of about PNG_STRIPE_BYTES
- * (by the image's size alone, so the bytes do not depend on the threads). */
-static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t *zlen,
-                        char *err, size_t errlen)
+/* The zlib stream of IM's filtered scanlines at HEAD bytes into *Z (malloc'd, TAIL bytes of
+ * room after it): stripes of about PNG_STRIPE_BYTES (by the image's size alone, so the
+ * bytes do not depend on the threads). */
+static bool png_deflate(const encode_image *im, int threads, size_t head, size_t tail,
+                        uint8_t **z, size_t *zlen, char *err, size_t errlen)
 {
     size_t row = (size_t)im->width * im->channels * (im->depth / 8) + 1;
     size_t rows = PNG_STRIPE_BYTES / row;
@@ -194,34 +195,20 @@ static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t
     }
     char why[128];
     size_t sample = (size_t)im->depth / 8;
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, sample, sample * im->channels,
-                           threads, z, zlen, why, sizeof why);
+    bool ok = zlib_stripes_room(n, len, png_stripe_fill, &st, sample, sample * im->channels,
+                                threads, head, tail, z, zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
     free(len);
     return ok;
 }
 
-static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
-                       size_t errlen)
+/* IM's chunks before the pixels (the signature, IHDR, the colour chunks) into P, which has
+ * room for 8 + 25 + out_tags_png_size; returns the end. */
+static uint8_t *png_head(uint8_t *p, const encode_image *im)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     static const uint8_t color_type[5] = {0, 0, 4, 2, 6};   /* by channel count */
-    uint8_t *z;
-    size_t zlen;
-    if (!png_deflate(im, threads, &z, &zlen, err, errlen))
-        return false;
-    encode_mark m = encode_mark_now();
-    size_t nidat = zlen / PNG_MAX_CHUNK + 1;
-    /* signature, IHDR (13), the colour chunks, the IDATs, IEND */
-    size_t total = 8 + (12 + 13) + out_tags_png_size(im) + zlen + 12 * nidat + 12;
-    uint8_t *p = malloc(total);
-    if (!p) {
-        free(z);
-        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
-        return false;
-    }
-    out->data = p;
     memcpy(p, signature, 8);
     uint8_t ihdr[13] = {0};
     put_be32(ihdr, (uint32_t)im->width);
@@ -229,16 +216,48 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     ihdr[8] = (uint8_t)im->depth;
     ihdr[9] = color_type[im->channels];
     p = png_chunk(p + 8, "IHDR", ihdr, sizeof ihdr);
-    p = out_tags_png(p, im);
-    for (size_t at = 0; at < zlen; at += PNG_MAX_CHUNK) {
-        size_t n = zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK;
-        p = png_chunk(p, "IDAT", z + at, n);
+    return out_tags_png(p, im);
+}
+
+/* The PNG: its head made first, the zlib stream deflated behind it in the same buffer (one
+ * IDAT; a stream over PNG_MAX_CHUNK, which needs several, is copied into them), IEND. */
+static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
+                       size_t errlen)
+{
+    uint8_t *head = malloc(8 + 25 + out_tags_png_size(im)), *z = NULL;
+    if (!head) {
+        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+        return false;
     }
-    p = png_chunk(p, "IEND", NULL, 0);
-    out->len = (size_t)(p - out->data);
-    free(z);
+    size_t hlen = (size_t)(png_head(head, im) - head), zlen;
+    bool ok = png_deflate(im, threads, hlen + 8, 4 + 12, &z, &zlen, err, errlen);
+    encode_mark m = encode_mark_now();
+    uint8_t *p = z;
+    if (ok && zlen > PNG_MAX_CHUNK) {   /* several IDATs: the stream copied between them */
+        size_t nidat = zlen / PNG_MAX_CHUNK + 1;
+        ok = (p = malloc(hlen + zlen + 12 * nidat + 12)) != NULL;
+        uint8_t *q = p + hlen;
+        for (size_t at = 0; ok && at < zlen; at += PNG_MAX_CHUNK)
+            q = png_chunk(q, "IDAT", z + hlen + 8 + at,
+                          zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK);
+        if (ok)
+            out->len = (size_t)(png_chunk(q, "IEND", NULL, 0) - p);
+        free(z);
+        if (!ok)
+            snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+    } else if (ok) {   /* one IDAT around the stream where it lies */
+        put_be32(p + hlen, (uint32_t)zlen);
+        memcpy(p + hlen + 4, "IDAT", 4);
+        put_be32(p + hlen + 8 + zlen, libdeflate_crc32(0, p + hlen + 4, zlen + 4));
+        out->len = (size_t)(png_chunk(p + hlen + 12 + zlen, "IEND", NULL, 0) - p);
+    }
+    if (ok) {
+        memcpy(p, head, hlen);
+        out->data = p;
+    }
+    free(head);
     encode_term_add(ENCODE_TERM_assemble, m);
-    return true;
+    return ok;
 }
 
 static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out, char *err,

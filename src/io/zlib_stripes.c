@@ -235,15 +235,17 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > PARALLEL_MAX_WORKERS ? PARALLEL_MAX_WORKERS : (int)n;
 }
 
-/* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian). */
-static bool join(const stripes_job *j, uint8_t **z, size_t *zlen)
+/* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian), after HEAD
+ * bytes of a buffer with TAIL more after them. */
+static bool join(const stripes_job *j, size_t head, size_t tail, uint8_t **z, size_t *zlen)
 {
     size_t total = 2 + 4;
     for (int k = 0; k < j->pieces; k++)
         total += j->out[k].zlen;
-    uint8_t *p = *z = malloc(total);
+    uint8_t *p = *z = malloc(head + total + tail);
     if (!p)
         return false;
+    p += head;
     *p++ = 0x78, *p++ = 0x01;   /* deflate, 32 KiB window, the fastest kind of compressor */
     uint32_t adler = 1;
     for (int k = 0; k < j->pieces; k++) {
@@ -261,6 +263,14 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
                   size_t near0, size_t near1, int threads, uint8_t **z, size_t *zlen,
                   char *err, size_t errlen)
 {
+    return zlib_stripes_room(pieces, piece_len, fill, ctx, near0, near1, threads, 0, 0, z, zlen,
+                             err, errlen);
+}
+
+bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
+                       size_t near0, size_t near1, int threads, size_t head, size_t tail,
+                       uint8_t **z, size_t *zlen, char *err, size_t errlen)
+{
     stripes_job j = {.pieces = pieces, .near = {near0 ? near0 : 1, near1 ? near1 : 1},
                      .len = piece_len, .fill = fill, .ctx = ctx,
                      .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
@@ -270,7 +280,7 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
     if (!atomic_load(&j.failed))
         run_open(&j, workers < pieces ? workers : pieces);
     encode_mark m = encode_mark_now();
-    bool ok = !atomic_load(&j.failed) && join(&j, z, zlen);
+    bool ok = !atomic_load(&j.failed) && join(&j, head, tail, z, zlen);
     encode_term_add(ENCODE_TERM_join, m);
     for (int k = 0; j.out && k < pieces; k++)
         free(j.out[k].z);

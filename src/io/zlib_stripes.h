@@ -23,6 +23,13 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
                   size_t near0, size_t near1, int threads, uint8_t **z, size_t *zlen,
                   char *err, size_t errlen);
 
+/* zlib_stripes with room around the stream: *Z holds HEAD bytes (not written), the stream's
+ * *ZLEN bytes, then TAIL bytes (not written): a file's bytes before and after it, put there
+ * by the caller without copying the stream again. */
+bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
+                       size_t near0, size_t near1, int threads, size_t head, size_t tail,
+                       uint8_t **z, size_t *zlen, char *err, size_t errlen);
+
 /* Compresses pieces of a zlib_stripes call under way on another thread, if one has pieces not
  * yet taken (an idle batch worker's help: the last frames' encodes then end on every core,
  * whatever threads they started with). False when there was none. */
