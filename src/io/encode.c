@@ -2,7 +2,8 @@
  * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
  * compression ours in stripes on all cores (zlib_stripes.h, deflate_fast.h: matches one
  * sample or one pixel back at every position, a hash only where a stripe's sample says it
- * pays; BENCHMARKS.md, "The PNG encoder, fourth pass"). */
+ * pays, literals alone where matches do not; BENCHMARKS.md, "The PNG encoder, fourth pass",
+ * "PQ PNG and Ultra HDR: where the encode goes"). */
 #include "encode.h"
 #include "encode_codecs.h"
 #include "encode_terms.h"
