@@ -20,11 +20,12 @@ struct pass_veil {
     float last_max;             /* the last one collected (0: none yet) */
 };
 
-enum { VEIL, VEIL_FOVEAL, RADII };
+enum { VEIL, VEIL_FOVEAL, RADII, BINNING };
 static const pass_desc desc = {"human", {
     [VEIL] = {"veil.comp", "#define HT_VEIL_STAGE 0\n", false},
     [VEIL_FOVEAL] = {"veil.comp", "#define HT_VEIL_STAGE 1\n", false},
     [RADII] = {"sample_radii.comp", NULL, false},
+    [BINNING] = {"binning_save.comp", NULL, false},
 }};
 
 pass_veil *pass_veil_create(char *err, size_t errlen)
@@ -152,5 +153,20 @@ bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen)
         return false;
     }
     p->last_max = *max_sr;
+    return true;
+}
+
+bool pass_veil_binning_save(pass_veil *p, const ht_buffers *b, unsigned binnings, int slot,
+                            char *err, size_t errlen)
+{
+    unsigned prog = pass_use(&p->base, BINNING, 1, err, errlen);
+    if (!prog)
+        return false;
+    glProgramUniform1i(prog, glGetUniformLocation(prog, "u_slot"), slot);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_EXACT, binnings);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);   /* after the analysis' writes */
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);    /* the slot is copied back later */
     return true;
 }

@@ -38,4 +38,10 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
  * again. False (reason in err) before any pass_veil_radii or when the wait failed. */
 bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen);
 
+/* The frame's binning fields (bins .. hi_thresh, 6 words) into slot SLOT of buffer BINNINGS,
+ * by a dispatch (binning_save.comp) in order with the passes. False (reason in err) when the
+ * program cannot be built. */
+bool pass_veil_binning_save(pass_veil *p, const ht_buffers *b, unsigned binnings, int slot,
+                            char *err, size_t errlen);
+
 #endif

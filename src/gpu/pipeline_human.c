@@ -242,27 +242,33 @@ static bool set_dark(pipeline *p, const ht_pieces *img, const tonemap_params *pa
     return true;
 }
 
-/* The frame's binning fields, one run (one copy each way, not two: a copy between dispatches
- * costs the GPU more than its bytes). */
+/* The frame's binning fields, one run (one copy back, one save a slot). */
 enum { BINNING_SLOT = 24 };   /* bytes: bins, widened, bw_min, bw_max, lo_thresh, hi_thresh */
 _Static_assert(offsetof(ht_frame, hi_thresh) + sizeof(float) - offsetof(ht_frame, bins) ==
                    BINNING_SLOT,
                "the binning fields lie in one run");
 
-/* Copies analysis K's binning into the frame (TO_FRAME) or the frame's into K's slot, on the
- * GPU in order with the passes. */
-static void binning_copy(pipeline *p, int k, bool to_frame)
+/* Copies analysis K's binning back into the frame, on the GPU in order with the passes. */
+static void binning_restore(pipeline *p, int k)
 {
-    if (!to_frame && !p->binnings.id)
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after binning_save's dispatch */
+    glBindBuffer(GL_COPY_READ_BUFFER, p->binnings.id);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, p->buf.frame.id);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)k * BINNING_SLOT,
+                        (GLintptr)offsetof(ht_frame, bins), BINNING_SLOT);
+}
+
+/* Saves the frame's binning into K's slot by a dispatch (pass_veil_binning_save: a buffer
+ * copy reading the frame cost the H200 27-69 us). False (reason in err) when its program
+ * does not build. */
+static bool binning_save(pipeline *p, int k, char *err, size_t errlen)
+{
+    if (!p->binnings.id)
         gpu_buf_recreate(&p->binnings, 2 * BINNING_SLOT);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   /* after the range pass's writes */
-    glBindBuffer(GL_COPY_READ_BUFFER, to_frame ? p->binnings.id : p->buf.frame.id);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, to_frame ? p->buf.frame.id : p->binnings.id);
-    GLintptr slot = (GLintptr)k * BINNING_SLOT, run = (GLintptr)offsetof(ht_frame, bins);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, to_frame ? slot : run,
-                        to_frame ? run : slot, BINNING_SLOT);
-    if (!to_frame)
-        p->binning_kept[k] = true;
+    if (!pass_veil_binning_save(p->veil, &p->buf, p->binnings.id, k, err, errlen))
+        return false;
+    p->binning_kept[k] = true;
+    return true;
 }
 
 void pipeline_human_binning(pipeline *p)
@@ -270,7 +276,7 @@ void pipeline_human_binning(pipeline *p)
     if (p->veiled_analysis || p->binning_held == 0)
         return;
     if (p->binning_kept[0])
-        binning_copy(p, 0, true);
+        binning_restore(p, 0);
     p->binning_held = 0;
 }
 
@@ -287,9 +293,10 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     p->veiled_prepared = false;
     p->buf.range_fits = p->report.range_fits;
     p->buf.veiled = params->sampling != HT_SAMPLING_FOVEAL;
-    binning_copy(p, 0, false);
+    if (!binning_save(p, 0, err, errlen))
+        return false;
     if (p->binning_kept[1])
-        binning_copy(p, 1, true);
+        binning_restore(p, 1);
     p->binning_held = 1;
     p->veiled_analysis = true;
     bool ok = true;
@@ -302,9 +309,7 @@ bool pipeline_human_veil_histogram(pipeline *p, ht_source src, const ht_pieces *
     p->buf.range_fits = -1;
     p->buf.veiled = false;
     p->veiled_analysis = false;
-    if (ok)
-        binning_copy(p, 1, false);
-    return ok;
+    return ok && binning_save(p, 1, err, errlen);
 }
 
 /* The sample_radii pass: the largest radius (the veil pass made them) collected for the root
