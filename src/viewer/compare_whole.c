@@ -114,13 +114,13 @@ static void whole_start(viewer *v, struct whole_cmp *w)
 
 int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err)
 {
-    if (v->s.ref < 0 || entry < 0 || entry >= v->nfiles || entry == v->s.ref ||
-        viewer_net_name(v, v->files[entry]) || viewer_net_name(v, viewer_ref_path(v)))
+    if (v->s.ref < 0 || entry < 0 || entry >= v->doc.list.nfiles || entry == v->s.ref ||
+        viewer_net_name(v, v->doc.list.files[entry]) || viewer_net_name(v, viewer_ref_path(v)))
         return WHOLE_NONE;   /* a network image is no file to read again */
     struct whole_cmp *w = whole_keyed(v);
     if (!w)
         return WHOLE_NONE;
-    const char *path = v->files[entry];
+    const char *path = v->doc.list.files[entry];
     int i = 0;
     while (i < w->n && strcmp(w->items[i].test, path) != 0)
         i++;

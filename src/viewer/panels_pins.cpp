@@ -29,7 +29,7 @@ static void note_value(const viewer *v, int pin, int file)
 {
     char val[160], line[320];
     value_text(v, file, pin, 9, val, sizeof val);
-    const char *role = file == v->cur ? "shown" : file == v->s.ref ? "reference" : "open";
+    const char *role = file == v->doc.list.cur ? "shown" : file == v->s.ref ? "reference" : "open";
     snprintf(line, sizeof line, "%d %d %d %d %s %s %s", pin + 1, v->s.pins[pin][0],
              v->s.pins[pin][1], file, role, ht_enum_name(pin_value_modes, v->s.pin_values), val);
     panels_note_text("pin", line);
@@ -47,12 +47,13 @@ void panels_pins(viewer *v)
     float name_w = ImGui::GetContentRegionAvail().x * 0.4f;
     for (int p = 0; p < v->s.npins; p++) {
         ImGui::Text("#%d  %d, %d", p + 1, v->s.pins[p][0], v->s.pins[p][1]);
-        for (int f = 0; f < v->nfiles; f++) {
+        for (int f = 0; f < v->doc.list.nfiles; f++) {
             char val[160];
             value_text(v, f, p, 4, val, sizeof val);
-            ImGui::PushStyleColor(ImGuiCol_Text, f == v->cur ? IM_COL32(255, 255, 255, 255)
+            ImGui::PushStyleColor(ImGuiCol_Text, f == v->doc.list.cur ? IM_COL32(255, 255, 255, 255)
                                                              : PANELS_DIM);
-            ImGui::Text("  %s%s", f == v->s.ref ? "ref " : "", viewer_base_name(v->files[f]));
+            ImGui::Text("  %s%s", f == v->s.ref ? "ref " : "",
+                        viewer_base_name(v->doc.list.files[f]));
             ImGui::PopStyleColor();
             ImGui::SameLine(name_w);
             ImGui::TextUnformatted(val);
@@ -64,18 +65,18 @@ void panels_pins(viewer *v)
 void panels_pin_marks(viewer *v, ImDrawList *dl)
 {
     view_place place = viewer_place(v);
-    float u = ui_scale(v->gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
+    float u = ui_scale(v->pnl.gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
     ImU32 fg = IM_COL32(255, 200, 40, 255), shade = IM_COL32(0, 0, 0, 200);
     for (int p = 0; p < v->s.npins; p++) {
         view_point c = view_to_window(
-            place, view_point{v->s.pins[p][0] - v->img.data_window[0] + 0.5,
-                              v->s.pins[p][1] - v->img.data_window[1] + 0.5});
+            place, view_point{v->s.pins[p][0] - v->doc.img.data_window[0] + 0.5,
+                              v->s.pins[p][1] - v->doc.img.data_window[1] + 0.5});
         ImVec2 at(v->vp.x + (float)c.x, v->vp.y + (float)c.y);
         dl->AddCircle(at, r + u, shade, 0, 4 * u);
         dl->AddCircle(at, r + u, fg, 0, 2 * u);
         char num[16];
         snprintf(num, sizeof num, "%d", p + 1);
-        ImVec2 t(at.x + r + 3 * u, at.y - r - ui_text_px(v->gui));
+        ImVec2 t(at.x + r + 3 * u, at.y - r - ui_text_px(v->pnl.gui));
         dl->AddText(ImVec2(t.x + u, t.y + u), shade, num);
         dl->AddText(t, fg, num);
     }
@@ -106,35 +107,35 @@ static long visible_pixels(const viewer *v, view_place place, int *x0, int *y0, 
     view_point b = view_to_image(place, view_point{(double)v->vp.w, (double)v->vp.h});
     *x0 = (int)fmax(0, floor(a.x));
     *y0 = (int)fmax(0, floor(a.y));
-    *x1 = (int)fmin(v->img.width, ceil(b.x));
-    *y1 = (int)fmin(v->img.height, ceil(b.y));
+    *x1 = (int)fmin(v->doc.img.width, ceil(b.x));
+    *y1 = (int)fmin(v->doc.img.height, ceil(b.y));
     return *x1 > *x0 && *y1 > *y0 ? (long)(*x1 - *x0) * (*y1 - *y0) : 0;
 }
 
 void panels_pixel_values(viewer *v, ImDrawList *dl)
 {
     view_place place = viewer_place(v);
-    float u = ui_scale(v->gui), z = (float)place.zoom;
+    float u = ui_scale(v->pnl.gui), z = (float)place.zoom;
     int x0, y0, x1, y1;
     long n = visible_pixels(v, place, &x0, &y0, &x1, &y1);
     if (z < VALUES_MIN_PT * u || n > VALUES_MAX_LABELS)
         return;
     /* The reference's side of the wipe (all of it while Z is held) is not this image's. */
-    bool wipe = v->s.ref >= 0 && !v->ref_err[0] && v->s.compare == COMPARE_WIPE;
-    if (v->s.ref >= 0 && !v->ref_err[0] && v->s.flip_held)
+    bool wipe = v->s.ref >= 0 && !v->doc.ref_err[0] && v->s.compare == COMPARE_WIPE;
+    if (v->s.ref >= 0 && !v->doc.ref_err[0] && v->s.flip_held)
         return;
     float at = wipe ? (float)viewer_wipe_pos(v) : 0;
     dl->PushClipRect(ImVec2((float)v->vp.x, (float)v->vp.y),
                      ImVec2(v->vp.x + (wipe && !v->s.wipe_horizontal ? at : v->vp.w),
                             v->vp.y + (wipe && v->s.wipe_horizontal ? at : v->vp.h)),
                      true);
-    float size = fminf(ui_text_px(v->gui), z * 0.26f);
+    float size = fminf(ui_text_px(v->pnl.gui), z * 0.26f);
     int digits = z >= 80 * u ? 5 : z >= 56 * u ? 4 : 3;
     int mx = (x0 + x1) / 2, my = (y0 + y1) / 2;   /* the middle one: the test hook's */
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             float p[4];
-            image_get_pixel(&v->img, (size_t)y * v->img.width + x, p);
+            image_get_pixel(&v->doc.img, (size_t)y * v->doc.img.width + x, p);
             view_point c = view_to_window(place, view_point{x + 0.5, y + 0.5});
             ImU32 shade, fg = value_colour(v, p, &shade);
             for (int k = 0; k < 3; k++) {
@@ -148,7 +149,7 @@ void panels_pixel_values(viewer *v, ImDrawList *dl)
             if (x == mx && y == my) {
                 char note[160];
                 snprintf(note, sizeof note, "%ld %d %d %d %d %.9g %.9g %.9g", n,
-                         x + v->img.data_window[0], y + v->img.data_window[1],
+                         x + v->doc.img.data_window[0], y + v->doc.img.data_window[1],
                          v->vp.x + (int)c.x, v->vp.y + (int)c.y, p[0], p[1], p[2]);
                 panels_note_text("pixel_values", note);
             }

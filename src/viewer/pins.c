@@ -24,7 +24,7 @@ const ht_enum pin_value_modes[] = {
 /* One open file's values at the pins. */
 typedef struct pin_entry {
     char *path;
-    unsigned long gen;         /* v->pins_gen they are of */
+    unsigned long gen;         /* v->doc.pins_gen they are of */
     int state;                 /* PIN_READY or PIN_FAILED (PIN_PENDING: not read yet) */
     float rgba[VIEWER_PINS_MAX][4];
     bool inside[VIEWER_PINS_MAX];
@@ -79,9 +79,9 @@ static void *probe_worker(void *arg)
 /* The cache's entry of PATH, or NULL. */
 static pin_entry *find(const viewer *v, const char *path)
 {
-    for (int i = 0; i < v->npin_cache; i++)
-        if (strcmp(v->pin_cache[i].path, path) == 0)
-            return &v->pin_cache[i];
+    for (int i = 0; i < v->doc.npin_cache; i++)
+        if (strcmp(v->doc.pin_cache[i].path, path) == 0)
+            return &v->doc.pin_cache[i];
     return NULL;
 }
 
@@ -91,15 +91,15 @@ static pin_entry *entry(viewer *v, const char *path)
     pin_entry *e = find(v, path);
     if (e)
         return e;
-    pin_entry *c = realloc(v->pin_cache, (size_t)(v->npin_cache + 1) * sizeof *c);
+    pin_entry *c = realloc(v->doc.pin_cache, (size_t)(v->doc.npin_cache + 1) * sizeof *c);
     if (!c)
         return NULL;
-    v->pin_cache = c;
-    e = &c[v->npin_cache];
+    v->doc.pin_cache = c;
+    e = &c[v->doc.npin_cache];
     memset(e, 0, sizeof *e);
     if (!(e->path = strdup(path)))
         return NULL;
-    v->npin_cache++;
+    v->doc.npin_cache++;
     return e;
 }
 
@@ -116,13 +116,13 @@ static void probe_free(pin_probe *p)
 /* A finished round's values into the cache (those of older pins dropped). */
 static void probe_take(viewer *v)
 {
-    pin_probe *p = v->pin_probe;
+    pin_probe *p = v->doc.pin_probe;
     pthread_mutex_lock(&p->lock);
     bool done = p->done;
     pthread_mutex_unlock(&p->lock);
     if (!done)
         return;
-    for (int i = 0; p->gen == v->pins_gen && i < p->n; i++) {
+    for (int i = 0; p->gen == v->doc.pins_gen && i < p->n; i++) {
         pin_entry *e = entry(v, p->out[i].path);
         if (e) {
             char *path = e->path;
@@ -131,7 +131,7 @@ static void probe_take(viewer *v)
         }
     }
     probe_free(p);
-    v->pin_probe = NULL;
+    v->doc.pin_probe = NULL;
     v->dirty = true;
 }
 
@@ -139,13 +139,13 @@ static void probe_take(viewer *v)
  * network image not shown has none to give (it is no file): said so in its entry. */
 static bool wanted(viewer *v, int i)
 {
-    pin_entry *e = find(v, v->files[i]);
-    if (i == v->cur || (e && e->gen == v->pins_gen))
+    pin_entry *e = find(v, v->doc.list.files[i]);
+    if (i == v->doc.list.cur || (e && e->gen == v->doc.pins_gen))
         return false;
-    if (!viewer_net_name(v, v->files[i]))
+    if (!viewer_net_name(v, v->doc.list.files[i]))
         return true;
-    if ((e = entry(v, v->files[i]))) {
-        e->gen = v->pins_gen;
+    if ((e = entry(v, v->doc.list.files[i]))) {
+        e->gen = v->doc.pins_gen;
         e->state = PIN_FAILED;
         snprintf(e->err, sizeof e->err, "a network image: its values show while it is shown");
     }
@@ -156,21 +156,21 @@ static bool wanted(viewer *v, int i)
 static void probe_start(viewer *v)
 {
     int n = 0;
-    for (int i = 0; i < v->nfiles; i++)
+    for (int i = 0; i < v->doc.list.nfiles; i++)
         n += wanted(v, i);
     pin_probe *p = n ? calloc(1, sizeof *p) : NULL;
     if (!p || !(p->out = calloc((size_t)n, sizeof *p->out))) {
         free(p);
         return;
     }
-    for (int i = 0; i < v->nfiles && p->n < n; i++) {
+    for (int i = 0; i < v->doc.list.nfiles && p->n < n; i++) {
         if (!wanted(v, i))
             continue;
-        p->out[p->n].gen = v->pins_gen;
-        if ((p->out[p->n].path = strdup(v->files[i])))
+        p->out[p->n].gen = v->doc.pins_gen;
+        if ((p->out[p->n].path = strdup(v->doc.list.files[i])))
             p->n++;
     }
-    p->gen = v->pins_gen;
+    p->gen = v->doc.pins_gen;
     p->npins = v->s.npins;
     memcpy(p->pins, v->s.pins, sizeof p->pins);
     /* As the next load of another file asks: the command line's part and layer. */
@@ -184,23 +184,23 @@ static void probe_start(viewer *v)
         free(p);
         return;
     }
-    v->pin_probe = p;
+    v->doc.pin_probe = p;
 }
 
 void viewer_pins_poll(viewer *v)
 {
-    if (v->pin_probe)
+    if (v->doc.pin_probe)
         probe_take(v);
     if (v->s.npins == 0)
         return;
-    if (v->have_image && v->nfiles > 0) {   /* the shown image: read now, every frame */
-        pin_entry *e = entry(v, v->files[v->cur]);
+    if (v->doc.have_image && v->doc.list.nfiles > 0) { /* the shown image: read now, every frame */
+        pin_entry *e = entry(v, v->doc.list.files[v->doc.list.cur]);
         if (e) {
-            e->gen = v->pins_gen;
-            sample(&v->img, (const int (*)[2])v->s.pins, v->s.npins, e);
+            e->gen = v->doc.pins_gen;
+            sample(&v->doc.img, (const int (*)[2])v->s.pins, v->s.npins, e);
         }
     }
-    if (!v->pin_probe)
+    if (!v->doc.pin_probe)
         probe_start(v);
     if (v->testing)   /* the test hooks see every value (reproducible screenshots) */
         viewer_pins_wait(v);
@@ -208,40 +208,41 @@ void viewer_pins_poll(viewer *v)
 
 void viewer_pins_wait(viewer *v)
 {
-    for (bool done = false; v->pin_probe && !done;) {
-        pthread_mutex_lock(&v->pin_probe->lock);
-        done = v->pin_probe->done;
-        pthread_mutex_unlock(&v->pin_probe->lock);
+    for (bool done = false; v->doc.pin_probe && !done;) {
+        pthread_mutex_lock(&v->doc.pin_probe->lock);
+        done = v->doc.pin_probe->done;
+        pthread_mutex_unlock(&v->doc.pin_probe->lock);
         if (!done)
             nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    if (v->pin_probe)
+    if (v->doc.pin_probe)
         probe_take(v);
 }
 
 void viewer_pins_stop(viewer *v)
 {
-    if (v->pin_probe)
-        probe_free(v->pin_probe);
-    v->pin_probe = NULL;
-    for (int i = 0; i < v->npin_cache; i++)
-        free(v->pin_cache[i].path);
-    free(v->pin_cache);
-    v->pin_cache = NULL;
-    v->npin_cache = 0;
+    if (v->doc.pin_probe)
+        probe_free(v->doc.pin_probe);
+    v->doc.pin_probe = NULL;
+    for (int i = 0; i < v->doc.npin_cache; i++)
+        free(v->doc.pin_cache[i].path);
+    free(v->doc.pin_cache);
+    v->doc.pin_cache = NULL;
+    v->doc.npin_cache = 0;
 }
 
 int viewer_pin_value(const viewer *v, int file, int pin, double out[4])
 {
-    const pin_entry *e = file >= 0 && file < v->nfiles ? find(v, v->files[file]) : NULL;
-    if (!e || e->gen != v->pins_gen || pin < 0 || pin >= v->s.npins)
+    const pin_entry *e =
+        file >= 0 && file < v->doc.list.nfiles ? find(v, v->doc.list.files[file]) : NULL;
+    if (!e || e->gen != v->doc.pins_gen || pin < 0 || pin >= v->s.npins)
         return PIN_PENDING;
     if (e->state != PIN_READY || !e->inside[pin])
         return e->state == PIN_READY ? PIN_OUTSIDE : e->state;
     const float *p = e->rgba[pin];
     tonemap_params tm = v->s.tm;
     char why[HT_ERR_MAX];
-    if (v->s.pin_values != PIN_FILE && file != v->cur &&
+    if (v->s.pin_values != PIN_FILE && file != v->doc.list.cur &&
         !tonemap_set_colour(&tm, &e->colour, why, sizeof why))
         return PIN_FAILED;
     switch (v->s.pin_values) {
@@ -269,7 +270,8 @@ int viewer_pin_value(const viewer *v, int file, int pin, double out[4])
 
 const char *viewer_pin_error(const viewer *v, int file)
 {
-    const pin_entry *e = file >= 0 && file < v->nfiles ? find(v, v->files[file]) : NULL;
+    const pin_entry *e =
+        file >= 0 && file < v->doc.list.nfiles ? find(v, v->doc.list.files[file]) : NULL;
     return e && e->state == PIN_FAILED ? e->err : "";
 }
 
@@ -279,14 +281,15 @@ const char *viewer_pin_error(const viewer *v, int file)
 void act_pin(viewer *v, double arg)
 {
     (void)arg;
-    view_point i = view_to_image(viewer_place(v), (view_point){v->pin_at[0], v->pin_at[1]});
+    view_point i = view_to_image(viewer_place(v), (view_point){v->in.pin_at[0], v->in.pin_at[1]});
     int x = (int)floor(i.x), y = (int)floor(i.y);
-    if (!v->have_image || !(i.x >= 0 && i.y >= 0 && x < v->img.width && y < v->img.height)) {
+    if (!v->doc.have_image ||
+        !(i.x >= 0 && i.y >= 0 && x < v->doc.img.width && y < v->doc.img.height)) {
         viewer_set_message(v, true, "Ctrl+click on the image pins a pixel (not outside it)");
         return;
     }
-    x += v->img.data_window[0];
-    y += v->img.data_window[1];
+    x += v->doc.img.data_window[0];
+    y += v->doc.img.data_window[1];
     for (int k = 0; k < v->s.npins; k++)
         if (v->s.pins[k][0] == x && v->s.pins[k][1] == y)
             return;   /* pinned already */
@@ -297,14 +300,14 @@ void act_pin(viewer *v, double arg)
     v->s.pins[v->s.npins][0] = x;
     v->s.pins[v->s.npins][1] = y;
     v->s.npins++;
-    v->pins_gen++;
+    v->doc.pins_gen++;
 }
 
 void act_pins_clear(viewer *v, double arg)
 {
     (void)arg;
     v->s.npins = 0;
-    v->pins_gen++;
+    v->doc.pins_gen++;
 }
 
 void act_set_pin_values(viewer *v, double mode)

@@ -22,9 +22,9 @@ static bool help_key(viewer *v, int key)
 {
     if (!v->s.show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
         return false;
-    size_t n = strlen(v->help_filter);
+    size_t n = strlen(v->pnl.help_filter);
     if (key == GLFW_KEY_BACKSPACE && n > 0)
-        v->help_filter[n - 1] = '\0';
+        v->pnl.help_filter[n - 1] = '\0';
     return true;
 }
 
@@ -32,7 +32,7 @@ void viewer_key(viewer *v, int key, int mods)
 {
     if (help_key(v, key))
         return;
-    if (v->gui && ui_wants_keyboard(v->gui)) {
+    if (v->pnl.gui && ui_wants_keyboard(v->pnl.gui)) {
         if (key == GLFW_KEY_ESCAPE && v->s.show_open)   /* Esc closes the open box */
             action_run(v, ACT_OPEN);
         return;   /* a typed field's keys are its own: Esc there never quits */
@@ -45,7 +45,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     (void)scancode;
     viewer *v = from(w);
     bool down = action == GLFW_PRESS || action == GLFW_REPEAT;
-    ui_input_key(v->gui, key, down);
+    ui_input_key(v->pnl.gui, key, down);
     bool help = v->s.show_help;
     if (down)
         viewer_key(v, key, mods);
@@ -54,24 +54,24 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     /* A printable key (GLFW's codes below Escape's) that opened the help (?) also comes as a
      * character: not typed into the search. F1 or a menu sends none: nothing is dropped. */
     if (down)
-        v->help_swallow = !help && v->s.show_help && key < GLFW_KEY_ESCAPE;
+        v->in.help_swallow = !help && v->s.show_help && key < GLFW_KEY_ESCAPE;
     v->dirty = true;
-    v->ui_frames = 2;
+    v->pnl.ui_frames = 2;
 }
 
 static void on_char(GLFWwindow *w, unsigned codepoint)
 {
     viewer *v = from(w);
-    size_t n = strlen(v->help_filter);
-    if (v->help_swallow) {
-        v->help_swallow = false;
+    size_t n = strlen(v->pnl.help_filter);
+    if (v->in.help_swallow) {
+        v->in.help_swallow = false;
         return;
     }
-    if (v->s.show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
-        v->help_filter[n] = (char)codepoint;
-        v->help_filter[n + 1] = '\0';
-    } else if (ui_wants_keyboard(v->gui)) {
-        ui_input_char(v->gui, codepoint);
+    if (v->s.show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->pnl.help_filter) {
+        v->pnl.help_filter[n] = (char)codepoint;
+        v->pnl.help_filter[n + 1] = '\0';
+    } else if (ui_wants_keyboard(v->pnl.gui)) {
+        ui_input_char(v->pnl.gui, codepoint);
     }
     v->dirty = true;
 }
@@ -101,28 +101,28 @@ static bool near_divider(const viewer *v, double x, double y)
     if (v->s.compare != COMPARE_WIPE || v->s.ref < 0)
         return false;
     double at = viewer_wipe_pos(v), d = v->s.wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
-    return fabs(d) <= 8 * ui_scale(v->gui);
+    return fabs(d) <= 8 * ui_scale(v->pnl.gui);
 }
 
 static void on_cursor(GLFWwindow *w, double x, double y)
 {
     viewer *v = from(w);
     to_fb(w, &x, &y);
-    ui_input_motion(v->gui, x, y);
+    ui_input_motion(v->pnl.gui, x, y);
     /* another tile: the same place of the shown image's (the Pixel section reads its file) */
-    v->mouse_tile = viewer_tiles_point(v, &x, &y);
+    v->in.mouse_tile = viewer_tiles_point(v, &x, &y);
     double lx = x - v->vp.x, ly = y - v->vp.y;
-    if (v->region_drag)
-        viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
-    else if (v->wipe_drag)
+    if (v->in.region_drag)
+        viewer_image_pixel(v, lx, ly, &v->in.region_b[0], &v->in.region_b[1]);
+    else if (v->in.wipe_drag)
         action_set(v, ACT_SET_WIPE, v->s.wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
-    else if (v->dragging) {
-        v->s.view = view_pan(v->s.view, lx - v->mouse_x, ly - v->mouse_y);
+    else if (v->in.dragging) {
+        v->s.view = view_pan(v->s.view, lx - v->in.mouse_x, ly - v->in.mouse_y);
         v->s.fitted = false;
     }
-    v->mouse_x = lx;
-    v->mouse_y = ly;
-    v->mouse_in = on_picture(v, x, y);
+    v->in.mouse_x = lx;
+    v->in.mouse_y = ly;
+    v->in.mouse_in = on_picture(v, x, y);
     v->dirty = true;   /* the inspector follows the cursor, widgets light up */
 }
 
@@ -130,7 +130,7 @@ static void on_enter(GLFWwindow *w, int entered)
 {
     viewer *v = from(w);
     if (!entered)
-        v->mouse_in = false;
+        v->in.mouse_in = false;
     v->dirty = true;
 }
 
@@ -140,40 +140,40 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
-    ui_input_motion(v->gui, x, y);
-    ui_input_button(v->gui, button, action == GLFW_PRESS);
+    ui_input_motion(v->pnl.gui, x, y);
+    ui_input_button(v->pnl.gui, button, action == GLFW_PRESS);
     int tile = viewer_tiles_point(v, &x, &y);
     if (action == GLFW_PRESS)
-        v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
+        v->in.press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
     if (button == GLFW_MOUSE_BUTTON_LEFT) {
-        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
-        if (v->region_drag && action == GLFW_RELEASE)
+        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->doc.have_image;
+        if (v->in.region_drag && action == GLFW_RELEASE)
             action_run(v, ACT_REGION_DONE);
-        v->region_drag = press && (mods & GLFW_MOD_SHIFT);
-        if (v->region_drag) {   /* Shift+drag: a region, from the pixel under the press */
-            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->region_a[0], &v->region_a[1]);
-            v->region_b[0] = v->region_a[0];
-            v->region_b[1] = v->region_a[1];
+        v->in.region_drag = press && (mods & GLFW_MOD_SHIFT);
+        if (v->in.region_drag) {   /* Shift+drag: a region, from the pixel under the press */
+            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->in.region_a[0], &v->in.region_a[1]);
+            v->in.region_b[0] = v->in.region_a[0];
+            v->in.region_b[1] = v->in.region_a[1];
         }
         /* Ctrl+click: a pin on the pixel under the press (no pan). */
-        bool pin = press && !v->region_drag && (mods & GLFW_MOD_CONTROL);
+        bool pin = press && !v->in.region_drag && (mods & GLFW_MOD_CONTROL);
         if (pin) {
-            v->pin_at[0] = x - v->vp.x;
-            v->pin_at[1] = y - v->vp.y;
+            v->in.pin_at[0] = x - v->vp.x;
+            v->in.pin_at[1] = y - v->vp.y;
             action_run(v, ACT_PIN);
         }
-        v->wipe_drag = press && !v->region_drag && !pin && near_divider(v, x, y);
+        v->in.wipe_drag = press && !v->in.region_drag && !pin && near_divider(v, x, y);
         /* A click on another tile, not a pan (it ends where it began), shows its file. */
-        if (action == GLFW_RELEASE && v->dragging && tile >= 0 && tile == v->press_tile &&
-            tile != v->tile_cur && hypot(x - v->press_at[0], y - v->press_at[1]) < 3)
-            action_set(v, ACT_SELECT_IMAGE, v->tiles[tile].entry);
-        v->dragging = press && !v->region_drag && !pin && !v->wipe_drag;
-        v->press_tile = v->dragging ? tile : -1;
-        v->press_at[0] = x;
-        v->press_at[1] = y;
+        if (action == GLFW_RELEASE && v->in.dragging && tile >= 0 && tile == v->in.press_tile &&
+            tile != v->rnd.tile_cur && hypot(x - v->in.press_at[0], y - v->in.press_at[1]) < 3)
+            action_set(v, ACT_SELECT_IMAGE, v->rnd.tiles[tile].entry);
+        v->in.dragging = press && !v->in.region_drag && !pin && !v->in.wipe_drag;
+        v->in.press_tile = v->in.dragging ? tile : -1;
+        v->in.press_at[0] = x;
+        v->in.press_at[1] = y;
     }
     v->dirty = true;
-    v->ui_frames = 2;
+    v->pnl.ui_frames = 2;
 }
 
 static void on_scroll(GLFWwindow *w, double dx, double dy)
@@ -184,10 +184,10 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
     to_fb(w, &x, &y);
     viewer_tiles_point(v, &x, &y);
     if (!on_picture(v, x, y)) {
-        ui_input_scroll(v->gui, dx, dy);
+        ui_input_scroll(v->pnl.gui, dx, dy);
     } else {
-        v->s.view = view_zoom_at(v->s.view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
-                               v->vp.w, v->vp.h);
+        v->s.view = view_zoom_at(v->s.view, pow(2.0, dy / 4),
+                                 (view_point){v->in.mouse_x, v->in.mouse_y}, v->vp.w, v->vp.h);
         v->s.fitted = false;
     }
     v->dirty = true;
@@ -208,8 +208,8 @@ static void on_fb_size(GLFWwindow *w, int width, int height)
 bool viewer_parse_replay(viewer *v, const char *keys)
 {
     size_t len = strlen(keys);
-    v->replay = calloc(len + 1, sizeof *v->replay);
-    char *copy = v->replay ? strdup(keys) : NULL, *save = NULL;
+    v->in.replay = calloc(len + 1, sizeof *v->in.replay);
+    char *copy = v->in.replay ? strdup(keys) : NULL, *save = NULL;
     if (!copy)
         return false;
     for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -220,9 +220,9 @@ bool viewer_parse_replay(viewer *v, const char *keys)
             free(copy);
             return false;
         }
-        v->replay[v->nreplay][0] = key;
-        v->replay[v->nreplay][1] = mods;
-        v->nreplay++;
+        v->in.replay[v->in.nreplay][0] = key;
+        v->in.replay[v->in.nreplay][1] = mods;
+        v->in.nreplay++;
     }
     free(copy);
     return true;
@@ -298,7 +298,7 @@ static bool open_gui(viewer *v)
     float xs = 1, ys = 1;
     glfwGetWindowContentScale(v->win, &xs, &ys);
     char err[HT_ERR_MAX];
-    if (!(v->gui = ui_create(fmaxf(1.0f, xs) * v->ui_scale, err, sizeof err))) {
+    if (!(v->pnl.gui = ui_create(fmaxf(1.0f, xs) * v->pnl.ui_scale, err, sizeof err))) {
         fprintf(stderr, "hdrtone: the GUI cannot start: %s\n", err);
         return false;
     }
@@ -333,14 +333,14 @@ bool platform_open_window(viewer *v, const ht_options *o)
         fprintf(stderr, "hdrtone: OpenGL 4.3 core is needed: %s\n", err);
         return false;
     }
-    if (!(v->pipe = pipeline_create(err, sizeof err)) ||
-        !(v->scene = pass_scene_create(err, sizeof err))) {
+    if (!(v->rnd.pipe = pipeline_create(err, sizeof err)) ||
+        !(v->rnd.scene = pass_scene_create(err, sizeof err))) {
         fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
         return false;
     }
     if (!open_gui(v))
         return false;
-    pipeline_set_latency(v->pipe, v->latency);
+    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
     glfwSwapInterval(1);
     set_callbacks(v);
     return true;

@@ -1,5 +1,5 @@
 /* The renderer: a frame's passes (scene, the human-vision stage, analysis, apply) into the
- * pipelines' outputs, the statistics on demand, and the frame record it publishes (v->frame:
+ * pipelines' outputs, the statistics on demand, and the frame record it publishes (v->rnd.frame:
  * the analysis read back a frame or so later through the GPU layer's fenced read-back).
  * Nothing here waits for the GPU but the test hooks' exact reads. */
 #include <math.h>
@@ -18,14 +18,14 @@
 static void readback_start(viewer *v)
 {
     char err[HT_ERR_MAX];
-    if (v->rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
-        v->rb_wanted = true;
+    if (v->rnd.rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
+        v->rnd.rb_wanted = true;
         return;
     }
-    v->rb_wanted = false;
-    if (!v->rb && !(v->rb = gpu_readback_create(1)))
+    v->rnd.rb_wanted = false;
+    if (!v->rnd.rb && !(v->rnd.rb = gpu_readback_create(1)))
         return;
-    v->rb_slot = gpu_readback_start_buffer(v->rb, pipeline_frame_buffer(v->pipe),
+    v->rnd.rb_slot = gpu_readback_start_buffer(v->rnd.rb, pipeline_frame_buffer(v->rnd.pipe),
                                            sizeof(ht_frame), err, sizeof err);
 }
 
@@ -49,29 +49,29 @@ static bool result_changed(const tonemap_result *a, const tonemap_result *b)
  * frame's copy then matches and the window goes idle again. */
 void renderer_forget(viewer *v)
 {
-    if (v->rb_slot >= 0)
-        gpu_readback_cancel(v->rb, v->rb_slot);   /* another image's analysis */
-    v->rb_slot = -1;
-    v->rb_wanted = false;
-    v->frame.valid = false;
+    if (v->rnd.rb_slot >= 0)
+        gpu_readback_cancel(v->rnd.rb, v->rnd.rb_slot);   /* another image's analysis */
+    v->rnd.rb_slot = -1;
+    v->rnd.rb_wanted = false;
+    v->rnd.frame.valid = false;
 }
 
 void renderer_poll(viewer *v)
 {
     tonemap_result r;
     char err[HT_ERR_MAX];
-    if (v->rb_slot < 0 || !gpu_readback_ready(v->rb, v->rb_slot))
+    if (v->rnd.rb_slot < 0 || !gpu_readback_ready(v->rnd.rb, v->rnd.rb_slot))
         return;
-    bool ok = gpu_readback_finish(v->rb, v->rb_slot, &r, err, sizeof err);
-    v->rb_slot = -1;
-    if (v->rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
+    bool ok = gpu_readback_finish(v->rnd.rb, v->rnd.rb_slot, &r, err, sizeof err);
+    v->rnd.rb_slot = -1;
+    if (v->rnd.rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
         readback_start(v);
     if (!ok)
         return;
-    if (!v->frame.valid || result_changed(&r, &v->frame.r))
+    if (!v->rnd.frame.valid || result_changed(&r, &v->rnd.frame.r))
         v->dirty = true;
-    v->frame.r = r;
-    v->frame.valid = true;
+    v->rnd.frame.r = r;
+    v->rnd.frame.valid = true;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -87,51 +87,52 @@ static void gpu_error(viewer *v, const char *err)
 
 static bool stats_wanted(const viewer *v)
 {
-    return v->have_image && (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
+    return v->doc.have_image &&
+           (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
 }
 
 /* renderer_stats_update's work: the statistics of the image with the current settings. */
 static void stats_compute(viewer *v)
 {
-    v->stats_tried = true;
-    v->stats_ok = false;
-    v->stats_gen = v->image_gen;
-    v->stats_tm = v->s.tm;
-    imgstats_free(&v->stats);
+    v->rnd.stats_tried = true;
+    v->rnd.stats_ok = false;
+    v->rnd.stats_gen = v->doc.image_gen;
+    v->rnd.stats_tm = v->s.tm;
+    imgstats_free(&v->rnd.stats);
     char err[HT_ERR_MAX];
-    if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
+    if (!v->rnd.stats_ctx && !(v->rnd.stats_ctx = imgstats_gpu_create(err, sizeof err))) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    ht_source img = pipeline_image_source(v->pipe);
-    if (pipeline_image_pieces(v->pipe) != 1 || img.width != v->img.width ||
-        img.height != v->img.height) {
+    ht_source img = pipeline_image_source(v->rnd.pipe);
+    if (pipeline_image_pieces(v->rnd.pipe) != 1 || img.width != v->doc.img.width ||
+        img.height != v->doc.img.height) {
         /* An image in several textures: imgstats' GPU passes take one texture of the whole
          * image. The brightest pixel and the peaks come from the CPU reference then (the
          * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->img, NULL, v->peaks, v->min_distance, &v->stats)) {
+        if (!imgstats_cpu(&v->doc.img, NULL, v->rnd.peaks, v->rnd.min_distance, &v->rnd.stats)) {
             viewer_set_message(v, true, "statistics: out of memory");
             return;
         }
-        v->stats_ok = true;
+        v->rnd.stats_ok = true;
         return;
     }
     /* The output of this image's own curve, never the frame before's. */
-    pipeline_set_latency(v->pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->s.tm, NULL, NULL, err, sizeof err);
-    pipeline_set_latency(v->pipe, v->latency);
+    pipeline_set_latency(v->rnd.pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(v->rnd.pipe, &v->s.tm, NULL, NULL, err, sizeof err);
+    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
     if (!ok) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
-    if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, v->peaks, v->min_distance,
-                          &v->stats, err, sizeof err)) {
+    ht_source out = {pipeline_output_texture(v->rnd.pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(v->rnd.stats_ctx, img, out, err, sizeof err) ||
+        !imgstats_gpu_run(v->rnd.stats_ctx, &v->doc.img, v->rnd.grey_kernel, v->rnd.peaks,
+                          v->rnd.min_distance, &v->rnd.stats, err, sizeof err)) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    v->stats_ok = true;
+    v->rnd.stats_ok = true;
 }
 
 /* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
@@ -146,8 +147,8 @@ bool renderer_stats_update(viewer *v)
 {
     if (!stats_wanted(v))
         return false;
-    if (v->stats_tried && v->stats_gen == v->image_gen &&
-        tonemap_params_equal(&v->stats_tm, &v->s.tm))
+    if (v->rnd.stats_tried && v->rnd.stats_gen == v->doc.image_gen &&
+        tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm))
         return false;
     stats_compute(v);
     return true;
@@ -160,12 +161,12 @@ bool renderer_stats_update(viewer *v)
  * (a cursor move, a help or panel change redraws only the panels). */
 viewer_frame_key renderer_frame_key(viewer *v, int samples)
 {
-    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->s.view, v->s.tm, samples,
-                          v->s.adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
-                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0,
+    viewer_frame_key k = {pipeline_image_generation(v->rnd.pipe), v->s.view, v->s.tm, samples,
+                          v->s.adapt_view, v->vp.w, v->vp.h, v->rnd.disp_res, viewer_ref_shown(v),
+                          v->rnd.ref_pipe ? pipeline_image_generation(v->rnd.ref_pipe) : 0,
                           v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
-    if (v->region_valid)
-        memcpy(k.region, v->region.rect, sizeof k.region);
+    if (v->doc.region_valid)
+        memcpy(k.region, v->doc.region.rect, sizeof k.region);
     return k;
 }
 
@@ -188,22 +189,23 @@ bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
  * ones, run with the same settings). */
 static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
 {
-    unsigned long gen = pipeline_image_generation(v->pipe);
-    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->s.tm)) {
-        *pic = v->human_pic;
+    unsigned long gen = pipeline_image_generation(v->rnd.pipe);
+    if (v->rnd.human_cached && v->rnd.human_gen == gen &&
+        tonemap_params_equal(&v->rnd.human_tm, &v->s.tm)) {
+        *pic = v->rnd.human_pic;
         return true;
     }
     tonemap_result r;
-    v->human_cached = false;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &r, err, errlen))
+    v->rnd.human_cached = false;
+    if (!pipeline_analyze_uploaded(v->rnd.pipe, &v->s.tm, &r, err, errlen))
         return false;
-    ht_human_grids g = pipeline_human_grids(v->pipe);
-    if (!pipeline_human_prepare(v->pipe, &g, &v->s.tm, pic, err, errlen))
+    ht_human_grids g = pipeline_human_grids(v->rnd.pipe);
+    if (!pipeline_human_prepare(v->rnd.pipe, &g, &v->s.tm, pic, err, errlen))
         return false;
-    v->human_cached = true;
-    v->human_gen = gen;
-    v->human_tm = v->s.tm;
-    v->human_pic = *pic;
+    v->rnd.human_cached = true;
+    v->rnd.human_gen = gen;
+    v->rnd.human_tm = v->s.tm;
+    v->rnd.human_pic = *pic;
     return true;
 }
 
@@ -212,7 +214,7 @@ static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
  * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
 void renderer_render(viewer *v, bool f32, int samples)
 {
-    ht_source img = pipeline_image_source(v->pipe), pic;
+    ht_source img = pipeline_image_source(v->rnd.pipe), pic;
     char err[HT_ERR_MAX];
     /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
     const tonemap_result *adapted = viewer_seq_adapted(v);
@@ -221,7 +223,7 @@ void renderer_render(viewer *v, bool f32, int samples)
     if (human && !staged)
         gpu_error(v, err);
     if (!staged)   /* the analysis below replaces the one the kept picture goes with */
-        v->human_cached = false;
+        v->rnd.human_cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
     tonemap_params tm = v->s.tm;
     if (!human)
@@ -229,27 +231,27 @@ void renderer_render(viewer *v, bool f32, int samples)
     viewer_ocio_params(v, &tm);
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
      * GPU when zoomed out. */
-    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,
+    ht_source scene = staged ? pass_scene_run(v->rnd.scene, pic, true, v->vp.w, v->vp.h, samples,
                                               viewer_scene_view(v))
-                             : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
-                                                    samples, viewer_scene_view(v));
-    v->scene_src = scene;
-    if (pass_scene_error(v->scene)[0])
-        gpu_error(v, pass_scene_error(v->scene));
+                             : pass_scene_run_image(v->rnd.scene, v->rnd.pipe, f32, v->vp.w,
+                                                    v->vp.h, samples, viewer_scene_view(v));
+    v->rnd.scene_src = scene;
+    if (pass_scene_error(v->rnd.scene)[0])
+        gpu_error(v, pass_scene_error(v->rnd.scene));
     if (staged) {
-        if (!pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+        if (!pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
     } else if (adapted) {
-        if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
-            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+        if (!pipeline_apply_result(v->rnd.pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
-    } else if (!pipeline_frame(v->pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
+    } else if (!pipeline_frame(v->rnd.pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
                                sizeof err)) {
         gpu_error(v, err);
     }
     if (v->testing) {
-        pipeline_read_result(v->pipe, &v->frame.r);   /* hooks: exact text, no hurry */
-        v->frame.valid = true;
+        pipeline_read_result(v->rnd.pipe, &v->rnd.frame.r);   /* hooks: exact text, no hurry */
+        v->rnd.frame.valid = true;
     } else {
         readback_start(v);
     }

@@ -90,7 +90,7 @@ void act_set_channel(struct viewer *v, double c);
 void act_set_ch_palette(struct viewer *v, double p);
 void act_region_done(struct viewer *v, double arg);
 void act_region_clear(struct viewer *v, double arg);
-/* pins.c: pin the pixel under v->pin_at (Ctrl+click), clear the pins, the values shown. */
+/* pins.c: pin the pixel under v->in.pin_at (Ctrl+click), clear the pins, the values shown. */
 void act_pin(struct viewer *v, double arg);
 void act_pins_clear(struct viewer *v, double arg);
 void act_set_pin_values(struct viewer *v, double mode);

@@ -162,33 +162,15 @@ typedef struct viewer_session_file {
     char missing[512];         /* "FILE: missing: PATH, ..." or "": said with its first image */
 } viewer_session_file;
 
-typedef struct viewer {
-    session s;                 /* what is looked at, and how (plain data) */
-    GLFWwindow *win;
-    pipeline *pipe;
-    pass_scene *scene;
-    ui *gui;
-    float ui_scale;            /* --ui-scale (times the monitor's content scale) */
-    unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
-    frame_record frame;
-    struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
-    int rb_slot;               /* its read in flight, -1: none */
+/* The viewer's state, in parts by owner (docs/architecture.md, The viewer's parts). Each
+ * part is written by its owners only; the others read it. */
 
-    /* The open images and the shown one's neighbours (file_list.h). files, nfiles and cur
-     * are the first fields of list under their old names, for the code that reads them
-     * (v->files[v->cur]); new code reads v->list. */
-    union {
-        file_list list;
-        struct {
-            char **files;
-            int nfiles, cur;
-        };
-    };
-    struct handoff *handoff;   /* the hand-off socket (handoff.h); NULL: not listening */
-    bool handoff_tried;        /* listening was tried (once, on the first frame) */
-    unsigned long handoff_ticket;   /* the list whose load is on its way (0: none) ... */
-    unsigned long handoff_gen;      /* ... and that load's load_gen (viewer_net.c) */
-    hdr_image img;
+/* The document: the open images as loaded (viewer_files.c, load_job.c, compare_view.c's
+ * reference, pins.c's values, region_view.c's statistics). Written by the actions and the
+ * loads they start; the renderer reads it. */
+typedef struct viewer_document {
+    file_list list;            /* the open images and the shown one's neighbours */
+    hdr_image img;             /* the shown image */
     bool have_image;
     unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
     double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
@@ -204,10 +186,53 @@ typedef struct viewer {
     char part_sel[16], layer_sel[64];
     int part_idx, part_count;  /* of the file, kept when a part fails to load */
     char layers[192];          /* the part's layers as hdr_part_info lists them */
+    double user_scale;         /* --scale, or 0: the file's units */
+
+    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
+     * load the shown entry wants (an older job's image is dropped), a load waiting for the
+     * worker. */
+    struct load_job *load_job;
+    unsigned long load_job_gen;   /* load_gen when the job began */
+    unsigned long load_gen;
+    bool load_want;
+
+    /* The reference's image (compare_view.c: viewer_ref_load): another entry of the list. */
+    hdr_image ref_img;
+    bool ref_loaded;
+    char ref_path[4096];       /* what ref_img holds */
+    char ref_err[256];         /* why the reference is not shown, or "" */
+
+    /* The region's statistics once the drag ends (region_view.c), and the image they are of. */
+    bool region_valid;
+    region_stats region;
+    unsigned long region_gen;  /* image_gen the region was taken on */
+
+    /* Pinned pixels' values (pins.c): the pins' generation (each change counts), the open
+     * files' values at them, the worker reading the files that are not shown. */
+    unsigned long pins_gen;
+    struct pin_entry *pin_cache;
+    int npin_cache;
+    struct pin_probe *pin_probe;
+} viewer_document;
+
+/* The renderer's part (renderer.c, compare_view.c, tiles.c, display_view.c): GPU objects
+ * and what it measured. Written by the renderer only; panels and text read it. */
+typedef struct viewer_render {
+    pipeline *pipe;
+    pass_scene *scene;
+    unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
+    frame_record frame;
+    struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
+    int rb_slot;               /* its read in flight, -1: none */
+    bool rb_wanted;            /* a frame was drawn while a read-back was in flight */
+    int samples;               /* what the last frame got */
+    int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
+    bool latency_due;          /* the last render may show the frame before's curve: render
+                                  the picture again once nothing else changes it */
 
     /* Statistics, computed on demand for the whole image (renderer_stats_update). */
     int grey_kernel;
-    int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
+    int peaks, min_distance;   /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
     imgstats_gpu_ctx *stats_ctx;
     imgstats stats;
     bool stats_tried, stats_ok;
@@ -222,48 +247,6 @@ typedef struct viewer {
     tonemap_params human_tm;
     ht_source human_pic;
 
-    bool view_fresh;           /* set the initial view on the next frame (size known then) */
-    int fb_w, fb_h;
-    viewport vp;               /* where the picture goes (panels_layout) */
-    int dock_w;                /* the dock's width, 0 when folded away */
-    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
-
-    /* Settings the keys change. */
-    int samples;               /* what the last frame got */
-    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
-    char open_path[1024];      /* the open box's text */
-    char help_filter[64];      /* the help's search text: typed while the help shows */
-    int press_mods;            /* GLFW modifiers of the last button press */
-    bool help_swallow;         /* the character of the key that opened the help: dropped */
-    bool rb_wanted;            /* a frame was drawn while a read-back was in flight */
-    unsigned long region_gen;  /* image_gen the region was taken on */
-    bool export_due;           /* S: the export runs in the loop, after the frame */
-    int seq_keys[8], nseq_keys;   /* sequence keys, run by the loop before the next frame */
-    int ui_frames;             /* frames to draw again for the GUI to settle after input */
-    int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
-    bool latency_due;          /* the last render may show the frame before's curve: render
-                                  the picture again once nothing else changes it */
-
-    /* Input. */
-    double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
-    bool mouse_in, dragging;
-    int mouse_tile;            /* the layout's tile under the cursor (tiles.c), -1: none */
-    int press_tile;            /* the tile a plain press (a pan's start) was in, -1: none */
-    double press_at[2];        /* where, moved into the shown tile (framebuffer pixels) */
-
-    char message[HT_ERR_MAX + 64];
-    bool message_error;
-    bool dirty, quit;
-
-    /* Live sources: the tev server (--listen; NULL when off) and the file watch. */
-    struct tev_server *net;
-    char net_warn[256];        /* the server's warning for a non-loopback address, or "" */
-    bool watching;             /* --watch or the key */
-    int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
-    char watch_dir[4096];      /* the folder watched */
-    double watch_due;          /* platform_time() of the scheduled reload; 0 = none */
-    int watch_retries;         /* reloads left after a failed one without a new event */
-
     /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
      * for the image, and the image's units. */
     display_params disp_asked, disp_res;
@@ -274,18 +257,9 @@ typedef struct viewer {
     struct ocio_config *ocio;
     bool ocio_failed;
     colour_xform ocio_x;
-    double user_scale;         /* --scale, or 0: the file's units */
 
-    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
-     * data window), and its statistics once the button is let go (region_view.c). */
-    bool region_drag;          /* Shift+drag in progress */
-    int region_a[2], region_b[2];
-    bool region_valid;
-    region_stats region;
-
-    /* The reference (compare_view.c): another entry of the list, drawn with the current
-     * image's view and curve in its own pipeline. */
-    bool wipe_drag;            /* the mouse drags the divider */
+    /* The reference (compare_view.c), drawn with the current image's view and curve in its
+     * own pipeline. */
     pipeline *ref_pipe;
     pass_scene *ref_scene;     /* the reference's scene pass (the current image's is kept) */
     ht_source scene_src, ref_src;   /* the last scene pictures of both */
@@ -299,59 +273,91 @@ typedef struct viewer {
     compare_gpu_numbers cmp_numbers;
     bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
     flip_exposures ref_exposures;
-    hdr_image ref_img;
-    bool ref_loaded;
-    char ref_path[4096];       /* what ref_img holds */
-    char ref_err[256];         /* why the reference is not shown, or "" */
-
-    /* An image sequence being played (hdrtone SEQ; NULL: files). */
-    struct viewer_seq *seq;
-
-    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
-     * load the shown entry wants (an older job's image is dropped), a load waiting for the
-     * worker. */
-    struct load_job *load_job;
-    unsigned long load_job_gen;   /* load_gen when the job began */
-    unsigned long load_gen;
-    bool load_want;
-
-    /* Pinned pixels (pins.c): where Ctrl+click pressed (viewport pixels), the pins'
-     * generation (each change counts), the open files' values at them, the worker reading
-     * the files that are not shown. */
-    double pin_at[2];
-    unsigned long pins_gen;
-    struct pin_entry *pin_cache;
-    int npin_cache;
-    struct pin_probe *pin_probe;
-
-    /* Sessions (viewer_session.c): where Ctrl+Shift+S saves; the session whose view the
-     * first image gets (NULL: none, or taken). */
-    char session_path[4096];
-    viewer_session_file *session_view;
 
     /* Layouts (tiles.c): the picture's whole area; the tiles (v->vp is the shown image's). */
     viewport area;
     viewer_tile tiles[HT_GRID_MAX];
     int ntiles, tile_cur;      /* 1 in the single layout; tile_cur is the shown image's */
-    struct whole_cmp *whole;   /* the whole image's numbers (compare_whole.c) */
 
-    /* Test hooks. */
-    bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
-    int (*replay)[2];          /* key, mods */
-    int nreplay, replayed;
-    long frames;
     long renders;              /* frames that ran the passes (the others re-presented) */
     viewer_frame_key last;     /* of the last rendered frame */
     bool have_last;
+} viewer_render;
+
+/* The input's part (platform.c, the actions it runs): the pointer, drags and presses, and the
+ * tests' replayed keys. */
+typedef struct viewer_input {
+    double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
+    bool mouse_in, dragging;
+    int mouse_tile;            /* the layout's tile under the cursor (tiles.c), -1: none */
+    int press_tile;            /* the tile a plain press (a pan's start) was in, -1: none */
+    double press_at[2];        /* where, moved into the shown tile (framebuffer pixels) */
+    int press_mods;            /* GLFW modifiers of the last button press */
+    bool wipe_drag;            /* the mouse drags the divider */
+    bool region_drag;          /* Shift+drag in progress: the region's corners as dragged */
+    int region_a[2], region_b[2];   /* (image pixels of the data window) */
+    double pin_at[2];          /* where Ctrl+click pressed (viewport pixels) */
+    bool help_swallow;         /* the character of the key that opened the help: dropped */
+    int seq_keys[8], nseq_keys;   /* sequence keys, run by the loop before the next frame */
+    int (*replay)[2];          /* --keys: key, mods */
+    int nreplay, replayed;
+} viewer_input;
+
+/* The panels' part (panels*.cpp, ui.cpp): the GUI and what the panels keep between frames. */
+typedef struct viewer_panel {
+    ui *gui;
+    float ui_scale;            /* --ui-scale (times the monitor's content scale) */
+    int dock_w;                /* the dock's width, 0 when folded away */
+    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
+    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
+    char open_path[1024];      /* the open box's text */
+    char help_filter[64];      /* the help's search text: typed while the help shows */
+    int ui_frames;             /* frames to draw again for the GUI to settle after input */
+} viewer_panel;
+
+/* The viewer: its parts, the services' state, and the loop's own fields. */
+typedef struct viewer {
+    session s;                 /* what is looked at, and how (plain data) */
+    viewer_document doc;
+    viewer_render rnd;
+    viewer_input in;
+    viewer_panel pnl;
+    GLFWwindow *win;
+    int fb_w, fb_h;
+    viewport vp;               /* where the picture goes (panels_layout, tiles.c) */
+    bool view_fresh;           /* set the initial view on the next frame (size known then) */
+    bool export_due;           /* S: the export runs in the loop, after the frame */
+    char message[HT_ERR_MAX + 64];
+    bool message_error;
+    bool dirty, quit;
+    bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
+    long frames;
+
+    /* Services: the hand-off socket (handoff.h; NULL: not listening), the tev server
+     * (--listen; NULL when off), the file watch, a sequence being played (NULL: files), the
+     * whole image's numbers (compare_whole.c), the session file. */
+    struct handoff *handoff;
+    bool handoff_tried;        /* listening was tried (once, on the first frame) */
+    unsigned long handoff_ticket;   /* the list whose load is on its way (0: none) ... */
+    unsigned long handoff_gen;      /* ... and that load's load_gen (viewer_net.c) */
+    struct tev_server *net;
+    char net_warn[256];        /* the server's warning for a non-loopback address, or "" */
+    bool watching;             /* --watch or the key */
+    int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
+    char watch_dir[4096];      /* the folder watched */
+    double watch_due;          /* platform_time() of the scheduled reload; 0 = none */
+    int watch_retries;         /* reloads left after a failed one without a new event */
+    struct viewer_seq *seq;
+    struct whole_cmp *whole;
+    /* Where Ctrl+Shift+S saves; the session whose view the first image gets (NULL: none, or
+     * taken). */
+    char session_path[4096];
+    viewer_session_file *session_view;
 } viewer;
-_Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
-                   offsetof(viewer, nfiles) == offsetof(viewer, list.nfiles) &&
-                   offsetof(viewer, cur) == offsetof(viewer, list.cur),
-               "the old names of the file list's fields alias v->list's");
 
 /* renderer.c */
 
-/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting;
+/* Once a frame: takes the analysis' read-back when it has come (v->rnd.frame), never waiting;
  * one of a frame drawn meanwhile is started then. */
 void renderer_poll(viewer *v);
 /* Another image is shown: the record and a read-back in flight are of the last one. */
@@ -399,7 +405,7 @@ void viewer_export(viewer *v, const ht_options *o);
  * GLFW key, MODS GLFW modifier bits: the action table's dispatch (action_key), unless the
  * GUI is editing text. */
 void viewer_key(viewer *v, int key, int mods);
-/* --keys: fills v->replay from KEYS (names as xdotool spells them, separated by blanks).
+/* --keys: fills v->in.replay from KEYS (names as xdotool spells them, separated by blanks).
  * False, with the message on stderr, for an unknown key or no memory. */
 bool viewer_parse_replay(viewer *v, const char *keys);
 /* The window with an OpenGL 4.3 core context and its callbacks; false with the reason on
@@ -585,7 +591,7 @@ double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* display_ocio.c */
 
-/* D's OCIO input space for the image (d->ocio_input) and v->ocio_x; false (said on the
+/* D's OCIO input space for the image (d->ocio_input) and v->rnd.ocio_x; false (said on the
  * status line) when the config cannot be loaded or the image's space is degenerate. */
 bool viewer_ocio_resolve(viewer *v, display_params *d);
 /* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
@@ -616,7 +622,7 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
 void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1);
 /* Whether the frame shows the reference (a mode or Z, a reference of the image's size, the
  * single layout: the tiles of the others show the pictures side by side),
- * loading it when its entry changed; the reason in v->ref_err when not. */
+ * loading it when its entry changed; the reason in v->doc.ref_err when not. */
 bool viewer_ref_shown(viewer *v);
 /* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
  * current image's settings and curve (its latest read-back) into its pipeline's output. */
@@ -634,14 +640,14 @@ bool viewer_compare_linear(const viewer *v);
  * numbers come with viewer_compare_poll, once a frame. */
 void viewer_compare_run(viewer *v);
 void viewer_compare_poll(viewer *v);
-/* Whether the numbers (v->cmp_numbers) are those of the map shown: its run's, not an
+/* Whether the numbers (v->rnd.cmp_numbers) are those of the map shown: its run's, not an
  * earlier one's (then the panels say "computing"). */
 bool viewer_compare_ready(const viewer *v);
 void viewer_compare_free(viewer *v);
 
 /* tiles.c */
 
-/* After panels_layout: the tiles of the layout in v->area (the picture's area), v->vp made
+/* After panels_layout: the tiles of the layout in v->rnd.area (the picture's area), v->vp made
  * the shown image's tile. A side by side with one open image and no reference, or a grid of
  * one, is the single layout. */
 void viewer_tiles_layout(viewer *v);
@@ -689,8 +695,8 @@ void viewer_whole_stop(viewer *v);
 /* viewer_session.c */
 
 /* Writes the session (the open files as absolute paths, the shown one, the reference, the
- * settings as options, the view, the comparison, the pins) to PATH through a temporary file; false with
- * the reason naming PATH in ERR. */
+ * settings as options, the view, the comparison, the pins) to PATH through a temporary file; false
+ * with the reason naming PATH in ERR. */
 bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen);
 /* --session: reads PATH into *S and its settings into *O (the option table's limits); false
  * with the reason naming PATH on stderr (a newer version, a broken file, wrong types, values

@@ -1,8 +1,8 @@
 /* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
- * settings (the layout among them), the view and the pinned pixels, as versioned JSON (a key added later is optional
- * within its version: a file written before it still reads). The settings are written as the command line's
- * options and read back through options_parse, so that the option table's limits check them
- * (no limit written twice). */
+ * settings (the layout among them), the view and the pinned pixels, as versioned JSON (a key added
+ * later is optional within its version: a file written before it still reads). The settings are
+ * written as the command line's options and read back through options_parse, so that the option
+ * table's limits check them (no limit written twice). */
 #define _DEFAULT_SOURCE   /* realpath */
 #include <errno.h>
 #include <limits.h>
@@ -38,10 +38,12 @@ static void write_settings(FILE *f, const viewer *v)
         fprintf(f, ", \"--fc-max\", \"%.17g\"", d->fc_max);
     if (t->lmin > 0 && t->lmax > 0)   /* both 0: automatic */
         fprintf(f, ", \"--lmin\", \"%.17g\", \"--lmax\", \"%.17g\"", t->lmin, t->lmax);
-    fprintf(f, ", \"--ceiling\", \"%s\", \"--sampling\", \"%s\", \"--point-samples\", \"%s\", "
-               "\"--luminance\", \"%s\", \"--bins\", \"%d\"",
-            ht_enum_name(tonemap_ceilings, t->ceiling), ht_enum_name(tonemap_samplings, t->sampling),
-            t->point_samples ? "on" : "off", ht_enum_name(tonemap_luminances, t->luminance), t->bins);
+    fprintf(f,
+            ", \"--ceiling\", \"%s\", \"--sampling\", \"%s\", \"--point-samples\", \"%s\", "
+            "\"--luminance\", \"%s\", \"--bins\", \"%d\"",
+            ht_enum_name(tonemap_ceilings, t->ceiling),
+            ht_enum_name(tonemap_samplings, t->sampling), t->point_samples ? "on" : "off",
+            ht_enum_name(tonemap_luminances, t->luminance), t->bins);
     if (t->fov > 0)
         fprintf(f, ", \"--fov\", \"%.17g\"", t->fov);
     const char *ocio[][2] = {{"--ocio", d->ocio_config}, {"--ocio-display", d->ocio_display},
@@ -75,7 +77,7 @@ static void write_state(FILE *f, const viewer *v)
             t->veil ? "true" : "false", t->acuity ? "true" : "false",
             t->color_loss ? "true" : "false");
     write_str(f, "ocio_input", v->s.disp.ocio_input);
-    if (v->region_valid) {
+    if (v->doc.region_valid) {
         int r[4];
         viewer_region_rect(v, r);
         fprintf(f, "  \"region\": [%d, %d, %d, %d],\n", r[0], r[1], r[2], r[3]);
@@ -83,12 +85,12 @@ static void write_state(FILE *f, const viewer *v)
         fputs("  \"region\": null,\n", f);
     }
     char names[VIEWER_MAX_LAYERS][64];
-    bool layers = v->have_image && viewer_layer_names(v, names, VIEWER_MAX_LAYERS) > 1;
-    if (v->have_image && v->part_count > 1)
-        fprintf(f, "  \"part\": %d,\n", v->img.part);
+    bool layers = v->doc.have_image && viewer_layer_names(v, names, VIEWER_MAX_LAYERS) > 1;
+    if (v->doc.have_image && v->doc.part_count > 1)
+        fprintf(f, "  \"part\": %d,\n", v->doc.img.part);
     else
         fputs("  \"part\": null,\n", f);
-    write_str(f, "layer", layers ? v->img.layer : NULL);
+    write_str(f, "layer", layers ? v->doc.img.layer : NULL);
 }
 
 static void write_path(FILE *f, const char *path)
@@ -100,15 +102,15 @@ static void write_path(FILE *f, const char *path)
 static void write_session(FILE *f, const viewer *v)
 {
     fprintf(f, "{\n  \"version\": %d,\n  \"files\": [", SESSION_VERSION);
-    for (int i = 0, n = 0; i < v->nfiles; i++) {
-        if (viewer_net_name(v, v->files[i]))
+    for (int i = 0, n = 0; i < v->doc.list.nfiles; i++) {
+        if (viewer_net_name(v, v->doc.list.files[i]))
             continue;   /* a network image is no file to open again */
         fputs(n++ ? ", " : "", f);
-        write_path(f, v->files[i]);
+        write_path(f, v->doc.list.files[i]);
     }
     fputs("],\n  \"current\": ", f);
-    if (v->cur >= 0 && v->cur < v->nfiles)
-        write_path(f, v->files[v->cur]);
+    if (v->doc.list.cur >= 0 && v->doc.list.cur < v->doc.list.nfiles)
+        write_path(f, v->doc.list.files[v->doc.list.cur]);
     else
         fputs("null", f);
     fputs(",\n  \"reference\": ", f);
@@ -408,12 +410,12 @@ static void apply_state(viewer *v, const json_value *root)
     if (in && in->type == JSON_STRING)
         v->s.disp.ocio_input = in->str;
     if (part && part->type == JSON_NUMBER) {
-        snprintf(v->part_sel, sizeof v->part_sel, "%d", (int)part->num);
-        v->part_set = true;
+        snprintf(v->doc.part_sel, sizeof v->doc.part_sel, "%d", (int)part->num);
+        v->doc.part_set = true;
     }
     if (layer && layer->type == JSON_STRING) {
-        snprintf(v->layer_sel, sizeof v->layer_sel, "%.63s", layer->str);
-        v->layer_set = true;
+        snprintf(v->doc.layer_sel, sizeof v->doc.layer_sel, "%.63s", layer->str);
+        v->doc.layer_set = true;
     }
 }
 
@@ -421,8 +423,8 @@ void viewer_session_image(viewer *v, const viewer_session_file *s)
 {
     if (!s->has_region)
         return;
-    memcpy(v->region_a, s->region, sizeof v->region_a);
-    memcpy(v->region_b, s->region + 2, sizeof v->region_b);
+    memcpy(v->in.region_a, s->region, sizeof v->in.region_a);
+    memcpy(v->in.region_b, s->region + 2, sizeof v->in.region_b);
     action_run(v, ACT_REGION_DONE);
 }
 
@@ -432,7 +434,7 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     if (cur->type == JSON_STRING && access(cur->str, R_OK) == 0) {
         int i = viewer_files_add(v, cur->str);
         if (i >= 0)
-            v->cur = i;
+            v->doc.list.cur = i;
     }
     if (ref->type == JSON_STRING && access(ref->str, R_OK) == 0)
         v->s.ref = viewer_files_add(v, ref->str);
@@ -442,7 +444,7 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     memcpy(v->s.pins, s->pins, sizeof v->s.pins);
     v->s.npins = s->npins;
     v->s.pin_values = s->pin_values;
-    v->pins_gen++;
+    v->doc.pins_gen++;
     apply_state(v, &s->root);
     v->session_view = s;
 }
