@@ -8,18 +8,6 @@
 
 #include "viewer_internal.h"
 
-const ht_enum compare_modes[] = {
-    {COMPARE_OFF, "off", "off"},
-    {COMPARE_WIPE, "wipe", "wipe: current | reference"},
-    {COMPARE_DIFF, "difference", "difference (signed)"},
-    {COMPARE_ABS, "absolute", "absolute error"},
-    {COMPARE_SQUARED, "squared", "squared error"},
-    {COMPARE_RELATIVE, "relative", "relative squared error"},
-    {COMPARE_FLIP, "flip", "LDR-FLIP (the pictures shown)"},
-    {COMPARE_HDR_FLIP, "hdr-flip", "HDR-FLIP (the linear images)"},
-    {0, NULL, NULL},
-};
-
 bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
     const char *net = viewer_net_name(v, path);
@@ -60,11 +48,6 @@ static bool ref_load(viewer *v)
     v->rnd.ref_exposures_ok = false;
     v->doc.ref_err[0] = '\0';
     return true;
-}
-
-const char *viewer_ref_path(const viewer *v)
-{
-    return v->s.ref >= 0 && v->s.ref < v->doc.list.nfiles ? v->doc.list.files[v->s.ref] : "";
 }
 
 bool viewer_ref_shown(viewer *v)
@@ -126,12 +109,6 @@ static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
     viewer_blit(v, tex, v->vp, x0, y0, x1, y1);
 }
 
-int viewer_wipe_pos(const viewer *v)
-{
-    double f = fmin(1, fmax(0, v->s.wipe));
-    return (int)lround(f * (v->s.wipe_horizontal ? v->vp.h : v->vp.w));
-}
-
 void viewer_present(viewer *v, bool ref)
 {
     if (ref && v->rnd.cmp_shown && !v->s.flip_held) {   /* the error map */
@@ -153,16 +130,6 @@ void viewer_present(viewer *v, bool ref)
 
 /* ---------------------------------------------------------------------------------------
  * Error maps (compare_gpu.h) */
-
-bool viewer_compare_map(const viewer *v)
-{
-    return v->s.compare >= COMPARE_DIFF && v->rnd.ntiles <= 1;   /* the single layout's */
-}
-
-bool viewer_compare_linear(const viewer *v)
-{
-    return viewer_compare_map(v) && v->s.compare != COMPARE_FLIP;
-}
 
 /* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
  * reference. */

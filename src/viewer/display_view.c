@@ -25,11 +25,6 @@ void viewer_display_update(viewer *v)
     pipeline_set_display(v->rnd.pipe, viewer_display_of(v));   /* the reference's: its render */
 }
 
-const display_params *viewer_display_of(const viewer *v)
-{
-    return v->s.disp.mode == HT_VIEW_TONEMAP ? NULL : &v->rnd.disp_res;
-}
-
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb)
 {
     return units_luminance(&v->rnd.units, rgb);

@@ -317,7 +317,7 @@ static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 
 static void section_range(viewer *v)
 {
-    const tonemap_result *r = v->rnd.frame.valid ? &v->rnd.frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     bool manual = v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin;
     double lo = manual ? v->s.tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
     double hi = manual ? v->s.tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
@@ -565,6 +565,12 @@ static void status_bar(viewer *v)
             char text[2048];
             viewer_status_text(v, v->rnd.samples, text, sizeof text);
             panels_note_text("status", text);
+            /* The analysis shown: its bins and counted pixels, or pending (renderer_result). */
+            const tonemap_result *r = renderer_result(v);
+            if (r)
+                snprintf(text, sizeof text, "bins %d counted %lu", r->bins,
+                         (unsigned long)r->n_counted);
+            panels_note_text("analysis", r ? text : "pending");
         }
     }
     ImGui::End();

@@ -25,7 +25,7 @@ void panels_text(const char *text, bool error)
 static void plot_axis(const viewer *v, double *lo, double *hi)
 {
     double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = v->rnd.frame.valid ? &v->rnd.frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     if (r && r->mapping != HT_MAP_NONE) {
         a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
@@ -109,13 +109,13 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         plot_vline(p, plot_x(p, log(lw)), IM_COL32(90, 220, 255, 255));
 }
 
-static void plot_output(viewer *v, const plot *p)
+static void plot_output(viewer *v, const plot *p, const imgstats *st)
 {
     static const ImU32 cols[4] = {IM_COL32(255, 90, 90, 255), IM_COL32(90, 220, 90, 255),
                                   IM_COL32(110, 150, 255, 255), IM_COL32(200, 200, 200, 255)};
     int nch = v->s.hist_mode == HIST_RGBA ? 4 : 1;
     for (int ch = 0; ch < nch; ch++) {
-        const uint32_t *h = nch == 4 ? v->rnd.stats.rgba_hist[ch] : v->rnd.stats.grey_hist;
+        const uint32_t *h = nch == 4 ? st->rgba_hist[ch] : st->grey_hist;
         uint32_t maxc = 1;
         for (int i = 1; i < 255; i++)   /* the clipped ends would flatten the rest */
             maxc = h[i] > maxc ? h[i] : maxc;
@@ -157,11 +157,12 @@ void panels_histogram(viewer *v)
     float hr[4] = {p.a.x, p.a.y, p.size.x, p.size.y};
     memcpy(v->pnl.hist_rect, hr, sizeof v->pnl.hist_rect);
     plot_axis(v, &p.lo, &p.hi);
-    const tonemap_result *r = v->rnd.frame.valid ? &v->rnd.frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
+    const imgstats *st = renderer_stats(v);
     if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
-    else if (v->s.hist_mode != HIST_LOG && v->rnd.stats_ok && v->rnd.stats.have_hist)
-        plot_output(v, &p);
+    else if (v->s.hist_mode != HIST_LOG && st && st->have_hist)
+        plot_output(v, &p, st);
     char lo[48], hi[48];
     if (v->s.hist_mode == HIST_LOG) {
         snprintf(lo, sizeof lo, "%.3g", exp(p.lo));
@@ -177,7 +178,9 @@ void panels_histogram(viewer *v)
     ImGui::TextUnformatted(hi);
     ImGui::PopStyleColor();
     panels_note_text("hist_axis", hi);
-    if (v->s.hist_mode != HIST_LOG && v->rnd.stats_ok && !v->rnd.stats.have_hist)
+    if (v->s.hist_mode == HIST_LOG && !r && v->doc.have_image)
+        panels_text("analysis pending", false);   /* a frame or so after a change */
+    if (v->s.hist_mode != HIST_LOG && st && !st->have_hist)
         panels_text("no output histograms: the image is\nlarger than one GPU texture", false);
 }
 
@@ -268,14 +271,15 @@ static void draw_display_frame(viewer *v, ImDrawList *dl)
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
 static void draw_marks(viewer *v, ImDrawList *dl)
 {
-    if (!v->s.show_marks || !v->rnd.stats_ok)
+    const imgstats *st = renderer_stats(v);
+    if (!v->s.show_marks || !st)
         return;
     view_place place = viewer_place(v);
     float u = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui);
     ImU32 cyan = IM_COL32(50, 240, 255, 255), mag = IM_COL32(255, 64, 230, 255);
     ImU32 shade = IM_COL32(0, 0, 0, 200);
-    for (int i = v->rnd.stats.n_peaks - 1; i >= 0; i--) {
-        const imgstats_pixel *p = &v->rnd.stats.peaks[i];
+    for (int i = st->n_peaks - 1; i >= 0; i--) {
+        const imgstats_pixel *p = &st->peaks[i];
         view_point c = view_to_window(place, view_point{p->x + 0.5, p->y + 0.5});
         float cx = v->vp.x + (float)c.x, cy = v->vp.y + (float)c.y;
         float h = fmaxf(7 * u, (float)place.zoom * 0.5f + 3 * u);
@@ -286,7 +290,7 @@ static void draw_marks(viewer *v, ImDrawList *dl)
         snprintf(num, sizeof num, "%d", i + 1);
         dl->AddText(ImVec2(cx + h + 2 * u, cy - h - th), cyan, num);
     }
-    const imgstats_pixel *b = &v->rnd.stats.brightest;
+    const imgstats_pixel *b = &st->brightest;
     if (!b->valid)
         return;
     view_point c = view_to_window(place, view_point{b->x + 0.5, b->y + 0.5});

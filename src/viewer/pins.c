@@ -14,13 +14,6 @@
 #include "viewer_act.h"
 #include "viewer_internal.h"
 
-const ht_enum pin_value_modes[] = {
-    {PIN_FILE, "file", "file's (linear)"},
-    {PIN_WORKING, "working", "working space"},
-    {PIN_DISPLAY, "display", "display bytes"},
-    {0, NULL, NULL},
-};
-
 /* One open file's values at the pins. */
 typedef struct pin_entry {
     char *path;

@@ -10,12 +10,39 @@
 #include "human_gpu.h"
 #include "viewer_internal.h"
 
+bool renderer_create(viewer_render *r, char *err, size_t errlen)
+{
+    if (!(r->pipe = pipeline_create(err, errlen)) || !(r->scene = pass_scene_create(err, errlen)))
+        return false;
+    pipeline_set_latency(r->pipe, r->latency);
+    glGenFramebuffers(1, &r->present_fbo);
+    return true;
+}
+
 /* ---------------------------------------------------------------------------------------
  * The read-back of the analysis */
 
-/* Starts the copy of the frame's analysis (gpu_readback: fenced, no stall), unless one is in
- * flight. */
-static void readback_start(viewer *v)
+/* What a frame's analysis depends on (its key, from the frame's): the image and the
+ * operator's settings, and the view, its size and samples only when the analysis reads the
+ * view (V); the display mode, the reference and the comparison change the picture only. */
+static viewer_frame_key analysis_key(const viewer_frame_key *frame)
+{
+    viewer_frame_key k = {0};
+    k.image = frame->image;
+    k.tm = frame->tm;
+    k.adapt_view = frame->adapt_view;
+    if (k.adapt_view) {
+        k.view = frame->view;
+        k.w = frame->w;
+        k.h = frame->h;
+        k.samples = frame->samples;
+    }
+    return k;
+}
+
+/* Starts the copy of the analysis of the frame of KEY (gpu_readback: fenced, no stall),
+ * unless one is in flight: then the latest frame's is read when it lands. */
+static void readback_start(viewer *v, const viewer_frame_key *key)
 {
     char err[HT_ERR_MAX];
     if (v->rnd.rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
@@ -25,6 +52,7 @@ static void readback_start(viewer *v)
     v->rnd.rb_wanted = false;
     if (!v->rnd.rb && !(v->rnd.rb = gpu_readback_create(1)))
         return;
+    v->rnd.rb_key = analysis_key(key);
     v->rnd.rb_slot = gpu_readback_start_buffer(v->rnd.rb, pipeline_frame_buffer(v->rnd.pipe),
                                            sizeof(ht_frame), err, sizeof err);
 }
@@ -45,17 +73,10 @@ static bool result_changed(const tonemap_result *a, const tonemap_result *b)
     return false;
 }
 
-/* Fetches a finished copy. A result that changes the text asks for one more frame; that
- * frame's copy then matches and the window goes idle again. */
-void renderer_forget(viewer *v)
-{
-    if (v->rnd.rb_slot >= 0)
-        gpu_readback_cancel(v->rnd.rb, v->rnd.rb_slot);   /* another image's analysis */
-    v->rnd.rb_slot = -1;
-    v->rnd.rb_wanted = false;
-    v->rnd.frame.valid = false;
-}
-
+/* Fetches a finished copy, kept only when it is of the image shown now (its key: the
+ * pipeline's image generation when it was started); the record of another image is dropped.
+ * A result that changes the text asks for one more frame; that frame's copy then matches and
+ * the window goes idle again. */
 void renderer_poll(viewer *v)
 {
     tonemap_result r;
@@ -64,14 +85,36 @@ void renderer_poll(viewer *v)
         return;
     bool ok = gpu_readback_finish(v->rnd.rb, v->rnd.rb_slot, &r, err, sizeof err);
     v->rnd.rb_slot = -1;
+    viewer_frame_key key = v->rnd.rb_key;
     if (v->rnd.rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
-        readback_start(v);
+        readback_start(v, &v->rnd.last);
     if (!ok)
         return;
-    if (!v->rnd.frame.valid || result_changed(&r, &v->rnd.frame.r))
+    if (!v->rnd.frame.valid || !renderer_key_equal(&key, &v->rnd.frame.key) ||
+        result_changed(&r, &v->rnd.frame.r))
         v->dirty = true;
     v->rnd.frame.r = r;
+    v->rnd.frame.key = key;
     v->rnd.frame.valid = true;
+}
+
+const tonemap_result *renderer_result(const viewer *v)
+{
+    if (!v->rnd.frame.valid || !v->rnd.pipe || !v->doc.have_image)
+        return NULL;
+    viewer_frame_key now = renderer_frame_key(v, v->rnd.samples, false);
+    now = analysis_key(&now);
+    if (v->rnd.playing)   /* every frame a new image: the record of the one before is shown */
+        now.image = v->rnd.frame.key.image;
+    return renderer_key_equal(&now, &v->rnd.frame.key) ? &v->rnd.frame.r : NULL;
+}
+
+const imgstats *renderer_stats(const viewer *v)
+{
+    return v->rnd.stats_ok && v->rnd.stats_gen == v->doc.image_gen &&
+                   tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm)
+               ? &v->rnd.stats
+               : NULL;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -159,10 +202,10 @@ bool renderer_stats_update(viewer *v)
 
 /* What a frame's picture depends on: with the same key the last output is presented again
  * (a cursor move, a help or panel change redraws only the panels). */
-viewer_frame_key renderer_frame_key(viewer *v, int samples)
+viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref)
 {
     viewer_frame_key k = {pipeline_image_generation(v->rnd.pipe), v->s.view, v->s.tm, samples,
-                          v->s.adapt_view, v->vp.w, v->vp.h, v->rnd.disp_res, viewer_ref_shown(v),
+                          v->s.adapt_view, v->vp.w, v->vp.h, v->rnd.disp_res, ref,
                           v->rnd.ref_pipe ? pipeline_image_generation(v->rnd.ref_pipe) : 0,
                           v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
     if (v->doc.region_valid)
@@ -212,12 +255,12 @@ static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
 /* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
  * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
  * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
-void renderer_render(viewer *v, bool f32, int samples)
+void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
+                     const tonemap_result *adapted)
 {
+    int samples = key->samples;
     ht_source img = pipeline_image_source(v->rnd.pipe), pic;
     char err[HT_ERR_MAX];
-    /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
-    const tonemap_result *adapted = viewer_seq_adapted(v);
     bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
                                                                         sizeof err);
     if (human && !staged)
@@ -251,9 +294,10 @@ void renderer_render(viewer *v, bool f32, int samples)
     }
     if (v->testing) {
         pipeline_read_result(v->rnd.pipe, &v->rnd.frame.r);   /* hooks: exact text, no hurry */
+        v->rnd.frame.key = analysis_key(key);
         v->rnd.frame.valid = true;
     } else {
-        readback_start(v);
+        readback_start(v, key);
     }
 }
 

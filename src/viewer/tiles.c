@@ -137,12 +137,6 @@ bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *t
     return tonemap_set_colour(tm, &t->img.colour, err, errlen);
 }
 
-const char *viewer_tile_name(const viewer *v, int i)
-{
-    int e = v->rnd.tiles[i].entry;
-    return e >= 0 && e < v->doc.list.nfiles ? viewer_base_name(v->doc.list.files[e]) : "";
-}
-
 /* T's decoded image uploaded into its pipeline. */
 static bool tile_upload(viewer_tile *t)
 {

@@ -26,43 +26,6 @@ static const double LIVE_POLL_S = 0.02;
 /* ---------------------------------------------------------------------------------------
  * The view */
 
-view_place viewer_place(const viewer *v)
-{
-    return view_placement(v->s.view, v->doc.img.data_window[0], v->doc.img.data_window[1], v->vp.w,
-                          v->vp.h);
-}
-
-scene_view viewer_scene_view(const viewer *v)
-{
-    view_place p = viewer_place(v);
-    return (scene_view){p.x, p.y, p.zoom};
-}
-
-/* What the view frames: both windows of the image. */
-static view_rect image_frame(const hdr_image *img)
-{
-    return view_frame(img->data_window, img->width, img->height, img->display_window);
-}
-
-/* A margin for the display window's frame when there is one. */
-static double frame_margin(const hdr_image *img)
-{
-    return memcmp(img->data_window, img->display_window, sizeof img->data_window) != 0 ? 16 : 0;
-}
-
-void viewer_fit(viewer *v)
-{
-    if (!v->doc.have_image || v->vp.w <= 0 || v->vp.h <= 0)
-        return;
-    v->s.view = view_fit(image_frame(&v->doc.img), frame_margin(&v->doc.img), v->vp.w, v->vp.h);
-    v->s.fitted = true;
-}
-
-bool viewer_human_shown(const viewer *v)
-{
-    return human_requested(&v->s.tm) && pipeline_image_pieces(v->rnd.pipe) == 1;
-}
-
 /* The view when the viewport is known: a new image's first view, a fitted view refitted
  * when the viewport changed (a resize, a panel shown or hidden). */
 static void update_view(viewer *v)
@@ -80,8 +43,7 @@ static void update_view(viewer *v)
         if (v->s.fitted)
             viewer_fit(v);
     } else if (v->view_fresh) {
-        v->s.view =
-            view_first(image_frame(&v->doc.img), frame_margin(&v->doc.img), v->vp.w, v->vp.h);
+        v->s.view = viewer_fit_view(v, true);
         v->s.fitted = v->s.view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
         v->view_fresh = false;
     } else if (v->s.fitted && (v->vp.w != v->rnd.last.w || v->vp.h != v->rnd.last.h)) {
@@ -114,10 +76,12 @@ int viewer_draw_frame(viewer *v)
         bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */
         samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
-        viewer_frame_key key = renderer_frame_key(v, samples);
+        viewer_frame_key key = renderer_frame_key(v, samples, viewer_ref_shown(v));
         bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
         if (changed || v->rnd.latency_due) {
-            renderer_render(v, f32, samples);
+            /* A sequence's frame adapted in time: its result is the frame's curve. */
+            v->rnd.playing = viewer_seq_playing(v);
+            renderer_render(v, &key, f32, viewer_seq_adapted(v));
             scene_view sv = viewer_scene_view(v);
             if (key.ref)
                 viewer_ref_render(v, &sv, samples);
@@ -181,8 +145,9 @@ static bool screenshot(viewer *v, const char *path)
         /* And the status, shown or not, line by line: tests check what it says. */
         viewer_status_print(v, stdout);
         /* The marked peaks (X), data-window coordinates, by rank. */
-        for (int i = 0; v->s.show_marks && v->rnd.stats_ok && i < v->rnd.stats.n_peaks; i++)
-            printf("peak: %d %d,%d\n", i + 1, v->rnd.stats.peaks[i].x, v->rnd.stats.peaks[i].y);
+        const imgstats *st = renderer_stats(v);
+        for (int i = 0; v->s.show_marks && st && i < st->n_peaks; i++)
+            printf("peak: %d %d,%d\n", i + 1, st->peaks[i].x, st->peaks[i].y);
         fflush(stdout);
     }
     free(px);
@@ -399,11 +364,22 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
         viewer_cleanup(v);
         return 1;
     }
-    if (!platform_open_window(v, o)) {
+    char err[HT_ERR_MAX];
+    if (!platform_open_window(v, o, &input_events)) {
         viewer_cleanup(v);
         return 1;
     }
-    glGenFramebuffers(1, &v->rnd.present_fbo);
+    if (!renderer_create(&v->rnd, err, sizeof err)) {
+        fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
+        viewer_cleanup(v);
+        return 1;
+    }
+    /* The GUI at the monitor's content scale times --ui-scale. */
+    if (!(v->pnl.gui = ui_create(platform_content_scale(v) * v->pnl.ui_scale, err, sizeof err))) {
+        fprintf(stderr, "hdrtone: the GUI cannot start: %s\n", err);
+        viewer_cleanup(v);
+        return 1;
+    }
     if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
         v->s.compare = COMPARE_WIPE;
     if (sess)

@@ -14,12 +14,9 @@
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* The latest analysis the frame record has (read back a frame or so late, never waited
- * for here: nothing in an input handler waits on the GPU). */
-static const tonemap_result *current_result(const viewer *v)
-{
-    return v->doc.have_image && v->rnd.frame.valid ? &v->rnd.frame.r : NULL;
-}
+/* The analysis of what is shown (read back a frame or so late, never waited for here:
+ * nothing in an input handler waits on the GPU); NULL while it is pending. */
+static const tonemap_result *current_result(const viewer *v) { return renderer_result(v); }
 
 /* A user range to adjust: the current one, or when automatic, the automatic range the last
  * frame used. False when there is none yet. */
@@ -246,6 +243,35 @@ void act_one(viewer *v, double arg)
     v->s.fitted = false;
 }
 
+void viewer_drop(viewer *v, char **paths, int n)
+{
+    if (n > 0 && v->seq) {   /* a sequence's entry is its frame of the moment: it goes with it */
+        viewer_seq_stop(v);
+        viewer_files_free(v);
+    }
+    viewer_files_drop(v, paths, n);
+}
+
+void viewer_fit(viewer *v)
+{
+    if (!v->doc.have_image || v->vp.w <= 0 || v->vp.h <= 0)
+        return;
+    v->s.view = viewer_fit_view(v, false);
+    v->s.fitted = true;
+}
+
+void viewer_pan_by(viewer *v, double dx, double dy)
+{
+    v->s.view = view_pan(v->s.view, dx, dy);
+    v->s.fitted = false;
+}
+
+void viewer_zoom_by(viewer *v, double factor, double x, double y)
+{
+    v->s.view = view_zoom_at(v->s.view, factor, (view_point){x, y}, v->vp.w, v->vp.h);
+    v->s.fitted = false;
+}
+
 /* Arrow keys scroll the view: ARG is the direction (1 right, 2 left, 3 down, 4 up). */
 void act_pan(viewer *v, double arg)
 {
@@ -355,7 +381,7 @@ void act_open_typed(viewer *v, double arg)
     if (n == 0)
         return;
     char *paths[1] = {path};
-    viewer_files_drop(v, paths, 1);
+    viewer_drop(v, paths, 1);
     v->s.show_open = false;
 }
 

@@ -78,13 +78,9 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
 {
     v->fb_w = w;
     v->fb_h = h;
-    if (!(v->rnd.pipe = pipeline_create(err, errlen)) ||
-        !(v->rnd.scene = pass_scene_create(err, errlen)))
+    if (!renderer_create(&v->rnd, err, errlen) ||
+        !(v->pnl.gui = ui_create(v->pnl.ui_scale, err, errlen)))
         return false;
-    if (!(v->pnl.gui = ui_create(v->pnl.ui_scale, err, errlen)))
-        return false;
-    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
-    glGenFramebuffers(1, &v->rnd.present_fbo);
     hdr_image img = {0};
     if ((v->doc.list.cur = viewer_files_add(v, file ? file : "synthetic")) < 0) {
         snprintf(err, errlen, "out of memory");

@@ -10,8 +10,6 @@
 #include "tonemap_fast.h"
 #include "viewer_internal.h"
 
-const char *viewer_base_name(const char *path) { return file_list_name(path); }
-
 void viewer_files_free(viewer *v) { file_list_free(&v->doc.list); }
 
 bool viewer_files_set(viewer *v, char **paths, int n)
@@ -22,21 +20,6 @@ bool viewer_files_set(viewer *v, char **paths, int n)
         if (file_list_open(&v->doc.list, paths[i], err, sizeof err) < 0)
             fprintf(stderr, "hdrtone: %s\n", err);
     return v->doc.list.nfiles > 0;
-}
-
-image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
-                                       char *layer, size_t llen)
-{
-    image_load_options lo = {0};
-    const char *p = shown && v->doc.part_set ? v->doc.part_sel : v->doc.opt_part;
-    const char *l = shown && v->doc.layer_set ? v->doc.layer_sel : v->doc.opt_layer;
-    snprintf(part, plen, "%s", p ? p : "");
-    snprintf(layer, llen, "%s", l ? l : "");
-    lo.part = p ? part : NULL;
-    lo.layer = l ? layer : NULL;
-    lo.max_pixels = v->doc.max_pixels >= 1 ? (uint64_t)v->doc.max_pixels : 0;
-    lo.colour = v->doc.opt_colour;
-    return lo;
 }
 
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
@@ -63,7 +46,6 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
     else
         snprintf(v->doc.layers, sizeof v->doc.layers, "%s",
                  v->doc.img.layer[0] ? v->doc.img.layer : "(none)");
-    renderer_forget(v);
     v->dirty = true;
     /* Its colour space on the session's display (the loaders checked the tags). */
     if (!tonemap_set_colour(&v->s.tm, &v->doc.img.colour, err, errlen) ||
@@ -97,7 +79,6 @@ static const char *load_prepare(viewer *v)
     v->message[0] = '\0';
     v->doc.load_gen++;
     v->doc.load_want = false;
-    renderer_forget(v);
     v->dirty = true;
     if (v->doc.list.nfiles < 1) {
         platform_title(v, "hdrtone");
@@ -381,23 +362,6 @@ void viewer_part_step(viewer *v, int dir)
                            v->doc.img.layer[0] ? v->doc.img.layer : "(none)");
 }
 
-int viewer_layer_names(const viewer *v, char (*names)[64], int max)
-{
-    int n = 0;
-    const char *s = v->doc.layers;
-    while (*s && n < max) {
-        size_t len = strcspn(s, ",");
-        if (len < 64 && !(len >= 3 && strncmp(s + len - 3, "...", 3) == 0)) {
-            snprintf(names[n], 64, "%.*s", (int)len, s);
-            if (strcmp(names[n], "(none)") == 0)
-                names[n][0] = '\0';
-            n++;
-        }
-        s += len + (s[len] == ',');
-    }
-    return n;
-}
-
 void viewer_layer_step(viewer *v, int dir)
 {
     char names[VIEWER_MAX_LAYERS][64];
@@ -427,10 +391,6 @@ void viewer_files_drop(viewer *v, char **paths, int n)
 {
     if (n <= 0)
         return;
-    if (v->seq) {   /* a sequence's entry is its frame of the moment: it goes with it */
-        viewer_seq_stop(v);
-        viewer_files_free(v);
-    }
     char err[HT_ERR_MAX];
     int first = -1;
     bool failed = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "handoff.h"
+#include "viewer_act.h"
 #include "tev_server.h"
 #include "viewer_internal.h"
 
@@ -35,21 +36,6 @@ void viewer_net_stop(viewer *v)
     if (v->handoff_ticket)
         handoff_reply(v->handoff, v->handoff_ticket, "the window closed before the load ended");
     handoff_stop(&v->handoff);
-}
-
-const char *viewer_net_name(const viewer *v, const char *path)
-{
-    size_t n = strlen(VIEWER_NET_PREFIX);
-    return v->net && strncmp(path, VIEWER_NET_PREFIX, n) == 0 ? path + n : NULL;
-}
-
-bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen)
-{
-    if (!v->net) {
-        snprintf(err, errlen, "not listening");
-        return false;
-    }
-    return tev_server_copy_image(v->net, name, img, err, errlen);
 }
 
 /* What one drain asks of the shown picture, applied once at its end. */
@@ -147,7 +133,7 @@ static void handoff_open(viewer *v, char **paths, int n, unsigned long ticket)
         handoff_reply(v->handoff, v->handoff_ticket, NULL);
     v->message[0] = '\0';      /* what the drop says of a path it cannot open */
     v->message_error = false;
-    viewer_files_drop(v, paths, n);
+    viewer_drop(v, paths, n);
     v->handoff_ticket = ticket;
     v->handoff_gen = v->doc.load_gen;
     if (v->message_error && v->message[0]) {

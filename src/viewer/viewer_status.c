@@ -10,16 +10,6 @@
 #include "tev_server.h"
 #include "viewer_internal.h"
 
-void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->message, sizeof v->message, fmt, ap);
-    va_end(ap);
-    v->message_error = error;
-    fprintf(stderr, "hdrtone: %s\n", v->message);
-}
-
 /* World luminance of a pixel, by TM's weights and scale. */
 static double tm_lw(const tonemap_params *tm, const float *p)
 {
@@ -43,7 +33,7 @@ typedef struct hovered {
 
 static hovered hovered_image(const viewer *v)
 {
-    hovered h = {&v->doc.img, v->s.tm, v->rnd.frame.valid ? &v->rnd.frame.r : NULL, NULL};
+    hovered h = {&v->doc.img, v->s.tm, renderer_result(v), NULL};
     const viewer_tile *t = viewer_tile_hovered(v);
     tonemap_params tm;
     char err[HT_ERR_MAX];
@@ -301,10 +291,10 @@ static void status_human(text_buf *t, const viewer *v)
 /* The brightest pixel and the peaks (X). */
 static void status_marks(text_buf *t, const viewer *v)
 {
-    const imgstats *st = &v->rnd.stats;
+    const imgstats *st = renderer_stats(v);
     if (!v->s.show_marks)
         return;
-    if (!v->rnd.stats_ok)
+    if (!st)
         add(t, "\nbrightest: not available");
     else if (!st->brightest.valid)
         add(t, "\nbrightest: none (no pixel with Y > 0)");
@@ -350,7 +340,7 @@ static void status_pixel(text_buf *t, const viewer *v)
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
 {
-    const tonemap_result *r = v->rnd.frame.valid ? &v->rnd.frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     text_buf t = {buf, len, 0};
     status_view(&t, v, samples);
     char seq[256];
@@ -427,7 +417,7 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 
 bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3])
 {
-    return pixel_bytes(tm, v->rnd.frame.valid ? &v->rnd.frame.r : NULL, p, out);
+    return pixel_bytes(tm, renderer_result(v), p, out);
 }
 
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
