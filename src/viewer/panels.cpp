@@ -1,70 +1,16 @@
 /* The panels (panels.h): layout and the dock's sections. The histogram plot, the help and
  * the marks over the picture are in panels_draw.cpp, the display mode's section and the
- * comparison's numbers in panels_display.cpp. */
+ * comparison's numbers in panels_display.cpp, the widgets they share in panels_widgets.cpp. */
 #include "panels_internal.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>   /* the modifier bits of a press (the key codes are GLFW's) */
-
-/* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
- * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
- * half a frame. The window tests click on them with xdotool. */
-static FILE *g_layout;
-
-static void layout_begin(const viewer *v)
-{
-    const char *path = getenv("HT_TEST_LAYOUT");
-    char tmp[4096];
-    if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
-        g_layout = fopen(tmp, "w");
-    if (g_layout)
-        fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
-    for (int i = 0; g_layout && v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++)
-        fprintf(g_layout, "tile%d %d %d %d %d\ntile_name: %d %s\n", i, v->rnd.tiles[i].at.x,
-                v->rnd.tiles[i].at.y, v->rnd.tiles[i].at.w, v->rnd.tiles[i].at.h, i,
-                viewer_tile_name(v, i));
-}
-
-static void layout_end(void)
-{
-    const char *path = getenv("HT_TEST_LAYOUT");
-    char tmp[4096];
-    if (!g_layout)
-        return;
-    fclose(g_layout);
-    g_layout = NULL;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    rename(tmp, path);
-}
-
-void panels_note_text(const char *name, const char *text)
-{
-    for (const char *l = text; g_layout && l && *l;) {
-        const char *end = strchr(l, '\n');
-        int n = end ? (int)(end - l) : (int)strlen(l);
-        fprintf(g_layout, "%s: %.*s\n", name, n, l);
-        l = end ? end + 1 : NULL;
-    }
-}
-
-void panels_note(const char *fmt, ...)
-{
-    if (!g_layout)
-        return;
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(g_layout, fmt, ap);
-    va_end(ap);
-    fprintf(g_layout, " %d %d %d %d\n", (int)a.x, (int)a.y, (int)(b.x - a.x), (int)(b.y - a.y));
-}
 
 /* Points of the layout (times the GUI's scale), and the dock's largest share of the width:
  * at 640x400 a 16:9 picture fitted beside it keeps 35 % of the window. */
 enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
 static const float DOCK_SHARE = 0.375f;
 
-float panels_row(const viewer *v) { return ui_text_px(v->pnl.gui) + 8 * ui_scale(v->pnl.gui); }
 
 extern "C" void panels_layout(viewer *v)
 {
@@ -85,16 +31,6 @@ extern "C" void panels_layout(viewer *v)
         v->vp.w = 1;
     if (v->vp.h < 1)
         v->vp.h = 1;
-}
-
-void panels_cell(float from, float width)
-{
-    float x0 = ImGui::GetWindowContentRegionMin().x;
-    float w = ImGui::GetWindowContentRegionMax().x - x0;
-    if (from > 0)
-        ImGui::SameLine(x0 + from * w);
-    float gap = from + width < 0.999f ? ImGui::GetStyle().ItemSpacing.x : 0;
-    ImGui::SetNextItemWidth(fmaxf(1, width * w - gap));
 }
 
 /* A window of the panels at R (x, y, w, h) that the user neither moves nor resizes. */
@@ -236,83 +172,6 @@ static void section_folder(viewer *v)
     }
 }
 
-/* A typed number: F's text, shown as VALUE unless it is being edited; true with the typed
- * number in *typed when Enter commits it (the field then lets the keyboard go). */
-static bool typed_number(typed_field *f, double value, double *typed)
-{
-    if (!f->editing)   /* shows the value, unless the user is typing one */
-        snprintf(f->text, sizeof f->text, "%.4g", value);
-    bool enter = ImGui::InputText("##typed", f->text, sizeof f->text,
-                                  ImGuiInputTextFlags_CharsScientific |
-                                      ImGuiInputTextFlags_EnterReturnsTrue |
-                                      ImGuiInputTextFlags_AutoSelectAll);
-    f->editing = ImGui::IsItemActive() && !enter;
-    char *end;
-    *typed = strtod(f->text, &end);
-    return enter && end != f->text;
-}
-
-void panels_setting_label(ht_setting_id id)
-{
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(ht_settings[id].label);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s (--%s, %g to %g)", ht_settings[id].tooltip, ht_settings[id].name,
-                          ht_settings[id].min, ht_settings[id].max);
-}
-
-double panels_log_slider(ht_setting_id id, double value, typed_field *f)
-{
-    const ht_setting *s = &ht_settings[id];
-    ImGui::PushID(s->label);
-    panels_cell(0, 0.2f);
-    panels_setting_label(id);
-    float l = (float)log10(fmax(value, s->span_lo)), nl = l;
-    panels_cell(0.2f, 0.45f);
-    bool moved = ImGui::SliderFloat("##slider", &nl, (float)log10(s->span_lo),
-                                    (float)log10(s->span_hi), "", ImGuiSliderFlags_NoRoundToFormat);
-    panels_note("slider_%s", s->label);
-    panels_cell(0.65f, 0.35f);
-    double typed;
-    bool entered = typed_number(f, value, &typed);
-    ImGui::PopID();
-    if (moved && nl != l)
-        return pow(10.0, nl);
-    if (entered)   /* the setter clamps to the limits, wider than the slider's span */
-        return typed;
-    return NAN;
-}
-
-void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
-                       action_id set)
-{
-    const char *labels[16];
-    int n = 0, cur = 0;
-    for (; table[n].name && n < 16; n++) {
-        labels[n] = table[n].label;
-        if (table[n].value == value)
-            cur = n;
-    }
-    ImGui::PushID(name);
-    panels_cell(0, 0.35f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-    panels_cell(0.35f, 0.65f);
-    int got = cur;
-    if (ImGui::Combo("##combo", &got, labels, n, n) && got != cur)
-        action_set(v, set, table[got].value);
-    panels_note("combo_%s", name);
-    ImGui::PopID();
-}
-
-void panels_toggle(viewer *v, action_id id, const char *name)
-{
-    const action *a = action_get(id);
-    bool on = a->checked(v);
-    if (ImGui::Checkbox(name, &on))
-        action_run(v, id);
-}
-
 static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 
 static void section_range(viewer *v)
@@ -335,34 +194,6 @@ static void section_range(viewer *v)
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
     }
-}
-
-int panels_count(ht_setting_id id, int value)
-{
-    const char *name = ht_settings[id].label;
-    float w = ImGui::CalcItemWidth();   /* the cell's (panels_cell) */
-    panels_setting_label(id);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(fmaxf(1, w - ImGui::CalcTextSize(name).x -
-                                         ImGui::GetStyle().ItemSpacing.x));
-    ImGui::PushID(name);
-    int n = value;
-    bool changed = ImGui::InputInt("##count", &n, 1, 1);
-    panels_note("count_%s", name);
-    ImGui::PopID();
-    if (changed && n != value)
-        return (int)ht_setting_clamp(id, n);
-    return value;
-}
-
-bool panels_selectable(const char *label, bool selected, float width)
-{
-    ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(40, 90, 150, 255));
-    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, IM_COL32(60, 100, 150, 255));
-    ImGui::PushStyleColor(ImGuiCol_HeaderActive, IM_COL32(40, 90, 150, 255));
-    bool clicked = ImGui::Selectable(label, selected, 0, ImVec2(width, 0));
-    ImGui::PopStyleColor(3);
-    return clicked;
 }
 
 static void section_settings(viewer *v)
@@ -561,7 +392,7 @@ static void status_bar(viewer *v)
         ImGui::TextUnformatted(line);   /* one row: cut at the window's edge, not wrapped */
         if (error)
             ImGui::PopStyleColor();
-        if (g_layout && v->doc.have_image) {   /* the tests read the whole status, shown or not */
+        if (panels_noting() && v->doc.have_image) {   /* the tests read the whole status, shown or not */
             char text[2048];
             viewer_status_text(v, v->rnd.samples, text, sizeof text);
             panels_note_text("status", text);
@@ -606,7 +437,7 @@ static void open_box(viewer *v)
 extern "C" void panels_build(viewer *v)
 {
     ui_frame_begin(v->pnl.gui, v->fb_w, v->fb_h);
-    layout_begin(v);
+    panels_layout_begin(v);
     if (v->s.show_panels) {
         menu_bar(v);
         dock(v);
@@ -625,7 +456,7 @@ extern "C" void panels_build(viewer *v)
         panels_note_text("loading", viewer_base_name(v->doc.list.files[v->doc.list.cur]));
     else if (v->doc.have_image)
         panels_note_text("shown", shown);
-    layout_end();
+    panels_layout_end();
 }
 
 extern "C" bool panels_hovered(const viewer *v, double x, double y)

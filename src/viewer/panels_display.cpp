@@ -238,20 +238,6 @@ void panels_region(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
 
-void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
-                         size_t len)
-{
-    int n = 0;
-    if (flip)
-        n = snprintf(buf, len,
-                     "FLIP mean %.4f  median %.4f\n     q1 %.4f  q3 %.4f\n"
-                     "     min %.4f  max %.4f\n",
-                     fp->mean, fp->weighted_median, fp->q1, fp->q3, fp->min, fp->max);
-    snprintf(buf + n, len - (size_t)n,
-             "MSE %.4g  RMSE %.4g\nPSNR %.2f dB  relMSE %.4g\nMAE %.4g",
-             m->mse, m->rmse, m->psnr, m->relmse, m->mae);
-}
-
 /* FLIP's weighted histogram (100 buckets over [0, 1]) as bars. */
 static void flip_histogram(viewer *v, const flip_pooled *fp)
 {

@@ -2,21 +2,6 @@
  * (panels_internal.h). */
 #include "panels_internal.h"
 
-void panels_text(const char *text, bool error)
-{
-    if (error)
-        ImGui::PushStyleColor(ImGuiCol_Text, PANELS_RED);
-    ImGui::PushTextWrapPos(0.0f);   /* a line wider than the dock goes on below, not cut off */
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        ImGui::TextUnformatted(line, end ? end : line + strlen(line));
-        line = end ? end + 1 : NULL;
-    }
-    ImGui::PopTextWrapPos();
-    if (error)
-        ImGui::PopStyleColor();
-}
-
 /* ---------------------------------------------------------------------------------------
  * Histogram and curve */
 
@@ -129,18 +114,6 @@ static void plot_output(viewer *v, const plot *p, const imgstats *st)
     }
 }
 
-bool panels_plot_area(float h, ImVec2 *a, ImVec2 *size)
-{
-    *size = ImVec2(ImGui::GetContentRegionAvail().x, h);
-    *a = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(*size);
-    if (!ImGui::IsItemVisible())
-        return false;
-    ImGui::GetWindowDrawList()->AddRectFilled(*a, ImVec2(a->x + size->x, a->y + size->y),
-                                              IM_COL32(24, 24, 27, 255));
-    return true;
-}
-
 void panels_histogram(viewer *v)
 {
     static const char *modes[HIST_MODES] = {"log luminance + curve", "RGBA of the output",
@@ -240,17 +213,6 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
     dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + h), col, 0, 0, t);
 }
 
-/* TEXT at (X, Y) on a box of BG (none when transparent), with padding. */
-void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg,
-                  float wrap)
-{
-    float pad = ImGui::GetStyle().FramePadding.x, at = wrap > 0 ? wrap - 2 * pad : 0.0f;
-    ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, at > 0 ? at : -1.0f);
-    if (bg & IM_COL32_A_MASK)
-        dl->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 2 * pad, y + size.y + pad), bg);
-    dl->AddText(nullptr, 0.0f, ImVec2(x + pad, y + pad / 2), fg, text, nullptr, at > 0 ? at : 0.0f);
-}
-
 /* The display window's frame (when it differs from the data window): a line just outside
  * it, so it covers none of its pixels. */
 static void draw_display_frame(viewer *v, ImDrawList *dl)
@@ -305,23 +267,6 @@ static void draw_marks(viewer *v, ImDrawList *dl)
         dl->AddLine(ImVec2(cx, cy + gap), ImVec2(cx, cy + gap + len), col, t);
     }
     dl->AddText(ImVec2(cx + gap + 2 * u, cy + gap), mag, "max");
-}
-
-void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
-                          int h)
-{
-    if (v->s.disp.mode == HT_VIEW_TONEMAP)
-        return;
-    view_point a = view_to_window(p, view_point{0, 0});
-    view_point b = view_to_window(p, view_point{(double)w, (double)h});
-    float x0 = (float)at.x, y0 = (float)at.y, x1 = x0 + at.w, y1 = y0 + at.h;
-    float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
-    float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
-    ImU32 bg = IM_COL32(0, 0, 0, 255);
-    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, fmaxf(y0, ay)), bg);
-    dl->AddRectFilled(ImVec2(x0, fminf(by, y1)), ImVec2(x1, y1), bg);
-    dl->AddRectFilled(ImVec2(x0, ay), ImVec2(fmaxf(x0, ax), fmaxf(ay, by)), bg);
-    dl->AddRectFilled(ImVec2(fminf(bx, x1), ay), ImVec2(x1, fmaxf(ay, by)), bg);
 }
 
 /* The region's rectangle, while dragged and after: a line just outside its pixels. */

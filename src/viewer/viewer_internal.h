@@ -1,11 +1,12 @@
 /* The functions the viewer's files share (viewer.h is the public side; viewer_state.h the
- * state, in parts by owner). The files from the top down: calls go downward, with no circle
- * but the panels' (`scripts/viewer-deps --levels` prints the exact levels; docs/architecture.md):
+ * state, in parts by owner). The files from the top down: calls go downward, in no circle
+ * (`scripts/viewer-deps --levels` prints the exact levels; docs/architecture.md):
  *   loop      viewer.c: the loop and the frame (layout -> renderer -> present -> panels), the
  *             screenshot hook; viewer_bench.c its frame without a window
  *   input     input.c: the window's events routed to the GUI or to the actions, --keys
  *   panels    panels*.cpp (C++, Dear ImGui through ui.cpp; C interfaces panels.h, ui.h):
- *             menu bar, dock, status bar, the histogram, help, marks, pins, tiles' labels
+ *             menu bar, dock, status bar, the histogram, help, marks, pins, tiles' labels;
+ *             panels_widgets.cpp the widgets they share
  *   services  viewer_session.c (reads a session; session_save.c writes one), viewer_net.c
  *             (tev's protocol, the hand-off: handoff.c), viewer_watch.c (--watch),
  *             viewer_seq.c (sequences), viewer_export.c (S): they call actions or the document
