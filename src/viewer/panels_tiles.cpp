@@ -72,6 +72,8 @@ void panels_tiles(viewer *v, ImDrawList *dl)
 void panels_whole_numbers(viewer *v)
 {
     char text[512];
+    snprintf(text, sizeof text, "%d", viewer_whole_reads(v));
+    panels_note_text("whole_reads", text);   /* the files read so far (the tests') */
     if (v->rnd.ntiles > 1) {   /* each tile's, one line each */
         for (int i = 0; i < v->rnd.ntiles; i++) {
             const viewer_tile *t = &v->rnd.tiles[i];

@@ -1,15 +1,13 @@
 /* Pinned pixels (docs/viewer.md, Pinned pixels): Ctrl+click pins the image pixel under the
  * cursor, Backspace clears the pins. Each pin is kept as absolute image coordinates (the
  * session's), and its values are read in every open image: the shown one from its copy in
- * memory, the others decoded on a worker (one at a time, never on the UI thread) and kept per
- * file until the pins change. */
+ * memory, the others decoded on a worker (load_job.c: one at a time, never on the UI thread)
+ * and kept per file until the pins change. */
 #define _POSIX_C_SOURCE 200809L   /* strdup */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "viewer_act.h"
 #include "viewer_internal.h"
@@ -25,19 +23,6 @@ typedef struct pin_entry {
     char err[160];
 } pin_entry;
 
-/* A worker's round: the files that lack values, decoded one after the other. */
-typedef struct pin_probe {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    bool done;                 /* under lock */
-    unsigned long gen;
-    int pins[VIEWER_PINS_MAX][2], npins;
-    image_load_options lo;
-    char part[64], layer[64];
-    pin_entry *out;
-    int n;
-} pin_probe;
-
 /* IMG's values at the pins into E. */
 static void sample(const hdr_image *img, const int (*pins)[2], int npins, pin_entry *e)
 {
@@ -49,24 +34,6 @@ static void sample(const hdr_image *img, const int (*pins)[2], int npins, pin_en
     }
     e->colour = img->colour;
     e->state = PIN_READY;
-}
-
-static void *probe_worker(void *arg)
-{
-    pin_probe *p = arg;
-    for (int i = 0; i < p->n; i++) {
-        hdr_image img = {0};
-        pin_entry *e = &p->out[i];
-        if (image_load(e->path, &p->lo, &img, e->err, sizeof e->err))
-            sample(&img, (const int (*)[2])p->pins, p->npins, e);
-        else
-            e->state = PIN_FAILED;
-        image_free(&img);
-    }
-    pthread_mutex_lock(&p->lock);
-    p->done = true;
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
 }
 
 /* The cache's entry of PATH, or NULL. */
@@ -96,35 +63,25 @@ static pin_entry *entry(viewer *v, const char *path)
     return e;
 }
 
-static void probe_free(pin_probe *p)
-{
-    pthread_join(p->thread, NULL);
-    pthread_mutex_destroy(&p->lock);
-    for (int i = 0; i < p->n; i++)
-        free(p->out[i].path);
-    free(p->out);
-    free(p);
-}
-
-/* A finished round's values into the cache (those of older pins dropped). */
+/* A finished decode's values at the pins into its file's entry (none when the pins changed
+ * meanwhile: the file is read again for the new ones). */
 static void probe_take(viewer *v)
 {
-    pin_probe *p = v->doc.pin_probe;
-    pthread_mutex_lock(&p->lock);
-    bool done = p->done;
-    pthread_mutex_unlock(&p->lock);
-    if (!done)
+    load_job *j = v->doc.pin_job;
+    if (!load_job_done(j))
         return;
-    for (int i = 0; p->gen == v->doc.pins_gen && i < p->n; i++) {
-        pin_entry *e = entry(v, p->out[i].path);
-        if (e) {
-            char *path = e->path;
-            *e = p->out[i];
-            e->path = path;
-        }
+    bool ok = load_job_wait(j);
+    pin_entry *e = v->doc.pin_job_gen == v->doc.pins_gen ? entry(v, load_job_path(j)) : NULL;
+    if (e && ok) {
+        sample(load_job_image(j), (const int (*)[2])v->s.pins, v->s.npins, e);
+    } else if (e) {
+        e->state = PIN_FAILED;
+        snprintf(e->err, sizeof e->err, "%.150s", load_job_err(j));
     }
-    probe_free(p);
-    v->doc.pin_probe = NULL;
+    if (e)
+        e->gen = v->doc.pin_job_gen;
+    load_job_free(j);
+    v->doc.pin_job = NULL;
     v->dirty = true;
 }
 
@@ -145,44 +102,21 @@ static bool wanted(viewer *v, int i)
     return false;
 }
 
-/* The worker for the open files that want it, if any. */
+/* A decode (load_job.c: one job at a time) of the first open file that wants one, if any;
+ * with the command line's part and layer, as the next load of another file asks. */
 static void probe_start(viewer *v)
 {
-    int n = 0;
     for (int i = 0; i < v->doc.list.nfiles; i++)
-        n += wanted(v, i);
-    pin_probe *p = n ? calloc(1, sizeof *p) : NULL;
-    if (!p || !(p->out = calloc((size_t)n, sizeof *p->out))) {
-        free(p);
-        return;
-    }
-    for (int i = 0; i < v->doc.list.nfiles && p->n < n; i++) {
-        if (!wanted(v, i))
-            continue;
-        p->out[p->n].gen = v->doc.pins_gen;
-        if ((p->out[p->n].path = strdup(v->doc.list.files[i])))
-            p->n++;
-    }
-    p->gen = v->doc.pins_gen;
-    p->npins = v->s.npins;
-    memcpy(p->pins, v->s.pins, sizeof p->pins);
-    /* As the next load of another file asks: the command line's part and layer. */
-    p->lo = viewer_load_options(v, false, p->part, sizeof p->part, p->layer, sizeof p->layer);
-    pthread_mutex_init(&p->lock, NULL);
-    if (p->n == 0 || pthread_create(&p->thread, NULL, probe_worker, p) != 0) {
-        for (int i = 0; i < p->n; i++)
-            free(p->out[i].path);
-        pthread_mutex_destroy(&p->lock);
-        free(p->out);
-        free(p);
-        return;
-    }
-    v->doc.pin_probe = p;
+        if (wanted(v, i)) {
+            v->doc.pin_job = load_job_start(v, v->doc.list.files[i], false);
+            v->doc.pin_job_gen = v->doc.pins_gen;
+            return;
+        }
 }
 
 void viewer_pins_poll(viewer *v)
 {
-    if (v->doc.pin_probe)
+    if (v->doc.pin_job)
         probe_take(v);
     if (v->s.npins == 0)
         return;
@@ -193,7 +127,7 @@ void viewer_pins_poll(viewer *v)
             sample(&v->doc.img, (const int (*)[2])v->s.pins, v->s.npins, e);
         }
     }
-    if (!v->doc.pin_probe)
+    if (!v->doc.pin_job)
         probe_start(v);
     if (v->testing)   /* the test hooks see every value (reproducible screenshots) */
         viewer_pins_wait(v);
@@ -201,22 +135,23 @@ void viewer_pins_poll(viewer *v)
 
 void viewer_pins_wait(viewer *v)
 {
-    for (bool done = false; v->doc.pin_probe && !done;) {
-        pthread_mutex_lock(&v->doc.pin_probe->lock);
-        done = v->doc.pin_probe->done;
-        pthread_mutex_unlock(&v->doc.pin_probe->lock);
-        if (!done)
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-    }
-    if (v->doc.pin_probe)
+    /* Each round reads one file; a file whose entry cannot be made (no memory) stays wanted:
+     * as many rounds as files at most. */
+    for (int round = 0; v->doc.pin_job && round <= v->doc.list.nfiles; round++) {
+        load_job_wait(v->doc.pin_job);
         probe_take(v);
+        if (v->s.npins > 0)
+            probe_start(v);
+    }
 }
+
+bool viewer_pins_busy(const viewer *v) { return v->doc.pin_job != NULL; }
 
 void viewer_pins_stop(viewer *v)
 {
-    if (v->doc.pin_probe)
-        probe_free(v->doc.pin_probe);
-    v->doc.pin_probe = NULL;
+    if (v->doc.pin_job)
+        load_job_free(v->doc.pin_job);
+    v->doc.pin_job = NULL;
     for (int i = 0; i < v->doc.npin_cache; i++)
         free(v->doc.pin_cache[i].path);
     free(v->doc.pin_cache);

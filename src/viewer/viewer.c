@@ -227,8 +227,9 @@ static int run_loop(viewer *v, const ht_options *o)
             platform_wait(0);
         else if (viewer_seq_playing(v))
             platform_wait(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rnd.rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v))
-            platform_wait(0.005);   /* a read-back or a load is on its way */
+        else if (v->rnd.rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v) ||
+                 viewer_pins_busy(v) || viewer_whole_busy(v))
+            platform_wait(0.005);   /* a read-back, a load or a worker's result is on its way */
         else if (v->net || v->watching || v->rnd.latency_due)
             platform_wait(LIVE_POLL_S);
         else

@@ -255,6 +255,10 @@ hdr_image *load_job_image(load_job *j);
 const char *load_job_err(const load_job *j);
 /* Waits for it and frees it, with the image still in it. */
 void load_job_free(load_job *j);
+/* A job that runs FN(ARG) on a worker thread (on this thread when none starts): ARG is the
+ * caller's, FN's results in it once load_job_done (or load_job_wait); NULL when out of
+ * memory. load_job_path is NULL and load_job_image empty for it. */
+load_job *load_job_run(void (*fn)(void *arg), void *arg);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);
@@ -400,8 +404,11 @@ enum { WHOLE_NONE, WHOLE_PENDING, WHOLE_READY, WHOLE_FAILED };
 int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err);
 /* Once a frame: takes a finished result (redraws); starts the next wanted one. */
 void viewer_whole_poll(viewer *v);
-/* Under the test hooks: waits for the computations wanted so far. */
+/* Under the test hooks: waits for the computations wanted so far. Whether one runs (the loop
+ * then polls); the files read so far (the reference once a key, each compared file once). */
 void viewer_whole_wait(viewer *v);
+bool viewer_whole_busy(const viewer *v);
+int viewer_whole_reads(const viewer *v);
 void viewer_whole_stop(viewer *v);
 
 /* session_save.c, viewer_session.c */
@@ -434,6 +441,8 @@ void viewer_session_free(viewer_session_file *s);
  * for. viewer_pins_wait waits for the worker; viewer_pins_stop ends it and frees the values. */
 void viewer_pins_poll(viewer *v);
 void viewer_pins_wait(viewer *v);
+/* Whether a file is being read for the pins (the loop then polls). */
+bool viewer_pins_busy(const viewer *v);
 void viewer_pins_stop(viewer *v);
 /* What viewer_pin_value found. */
 enum { PIN_READY, PIN_PENDING, PIN_FAILED, PIN_OUTSIDE, PIN_NO_CURVE };

@@ -189,11 +189,13 @@ typedef struct viewer_document {
     unsigned long region_gen;  /* image_gen the region was taken on */
 
     /* Pinned pixels' values (pins.c): the pins' generation (each change counts), the open
-     * files' values at them, the worker reading the files that are not shown. */
+     * files' values at them, the decode of a file that is not shown and the generation it
+     * was started for. */
     unsigned long pins_gen;
     struct pin_entry *pin_cache;
     int npin_cache;
-    struct pin_probe *pin_probe;
+    struct load_job *pin_job;
+    unsigned long pin_job_gen;
 } viewer_document;
 
 /* The renderer's part (renderer.c, compare_view.c, tiles.c, display_view.c): GPU objects
