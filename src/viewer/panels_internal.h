@@ -118,9 +118,10 @@ void panels_region_text(const viewer *v, char *buf, size_t len);
 
 /* panels_pins.cpp: the pinned pixels' list with each open image's values (the Pixel
  * section) and their marks over the picture; and zoomed in to VALUES_MIN_PT points a pixel
- * or more, each visible pixel's R, G, B drawn on it (the test hook's "pixel_values: COUNT X Y
- * SX SY R G B": the labels drawn, the middle one's pixel, its centre in the window, its
- * values). */
+ * or more, each visible pixel's R, G, B drawn on it, in every tile of a layout (the test
+ * hook's "pixel_values: COUNT X Y SX SY R G B" for the shown image, "tile_pixel_values: ..."
+ * for each other tile: the labels drawn, the middle one's pixel, its centre in the window,
+ * its values). */
 void panels_pins(viewer *v);
 void panels_pin_marks(viewer *v, ImDrawList *dl);
 void panels_pixel_values(viewer *v, ImDrawList *dl);

@@ -224,31 +224,26 @@ bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
            a->flip_tonemapper == b->flip_tonemapper;
 }
 
-/* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
- * (the stage's grids are in its pixels, so V's analysis of the view does not apply; a
- * sequence does not adapt with the options: viewer_seq_adapted), then the stage over the
- * image into the pipeline's float picture; the one made last while the image and settings
- * are the same (its analysis is still the frame's: the statistics' passes, the only other
- * ones, run with the same settings). */
-static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
+/* The analysis of the image comes first (the stage's grids are in its pixels, so V's
+ * analysis of the view does not apply; a sequence does not adapt with the options:
+ * viewer_seq_adapted); the kept picture's analysis is still the pipeline's (the statistics'
+ * passes, the only other ones, run with the same settings). */
+bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params *tm,
+                            ht_source *pic, char *err, size_t errlen)
 {
-    unsigned long gen = pipeline_image_generation(v->rnd.pipe);
-    if (v->rnd.human_cached && v->rnd.human_gen == gen &&
-        tonemap_params_equal(&v->rnd.human_tm, &v->s.tm)) {
-        *pic = v->rnd.human_pic;
+    unsigned long gen = pipeline_image_generation(pipe);
+    if (c->cached && c->gen == gen && tonemap_params_equal(&c->tm, tm)) {
+        *pic = c->pic;
         return true;
     }
     tonemap_result r;
-    v->rnd.human_cached = false;
-    if (!pipeline_analyze_uploaded(v->rnd.pipe, &v->s.tm, &r, err, errlen))
+    c->cached = false;
+    if (!pipeline_analyze_uploaded(pipe, tm, &r, err, errlen))
         return false;
-    ht_human_grids g = pipeline_human_grids(v->rnd.pipe);
-    if (!pipeline_human_prepare(v->rnd.pipe, &g, &v->s.tm, pic, err, errlen))
+    ht_human_grids g = pipeline_human_grids(pipe);
+    if (!pipeline_human_prepare(pipe, &g, tm, pic, err, errlen))
         return false;
-    v->rnd.human_cached = true;
-    v->rnd.human_gen = gen;
-    v->rnd.human_tm = v->s.tm;
-    v->rnd.human_pic = *pic;
+    *c = (human_cache){true, gen, *tm, *pic};
     return true;
 }
 
@@ -261,12 +256,13 @@ void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
     int samples = key->samples;
     ht_source img = pipeline_image_source(v->rnd.pipe), pic;
     char err[HT_ERR_MAX];
-    bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
-                                                                        sizeof err);
+    bool human = viewer_human_shown(v);
+    bool staged = human && renderer_human_picture(v->rnd.pipe, &v->rnd.human, &v->s.tm, &pic,
+                                                  err, sizeof err);
     if (human && !staged)
         gpu_error(v, err);
     if (!staged)   /* the analysis below replaces the one the kept picture goes with */
-        v->rnd.human_cached = false;
+        v->rnd.human.cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
     tonemap_params tm = v->s.tm;
     if (!human)

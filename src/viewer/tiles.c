@@ -1,14 +1,15 @@
 /* The side-by-side and grid layouts (docs/viewer.md, Layouts): the picture's area split into
  * tiles of one size, the shown image in its own (the renderer's frame, v->vp) and each other
  * open file in a tile that owns its pipeline and scene pass, drawn with the shown image's
- * view, settings and display mode, and tone-mapped with its own analysis of the whole image
- * (pipeline_frame on its image), so that each tile is what `hdrtone export` makes of its
- * file. */
+ * view, settings, human-vision stage and display mode, and tone-mapped with its own analysis
+ * of the whole image (pipeline_frame on its image), so that each tile is what `hdrtone
+ * export` makes of its file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "human.h"
 #include "viewer_internal.h"
 
 enum { TILE_GAP = 4 };   /* framebuffer pixels between tiles */
@@ -65,7 +66,7 @@ static void tile_reset(viewer_tile *t)
         job_take(t);   /* a decoded image nobody wants now: freed below */
     image_free(&t->img);
     t->path[0] = t->err[0] = '\0';
-    t->ok = t->have_last = t->r_ok = false;
+    t->ok = t->have_last = t->r_ok = t->human.cached = false;
 }
 
 static void tile_free(viewer_tile *t)
@@ -192,9 +193,34 @@ bool viewer_tiles_loading(const viewer *v)
     return false;
 }
 
+/* T's picture after its scene pass: the human-vision stage when the shown image has it (as
+ * the renderer's: the stage over the whole image, the scene drawn from its picture, then the
+ * apply pass), else its own analysis of the whole image and the apply pass. */
+static bool tile_passes(viewer *v, viewer_tile *t, tonemap_params *tm, int samples,
+                        scene_view view, char *err, size_t errlen)
+{
+    bool human = human_requested(&v->s.tm) && pipeline_image_pieces(t->pipe) == 1;
+    ht_source pic;
+    if (human) {
+        tm->veil = v->s.tm.veil;   /* viewer_tile_params leaves them out */
+        tm->acuity = v->s.tm.acuity;
+        tm->color_loss = v->s.tm.color_loss;
+        if (!renderer_human_picture(t->pipe, &t->human, tm, &pic, err, errlen))
+            return false;
+        ht_source scene = pass_scene_run(t->scene, pic, true, t->at.w, t->at.h, samples, view);
+        return pipeline_run_pass(t->pipe, HT_PASS_apply, scene, tm, err, errlen);
+    }
+    t->human.cached = false;   /* the analysis below replaces the one the picture goes with */
+    ht_source scene = pass_scene_run_image(t->scene, t->pipe, !t->img.half_exact, t->at.w,
+                                           t->at.h, samples, view);
+    return pipeline_frame(t->pipe, pipeline_image_source(t->pipe), scene, tm, err, errlen);
+}
+
 /* Tile T's picture: the scene pass with the shown image's view placed on its own data
- * window, then its own analysis of the whole image and the apply pass. The human-vision
- * stage runs on the shown image only (as the reference's picture). */
+ * window, then its passes (tile_passes) with the shown image's settings, human-vision stage
+ * and display mode. The OCIO view takes the tile's pixels, converted to the working space by
+ * their own colour transform (viewer_tile_params), from there: as `hdrtone export` of the
+ * tile's file does (its file's own input space instead differs from export's picture). */
 static void tile_render(viewer *v, viewer_tile *t, int samples)
 {
     viewer_frame_key k = v->rnd.last;
@@ -210,9 +236,7 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
     pipeline_set_display(t->pipe, viewer_display_of(v));
     view_place p = view_placement(v->s.view, t->img.data_window[0], t->img.data_window[1],
                                   t->at.w, t->at.h);
-    ht_source scene = pass_scene_run_image(t->scene, t->pipe, !t->img.half_exact, t->at.w,
-                                           t->at.h, samples, (scene_view){p.x, p.y, p.zoom});
-    if (!pipeline_frame(t->pipe, pipeline_image_source(t->pipe), scene, &tm, err, sizeof err)) {
+    if (!tile_passes(v, t, &tm, samples, (scene_view){p.x, p.y, p.zoom}, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         return;
     }

@@ -106,6 +106,11 @@ bool renderer_stats_update(viewer *v);
  * passes). */
 viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref);
 bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b);
+/* The human-vision stage's picture (human_gpu.h) of PIPE's image with TM in *PIC: the
+ * analysis of the image, then the stage over it into the pipeline's float picture; C's kept
+ * one while the image and TM are the same. False with the reason in ERR. */
+bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params *tm,
+                            ht_source *pic, char *err, size_t errlen);
 /* The frame's passes into the pipeline's output and the read-back of its analysis; ADAPTED: a
  * sequence's result adapted in time (viewer_seq_adapted) to apply, or NULL. */
 void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
@@ -374,7 +379,8 @@ void viewer_tiles_layout(viewer *v);
  * (-1: none). */
 int viewer_tiles_point(const viewer *v, double *x, double *y);
 /* The settings tile T is drawn with: the shown image's, in T's image's colour space, without
- * the human-vision stage; false with the reason. */
+ * the human-vision stage's switches (the Pixel section's; tile_render adds them); false with
+ * the reason. */
 bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
                         size_t errlen);
 /* The other tile under the cursor, with its image and tone curve read (the renderer reads it

@@ -106,6 +106,15 @@ typedef struct session {
     int layout;                /* HT_LAYOUT_* (settings.h) */
 } session;
 
+/* The human-vision stage's picture a pipeline made last (renderer_human_picture), kept while
+ * its image (pipeline_image_generation) and the settings are the same. */
+typedef struct human_cache {
+    bool cached;
+    unsigned long gen;
+    tonemap_params tm;
+    ht_source pic;
+} human_cache;
+
 /* A tile of the side-by-side and grid layouts other than the shown image's (tiles.c): an
  * open file in a pipeline of its own (the tile owns its GPU objects), tone-mapped with its
  * own analysis of the whole image, as `hdrtone export` of that file; drawn with the shown
@@ -124,6 +133,7 @@ typedef struct viewer_tile {
     bool have_last;
     tonemap_result r;          /* its tone curve, read back while the cursor is over it */
     bool r_ok;                 /* r is that of its last render */
+    human_cache human;         /* its human-vision picture */
 } viewer_tile;
 
 /* The session file's version (session_save.c writes it; a newer one is refused). */
@@ -226,13 +236,9 @@ typedef struct viewer_render {
     unsigned long stats_gen;   /* image_gen and params of the cached answer */
     tonemap_params stats_tm;
 
-    /* The human-vision stage's picture of the last frame that made one (renderer.c:
-     * human_picture), kept while the image (pipeline_image_generation) and the settings are
-     * the same: a pan or a zoom only draws the scene from it again. */
-    bool human_cached;
-    unsigned long human_gen;
-    tonemap_params human_tm;
-    ht_source human_pic;
+    /* The human-vision stage's picture of the last frame that made one (kept while the
+     * image and the settings are the same: a pan or a zoom only draws the scene again). */
+    human_cache human;
 
     /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
      * for the image, and the image's units. */
