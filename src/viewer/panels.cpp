@@ -392,7 +392,7 @@ static void status_bar(viewer *v)
         ImGui::TextUnformatted(line);   /* one row: cut at the window's edge, not wrapped */
         if (error)
             ImGui::PopStyleColor();
-        if (panels_noting() && v->doc.have_image) {   /* the tests read the whole status, shown or not */
+        if (panels_noting() && v->doc.have_image) {   /* the tests read all of the status */
             char text[2048];
             viewer_status_text(v, v->rnd.samples, text, sizeof text);
             panels_note_text("status", text);

@@ -131,7 +131,7 @@ void panels_histogram(viewer *v)
     memcpy(v->pnl.hist_rect, hr, sizeof v->pnl.hist_rect);
     plot_axis(v, &p.lo, &p.hi);
     const tonemap_result *r = renderer_result(v);
-    const imgstats *st = renderer_stats(v);
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
     else if (v->s.hist_mode != HIST_LOG && st && st->have_hist)
@@ -233,7 +233,7 @@ static void draw_display_frame(viewer *v, ImDrawList *dl)
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
 static void draw_marks(viewer *v, ImDrawList *dl)
 {
-    const imgstats *st = renderer_stats(v);
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (!v->s.show_marks || !st)
         return;
     view_place place = viewer_place(v);

@@ -42,18 +42,18 @@ static viewer_frame_key analysis_key(const viewer_frame_key *frame)
 
 /* Starts the copy of the analysis of the frame of KEY (gpu_readback: fenced, no stall),
  * unless one is in flight: then the latest frame's is read when it lands. */
-static void readback_start(viewer *v, const viewer_frame_key *key)
+static void readback_start(viewer_render *r, const viewer_frame_key *key)
 {
     char err[HT_ERR_MAX];
-    if (v->rnd.rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
-        v->rnd.rb_wanted = true;
+    if (r->rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
+        r->rb_wanted = true;
         return;
     }
-    v->rnd.rb_wanted = false;
-    if (!v->rnd.rb && !(v->rnd.rb = gpu_readback_create(1)))
+    r->rb_wanted = false;
+    if (!r->rb && !(r->rb = gpu_readback_create(1)))
         return;
-    v->rnd.rb_key = analysis_key(key);
-    v->rnd.rb_slot = gpu_readback_start_buffer(v->rnd.rb, pipeline_frame_buffer(v->rnd.pipe),
+    r->rb_key = analysis_key(key);
+    r->rb_slot = gpu_readback_start_buffer(r->rb, pipeline_frame_buffer(r->pipe),
                                            sizeof(ht_frame), err, sizeof err);
 }
 
@@ -73,29 +73,28 @@ static bool result_changed(const tonemap_result *a, const tonemap_result *b)
     return false;
 }
 
-/* Fetches a finished copy, kept only when it is of the image shown now (its key: the
- * pipeline's image generation when it was started); the record of another image is dropped.
- * A result that changes the text asks for one more frame; that frame's copy then matches and
- * the window goes idle again. */
-void renderer_poll(viewer *v)
+/* Fetches a finished copy into the record with the key of the frame it was read from
+ * (renderer_result gives it while that is what is shown). A result that changes the text
+ * asks for one more frame; that frame's copy then matches and the window goes idle again. */
+bool renderer_poll(viewer_render *rd)
 {
     tonemap_result r;
     char err[HT_ERR_MAX];
-    if (v->rnd.rb_slot < 0 || !gpu_readback_ready(v->rnd.rb, v->rnd.rb_slot))
-        return;
-    bool ok = gpu_readback_finish(v->rnd.rb, v->rnd.rb_slot, &r, err, sizeof err);
-    v->rnd.rb_slot = -1;
-    viewer_frame_key key = v->rnd.rb_key;
-    if (v->rnd.rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
-        readback_start(v, &v->rnd.last);
+    if (rd->rb_slot < 0 || !gpu_readback_ready(rd->rb, rd->rb_slot))
+        return false;
+    bool ok = gpu_readback_finish(rd->rb, rd->rb_slot, &r, err, sizeof err);
+    rd->rb_slot = -1;
+    viewer_frame_key key = rd->rb_key;
+    if (rd->rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
+        readback_start(rd, &rd->last);
     if (!ok)
-        return;
-    if (!v->rnd.frame.valid || !renderer_key_equal(&key, &v->rnd.frame.key) ||
-        result_changed(&r, &v->rnd.frame.r))
-        v->dirty = true;
-    v->rnd.frame.r = r;
-    v->rnd.frame.key = key;
-    v->rnd.frame.valid = true;
+        return false;
+    bool changed = !rd->frame.valid || !renderer_key_equal(&key, &rd->frame.key) ||
+                   result_changed(&r, &rd->frame.r);
+    rd->frame.r = r;
+    rd->frame.key = key;
+    rd->frame.valid = true;
+    return changed;
 }
 
 const tonemap_result *renderer_result(const viewer *v)
@@ -109,11 +108,11 @@ const tonemap_result *renderer_result(const viewer *v)
     return renderer_key_equal(&now, &v->rnd.frame.key) ? &v->rnd.frame.r : NULL;
 }
 
-const imgstats *renderer_stats(const viewer *v)
+const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
+                              const session *s)
 {
-    return v->rnd.stats_ok && v->rnd.stats_gen == v->doc.image_gen &&
-                   tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm)
-               ? &v->rnd.stats
+    return r->stats_ok && r->stats_gen == d->image_gen && tonemap_params_equal(&r->stats_tm, &s->tm)
+               ? &r->stats
                : NULL;
 }
 
@@ -128,10 +127,9 @@ static void gpu_error(viewer *v, const char *err)
         viewer_set_message(v, true, "GPU pipeline: %s", err);
 }
 
-static bool stats_wanted(const viewer *v)
+static bool stats_wanted(const viewer_document *d, const session *s)
 {
-    return v->doc.have_image &&
-           (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
+    return d->have_image && (s->show_marks || (s->show_panels && s->hist_mode != HIST_LOG));
 }
 
 /* renderer_stats_update's work: the statistics of the image with the current settings. */
@@ -188,7 +186,7 @@ static void stats_compute(viewer *v)
  * ran them. */
 bool renderer_stats_update(viewer *v)
 {
-    if (!stats_wanted(v))
+    if (!stats_wanted(&v->doc, &v->s))
         return false;
     if (v->rnd.stats_tried && v->rnd.stats_gen == v->doc.image_gen &&
         tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm))
@@ -293,7 +291,7 @@ void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
         v->rnd.frame.key = analysis_key(key);
         v->rnd.frame.valid = true;
     } else {
-        readback_start(v, key);
+        readback_start(&v->rnd, key);
     }
 }
 

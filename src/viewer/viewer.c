@@ -145,7 +145,7 @@ static bool screenshot(viewer *v, const char *path)
         /* And the status, shown or not, line by line: tests check what it says. */
         viewer_status_print(v, stdout);
         /* The marked peaks (X), data-window coordinates, by rank. */
-        const imgstats *st = renderer_stats(v);
+        const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
         for (int i = 0; v->s.show_marks && st && i < st->n_peaks; i++)
             printf("peak: %d %d,%d\n", i + 1, st->peaks[i].x, st->peaks[i].y);
         fflush(stdout);
@@ -238,7 +238,8 @@ static int run_loop(viewer *v, const ht_options *o)
             v->pnl.ui_frames--;
             v->dirty = true;
         }
-        renderer_poll(v);
+        if (renderer_poll(&v->rnd))
+            v->dirty = true;
         viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_pins_poll(v);

@@ -102,7 +102,7 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
  * (present and panels only), the panels' build and their drawing apart, the present. */
 static void frame_still(viewer *v)
 {
-    renderer_poll(v);   /* the loop's, before each frame: the analysis' read-back */
+    renderer_poll(&v->rnd);   /* the loop's, before each frame: the analysis' read-back */
     viewer_draw_frame(v);
 }
 

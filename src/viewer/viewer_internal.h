@@ -88,16 +88,17 @@ const char *viewer_tile_name(const viewer *v, int i);
  * the current context; false with the reason in ERR. */
 bool renderer_create(viewer_render *r, char *err, size_t errlen);
 
-/* Once a frame: takes the analysis' read-back when it has come (v->rnd.frame, with the key
- * of the frame it was read from), never waiting; one of a frame drawn meanwhile is started
- * then. */
-void renderer_poll(viewer *v);
+/* Once a frame: takes the analysis' read-back when it has come (R->frame, with the key of
+ * the frame it was read from), never waiting; one of a frame drawn meanwhile is started then.
+ * True when the record changed (a frame is to be drawn for it). */
+bool renderer_poll(viewer_render *r);
 /* The frame record's analysis when it is that of what is shown now (its key equals the
  * shown image's, settings' and, when the analysis reads the view, view's), else NULL: its
  * result is pending (a frame or so). Every reader of the analysis reads it here. */
 const tonemap_result *renderer_result(const viewer *v);
 /* The statistics when they are of the shown image and settings (their key), else NULL. */
-const imgstats *renderer_stats(const viewer *v);
+const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
+                              const session *s);
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
  * of date; true when it ran passes (the frame must be rendered again). */
 bool renderer_stats_update(viewer *v);

@@ -291,7 +291,7 @@ static void status_human(text_buf *t, const viewer *v)
 /* The brightest pixel and the peaks (X). */
 static void status_marks(text_buf *t, const viewer *v)
 {
-    const imgstats *st = renderer_stats(v);
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (!v->s.show_marks)
         return;
     if (!st)
