@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "encode.h"
 #include "encode_codecs.h"
+#include "encode_terms.h"
 #include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
@@ -54,7 +55,7 @@ typedef struct batch {
     int written;                  /* leading jobs done: the stream's next frame */
     int stream_w, stream_h;       /* the stream's frame size (its first frame's; 0 before) */
     bool progress;                /* stderr is a terminal: show "i of n, rate, time left" */
-    double t0;
+    double t0, cpu0_s[2];         /* the start: monotonic; the process's CPU (process_cpu) */
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
     double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
     bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
@@ -115,7 +116,9 @@ static bool encode_uhdr(const batch *b, const job *j, encode_buffer *out, char *
     encode_image hdr = {j->px, j->width, j->height, 3, 16, 0.0, &th.t};
     encode_image sdr = {sdr_pixels(j), j->width, j->height, 3, 8,
                         b->sdr.tm.transfer == HT_TRANSFER_GAMMA ? b->sdr.tm.gamma : 0.0, &ts.t};
+    encode_mark m = encode_mark_now();
     ok = ok && encode_ultrahdr(&sdr, &hdr, o->quality, out, err, errlen);
+    encode_term_add(ENCODE_TERM_uhdr, m);
     output_tags_free(&th);
     output_tags_free(&ts);
     return ok;
@@ -255,8 +258,10 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
         return ok;
     }
     output_tags tags;
+    encode_mark m = encode_mark_now();
     bool ok = output_tags_make(&o->tm, f, o->depth, o->chroma == 420, j->px, j->width,
                                j->height, &tags, why, sizeof why);
+    encode_term_add(ENCODE_TERM_light, m);
     im.tags = &tags.t;
     /* AVIF and JPEG XL: lossless unless --quality says otherwise (encode_codecs.h) */
     int quality = (f == ENCODE_AVIF || f == ENCODE_JXL) && !options_given(o, "quality")
@@ -314,9 +319,11 @@ static void encode_one(batch *b, job *j, int threads)
     j->px = NULL;
     t1 = now_s();
     double tw = t1;
+    encode_mark m = encode_mark_now();
     if (ok)
         ok = b->stream ? write_frame(b, j, &enc, &tw, err, sizeof err)
                        : file_write_atomic(j->out, enc.data, enc.len, err, sizeof err);
+    encode_term_add(ENCODE_TERM_write, m);
     free(enc.data);
     double t2 = now_s();
     pthread_mutex_lock(&b->mu);
@@ -586,6 +593,15 @@ static void tonemap_all(batch *b)
     finish_pending(b, &pending, pending_slot, pending_sdr);
 }
 
+/* The process's CPU seconds so far: user, system. */
+static void process_cpu(double s[2])
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    s[0] = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+    s[1] = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
 /* The batch's measurements into *S. */
 static void fill_stats(const batch *b, int workers, batch_stats *s)
 {
@@ -601,6 +617,10 @@ static void fill_stats(const batch *b, int workers, batch_stats *s)
     for (int i = 0; i < b->n; i++)
         s->frames += b->jobs[i].ok;
     s->wall_s = now_s() - b->t0;
+    process_cpu(s->cpu_s);
+    for (int i = 0; i < 2; i++)
+        s->cpu_s[i] -= b->cpu0_s[i];
+    encode_terms_read(s->terms_cpu_s, s->terms_wall_s);
 }
 
 int batch_export(cmd_backend *be, const ht_options *o, const char **inputs,
@@ -627,6 +647,8 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     pthread_cond_init(&b.cv, NULL);
     b.progress = n > 1 && isatty(STDERR_FILENO);
     b.t0 = now_s();
+    process_cpu(b.cpu0_s);
+    encode_terms_reset();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     /* One worker per core (or --jobs), decoding or encoding. Frames in flight: half the
      * workers' decoded ahead of the GPU (decoding is no longer the bottleneck: a frame costs

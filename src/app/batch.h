@@ -3,6 +3,7 @@
 #define HT_BATCH_H
 
 #include "backend.h"
+#include "encode_terms.h"
 #include "options.h"
 
 /* The stages of an export, for bench --export. */
@@ -48,6 +49,8 @@ typedef struct batch_stats {
     bool shared;   /* decode, encode and write ran on the same threads (a pool of workers) */
     double gl_s[BATCH_GL_COUNT];   /* the GL thread's terms (GPU backend; else 0) */
     unsigned long direct_uploads;  /* frames uploaded straight from the decoders' buffers */
+    double cpu_s[2];               /* the process's CPU seconds in the batch: user, system */
+    double terms_cpu_s[ENCODE_TERM_COUNT], terms_wall_s[ENCODE_TERM_COUNT]; /* encode_terms.h */
     /* NULL, or the caller's array of the batch's N frames: each frame's moments. */
     double (*timeline)[BATCH_MOMENT_COUNT];
 } batch_stats;

@@ -40,8 +40,9 @@ static double stages_bound(const batch_stats *s, int *which)
     return bound;
 }
 
-/* The GL thread's terms (ms a frame), the direct uploads and each frame's moments (ms), as
- * JSON keys after the stages. */
+/* The GL thread's terms (ms a frame), the direct uploads, the process's CPU and the encode's
+ * terms (ms a frame; each term [CPU, wall]) and each frame's moments (ms), as JSON keys
+ * after the stages. */
 static void print_gl_json(FILE *f, const batch_stats *s, int n)
 {
     int frames = s->frames > 0 ? s->frames : 1;
@@ -49,6 +50,12 @@ static void print_gl_json(FILE *f, const batch_stats *s, int n)
     for (int i = 0; i < BATCH_GL_COUNT; i++)
         fprintf(f, "%s\"%s\": %.2f", i ? ", " : "", batch_gl_names[i],
                 s->gl_s[i] * 1e3 / frames);
+    fprintf(f, "}, \"process_cpu_ms_per_frame\": {\"user\": %.2f, \"sys\": %.2f}, "
+               "\"encode_terms_ms_per_frame\": {", s->cpu_s[0] * 1e3 / frames,
+            s->cpu_s[1] * 1e3 / frames);
+    for (int i = 0; i < ENCODE_TERM_COUNT; i++)   /* [CPU, wall] */
+        fprintf(f, "%s\"%s\": [%.2f, %.2f]", i ? ", " : "", encode_term_names[i],
+                s->terms_cpu_s[i] * 1e3 / frames, s->terms_wall_s[i] * 1e3 / frames);
     fputs("}, \"timeline_ms\": {\"moments\": [", f);
     for (int m = 0; m < BATCH_MOMENT_COUNT; m++)
         fprintf(f, "%s\"%s\"", m ? ", " : "", batch_moment_names[m]);
@@ -103,6 +110,14 @@ static void print_stats(FILE *f, bool json, const ht_options *o, int n, const ba
     if (s->shared)
         fprintf(f, "(decode, encode and write share %d workers: \"allows\" is for the three "
                    "together)\n", s->threads[BATCH_decode]);
+    fprintf(f, "the process's CPU: %.1f ms a frame (%.1f of it the system's); the encode's "
+               "terms, ms of CPU (wall) a frame:", (s->cpu_s[0] + s->cpu_s[1]) * 1e3 / frames,
+            s->cpu_s[1] * 1e3 / frames);
+    for (int i = 0; i < ENCODE_TERM_COUNT; i++)
+        if (s->terms_wall_s[i] > 0)
+            fprintf(f, " %s %.1f (%.1f)", encode_term_names[i], s->terms_cpu_s[i] * 1e3 / frames,
+                    s->terms_wall_s[i] * 1e3 / frames);
+    fputc('\n', f);
     if (which >= 0)
         fprintf(f, "the stages allow %.1f frames/s (%s)", bound, batch_stage_names[which]);
     if (floor_ms > 0)

@@ -439,6 +439,21 @@ static void find_items(const uint8_t *data, size_t len, size_t *at, const size_t
     *at = p;
 }
 
+/* DATA[*AT..] into B as literals alone, BLOCK_BYTES of them (fewer at the end). */
+static void take_literals(const uint8_t *data, size_t len, size_t *at, block *b)
+{
+    size_t p = *at, end = len - p > BLOCK_BYTES ? p + BLOCK_BYTES : len;
+    uint32_t (*t)[256] = b->bytes;
+    b->start = data + p;
+    b->n = 0;
+    b->tail = end - p;
+    for (; p + 4 <= end; p += 4)
+        t[0][data[p]]++, t[1][data[p + 1]]++, t[2][data[p + 2]]++, t[3][data[p + 3]]++;
+    for (; p < end; p++)
+        t[0][data[p]]++;
+    *at = end;
+}
+
 size_t deflate_fast_bound(size_t len)
 {
     /* a block's items take at most 15 bits a byte (a literal; a match of 4 at most 48) */
@@ -462,11 +477,11 @@ void deflate_fast_work_free(deflate_fast_work *w)
 }
 
 size_t deflate_fast(deflate_fast_work *work, const uint8_t *data, size_t len,
-                    const size_t near[2], bool hash, bool final, uint8_t *out)
+                    const size_t near[2], int mode, bool final, uint8_t *out)
 {
     block *b = &work->b;
     b->m = work->m;
-    int32_t *tab = hash ? work->tab : NULL;
+    int32_t *tab = mode == DEFLATE_FAST_HASH ? work->tab : NULL;
     if (tab)
         memset(tab, 0, sizeof work->tab);
     bit_writer w = {out, 0, 0};
@@ -475,7 +490,10 @@ size_t deflate_fast(deflate_fast_work *work, const uint8_t *data, size_t len,
         memset(b->lit, 0, sizeof b->lit);
         memset(b->dist, 0, sizeof b->dist);
         memset(b->bytes, 0, sizeof b->bytes);
-        find_items(data, len, &at, near, tab, b);
+        if (mode == DEFLATE_FAST_LITERALS)
+            take_literals(data, len, &at, b);
+        else
+            find_items(data, len, &at, near, tab, b);
         write_block(&w, b, final && at == len);
     } while (at < len);
     if (!final) {

@@ -2,9 +2,11 @@
  * zlib stream: the filter is ours (Sub on every row, cheap and good on photographs), the
  * compression ours in stripes on all cores (zlib_stripes.h, deflate_fast.h: matches one
  * sample or one pixel back at every position, a hash only where a stripe's sample says it
- * pays; BENCHMARKS.md, "The PNG encoder, fourth pass"). */
+ * pays, literals alone where matches do not; BENCHMARKS.md, "The PNG encoder, fourth pass",
+ * "PQ PNG and Ultra HDR: where the encode goes"). */
 #include "encode.h"
 #include "encode_codecs.h"
+#include "encode_terms.h"
 #include "out_tags.h"
 #include "zlib_stripes.h"
 
@@ -113,6 +115,28 @@ bool encode_format_accepts(encode_format f, int channels, int depth, char *err, 
     return !why;
 }
 
+/* N 16-bit samples S (host order) of a row of pixels of PX samples, Sub-filtered into O:
+ * each byte of a sample's big-endian pair minus the same byte of the sample one pixel to
+ * the left (PNG filters bytes, so no borrow crosses from the low byte to the high). In one
+ * pass of 16-bit lanes, which the compiler vectorises (a loop over the bytes, swapped then
+ * differenced, cost 2.7x as much: BENCHMARKS.md, "PQ PNG and Ultra HDR: where the encode
+ * goes"). */
+static void png_filter_sub16(const uint16_t *restrict s, size_t n, size_t px,
+                             uint8_t *restrict o)
+{
+    size_t i = 0;
+    for (; i < px && i < n; i++) {   /* the first pixel: nothing on its left */
+        o[2 * i] = (uint8_t)(s[i] >> 8);
+        o[2 * i + 1] = (uint8_t)s[i];
+    }
+    for (; i < n; i++) {
+        uint16_t v = s[i], w = s[i - px];
+        uint16_t d = (uint16_t)(((v & 0xff00u) - (w & 0xff00u)) | ((v - w) & 0xffu));
+        o[2 * i] = (uint8_t)(d >> 8);
+        o[2 * i + 1] = (uint8_t)d;
+    }
+}
+
 /* The filtered scanlines of rows [Y0, Y0 + ROWS): each row its filter byte (Sub) and the
  * differences of its bytes (big-endian for 16 bits) to those one pixel to the left. */
 static void png_filter_sub(const encode_image *im, int y0, int rows, uint8_t *out)
@@ -123,13 +147,8 @@ static void png_filter_sub(const encode_image *im, int y0, int rows, uint8_t *ou
         uint8_t *o = out + (size_t)(y - y0) * (row + 1);
         *o++ = PNG_FILTER_SUB;
         if (im->depth == 16) {
-            const uint16_t *s = (const uint16_t *)im->pixels + (size_t)y * row / 2;
-            for (size_t i = 0; i < row / 2; i++) {
-                o[2 * i] = (uint8_t)(s[i] >> 8);
-                o[2 * i + 1] = (uint8_t)s[i];
-            }
-            for (size_t i = row; i-- > bpp;)   /* backwards: the left bytes are still raw */
-                o[i] = (uint8_t)(o[i] - o[i - bpp]);
+            png_filter_sub16((const uint16_t *)im->pixels + (size_t)y * row / 2, row / 2,
+                             bpp / 2, o);
         } else {
             const uint8_t *s = (const uint8_t *)im->pixels + (size_t)y * row;
             memcpy(o, s, bpp < row ? bpp : row);
@@ -155,10 +174,11 @@ static void png_stripe_fill(void *ctx, int k, uint8_t *out, size_t len)
                                                                    : s->stripe_rows, out);
 }
 
-/* The zlib stream of IM's filtered scanlines, malloc'd: stripes of about PNG_STRIPE_BYTES
- * (by the image's size alone, so the bytes do not depend on the threads). */
-static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t *zlen,
-                        char *err, size_t errlen)
+/* The zlib stream of IM's filtered scanlines at HEAD bytes into *Z (malloc'd, TAIL bytes of
+ * room after it): stripes of about PNG_STRIPE_BYTES (by the image's size alone, so the
+ * bytes do not depend on the threads). */
+static bool png_deflate(const encode_image *im, int threads, size_t head, size_t tail,
+                        uint8_t **z, size_t *zlen, char *err, size_t errlen)
 {
     size_t row = (size_t)im->width * im->channels * (im->depth / 8) + 1;
     size_t rows = PNG_STRIPE_BYTES / row;
@@ -176,33 +196,20 @@ static bool png_deflate(const encode_image *im, int threads, uint8_t **z, size_t
     }
     char why[128];
     size_t sample = (size_t)im->depth / 8;
-    bool ok = zlib_stripes(n, len, png_stripe_fill, &st, sample, sample * im->channels,
-                           threads, z, zlen, why, sizeof why);
+    bool ok = zlib_stripes_room(n, len, png_stripe_fill, &st, sample, sample * im->channels,
+                                threads, head, tail, z, zlen, why, sizeof why);
     if (!ok)
         snprintf(err, errlen, "PNG of %d x %d: %s", im->width, im->height, why);
     free(len);
     return ok;
 }
 
-static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
-                       size_t errlen)
+/* IM's chunks before the pixels (the signature, IHDR, the colour chunks) into P, which has
+ * room for 8 + 25 + out_tags_png_size; returns the end. */
+static uint8_t *png_head(uint8_t *p, const encode_image *im)
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     static const uint8_t color_type[5] = {0, 0, 4, 2, 6};   /* by channel count */
-    uint8_t *z;
-    size_t zlen;
-    if (!png_deflate(im, threads, &z, &zlen, err, errlen))
-        return false;
-    size_t nidat = zlen / PNG_MAX_CHUNK + 1;
-    /* signature, IHDR (13), the colour chunks, the IDATs, IEND */
-    size_t total = 8 + (12 + 13) + out_tags_png_size(im) + zlen + 12 * nidat + 12;
-    uint8_t *p = malloc(total);
-    if (!p) {
-        free(z);
-        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
-        return false;
-    }
-    out->data = p;
     memcpy(p, signature, 8);
     uint8_t ihdr[13] = {0};
     put_be32(ihdr, (uint32_t)im->width);
@@ -210,15 +217,48 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     ihdr[8] = (uint8_t)im->depth;
     ihdr[9] = color_type[im->channels];
     p = png_chunk(p + 8, "IHDR", ihdr, sizeof ihdr);
-    p = out_tags_png(p, im);
-    for (size_t at = 0; at < zlen; at += PNG_MAX_CHUNK) {
-        size_t n = zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK;
-        p = png_chunk(p, "IDAT", z + at, n);
+    return out_tags_png(p, im);
+}
+
+/* The PNG: its head made first, the zlib stream deflated behind it in the same buffer (one
+ * IDAT; a stream over PNG_MAX_CHUNK, which needs several, is copied into them), IEND. */
+static bool encode_png(const encode_image *im, int threads, encode_buffer *out, char *err,
+                       size_t errlen)
+{
+    uint8_t *head = malloc(8 + 25 + out_tags_png_size(im)), *z = NULL;
+    if (!head) {
+        snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+        return false;
     }
-    p = png_chunk(p, "IEND", NULL, 0);
-    out->len = (size_t)(p - out->data);
-    free(z);
-    return true;
+    size_t hlen = (size_t)(png_head(head, im) - head), zlen;
+    bool ok = png_deflate(im, threads, hlen + 8, 4 + 12, &z, &zlen, err, errlen);
+    encode_mark m = encode_mark_now();
+    uint8_t *p = z;
+    if (ok && zlen > PNG_MAX_CHUNK) {   /* several IDATs: the stream copied between them */
+        size_t nidat = zlen / PNG_MAX_CHUNK + 1;
+        ok = (p = malloc(hlen + zlen + 12 * nidat + 12)) != NULL;
+        uint8_t *q = p + hlen;
+        for (size_t at = 0; ok && at < zlen; at += PNG_MAX_CHUNK)
+            q = png_chunk(q, "IDAT", z + hlen + 8 + at,
+                          zlen - at < PNG_MAX_CHUNK ? zlen - at : PNG_MAX_CHUNK);
+        if (ok)
+            out->len = (size_t)(png_chunk(q, "IEND", NULL, 0) - p);
+        free(z);
+        if (!ok)
+            snprintf(err, errlen, "out of memory for the PNG of %d x %d", im->width, im->height);
+    } else if (ok) {   /* one IDAT around the stream where it lies */
+        put_be32(p + hlen, (uint32_t)zlen);
+        memcpy(p + hlen + 4, "IDAT", 4);
+        put_be32(p + hlen + 8 + zlen, libdeflate_crc32(0, p + hlen + 4, zlen + 4));
+        out->len = (size_t)(png_chunk(p + hlen + 12 + zlen, "IEND", NULL, 0) - p);
+    }
+    if (ok) {
+        memcpy(p, head, hlen);
+        out->data = p;
+    }
+    free(head);
+    encode_term_add(ENCODE_TERM_assemble, m);
+    return ok;
 }
 
 static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out, char *err,

@@ -13,6 +13,7 @@
 #include <libdeflate.h>
 
 #include "deflate_fast.h"
+#include "encode_terms.h"
 #include "parallel.h"
 
 /* ---- Compressing the pieces ---- */
@@ -52,9 +53,13 @@ enum { KIT_POOL_MAX = 64 };   /* kits kept; more (a burst of threads) are freed 
  * alone and with the hash; the hash for the rest when it made the sample at least 5 %
  * smaller (on a 16-bit PNG's noisy low bytes it costs ~2x and saves little). A sample of
  * 64 KiB chose the hash more often, for 1 % less on the default image's PQ PNG at 1.5x
- * the time (BENCHMARKS.md, "The PNG encoder, fourth pass"). */
+ * the time (BENCHMARKS.md, "The PNG encoder, fourth pass"). Literals alone (Huffman coding,
+ * no match looked for) where the sample costs at most 2 % more that way than by the near
+ * distances: on 4K frames 16-38 % less deflate time for 0.1-0.8 % more bytes (5 % allowed
+ * saved little more; "PQ PNG and Ultra HDR: where the encode goes"). */
 #define SAMPLE_BYTES ((size_t)16 << 10)
 #define HASH_GAIN 0.95
+#define LITERALS_COST 1.02
 
 static pthread_mutex_t kit_mu = PTHREAD_MUTEX_INITIALIZER;
 static kit *kit_pool;
@@ -116,35 +121,48 @@ static bool grow(uint8_t **buf, size_t *cap, size_t n)
     return true;
 }
 
-/* Piece K's N bytes in T's RAW into T's OUT: its first SAMPLE_BYTES both ways (near
- * distances alone, and with the hash), the smaller kept by HASH_GAIN's rule, then the rest
- * the same way as a second part (nothing compressed a third time). Its length. */
+/* Piece K's N bytes in T's RAW into T's OUT: its first SAMPLE_BYTES three ways (near
+ * distances, with the hash, literals alone), the one kept by HASH_GAIN's and LITERALS_COST's
+ * rules, then the rest the same way as a second part (nothing compressed a third time). Its
+ * length. */
 static size_t compress_sampled(const stripes_job *j, kit *t, size_t n, bool last)
 {
-    size_t s = n < SAMPLE_BYTES ? n : SAMPLE_BYTES, at = deflate_fast_bound(s);
-    size_t a = deflate_fast(t->work, t->raw, s, j->near, false, last && s == n, t->out);
-    size_t b = deflate_fast(t->work, t->raw, s, j->near, true, last && s == n, t->out + at);
-    bool hash = (double)b < HASH_GAIN * (double)a;
-    if (hash)
-        memmove(t->out, t->out + at, b);
-    size_t first = hash ? b : a;
+    size_t s = n < SAMPLE_BYTES ? n : SAMPLE_BYTES, at = deflate_fast_bound(s), size[3];
+    for (int mode = 0; mode < 3; mode++)
+        size[mode] = deflate_fast(t->work, t->raw, s, j->near, mode, last && s == n,
+                                  t->out + (size_t)mode * at);
+    int mode = (double)size[DEFLATE_FAST_HASH] < HASH_GAIN * (double)size[DEFLATE_FAST_NEAR]
+                   ? DEFLATE_FAST_HASH
+               : (double)size[DEFLATE_FAST_LITERALS] <=
+                       LITERALS_COST * (double)size[DEFLATE_FAST_NEAR]
+                   ? DEFLATE_FAST_LITERALS
+                   : DEFLATE_FAST_NEAR;
+    if (mode)
+        memmove(t->out, t->out + (size_t)mode * at, size[mode]);
     if (s == n)
-        return first;
-    return first + deflate_fast(t->work, t->raw + s, n - s, j->near, hash, last, t->out + first);
+        return size[mode];
+    return size[mode] + deflate_fast(t->work, t->raw + s, n - s, j->near, mode, last,
+                                     t->out + size[mode]);
 }
 
 /* Piece K with kit T: filled into its RAW, compressed into its OUT, copied out. */
 static bool compress_piece(stripes_job *j, kit *t, int k)
 {
     size_t n = j->len[k];
-    size_t bound = 2 * deflate_fast_bound(SAMPLE_BYTES) + deflate_fast_bound(n);
+    size_t bound = 3 * deflate_fast_bound(SAMPLE_BYTES) + deflate_fast_bound(n);
     if (!grow(&t->raw, &t->raw_cap, n ? n : 1) || !grow(&t->out, &t->out_cap, bound))
         return false;
     piece *p = &j->out[k];
+    encode_mark m = encode_mark_now();
     j->fill(j->ctx, k, t->raw, n);
+    m = encode_term_add(ENCODE_TERM_filter, m);
     p->adler = libdeflate_adler32(1, t->raw, n);
+    m = encode_term_add(ENCODE_TERM_adler, m);
     p->zlen = compress_sampled(j, t, n, k == j->pieces - 1);
-    return (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
+    m = encode_term_add(ENCODE_TERM_deflate, m);
+    bool ok = (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
+    encode_term_add(ENCODE_TERM_copy, m);
+    return ok;
 }
 
 /* Compresses pieces of J not yet taken, up to MAX of them. */
@@ -228,15 +246,17 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > PARALLEL_MAX_WORKERS ? PARALLEL_MAX_WORKERS : (int)n;
 }
 
-/* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian). */
-static bool join(const stripes_job *j, uint8_t **z, size_t *zlen)
+/* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian), after HEAD
+ * bytes of a buffer with TAIL more after them. */
+static bool join(const stripes_job *j, size_t head, size_t tail, uint8_t **z, size_t *zlen)
 {
     size_t total = 2 + 4;
     for (int k = 0; k < j->pieces; k++)
         total += j->out[k].zlen;
-    uint8_t *p = *z = malloc(total);
+    uint8_t *p = *z = malloc(head + total + tail);
     if (!p)
         return false;
+    p += head;
     *p++ = 0x78, *p++ = 0x01;   /* deflate, 32 KiB window, the fastest kind of compressor */
     uint32_t adler = 1;
     for (int k = 0; k < j->pieces; k++) {
@@ -254,6 +274,14 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
                   size_t near0, size_t near1, int threads, uint8_t **z, size_t *zlen,
                   char *err, size_t errlen)
 {
+    return zlib_stripes_room(pieces, piece_len, fill, ctx, near0, near1, threads, 0, 0, z, zlen,
+                             err, errlen);
+}
+
+bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
+                       size_t near0, size_t near1, int threads, size_t head, size_t tail,
+                       uint8_t **z, size_t *zlen, char *err, size_t errlen)
+{
     stripes_job j = {.pieces = pieces, .near = {near0 ? near0 : 1, near1 ? near1 : 1},
                      .len = piece_len, .fill = fill, .ctx = ctx,
                      .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
@@ -262,7 +290,9 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
     int workers = threads > 0 ? threads : online_cpus();
     if (!atomic_load(&j.failed))
         run_open(&j, workers < pieces ? workers : pieces);
-    bool ok = !atomic_load(&j.failed) && join(&j, z, zlen);
+    encode_mark m = encode_mark_now();
+    bool ok = !atomic_load(&j.failed) && join(&j, head, tail, z, zlen);
+    encode_term_add(ENCODE_TERM_join, m);
     for (int k = 0; j.out && k < pieces; k++)
         free(j.out[k].z);
     free(j.out);

@@ -39,7 +39,7 @@ bool transfer_light_levels(const uint16_t *rgb, size_t npix, int transfer, doubl
             double v[3] = {hlg_table[rgb[0]], hlg_table[rgb[1]], hlg_table[rgb[2]]};
             m = peak * transfer_hlg_ootf_factor(lum, v, gamma, 0) * fmax(v[0], fmax(v[1], v[2]));
         }
-        cll = fmax(cll, m);
+        cll = m > cll ? m : cll;   /* no NaN here: not libm's fmax, a call a pixel */
         sum += m;
     }
     *max_cll = cll;

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     static const size_t nears[4][2] = {{1, 3}, {2, 6}, {3, 4}, {1, 1}};
     const size_t *near = nears[data[0] & 3];
-    bool hash = data[0] & 4;
+    int hash = (data[0] >> 2) % 3;   /* deflate_fast.h's modes */
     data++, size--;
     deflate_fast_work *w = deflate_fast_work_new();
     size_t bound = deflate_fast_bound(size);

@@ -83,9 +83,9 @@ static size_t check_roundtrip(const pieces *p, const char *what)
     return zlen[0];
 }
 
-/* deflate_fast of DATA (N bytes), with HASH or not, as a non-final stream followed by a final
- * one of the same bytes, inflated back to both copies. */
-static void check_fast(const uint8_t *data, size_t n, bool hash, const char *what)
+/* deflate_fast of DATA (N bytes) in MODE (deflate_fast.h), as a non-final stream followed by
+ * a final one of the same bytes, inflated back to both copies. */
+static void check_fast(const uint8_t *data, size_t n, int hash, const char *what)
 {
     static const size_t near[2] = {1, 3};
     size_t cap = 2 * deflate_fast_bound(n);
@@ -99,7 +99,7 @@ static void check_fast(const uint8_t *data, size_t n, bool hash, const char *wha
     struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
     enum libdeflate_result r = libdeflate_deflate_decompress(d, z, a + b, back, 2 * n + 1, &got);
     CHECK(r == LIBDEFLATE_SUCCESS && got == 2 * n && !memcmp(back, data, n) &&
-          !memcmp(back + n, data, n), "%s (hash %d): inflate %d, %zu of %zu bytes", what,
+          !memcmp(back + n, data, n), "%s (mode %d): inflate %d, %zu of %zu bytes", what,
           (int)hash, (int)r, got, 2 * n);
     libdeflate_free_decompressor(d);
     free(back);
@@ -108,8 +108,9 @@ static void check_fast(const uint8_t *data, size_t n, bool hash, const char *wha
 
 static void check_fast_both(const uint8_t *data, size_t n, const char *what)
 {
-    check_fast(data, n, false, what);
-    check_fast(data, n, true, what);
+    check_fast(data, n, DEFLATE_FAST_NEAR, what);
+    check_fast(data, n, DEFLATE_FAST_HASH, what);
+    check_fast(data, n, DEFLATE_FAST_LITERALS, what);
 }
 
 static void check_fast_alone(void)
