@@ -18,10 +18,10 @@
 #define SHIFT GLFW_MOD_SHIFT
 #define CTRL GLFW_MOD_CONTROL
 
-static bool has_image(const viewer *v) { return v->have_image; }
-static bool has_files(const viewer *v) { return v->nfiles > 0; }
-static bool has_several(const viewer *v) { return v->nfiles > 1; }
-static bool has_parts(const viewer *v) { return v->part_count > 1; }
+static bool has_image(const viewer *v) { return v->doc.have_image; }
+static bool has_files(const viewer *v) { return v->doc.list.nfiles > 0; }
+static bool has_several(const viewer *v) { return v->doc.list.nfiles > 1; }
+static bool has_parts(const viewer *v) { return v->doc.part_count > 1; }
 static bool has_seq(const viewer *v) { return v->seq != NULL; }
 static bool has_layers(const viewer *v)
 {
@@ -44,13 +44,13 @@ static bool on_watch(const viewer *v) { return v->watching; }
 static bool on_panels(const viewer *v) { return v->s.show_panels; }
 static bool on_help(const viewer *v) { return v->s.show_help; }
 static bool has_ref(const viewer *v) { return v->s.ref >= 0; }
-static bool has_region(const viewer *v) { return v->region_valid; }
+static bool has_region(const viewer *v) { return v->doc.region_valid; }
 static bool has_pins(const viewer *v) { return v->s.npins > 0; }
 static bool on_tonemap(const viewer *v) { return v->s.disp.mode == HT_VIEW_TONEMAP; }
 static bool on_exposure(const viewer *v) { return v->s.disp.mode == HT_VIEW_EXPOSURE; }
 static bool on_falsecolor(const viewer *v) { return v->s.disp.mode == HT_VIEW_FALSECOLOR; }
 static bool on_channel(const viewer *v) { return v->s.disp.mode == HT_VIEW_CHANNEL; }
-static bool on_ref(const viewer *v) { return v->s.ref >= 0 && v->s.ref == v->cur; }
+static bool on_ref(const viewer *v) { return v->s.ref >= 0 && v->s.ref == v->doc.list.cur; }
 static bool on_wipe_h(const viewer *v) { return v->s.wipe_horizontal; }
 static bool on_flip(const viewer *v) { return v->s.flip_held; }
 static bool on_single(const viewer *v) { return v->s.layout == HT_LAYOUT_SINGLE; }

@@ -8,18 +8,6 @@
 
 #include "viewer_internal.h"
 
-const ht_enum compare_modes[] = {
-    {COMPARE_OFF, "off", "off"},
-    {COMPARE_WIPE, "wipe", "wipe: current | reference"},
-    {COMPARE_DIFF, "difference", "difference (signed)"},
-    {COMPARE_ABS, "absolute", "absolute error"},
-    {COMPARE_SQUARED, "squared", "squared error"},
-    {COMPARE_RELATIVE, "relative", "relative squared error"},
-    {COMPARE_FLIP, "flip", "LDR-FLIP (the pictures shown)"},
-    {COMPARE_HDR_FLIP, "hdr-flip", "HDR-FLIP (the linear images)"},
-    {0, NULL, NULL},
-};
-
 bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
 {
     const char *net = viewer_net_name(v, path);
@@ -32,56 +20,51 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
 }
 
 /* The reference's image in its pipeline, loaded when the entry changed. False with the reason
- * in v->ref_err. */
+ * in v->doc.ref_err. */
 static bool ref_load(viewer *v)
 {
-    if (v->s.ref < 0 || v->s.ref >= v->nfiles) {
+    if (v->s.ref < 0 || v->s.ref >= v->doc.list.nfiles) {
         v->s.ref = -1;
         return false;
     }
-    const char *path = v->files[v->s.ref];
-    if (strcmp(path, v->ref_path) == 0)   /* loaded, or failed: not again every frame */
-        return v->ref_loaded;
-    v->ref_loaded = false;
-    image_free(&v->ref_img);
+    const char *path = v->doc.list.files[v->s.ref];
+    if (strcmp(path, v->doc.ref_path) == 0)   /* loaded, or failed: not again every frame */
+        return v->doc.ref_loaded;
+    v->doc.ref_loaded = false;
+    image_free(&v->doc.ref_img);
     char err[HT_ERR_MAX];
-    if (!v->ref_pipe && !(v->ref_pipe = pipeline_create(err, sizeof err))) {
-        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
+    if (!v->rnd.ref_pipe && !(v->rnd.ref_pipe = pipeline_create(err, sizeof err))) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
         return false;
     }
-    snprintf(v->ref_path, sizeof v->ref_path, "%s", path);
-    if (!viewer_read_other(v, path, &v->ref_img, err, sizeof err) ||
-        !pipeline_upload(v->ref_pipe, &v->ref_img, err, sizeof err)) {
-        snprintf(v->ref_err, sizeof v->ref_err, "reference %.200s", err);
-        image_free(&v->ref_img);
+    snprintf(v->doc.ref_path, sizeof v->doc.ref_path, "%s", path);
+    if (!viewer_read_other(v, path, &v->doc.ref_img, err, sizeof err) ||
+        !pipeline_upload(v->rnd.ref_pipe, &v->doc.ref_img, err, sizeof err)) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+        image_free(&v->doc.ref_img);
         return false;
     }
-    v->ref_loaded = true;
-    v->ref_exposures_ok = false;
-    v->ref_err[0] = '\0';
+    v->doc.ref_loaded = true;
+    v->rnd.ref_exposures_ok = false;
+    v->doc.ref_err[0] = '\0';
     return true;
-}
-
-const char *viewer_ref_path(const viewer *v)
-{
-    return v->s.ref >= 0 && v->s.ref < v->nfiles ? v->files[v->s.ref] : "";
 }
 
 bool viewer_ref_shown(viewer *v)
 {
-    if (v->s.ref < 0 || !v->have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
-        v->ntiles > 1)
+    if (v->s.ref < 0 || !v->doc.have_image || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
+        v->rnd.ntiles > 1)
         return false;
     if (!ref_load(v))
         return false;
-    const int *a = v->img.data_window, *b = v->ref_img.data_window;
+    const int *a = v->doc.img.data_window, *b = v->doc.ref_img.data_window;
     if (a[2] - a[0] != b[2] - b[0] || a[3] - a[1] != b[3] - b[1]) {
-        snprintf(v->ref_err, sizeof v->ref_err,
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err,
                  "the reference is %dx%d, the image %dx%d: only images of one size compare",
                  b[2] - b[0] + 1, b[3] - b[1] + 1, a[2] - a[0] + 1, a[3] - a[1] + 1);
         return false;
     }
-    v->ref_err[0] = '\0';
+    v->doc.ref_err[0] = '\0';
     return true;
 }
 
@@ -90,27 +73,28 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples)
     tonemap_params tm = v->s.tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     char why[HT_ERR_MAX];
-    if (!tonemap_set_colour(&tm, &v->ref_img.colour, why, sizeof why)) {   /* its own space */
-        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", why);
+    if (!tonemap_set_colour(&tm, &v->doc.ref_img.colour, why, sizeof why)) {   /* its own space */
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", why);
         return;
     }
     char err[HT_ERR_MAX];
-    if (!v->ref_scene && !(v->ref_scene = pass_scene_create(err, sizeof err))) {
-        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
+    if (!v->rnd.ref_scene && !(v->rnd.ref_scene = pass_scene_create(err, sizeof err))) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
         return;
     }
-    ht_source scene = pass_scene_run_image(v->ref_scene, v->ref_pipe, !v->ref_img.half_exact,
-                                           v->vp.w, v->vp.h, samples, *view);
-    v->ref_src = scene;
-    pipeline_copy_result(v->ref_pipe, v->pipe);   /* this frame's curve, on the GPU */
-    pipeline_set_display(v->ref_pipe, viewer_display_of(v));
-    if (!pipeline_run_pass(v->ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-        snprintf(v->ref_err, sizeof v->ref_err, "reference: %.200s", err);
+    ht_source scene =
+        pass_scene_run_image(v->rnd.ref_scene, v->rnd.ref_pipe, !v->doc.ref_img.half_exact, v->vp.w,
+                             v->vp.h, samples, *view);
+    v->rnd.ref_src = scene;
+    pipeline_copy_result(v->rnd.ref_pipe, v->rnd.pipe);   /* this frame's curve, on the GPU */
+    pipeline_set_display(v->rnd.ref_pipe, viewer_display_of(v));
+    if (!pipeline_run_pass(v->rnd.ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
 }
 
 void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1)
 {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->present_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->rnd.present_fbo);
     glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, 0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     /* The output's rows are the viewport's, bottom-up; the window's too. */
@@ -125,22 +109,16 @@ static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
     viewer_blit(v, tex, v->vp, x0, y0, x1, y1);
 }
 
-int viewer_wipe_pos(const viewer *v)
-{
-    double f = fmin(1, fmax(0, v->s.wipe));
-    return (int)lround(f * (v->s.wipe_horizontal ? v->vp.h : v->vp.w));
-}
-
 void viewer_present(viewer *v, bool ref)
 {
-    if (ref && v->cmp_shown && !v->s.flip_held) {   /* the error map */
-        blit(v, compare_gpu_texture(v->cmp), 0, 0, v->vp.w, v->vp.h);
+    if (ref && v->rnd.cmp_shown && !v->s.flip_held) {   /* the error map */
+        blit(v, compare_gpu_texture(v->rnd.cmp), 0, 0, v->vp.w, v->vp.h);
         return;
     }
-    blit(v, pipeline_output_texture(v->pipe), 0, 0, v->vp.w, v->vp.h);
+    blit(v, pipeline_output_texture(v->rnd.pipe), 0, 0, v->vp.w, v->vp.h);
     if (!ref)
         return;
-    unsigned r = pipeline_output_texture(v->ref_pipe);
+    unsigned r = pipeline_output_texture(v->rnd.ref_pipe);
     int at = viewer_wipe_pos(v);
     if (v->s.flip_held)
         blit(v, r, 0, 0, v->vp.w, v->vp.h);
@@ -153,30 +131,20 @@ void viewer_present(viewer *v, bool ref)
 /* ---------------------------------------------------------------------------------------
  * Error maps (compare_gpu.h) */
 
-bool viewer_compare_map(const viewer *v)
-{
-    return v->s.compare >= COMPARE_DIFF && v->ntiles <= 1;   /* the single layout's */
-}
-
-bool viewer_compare_linear(const viewer *v)
-{
-    return viewer_compare_map(v) && v->s.compare != COMPARE_FLIP;
-}
-
 /* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
  * reference. */
 static bool ref_exposures(viewer *v, const flip_params *fp, char *err, size_t errlen)
 {
-    if (v->ref_exposures_ok)
+    if (v->rnd.ref_exposures_ok)
         return true;
-    if (!v->ref_img.rgba) {
+    if (!v->doc.ref_img.rgba) {
         snprintf(err, errlen, "HDR-FLIP needs the reference's floats");
         return false;
     }
-    v->ref_exposures_ok = flip_exposures_for(v->ref_img.rgba, v->ref_img.width,
-                                             v->ref_img.height, 4, fp, &v->ref_exposures, err,
-                                             errlen);
-    return v->ref_exposures_ok;
+    v->rnd.ref_exposures_ok =
+        flip_exposures_for(v->doc.ref_img.rgba, v->doc.ref_img.width, v->doc.ref_img.height, 4, fp,
+                           &v->rnd.ref_exposures, err, errlen);
+    return v->rnd.ref_exposures_ok;
 }
 
 /* Where the numbers are taken, in viewport pixels: the region when there is one, else the
@@ -185,8 +153,8 @@ static bool ref_exposures(viewer *v, const flip_params *fp, char *err, size_t er
 static flip_rect numbers_rect(const viewer *v)
 {
     flip_rect r = {0, 0, 0, 0};
-    const int whole[4] = {0, 0, v->img.width - 1, v->img.height - 1};
-    const int *q = v->region_valid ? v->region.rect : whole;
+    const int whole[4] = {0, 0, v->doc.img.width - 1, v->doc.img.height - 1};
+    const int *q = v->doc.region_valid ? v->doc.region.rect : whole;
     view_place p = viewer_place(v);
     view_point a = view_to_window(p, (view_point){q[0], q[1]});
     view_point b = view_to_window(p, (view_point){q[2] + 1, q[3] + 1});
@@ -204,17 +172,17 @@ void viewer_compare_run(viewer *v)
         [COMPARE_SQUARED] = METRICS_MAP_SQUARED, [COMPARE_RELATIVE] = METRICS_MAP_RELATIVE,
         [COMPARE_FLIP] = METRICS_MAP_FLIP, [COMPARE_HDR_FLIP] = METRICS_MAP_FLIP};
     char err[HT_ERR_MAX];
-    v->cmp_shown = false;
-    if (!v->cmp && !(v->cmp = compare_gpu_create(err, sizeof err))) {
-        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+    v->rnd.cmp_shown = false;
+    if (!v->rnd.cmp && !(v->rnd.cmp = compare_gpu_create(err, sizeof err))) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "comparison: %.200s", err);
         return;
     }
     compare_gpu_desc d = {0};
     bool ldr = v->s.compare == COMPARE_FLIP;
-    d.ref = (compare_gpu_image){ldr ? pipeline_output_texture(v->ref_pipe) : v->ref_src.texture,
-                                v->vp.w, v->vp.h};
-    d.test = (compare_gpu_image){ldr ? pipeline_output_texture(v->pipe) : v->scene_src.texture,
-                                 v->vp.w, v->vp.h};
+    d.ref = (compare_gpu_image){
+        ldr ? pipeline_output_texture(v->rnd.ref_pipe) : v->rnd.ref_src.texture, v->vp.w, v->vp.h};
+    d.test = (compare_gpu_image){
+        ldr ? pipeline_output_texture(v->rnd.pipe) : v->rnd.scene_src.texture, v->vp.w, v->vp.h};
     d.source = ldr ? FLIP_SRC_SRGB : v->s.compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
                                                                     : FLIP_SRC_LINEAR;
     d.mode = MAPS[v->s.compare];
@@ -223,46 +191,47 @@ void viewer_compare_run(viewer *v)
     d.flip.tonemapper = (flip_tonemapper)v->s.flip_tonemapper;
     d.skip_flip = v->s.compare < COMPARE_FLIP;
     if (v->s.compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
-        snprintf(v->ref_err, sizeof v->ref_err, "HDR-FLIP: %.200s", err);
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "HDR-FLIP: %.200s", err);
         return;
     }
-    d.exposures = v->ref_exposures;
+    d.exposures = v->rnd.ref_exposures;
     /* Only the rectangle changed since the last run with FLIP: its map is kept
      * (compare_gpu.h's flip_unchanged; HDR-FLIP is an LDR-FLIP per exposure). */
-    viewer_frame_key key = v->last;
+    viewer_frame_key key = v->rnd.last;
     memset(key.region, 0, sizeof key.region);
-    d.flip_unchanged = !d.skip_flip && v->cmp_key_valid && renderer_key_equal(&key, &v->cmp_key);
+    d.flip_unchanged =
+        !d.skip_flip && v->rnd.cmp_key_valid && renderer_key_equal(&key, &v->rnd.cmp_key);
     /* The linear maps read the scene pictures with texelFetch: one sample a pixel (viewer.c
      * asks for it; a staged human-vision picture may still have several). */
-    if (viewer_compare_linear(v) && (v->ref_src.samples != 1 || v->scene_src.samples != 1))
+    if (viewer_compare_linear(v) && (v->rnd.ref_src.samples != 1 || v->rnd.scene_src.samples != 1))
         snprintf(err, sizeof err, "the pictures have several samples a pixel (MSAA)");
     else
-        v->cmp_shown = compare_gpu_run(v->cmp, &d, err, sizeof err);
-    if (v->cmp_shown)
-        v->cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
-    if (v->cmp_shown && v->testing && compare_gpu_wait(v->cmp, &v->cmp_numbers))
-        v->cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
-    v->cmp_key = key;
-    v->cmp_key_valid = v->cmp_shown && !d.skip_flip;
-    if (!v->cmp_shown)
-        snprintf(v->ref_err, sizeof v->ref_err, "comparison: %.200s", err);
+        v->rnd.cmp_shown = compare_gpu_run(v->rnd.cmp, &d, err, sizeof err);
+    if (v->rnd.cmp_shown)
+        v->rnd.cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
+    if (v->rnd.cmp_shown && v->testing && compare_gpu_wait(v->rnd.cmp, &v->rnd.cmp_numbers))
+        v->rnd.cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
+    v->rnd.cmp_key = key;
+    v->rnd.cmp_key_valid = v->rnd.cmp_shown && !d.skip_flip;
+    if (!v->rnd.cmp_shown)
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "comparison: %.200s", err);
 }
 
 bool viewer_compare_ready(const viewer *v)
 {
-    return v->cmp_shown && v->cmp_have && v->cmp_numbers.run == v->cmp_runs;
+    return v->rnd.cmp_shown && v->rnd.cmp_have && v->rnd.cmp_numbers.run == v->rnd.cmp_runs;
 }
 
 void viewer_compare_poll(viewer *v)
 {
-    if (v->cmp && compare_gpu_poll(v->cmp, &v->cmp_numbers)) {
-        v->cmp_have = true;
+    if (v->rnd.cmp && compare_gpu_poll(v->rnd.cmp, &v->rnd.cmp_numbers)) {
+        v->rnd.cmp_have = true;
         v->dirty = true;   /* the panel shows them */
     }
 }
 
 void viewer_compare_free(viewer *v)
 {
-    compare_gpu_destroy(&v->cmp);
-    pass_scene_destroy(&v->ref_scene);
+    compare_gpu_destroy(&v->rnd.cmp);
+    pass_scene_destroy(&v->rnd.ref_scene);
 }

@@ -1,11 +1,10 @@
 /* The whole image's comparison with the reference (docs/viewer.md, Compare): FLIP and the
  * metrics of an open file against the reference as `hdrtone compare --backend cpu` computes
- * them (both files read again at full resolution: flip_input_load, flip_report_cpu), on one
- * worker thread at a time, so the window keeps answering. The results are kept for a key
- * (the reference's file, ppd, FLIP's tone mapper, the white rule) and dropped when it
- * changes; a job that finishes for another key is thrown away. */
-#include <pthread.h>
-#include <stdatomic.h>
+ * them (the files read again at full resolution: flip_input_load, flip_report_cpu), one
+ * job at a time on a worker (load_job_run), so the window keeps answering. The results are
+ * kept for a key (the reference's file, ppd, FLIP's tone mapper, the white rule) and dropped
+ * when it changes; a job that finishes for another key is thrown away. The reference is read
+ * once a key: the first job reads it, the next ones (the tiles' files) borrow it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,9 @@ enum { WHOLE_ITEMS = HT_GRID_MAX + 2 };   /* the tiles' files and the shown one 
 
 /* What a worker computes: its inputs copied (the list may change meanwhile), its answer. */
 typedef struct whole_job {
-    pthread_t thread;
-    atomic_bool done;
+    load_job *run;
+    const flip_input *ref_in;  /* the reference as read for the key, or NULL: read it ... */
+    flip_input ref_own;        /* ... here (whole_take keeps it for the next jobs) */
     char ref[4096], test[4096], part[64], layer[64];
     image_load_options lo;
     flip_params fp;
@@ -43,27 +43,40 @@ struct whole_cmp {
     whole_item items[WHOLE_ITEMS];
     int n;
     whole_job *job;            /* running, or NULL */
+    flip_input ref_in;         /* the reference as read for the key (ref_ok), borrowed by ... */
+    bool ref_ok, ref_stale;    /* ... the jobs; stale: of an older key, freed after the job */
+    int reads;                 /* the files read so far (the test hook's count) */
 };
 
-static void *whole_worker(void *arg)
+static void whole_worker(void *arg)
 {
     whole_job *j = arg;
-    flip_input ref = {0}, test = {0};
+    flip_input test = {0};
     float *map = NULL;
-    j->ok = flip_input_load(j->ref, &j->lo, j->white, &ref, j->err, sizeof j->err) &&
+    const flip_input *ref = j->ref_in ? j->ref_in : &j->ref_own;
+    j->ok = (j->ref_in ||
+             flip_input_load(j->ref, &j->lo, j->white, &j->ref_own, j->err, sizeof j->err)) &&
             flip_input_load(j->test, &j->lo, j->white, &test, j->err, sizeof j->err) &&
-            flip_input_check_pair(&ref, j->ref, &test, j->test, j->err, sizeof j->err);
-    if (j->ok && !(map = malloc((size_t)ref.width * ref.height * sizeof *map))) {
+            flip_input_check_pair(ref, j->ref, &test, j->test, j->err, sizeof j->err);
+    if (j->ok && !(map = malloc((size_t)ref->width * ref->height * sizeof *map))) {
         snprintf(j->err, sizeof j->err, "out of memory");
         j->ok = false;
     }
     if (j->ok)
-        j->ok = flip_report_cpu(&ref, &test, &j->fp, NULL, map, &j->r, j->err, sizeof j->err);
+        j->ok = flip_report_cpu(ref, &test, &j->fp, NULL, map, &j->r, j->err, sizeof j->err);
     free(map);
-    flip_input_free(&ref);
     flip_input_free(&test);
-    atomic_store(&j->done, true);
-    return NULL;
+}
+
+/* The reference read for the key goes (freed now, or after the job that borrows it). */
+static void ref_drop(struct whole_cmp *w)
+{
+    if (w->job && w->ref_ok) {
+        w->ref_stale = true;
+        return;
+    }
+    flip_input_free(&w->ref_in);
+    w->ref_ok = false;
 }
 
 /* The key of the session's reference and settings; a new one empties the results. */
@@ -81,6 +94,7 @@ static struct whole_cmp *whole_keyed(viewer *v)
         w->white = v->s.tm.white;
         w->key++;
         w->n = 0;
+        ref_drop(w);
     }
     return w;
 }
@@ -103,24 +117,26 @@ static void whole_start(viewer *v, struct whole_cmp *w)
         j->fp = (flip_params){.ppd = (float)w->ppd, .tonemapper = (flip_tonemapper)w->tonemapper};
         j->white = w->white;
         j->key = w->key;
-        if (pthread_create(&j->thread, NULL, whole_worker, j) != 0) {
+        j->ref_in = w->ref_ok ? &w->ref_in : NULL;
+        if (!(j->run = load_job_run(whole_worker, j))) {
             free(j);
             return;
         }
         w->job = j;
+        w->reads += 1 + !j->ref_in;
         return;
     }
 }
 
 int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err)
 {
-    if (v->s.ref < 0 || entry < 0 || entry >= v->nfiles || entry == v->s.ref ||
-        viewer_net_name(v, v->files[entry]) || viewer_net_name(v, viewer_ref_path(v)))
+    if (v->s.ref < 0 || entry < 0 || entry >= v->doc.list.nfiles || entry == v->s.ref ||
+        viewer_net_name(v, v->doc.list.files[entry]) || viewer_net_name(v, viewer_ref_path(v)))
         return WHOLE_NONE;   /* a network image is no file to read again */
     struct whole_cmp *w = whole_keyed(v);
     if (!w)
         return WHOLE_NONE;
-    const char *path = v->files[entry];
+    const char *path = v->doc.list.files[entry];
     int i = 0;
     while (i < w->n && strcmp(w->items[i].test, path) != 0)
         i++;
@@ -141,8 +157,18 @@ int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err)
 static void whole_take(viewer *v, struct whole_cmp *w)
 {
     whole_job *j = w->job;
-    pthread_join(j->thread, NULL);
+    load_job_free(j->run);
     w->job = NULL;
+    if (w->ref_stale) {   /* the key changed while the job borrowed the reference */
+        w->ref_stale = false;
+        ref_drop(w);
+    }
+    if (j->key == w->key && !w->ref_ok && j->ref_own.rgb) {   /* read here: kept for the key */
+        w->ref_in = j->ref_own;
+        w->ref_ok = true;
+    } else {
+        flip_input_free(&j->ref_own);
+    }
     for (int i = 0; j->key == w->key && i < w->n; i++)
         if (strcmp(w->items[i].test, j->test) == 0) {
             w->items[i].state = j->ok ? WHOLE_READY : WHOLE_FAILED;
@@ -156,12 +182,15 @@ static void whole_take(viewer *v, struct whole_cmp *w)
 void viewer_whole_poll(viewer *v)
 {
     struct whole_cmp *w = v->whole;
-    if (!w || !w->job || !atomic_load(&w->job->done))
+    if (!w || !w->job || !load_job_done(w->job->run))
         return;
     whole_take(v, w);
     if (v->s.ref >= 0)
         whole_start(v, whole_keyed(v));
 }
+
+bool viewer_whole_busy(const viewer *v) { return v->whole && v->whole->job; }
+int viewer_whole_reads(const viewer *v) { return v->whole ? v->whole->reads : 0; }
 
 void viewer_whole_wait(viewer *v)
 {
@@ -177,9 +206,11 @@ void viewer_whole_stop(viewer *v)
     if (!v->whole)
         return;
     if (v->whole->job) {
-        pthread_join(v->whole->job->thread, NULL);
+        load_job_free(v->whole->job->run);
+        flip_input_free(&v->whole->job->ref_own);
         free(v->whole->job);
     }
+    flip_input_free(&v->whole->ref_in);
     free(v->whole);
     v->whole = NULL;
 }

@@ -10,14 +10,14 @@
 /* The config, loaded once; NULL (the reason said once) when it cannot be. */
 static const ocio_config *config(viewer *v)
 {
-    if (!v->ocio && !v->ocio_failed) {
+    if (!v->rnd.ocio && !v->rnd.ocio_failed) {
         char err[HT_ERR_MAX];
-        if (!(v->ocio = ocio_config_load(v->s.disp.ocio_config, err, sizeof err))) {
-            v->ocio_failed = true;
+        if (!(v->rnd.ocio = ocio_config_load(v->s.disp.ocio_config, err, sizeof err))) {
+            v->rnd.ocio_failed = true;
             viewer_set_message(v, true, "OCIO: %s", err);
         }
     }
-    return v->ocio;
+    return v->rnd.ocio;
 }
 
 bool viewer_ocio_resolve(viewer *v, display_params *d)
@@ -25,7 +25,7 @@ bool viewer_ocio_resolve(viewer *v, display_params *d)
     char err[HT_ERR_MAX];
     if (!config(v))
         return false;
-    if (!ocio_view_input(d, &v->img.colour, v->s.tm.white, &d->ocio_input, &v->ocio_x, err,
+    if (!ocio_view_input(d, &v->doc.img.colour, v->s.tm.white, &d->ocio_input, &v->rnd.ocio_x, err,
                          sizeof err)) {
         viewer_set_message(v, true, "OCIO: %s", err);
         return false;
@@ -37,7 +37,7 @@ void viewer_ocio_params(const viewer *v, tonemap_params *tm)
 {
     if (v->s.disp.mode != HT_VIEW_OCIO)
         return;
-    tm->colour = v->ocio_x;   /* the pixels to the input space; OCIO does the rest */
+    tm->colour = v->rnd.ocio_x;   /* the pixels to the input space; OCIO does the rest */
     tm->gamut = HT_GAMUT_CLIP;
 }
 

@@ -16,7 +16,6 @@ typedef struct file_info {
 } file_info;
 
 typedef struct file_list {
-    /* Keep these three first, in this order: viewer_internal.h aliases them. */
     char **files;            /* the open entries' paths as given (owned); a network image is
                                 "tev:NAME" (viewer_net.c) */
     int nfiles;

@@ -1,5 +1,7 @@
-/* A file decoding on a worker thread (viewer_internal.h, "load_job"): the shown file's load
- * (viewer_files.c) and the tiles' (tiles.c). */
+/* Work on a worker thread (viewer_internal.h, "load_job"), one kind of job for every read off
+ * the UI thread: a file decoding (the shown file's load, viewer_files.c; the tiles', tiles.c;
+ * the pins' values in the other files, pins.c) or a function (the whole image's comparison,
+ * compare_whole.c). */
 #define _POSIX_C_SOURCE 200809L   /* strdup */
 
 #include <pthread.h>
@@ -19,14 +21,41 @@ struct load_job {
     hdr_image img;
     bool ok;
     char err[HT_ERR_MAX];
+    void (*fn)(void *arg);     /* load_job_run's function, or NULL: a decode */
+    void *arg;
 };
 
 static void *worker(void *arg)
 {
     load_job *j = arg;
-    j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
+    if (j->fn) {
+        j->fn(j->arg);
+        j->ok = true;
+    } else {
+        j->ok = image_load(j->path, &j->lo, &j->img, j->err, sizeof j->err);
+    }
     atomic_store(&j->done, true);
     return NULL;
+}
+
+/* J on a thread of its own (here when none starts). */
+static load_job *begin(load_job *j)
+{
+    if (pthread_create(&j->thread, NULL, worker, j) != 0) {
+        worker(j);   /* no thread: here */
+        j->thread = pthread_self();
+    }
+    return j;
+}
+
+load_job *load_job_run(void (*fn)(void *arg), void *arg)
+{
+    load_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->fn = fn;
+    j->arg = arg;
+    return begin(j);
 }
 
 load_job *load_job_start(viewer *v, const char *path, bool shown)
@@ -37,11 +66,7 @@ load_job *load_job_start(viewer *v, const char *path, bool shown)
         return NULL;
     }
     j->lo = viewer_load_options(v, shown, j->part, sizeof j->part, j->layer, sizeof j->layer);
-    if (pthread_create(&j->thread, NULL, worker, j) != 0) {
-        worker(j);   /* no thread: here */
-        j->thread = pthread_self();
-    }
-    return j;
+    return begin(j);
 }
 
 bool load_job_done(const load_job *j) { return atomic_load(&j->done); }

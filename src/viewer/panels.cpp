@@ -1,73 +1,20 @@
 /* The panels (panels.h): layout and the dock's sections. The histogram plot, the help and
  * the marks over the picture are in panels_draw.cpp, the display mode's section and the
- * comparison's numbers in panels_display.cpp. */
+ * comparison's numbers in panels_display.cpp, the widgets they share in panels_widgets.cpp. */
 #include "panels_internal.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>   /* the modifier bits of a press (the key codes are GLFW's) */
-
-/* The test hook HT_TEST_LAYOUT=FILE: each frame, FILE gets where the named widgets are
- * ("NAME X Y W H" in framebuffer pixels), written whole (rename) so a reader never sees
- * half a frame. The window tests click on them with xdotool. */
-static FILE *g_layout;
-
-static void layout_begin(const viewer *v)
-{
-    const char *path = getenv("HT_TEST_LAYOUT");
-    char tmp[4096];
-    if (path && snprintf(tmp, sizeof tmp, "%s.tmp", path) < (int)sizeof tmp)
-        g_layout = fopen(tmp, "w");
-    if (g_layout)
-        fprintf(g_layout, "viewport %d %d %d %d\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h);
-    for (int i = 0; g_layout && v->ntiles > 1 && i < v->ntiles; i++)
-        fprintf(g_layout, "tile%d %d %d %d %d\ntile_name: %d %s\n", i, v->tiles[i].at.x,
-                v->tiles[i].at.y, v->tiles[i].at.w, v->tiles[i].at.h, i, viewer_tile_name(v, i));
-}
-
-static void layout_end(void)
-{
-    const char *path = getenv("HT_TEST_LAYOUT");
-    char tmp[4096];
-    if (!g_layout)
-        return;
-    fclose(g_layout);
-    g_layout = NULL;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    rename(tmp, path);
-}
-
-void panels_note_text(const char *name, const char *text)
-{
-    for (const char *l = text; g_layout && l && *l;) {
-        const char *end = strchr(l, '\n');
-        int n = end ? (int)(end - l) : (int)strlen(l);
-        fprintf(g_layout, "%s: %.*s\n", name, n, l);
-        l = end ? end + 1 : NULL;
-    }
-}
-
-void panels_note(const char *fmt, ...)
-{
-    if (!g_layout)
-        return;
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(g_layout, fmt, ap);
-    va_end(ap);
-    fprintf(g_layout, " %d %d %d %d\n", (int)a.x, (int)a.y, (int)(b.x - a.x), (int)(b.y - a.y));
-}
 
 /* Points of the layout (times the GUI's scale), and the dock's largest share of the width:
  * at 640x400 a 16:9 picture fitted beside it keeps 35 % of the window. */
 enum { DOCK_PT = 310, DOCK_MIN_PT = 230 };
 static const float DOCK_SHARE = 0.375f;
 
-float panels_row(const viewer *v) { return ui_text_px(v->gui) + 8 * ui_scale(v->gui); }
 
 extern "C" void panels_layout(viewer *v)
 {
-    float s = ui_scale(v->gui), row = panels_row(v);
+    float s = ui_scale(v->pnl.gui), row = panels_row(v);
     int top = (int)(row + 4 * s), bottom = (int)(row + 4 * s);
     int dock = 0;
     if (!v->s.show_panels)
@@ -77,23 +24,13 @@ extern "C" void panels_layout(viewer *v)
         if (dock < DOCK_MIN_PT * s)
             dock = 0;   /* too narrow for its text: folded away (Ctrl+H shows it floating) */
     }
-    v->dock_w = dock;
+    v->pnl.dock_w = dock;
     int legend = panels_legend_width(v);   /* false colour: its legend left of the picture */
     v->vp = viewport{legend, top, v->fb_w - dock - legend, v->fb_h - top - bottom};
     if (v->vp.w < 1)
         v->vp.w = 1;
     if (v->vp.h < 1)
         v->vp.h = 1;
-}
-
-void panels_cell(float from, float width)
-{
-    float x0 = ImGui::GetWindowContentRegionMin().x;
-    float w = ImGui::GetWindowContentRegionMax().x - x0;
-    if (from > 0)
-        ImGui::SameLine(x0 + from * w);
-    float gap = from + width < 0.999f ? ImGui::GetStyle().ItemSpacing.x : 0;
-    ImGui::SetNextItemWidth(fmaxf(1, width * w - gap));
 }
 
 /* A window of the panels at R (x, y, w, h) that the user neither moves nor resizes. */
@@ -112,7 +49,7 @@ static bool fixed_window(const char *name, float x, float y, float w, float h,
 static bool bar_window(const viewer *v, const char *name, float y, float h,
                        ImGuiWindowFlags flags)
 {
-    float s = ui_scale(v->gui);
+    float s = ui_scale(v->pnl.gui);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6 * s, 2 * s));
     bool shown = fixed_window(name, 0, y, (float)v->fb_w, h,
                               flags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar |
@@ -150,7 +87,7 @@ static void menu_item(viewer *v, action_id id)
 static void menu_bar(viewer *v)
 {
     bool open = false;
-    if (bar_window(v, "menu", 0, (float)v->area.y, ImGuiWindowFlags_MenuBar) &&
+    if (bar_window(v, "menu", 0, (float)v->rnd.area.y, ImGuiWindowFlags_MenuBar) &&
         ImGui::BeginMenuBar()) {
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool shown = ImGui::BeginMenu(action_group_name((action_group)g));
@@ -161,15 +98,15 @@ static void menu_bar(viewer *v)
             for (int i = 0; i < ACT_COUNT; i++)
                 if (action_get((action_id)i)->group == (action_group)g)
                     menu_item(v, (action_id)i);
-            if (v->menu_close)   /* Esc */
+            if (v->pnl.menu_close)   /* Esc */
                 ImGui::CloseCurrentPopup();
             ImGui::EndMenu();
         }
         ImGui::EndMenuBar();
     }
     ImGui::End();
-    v->menu_open = open && !v->menu_close;
-    v->menu_close = false;
+    v->pnl.menu_open = open && !v->pnl.menu_close;
+    v->pnl.menu_close = false;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -177,16 +114,16 @@ static void menu_bar(viewer *v)
 
 static void section_images(viewer *v)
 {
-    if (v->nfiles == 0)
+    if (v->doc.list.nfiles == 0)
         panels_text(v->net ? "waiting for images (--listen)" : "no image: Ctrl+O or drop files",
                     false);
-    for (int i = 0; i < v->nfiles; i++) {
+    for (int i = 0; i < v->doc.list.nfiles; i++) {
         char name[160];
-        const char *base = viewer_base_name(v->files[i]);
-        if (i == v->cur && v->have_image)
-            snprintf(name, sizeof name, "%d  %s  %dx%d", i + 1, base, v->img.width,
-                     v->img.height);
-        else if (i == v->cur && viewer_loading(v))
+        const char *base = viewer_base_name(v->doc.list.files[i]);
+        if (i == v->doc.list.cur && v->doc.have_image)
+            snprintf(name, sizeof name, "%d  %s  %dx%d", i + 1, base, v->doc.img.width,
+                     v->doc.img.height);
+        else if (i == v->doc.list.cur && viewer_loading(v))
             snprintf(name, sizeof name, "%d  %s  (loading)", i + 1, base);
         else
             snprintf(name, sizeof name, "%d  %s", i + 1, base);
@@ -199,11 +136,11 @@ static void section_images(viewer *v)
         panels_cell(0, 0.86f);
         float w = ImGui::CalcItemWidth();
         ImGui::AlignTextToFramePadding();   /* as high as the button beside it */
-        bool shift = v->press_mods & GLFW_MOD_SHIFT;
-        if (panels_selectable(name, i == v->cur, w)) {
+        bool shift = v->in.press_mods & GLFW_MOD_SHIFT;
+        if (panels_selectable(name, i == v->doc.list.cur, w)) {
             if (shift)   /* Shift+click: the reference (tev) */
                 action_set(v, ACT_SET_REFERENCE, i);
-            else if (i != v->cur)
+            else if (i != v->doc.list.cur)
                 action_set(v, ACT_SELECT_IMAGE, i);
         }
         panels_note("image%d", i);
@@ -220,7 +157,7 @@ static void section_images(viewer *v)
 /* The shown file's folder, its images listed (one key away: Ctrl+PageDown / PageUp). */
 static void section_folder(viewer *v)
 {
-    const file_list *l = &v->list;
+    const file_list *l = &v->doc.list;
     int at = file_list_neighbour_index(l);
     if (l->nneighbours == 0 || at < 0) {
         panels_text("Ctrl+PageDown / PageUp: the files beside it", false);
@@ -235,88 +172,11 @@ static void section_folder(viewer *v)
     }
 }
 
-/* A typed number: F's text, shown as VALUE unless it is being edited; true with the typed
- * number in *typed when Enter commits it (the field then lets the keyboard go). */
-static bool typed_number(typed_field *f, double value, double *typed)
-{
-    if (!f->editing)   /* shows the value, unless the user is typing one */
-        snprintf(f->text, sizeof f->text, "%.4g", value);
-    bool enter = ImGui::InputText("##typed", f->text, sizeof f->text,
-                                  ImGuiInputTextFlags_CharsScientific |
-                                      ImGuiInputTextFlags_EnterReturnsTrue |
-                                      ImGuiInputTextFlags_AutoSelectAll);
-    f->editing = ImGui::IsItemActive() && !enter;
-    char *end;
-    *typed = strtod(f->text, &end);
-    return enter && end != f->text;
-}
-
-void panels_setting_label(ht_setting_id id)
-{
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(ht_settings[id].label);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s (--%s, %g to %g)", ht_settings[id].tooltip, ht_settings[id].name,
-                          ht_settings[id].min, ht_settings[id].max);
-}
-
-double panels_log_slider(ht_setting_id id, double value, typed_field *f)
-{
-    const ht_setting *s = &ht_settings[id];
-    ImGui::PushID(s->label);
-    panels_cell(0, 0.2f);
-    panels_setting_label(id);
-    float l = (float)log10(fmax(value, s->span_lo)), nl = l;
-    panels_cell(0.2f, 0.45f);
-    bool moved = ImGui::SliderFloat("##slider", &nl, (float)log10(s->span_lo),
-                                    (float)log10(s->span_hi), "", ImGuiSliderFlags_NoRoundToFormat);
-    panels_note("slider_%s", s->label);
-    panels_cell(0.65f, 0.35f);
-    double typed;
-    bool entered = typed_number(f, value, &typed);
-    ImGui::PopID();
-    if (moved && nl != l)
-        return pow(10.0, nl);
-    if (entered)   /* the setter clamps to the limits, wider than the slider's span */
-        return typed;
-    return NAN;
-}
-
-void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
-                       action_id set)
-{
-    const char *labels[16];
-    int n = 0, cur = 0;
-    for (; table[n].name && n < 16; n++) {
-        labels[n] = table[n].label;
-        if (table[n].value == value)
-            cur = n;
-    }
-    ImGui::PushID(name);
-    panels_cell(0, 0.35f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-    panels_cell(0.35f, 0.65f);
-    int got = cur;
-    if (ImGui::Combo("##combo", &got, labels, n, n) && got != cur)
-        action_set(v, set, table[got].value);
-    panels_note("combo_%s", name);
-    ImGui::PopID();
-}
-
-void panels_toggle(viewer *v, action_id id, const char *name)
-{
-    const action *a = action_get(id);
-    bool on = a->checked(v);
-    if (ImGui::Checkbox(name, &on))
-        action_run(v, id);
-}
-
 static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 
 static void section_range(viewer *v)
 {
-    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     bool manual = v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin;
     double lo = manual ? v->s.tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
     double hi = manual ? v->s.tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
@@ -334,34 +194,6 @@ static void section_range(viewer *v)
         action_set(v, ACT_SET_LMIN, lo);
         action_set(v, ACT_SET_LMAX, x);
     }
-}
-
-int panels_count(ht_setting_id id, int value)
-{
-    const char *name = ht_settings[id].label;
-    float w = ImGui::CalcItemWidth();   /* the cell's (panels_cell) */
-    panels_setting_label(id);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(fmaxf(1, w - ImGui::CalcTextSize(name).x -
-                                         ImGui::GetStyle().ItemSpacing.x));
-    ImGui::PushID(name);
-    int n = value;
-    bool changed = ImGui::InputInt("##count", &n, 1, 1);
-    panels_note("count_%s", name);
-    ImGui::PopID();
-    if (changed && n != value)
-        return (int)ht_setting_clamp(id, n);
-    return value;
-}
-
-bool panels_selectable(const char *label, bool selected, float width)
-{
-    ImGui::PushStyleColor(ImGuiCol_Header, IM_COL32(40, 90, 150, 255));
-    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, IM_COL32(60, 100, 150, 255));
-    ImGui::PushStyleColor(ImGuiCol_HeaderActive, IM_COL32(40, 90, 150, 255));
-    bool clicked = ImGui::Selectable(label, selected, 0, ImVec2(width, 0));
-    ImGui::PopStyleColor(3);
-    return clicked;
 }
 
 static void section_settings(viewer *v)
@@ -410,22 +242,22 @@ static void section_settings(viewer *v)
 
 static void section_parts(viewer *v)
 {
-    for (int p = 0; p < v->part_count; p++) {
+    for (int p = 0; p < v->doc.part_count; p++) {
         char name[96];
-        const char *pn = v->img.parts ? v->img.parts[p].name : "";
+        const char *pn = v->doc.img.parts ? v->doc.img.parts[p].name : "";
         snprintf(name, sizeof name, "part %d%s%s", p, pn[0] ? "  " : "", pn);
         ImGui::PushID(p);
-        if (panels_selectable(name, p == v->part_idx, 0) && p != v->part_idx)
+        if (panels_selectable(name, p == v->doc.part_idx, 0) && p != v->doc.part_idx)
             action_set(v, ACT_SET_PART, p);
         panels_note("part%d", p);
-        if (p == v->part_idx) {
+        if (p == v->doc.part_idx) {
             char layers[VIEWER_MAX_LAYERS][64];
             int n = viewer_layer_names(v, layers, VIEWER_MAX_LAYERS);
             ImGui::Indent();
             for (int l = 0; l < n; l++) {
                 ImGui::PushID(l);
                 if (panels_selectable(layers[l][0] ? layers[l] : "(none)",
-                                      strcmp(v->img.layer, layers[l]) == 0, 0))
+                                      strcmp(v->doc.img.layer, layers[l]) == 0, 0))
                     action_set(v, ACT_SET_LAYER, l);
                 panels_note("layer%d", l);
                 ImGui::PopID();
@@ -434,7 +266,7 @@ static void section_parts(viewer *v)
         }
         ImGui::PopID();
     }
-    if (v->part_count <= 1)
+    if (v->doc.part_count <= 1)
         panels_text("one part", false);
 }
 
@@ -451,18 +283,19 @@ static void section_compare(viewer *v)
     panels_text(text, false);
     panels_enum_combo(v, "mode", compare_modes, v->s.compare, ACT_SET_COMPARE);
     panels_note_text("compare_mode", ht_enum_name(compare_modes, v->s.compare));
-    if (v->ntiles > 1)
+    if (v->rnd.ntiles > 1)
         panels_text("(shown in the single layout: J)", false);
     panels_toggle(v, ACT_WIPE_AXIS, "horizontal divider");
     ImGui::SameLine();
     if (ImGui::Button("no reference"))
         action_set(v, ACT_SET_REFERENCE, -1);
-    if (v->ref_err[0])
-        panels_text(v->ref_err, true);
-    const char *msaa = v->s.compare != COMPARE_OFF ? viewer_msaa_note(v, v->samples, false) : NULL;
+    if (v->doc.ref_err[0])
+        panels_text(v->doc.ref_err, true);
+    const char *msaa =
+        v->s.compare != COMPARE_OFF ? viewer_msaa_note(v, v->rnd.samples, false) : NULL;
     if (msaa) {   /* the mode changed the picture's samples: said where the mode is chosen */
         char note[160];
-        snprintf(note, sizeof note, "MSAA %d, not %d: %s", v->samples, v->s.msaa, msaa);
+        snprintf(note, sizeof note, "MSAA %d, not %d: %s", v->rnd.samples, v->s.msaa, msaa);
         panels_text(note, false);
         panels_note_text("compare_msaa", note);
     }
@@ -488,15 +321,15 @@ static void section_pixel(viewer *v)
  * ICC and CICP, long values already folded): each key over its value, wrapped to the dock. */
 static void section_metadata(viewer *v)
 {
-    if (v->img.meta_count == 0) {
-        const char *none = v->img.width > 0 ? "the file gives none" : "no image";
+    if (v->doc.img.meta_count == 0) {
+        const char *none = v->doc.img.width > 0 ? "the file gives none" : "no image";
         panels_text(none, false);
         panels_note_text("meta_none", none);
         return;
     }
     char line[IMAGE_META_FOLD + 256];
-    for (int i = 0; i < v->img.meta_count; i++) {
-        const image_meta *m = &v->img.meta[i];
+    for (int i = 0; i < v->doc.img.meta_count; i++) {
+        const image_meta *m = &v->doc.img.meta[i];
         ImGui::TextDisabled("%s", m->key);
         ImGui::Indent();
         ImGui::PushTextWrapPos(0.0f);
@@ -524,10 +357,10 @@ static void section(viewer *v, const char *title, bool open, void (*body)(viewer
 static void dock(viewer *v)
 {
     static int ref_was = -1;
-    if (v->dock_w <= 0)
+    if (v->pnl.dock_w <= 0)
         return;
-    if (fixed_window("dock", (float)(v->fb_w - v->dock_w), (float)v->area.y, (float)v->dock_w,
-                     (float)v->area.h,
+    if (fixed_window("dock", (float)(v->fb_w - v->pnl.dock_w), (float)v->rnd.area.y,
+                     (float)v->pnl.dock_w, (float)v->rnd.area.h,
                      ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
         section(v, "Images", true, section_images);
         section(v, "Folder", false, section_folder);
@@ -548,7 +381,7 @@ static void dock(viewer *v)
 
 static void status_bar(viewer *v)
 {
-    float y = (float)(v->area.y + v->area.h);
+    float y = (float)(v->rnd.area.y + v->rnd.area.h);
     if (bar_window(v, "status", y, (float)v->fb_h - y, 0)) {
         char line[1024];
         bool error = false;
@@ -559,10 +392,16 @@ static void status_bar(viewer *v)
         ImGui::TextUnformatted(line);   /* one row: cut at the window's edge, not wrapped */
         if (error)
             ImGui::PopStyleColor();
-        if (g_layout && v->have_image) {   /* the tests read the whole status, shown or not */
+        if (panels_noting() && v->doc.have_image) {   /* the tests read all of the status */
             char text[2048];
-            viewer_status_text(v, v->samples, text, sizeof text);
+            viewer_status_text(v, v->rnd.samples, text, sizeof text);
             panels_note_text("status", text);
+            /* The analysis shown: its bins and counted pixels, or pending (renderer_result). */
+            const tonemap_result *r = renderer_result(v);
+            if (r)
+                snprintf(text, sizeof text, "bins %d counted %lu", r->bins,
+                         (unsigned long)r->n_counted);
+            panels_note_text("analysis", r ? text : "pending");
         }
     }
     ImGui::End();
@@ -572,19 +411,19 @@ static void open_box(viewer *v)
 {
     if (!v->s.show_open)
         return;
-    float s = ui_scale(v->gui), w = fminf(520 * s, (float)v->area.w - 16);
-    if (fixed_window("Open a file or folder", v->area.x + (v->area.w - w) / 2,
-                     (float)v->area.y + 16 * s, w, 3 * panels_row(v) + 24 * s,
+    float s = ui_scale(v->pnl.gui), w = fminf(520 * s, (float)v->rnd.area.w - 16);
+    if (fixed_window("Open a file or folder", v->rnd.area.x + (v->rnd.area.w - w) / 2,
+                     (float)v->rnd.area.y + 16 * s, w, 3 * panels_row(v) + 24 * s,
                      ImGuiWindowFlags_NoScrollbar)) {
         if (ImGui::IsWindowAppearing()) {   /* on top, the keyboard in its field */
             ImGui::SetWindowFocus();
             ImGui::SetKeyboardFocusHere();
         }
         ImGui::SetNextItemWidth(-1);
-        bool enter = ImGui::InputText("##path", v->open_path, sizeof v->open_path,
+        bool enter = ImGui::InputText("##path", v->pnl.open_path, sizeof v->pnl.open_path,
                                       ImGuiInputTextFlags_EnterReturnsTrue);
         panels_note("open_path");
-        panels_note_text("open_text", v->open_path);
+        panels_note_text("open_text", v->pnl.open_path);
         float bw = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         if (ImGui::Button("Open", ImVec2(bw, 0)) || enter)
             action_run(v, ACT_OPEN_TYPED);
@@ -597,14 +436,14 @@ static void open_box(viewer *v)
 
 extern "C" void panels_build(viewer *v)
 {
-    ui_frame_begin(v->gui, v->fb_w, v->fb_h);
-    layout_begin(v);
+    ui_frame_begin(v->pnl.gui, v->fb_w, v->fb_h);
+    panels_layout_begin(v);
     if (v->s.show_panels) {
         menu_bar(v);
         dock(v);
         status_bar(v);
     } else {
-        v->menu_open = v->menu_close = false;   /* no menu bar: no menu open */
+        v->pnl.menu_open = v->pnl.menu_close = false;   /* no menu bar: no menu open */
     }
     open_box(v);
     if (v->s.show_help)
@@ -612,15 +451,15 @@ extern "C" void panels_build(viewer *v)
     panels_canvas(v, ImGui::GetBackgroundDrawList());
     panels_tiles(v, ImGui::GetBackgroundDrawList());
     char shown[64];
-    snprintf(shown, sizeof shown, "%dx%d", v->img.width, v->img.height);
-    if (viewer_loading(v) && v->nfiles > 0)
-        panels_note_text("loading", viewer_base_name(v->files[v->cur]));
-    else if (v->have_image)
+    snprintf(shown, sizeof shown, "%dx%d", v->doc.img.width, v->doc.img.height);
+    if (viewer_loading(v) && v->doc.list.nfiles > 0)
+        panels_note_text("loading", viewer_base_name(v->doc.list.files[v->doc.list.cur]));
+    else if (v->doc.have_image)
         panels_note_text("shown", shown);
-    layout_end();
+    panels_layout_end();
 }
 
 extern "C" bool panels_hovered(const viewer *v, double x, double y)
 {
-    return ui_over_window(v->gui, x, y);
+    return ui_over_window(v->pnl.gui, x, y);
 }

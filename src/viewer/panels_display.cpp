@@ -14,7 +14,7 @@ static bool compare_bar(const viewer *v, metrics_colorbar *cb)
 {
     if (!viewer_compare_ready(v) || v->s.flip_held)
         return false;
-    *cb = v->cmp_numbers.colorbar;
+    *cb = v->rnd.cmp_numbers.colorbar;
     return cb->lut != NULL;
 }
 
@@ -22,19 +22,19 @@ int panels_legend_width(const viewer *v)
 {
     /* By the mode, not by whether the bar's numbers have come: the viewport keeps its size
      * from the map's first frame (a new size would render and compare everything again). */
-    if (v->have_image && v->s.ref >= 0 && viewer_compare_map(v))
-        return (int)(90 * ui_scale(v->gui));
-    if (v->s.disp.mode != HT_VIEW_FALSECOLOR || !v->have_image)
+    if (v->doc.have_image && v->s.ref >= 0 && viewer_compare_map(v))
+        return (int)(90 * ui_scale(v->pnl.gui));
+    if (v->s.disp.mode != HT_VIEW_FALSECOLOR || !v->doc.have_image)
         return 0;
-    float s = ui_scale(v->gui);
+    float s = ui_scale(v->pnl.gui);
     return (int)(LEGEND_WIDTH * LEGEND_ZOOM * s + 8 * s);
 }
 
 /* The error map's colour bar left of the picture: top the largest value. */
 static void draw_compare_bar(viewer *v, ImDrawList *dl, const metrics_colorbar *bar)
 {
-    float s = ui_scale(v->gui), x = 4 * s, y = (float)v->vp.y + 8 * s;
-    float h = fminf(300 * s, (float)v->vp.h - 16 * s), w = 20 * s, th = ui_text_px(v->gui);
+    float s = ui_scale(v->pnl.gui), x = 4 * s, y = (float)v->vp.y + 8 * s;
+    float h = fminf(300 * s, (float)v->vp.h - 16 * s), w = 20 * s, th = ui_text_px(v->pnl.gui);
     for (int i = 0; i < 256; i++) {
         const uint8_t *c = bar->lut[255 - i];
         dl->AddRectFilled(ImVec2(x, y + h * i / 256.0f),
@@ -58,10 +58,10 @@ void panels_legend(viewer *v, ImDrawList *dl)
         draw_compare_bar(v, dl, &bar);
         return;
     }
-    const display_params *d = &v->disp_res;
+    const display_params *d = &v->rnd.disp_res;
     legend_layout l;
     legend_layout_of(d, &l);
-    float s = ui_scale(v->gui), k = LEGEND_ZOOM * s, x = 4 * s, y = (float)v->vp.y + 4 * s;
+    float s = ui_scale(v->pnl.gui), k = LEGEND_ZOOM * s, x = 4 * s, y = (float)v->vp.y + 4 * s;
     ImU32 text = IM_COL32(230, 230, 230, 255);
     for (int r = 0; r < l.strip_rows; r++) {
         double pos = legend_row_position(&l, r), c[3];
@@ -72,13 +72,13 @@ void panels_legend(viewer *v, ImDrawList *dl)
         float ry = y + (l.strip_top + r) * k;
         dl->AddRectFilled(ImVec2(x, ry), ImVec2(x + LEGEND_STRIP * k, ry + k + 0.5f), col);
     }
-    float th = ui_text_px(v->gui);
+    float th = ui_text_px(v->pnl.gui);
     dl->AddText(ImVec2(x, y), text, "cd/m2");
     for (int i = 0; i < l.nlabels; i++) {
         float ly = y + (l.strip_top + l.label_row[i]) * k - th / 2;
         dl->AddText(ImVec2(x + (LEGEND_STRIP + 3) * k, ly), text, l.labels[i].text);
     }
-    if (v->units.rule == HT_UNITS_RELATIVE)   /* the numbers are not cd/m2 then: say so */
+    if (v->rnd.units.rule == HT_UNITS_RELATIVE)   /* the numbers are not cd/m2 then: say so */
         dl->AddText(ImVec2(x, y + l.height * k + 4 * s), PANELS_RED, "relative units");
 }
 
@@ -89,8 +89,8 @@ static void falsecolor_settings(viewer *v)
 {
     bool autom = v->s.disp.fc_max <= 0;
     if (ImGui::Checkbox("automatic scale (falsecolor -s a)", &autom))
-        action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->disp_res.fc_max);
-    double x = panels_log_slider(HT_SET_FC_MAX, v->disp_res.fc_max, &g_fields[1]);
+        action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->rnd.disp_res.fc_max);
+    double x = panels_log_slider(HT_SET_FC_MAX, v->rnd.disp_res.fc_max, &g_fields[1]);
     if (!std::isnan(x))
         action_set(v, ACT_SET_FC_MAX, x);
     panels_cell(0, 0.5f);
@@ -162,9 +162,9 @@ static void ocio_settings(viewer *v)
         name_combo(v, "look", names, n, d->ocio_look, "none", ACT_SET_OCIO_LOOK);
     n = viewer_ocio_names(v, OCIO_SPACES, NULL, names, 256);
     name_combo(v, "input", names, n, d->ocio_input, "the file's", ACT_SET_OCIO_INPUT);
-    if (!d->ocio_input && v->disp_res.ocio_input) {
+    if (!d->ocio_input && v->rnd.disp_res.ocio_input) {
         char text[192];
-        snprintf(text, sizeof text, "input: %s", v->disp_res.ocio_input);
+        snprintf(text, sizeof text, "input: %s", v->rnd.disp_res.ocio_input);
         panels_text(text, false);
     }
 }
@@ -185,17 +185,17 @@ void panels_display(viewer *v)
         panels_enum_combo(v, "channel", display_channels, v->s.disp.channel, ACT_SET_CHANNEL);
         panels_enum_combo(v, "palette", display_channel_palettes, v->s.disp.ch_palette,
                           ACT_SET_CH_PALETTE);
-        snprintf(text, sizeof text, "range %.4g .. %.4g (%s)", v->disp_res.ch_min,
-                 v->disp_res.ch_max, ht_enum_label(display_channel_palettes,
-                                                   v->disp_res.ch_palette));
+        snprintf(text, sizeof text, "range %.4g .. %.4g (%s)", v->rnd.disp_res.ch_min,
+                 v->rnd.disp_res.ch_max, ht_enum_label(display_channel_palettes,
+                                                   v->rnd.disp_res.ch_palette));
         panels_text(text, false);
     } else if (v->s.disp.mode == HT_VIEW_OCIO) {
         ocio_settings(v);
     }
-    colour_describe(&v->img.colour, v->s.tm.display_space, text, sizeof text);
+    colour_describe(&v->doc.img.colour, v->s.tm.display_space, text, sizeof text);
     panels_text(text, false);
-    units_describe(&v->units, text, sizeof text);
-    panels_text(text, v->units.rule == HT_UNITS_RELATIVE);
+    units_describe(&v->rnd.units, text, sizeof text);
+    panels_text(text, v->rnd.units.rule == HT_UNITS_RELATIVE);
 }
 
 /* The region's statistics as lines (the Region section; tests read them from the layout
@@ -203,9 +203,9 @@ void panels_display(viewer *v)
 void panels_region_text(const viewer *v, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (!v->region_valid)
+    if (!v->doc.region_valid)
         return;
-    const region_stats *r = &v->region;
+    const region_stats *r = &v->doc.region;
     const region_lum *f = &r->file, *c = &r->cd_m2;
     snprintf(buf, len,
              "rectangle %d,%d - %d,%d\n"
@@ -238,20 +238,6 @@ void panels_region(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
 
-void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
-                         size_t len)
-{
-    int n = 0;
-    if (flip)
-        n = snprintf(buf, len,
-                     "FLIP mean %.4f  median %.4f\n     q1 %.4f  q3 %.4f\n"
-                     "     min %.4f  max %.4f\n",
-                     fp->mean, fp->weighted_median, fp->q1, fp->q3, fp->min, fp->max);
-    snprintf(buf + n, len - (size_t)n,
-             "MSE %.4g  RMSE %.4g\nPSNR %.2f dB  relMSE %.4g\nMAE %.4g",
-             m->mse, m->rmse, m->psnr, m->relmse, m->mae);
-}
-
 /* FLIP's weighted histogram (100 buckets over [0, 1]) as bars. */
 static void flip_histogram(viewer *v, const flip_pooled *fp)
 {
@@ -282,18 +268,18 @@ void panels_compare_numbers(viewer *v)
     if (v->s.compare == COMPARE_HDR_FLIP)
         panels_enum_combo(v, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
                           ACT_SET_FLIP_TONEMAPPER);
-    if (v->cmp_shown && !viewer_compare_ready(v)) {   /* never another run's numbers */
+    if (v->rnd.cmp_shown && !viewer_compare_ready(v)) {   /* never another run's numbers */
         panels_text("the image as shown: computing...", false);
         panels_note_text("compare", "computing");
     }
     if (!viewer_compare_ready(v))
         return;
-    const compare_gpu_numbers *n = &v->cmp_numbers;
+    const compare_gpu_numbers *n = &v->rnd.cmp_numbers;
     if (!n->has_rect)
         return;
     char text[512], head[128];
     snprintf(head, sizeof head, "%s as shown: %llu px at %.3g%%",
-             v->region_valid ? "the region" : "the image",
+             v->doc.region_valid ? "the region" : "the image",
              (unsigned long long)n->metrics_rect.count, v->s.view.zoom * 100);
     panels_text(head, false);
     panels_numbers_text(&n->flip_rect, n->has_flip, &n->metrics_rect, text, sizeof text);

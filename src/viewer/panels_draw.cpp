@@ -2,21 +2,6 @@
  * (panels_internal.h). */
 #include "panels_internal.h"
 
-void panels_text(const char *text, bool error)
-{
-    if (error)
-        ImGui::PushStyleColor(ImGuiCol_Text, PANELS_RED);
-    ImGui::PushTextWrapPos(0.0f);   /* a line wider than the dock goes on below, not cut off */
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        ImGui::TextUnformatted(line, end ? end : line + strlen(line));
-        line = end ? end + 1 : NULL;
-    }
-    ImGui::PopTextWrapPos();
-    if (error)
-        ImGui::PopStyleColor();
-}
-
 /* ---------------------------------------------------------------------------------------
  * Histogram and curve */
 
@@ -25,14 +10,14 @@ void panels_text(const char *text, bool error)
 static void plot_axis(const viewer *v, double *lo, double *hi)
 {
     double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     if (r && r->mapping != HT_MAP_NONE) {
         a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
     }
-    if (v->y_max > 0) {
-        a = fmin(a, log(v->y_min * v->s.tm.scale));
-        b = fmax(b, log(v->y_max * v->s.tm.scale));
+    if (v->doc.y_max > 0) {
+        a = fmin(a, log(v->doc.y_min * v->s.tm.scale));
+        b = fmax(b, log(v->doc.y_max * v->s.tm.scale));
     }
     if (v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin) {
         a = fmin(a, log(v->s.tm.lmin));
@@ -89,14 +74,14 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         pts[i] = ImVec2(plot_x(p, x),
                         p->a.y + p->size.y - (float)fmin(1, fmax(0, t)) * (p->size.y - 2) - 1);
     }
-    if (v->region_valid && v->region.counted > 0) {   /* the region's, over the image's */
-        const region_stats *rs = &v->region;
+    if (v->doc.region_valid && v->doc.region.counted > 0) {   /* the region's, over the image's */
+        const region_stats *rs = &v->doc.region;
         uint32_t rmax = 1;
         for (int i = 0; i < REGION_BINS; i++)
             rmax = rs->hist[i] > rmax ? rs->hist[i] : rmax;
         /* Its bins are in cd/m^2 by the file's units; the axis is the operator's. */
         double rw = (rs->ln_max - rs->ln_min) / REGION_BINS;
-        double lo = rs->ln_min + log(v->s.tm.scale / v->units.scale);
+        double lo = rs->ln_min + log(v->s.tm.scale / v->rnd.units.scale);
         for (int i = 0; i < REGION_BINS; i++)
             plot_bar(p, plot_x(p, lo + i * rw), plot_x(p, lo + (i + 1) * rw),
                      (float)rs->hist[i] / rmax * (p->size.y - 4), IM_COL32(120, 255, 120, 110));
@@ -109,13 +94,13 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         plot_vline(p, plot_x(p, log(lw)), IM_COL32(90, 220, 255, 255));
 }
 
-static void plot_output(viewer *v, const plot *p)
+static void plot_output(viewer *v, const plot *p, const imgstats *st)
 {
     static const ImU32 cols[4] = {IM_COL32(255, 90, 90, 255), IM_COL32(90, 220, 90, 255),
                                   IM_COL32(110, 150, 255, 255), IM_COL32(200, 200, 200, 255)};
     int nch = v->s.hist_mode == HIST_RGBA ? 4 : 1;
     for (int ch = 0; ch < nch; ch++) {
-        const uint32_t *h = nch == 4 ? v->stats.rgba_hist[ch] : v->stats.grey_hist;
+        const uint32_t *h = nch == 4 ? st->rgba_hist[ch] : st->grey_hist;
         uint32_t maxc = 1;
         for (int i = 1; i < 255; i++)   /* the clipped ends would flatten the rest */
             maxc = h[i] > maxc ? h[i] : maxc;
@@ -127,18 +112,6 @@ static void plot_output(viewer *v, const plot *p)
         }
         p->dl->AddPolyline(pts, 256, cols[nch == 4 ? ch : 3], 0, 1.5f);
     }
-}
-
-bool panels_plot_area(float h, ImVec2 *a, ImVec2 *size)
-{
-    *size = ImVec2(ImGui::GetContentRegionAvail().x, h);
-    *a = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(*size);
-    if (!ImGui::IsItemVisible())
-        return false;
-    ImGui::GetWindowDrawList()->AddRectFilled(*a, ImVec2(a->x + size->x, a->y + size->y),
-                                              IM_COL32(24, 24, 27, 255));
-    return true;
 }
 
 void panels_histogram(viewer *v)
@@ -155,17 +128,18 @@ void panels_histogram(viewer *v)
         return;
     p.dl = ImGui::GetWindowDrawList();
     float hr[4] = {p.a.x, p.a.y, p.size.x, p.size.y};
-    memcpy(v->hist_rect, hr, sizeof v->hist_rect);
+    memcpy(v->pnl.hist_rect, hr, sizeof v->pnl.hist_rect);
     plot_axis(v, &p.lo, &p.hi);
-    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
-    else if (v->s.hist_mode != HIST_LOG && v->stats_ok && v->stats.have_hist)
-        plot_output(v, &p);
+    else if (v->s.hist_mode != HIST_LOG && st && st->have_hist)
+        plot_output(v, &p, st);
     char lo[48], hi[48];
     if (v->s.hist_mode == HIST_LOG) {
         snprintf(lo, sizeof lo, "%.3g", exp(p.lo));
-        bool units = v->units.rule != HT_UNITS_RELATIVE;   /* else the numbers are not cd/m2 */
+        bool units = v->rnd.units.rule != HT_UNITS_RELATIVE;   /* else the numbers are not cd/m2 */
         snprintf(hi, sizeof hi, units ? "%.3g cd/m2" : "%.3g (relative)", exp(p.hi));
     } else {
         snprintf(lo, sizeof lo, "0");
@@ -177,7 +151,9 @@ void panels_histogram(viewer *v)
     ImGui::TextUnformatted(hi);
     ImGui::PopStyleColor();
     panels_note_text("hist_axis", hi);
-    if (v->s.hist_mode != HIST_LOG && v->stats_ok && !v->stats.have_hist)
+    if (v->s.hist_mode == HIST_LOG && !r && v->doc.have_image)
+        panels_text("analysis pending", false);   /* a frame or so after a change */
+    if (v->s.hist_mode != HIST_LOG && st && !st->have_hist)
         panels_text("no output histograms: the image is\nlarger than one GPU texture", false);
 }
 
@@ -186,7 +162,7 @@ void panels_histogram(viewer *v)
 
 void panels_help(viewer *v)
 {
-    float s = ui_scale(v->gui), row = panels_row(v);
+    float s = ui_scale(v->pnl.gui), row = panels_row(v);
     float w = fminf(720 * s, (float)v->fb_w - 16), h = fmaxf(6 * row, (float)v->fb_h * 0.85f);
     ImGui::SetNextWindowPos(ImVec2((v->fb_w - w) / 2, (v->fb_h - h) / 2));
     ImGui::SetNextWindowSize(ImVec2(w, h));
@@ -200,8 +176,8 @@ void panels_help(viewer *v)
         ImGui::TextUnformatted("search (type)");
         ImGui::SameLine(x0 + 0.2f * cw);
         /* platform.c types it */
-        ImGui::TextColored(ImColor(PANELS_GREEN), "%s_", v->help_filter);
-        panels_note_text("help_search", v->help_filter);
+        ImGui::TextColored(ImColor(PANELS_GREEN), "%s_", v->pnl.help_filter);
+        panels_note_text("help_search", v->pnl.help_filter);
         for (int g = 0; g < GROUP_COUNT; g++) {
             bool header = false;
             for (int i = 0; i < ACT_COUNT; i++) {
@@ -210,8 +186,8 @@ void panels_help(viewer *v)
                 action_keys_text((action_id)i, keys, sizeof keys);
                 action_plain_label((action_id)i, label, sizeof label);
                 if (a->group != (action_group)g ||
-                    (v->help_filter[0] && !strcasestr(label, v->help_filter) &&
-                     !strcasestr(keys, v->help_filter)))
+                    (v->pnl.help_filter[0] && !strcasestr(label, v->pnl.help_filter) &&
+                     !strcasestr(keys, v->pnl.help_filter)))
                     continue;
                 if (!header) {
                     ImGui::TextColored(ImColor(PANELS_GREEN), "%s",
@@ -237,23 +213,12 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
     dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + h), col, 0, 0, t);
 }
 
-/* TEXT at (X, Y) on a box of BG (none when transparent), with padding. */
-void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg,
-                  float wrap)
-{
-    float pad = ImGui::GetStyle().FramePadding.x, at = wrap > 0 ? wrap - 2 * pad : 0.0f;
-    ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, at > 0 ? at : -1.0f);
-    if (bg & IM_COL32_A_MASK)
-        dl->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 2 * pad, y + size.y + pad), bg);
-    dl->AddText(nullptr, 0.0f, ImVec2(x + pad, y + pad / 2), fg, text, nullptr, at > 0 ? at : 0.0f);
-}
-
 /* The display window's frame (when it differs from the data window): a line just outside
  * it, so it covers none of its pixels. */
 static void draw_display_frame(viewer *v, ImDrawList *dl)
 {
-    const int *dw = v->img.data_window, *dp = v->img.display_window;
-    if (memcmp(dw, dp, sizeof v->img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
+    const int *dw = v->doc.img.data_window, *dp = v->doc.img.display_window;
+    if (memcmp(dw, dp, sizeof v->doc.img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
         return;
     view_place place = viewer_place(v);
     view_point a = view_to_window(place, view_point{(double)(dp[0] - dw[0]),
@@ -268,14 +233,15 @@ static void draw_display_frame(viewer *v, ImDrawList *dl)
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
 static void draw_marks(viewer *v, ImDrawList *dl)
 {
-    if (!v->s.show_marks || !v->stats_ok)
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
+    if (!v->s.show_marks || !st)
         return;
     view_place place = viewer_place(v);
-    float u = ui_scale(v->gui), th = ui_text_px(v->gui);
+    float u = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui);
     ImU32 cyan = IM_COL32(50, 240, 255, 255), mag = IM_COL32(255, 64, 230, 255);
     ImU32 shade = IM_COL32(0, 0, 0, 200);
-    for (int i = v->stats.n_peaks - 1; i >= 0; i--) {
-        const imgstats_pixel *p = &v->stats.peaks[i];
+    for (int i = st->n_peaks - 1; i >= 0; i--) {
+        const imgstats_pixel *p = &st->peaks[i];
         view_point c = view_to_window(place, view_point{p->x + 0.5, p->y + 0.5});
         float cx = v->vp.x + (float)c.x, cy = v->vp.y + (float)c.y;
         float h = fmaxf(7 * u, (float)place.zoom * 0.5f + 3 * u);
@@ -286,7 +252,7 @@ static void draw_marks(viewer *v, ImDrawList *dl)
         snprintf(num, sizeof num, "%d", i + 1);
         dl->AddText(ImVec2(cx + h + 2 * u, cy - h - th), cyan, num);
     }
-    const imgstats_pixel *b = &v->stats.brightest;
+    const imgstats_pixel *b = &st->brightest;
     if (!b->valid)
         return;
     view_point c = view_to_window(place, view_point{b->x + 0.5, b->y + 0.5});
@@ -303,27 +269,10 @@ static void draw_marks(viewer *v, ImDrawList *dl)
     dl->AddText(ImVec2(cx + gap + 2 * u, cy + gap), mag, "max");
 }
 
-void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_place p, int w,
-                          int h)
-{
-    if (v->s.disp.mode == HT_VIEW_TONEMAP)
-        return;
-    view_point a = view_to_window(p, view_point{0, 0});
-    view_point b = view_to_window(p, view_point{(double)w, (double)h});
-    float x0 = (float)at.x, y0 = (float)at.y, x1 = x0 + at.w, y1 = y0 + at.h;
-    float ax = fmaxf(x0, x0 + (float)a.x), ay = fmaxf(y0, y0 + (float)a.y);
-    float bx = fminf(x1, x0 + (float)b.x), by = fminf(y1, y0 + (float)b.y);
-    ImU32 bg = IM_COL32(0, 0, 0, 255);
-    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, fmaxf(y0, ay)), bg);
-    dl->AddRectFilled(ImVec2(x0, fminf(by, y1)), ImVec2(x1, y1), bg);
-    dl->AddRectFilled(ImVec2(x0, ay), ImVec2(fmaxf(x0, ax), fmaxf(ay, by)), bg);
-    dl->AddRectFilled(ImVec2(fminf(bx, x1), ay), ImVec2(x1, fmaxf(ay, by)), bg);
-}
-
 /* The region's rectangle, while dragged and after: a line just outside its pixels. */
 static void draw_region(viewer *v, ImDrawList *dl)
 {
-    if (!v->region_drag && !v->region_valid)
+    if (!v->in.region_drag && !v->doc.region_valid)
         return;
     int r[4];
     viewer_region_rect(v, r);
@@ -339,12 +288,12 @@ static void draw_region(viewer *v, ImDrawList *dl)
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
 static void draw_compare(viewer *v, ImDrawList *dl)
 {
-    if (v->s.ref < 0 || v->ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
-        v->ntiles > 1)   /* the tiles show the pictures side by side */
+    if (v->s.ref < 0 || v->doc.ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
+        v->rnd.ntiles > 1)   /* the tiles show the pictures side by side */
         return;
-    float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
+    float s = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui) + 4 * s;
     char a[300], b[300];
-    snprintf(a, sizeof a, "%s", viewer_base_name(v->files[v->cur]));
+    snprintf(a, sizeof a, "%s", viewer_base_name(v->doc.list.files[v->doc.list.cur]));
     snprintf(b, sizeof b, "reference: %s", viewer_base_name(viewer_ref_path(v)));
     float x = (float)v->vp.x, y = (float)v->vp.y, w = (float)v->vp.w, h = (float)v->vp.h;
     float aw = ImGui::CalcTextSize(a).x + 12 * s;
@@ -373,8 +322,8 @@ void panels_canvas(viewer *v, ImDrawList *dl)
     /* The viewport and, left of it, the legend's room. */
     dl->PushClipRect(ImVec2(0, (float)v->vp.y),
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
-    if (v->have_image) {
-        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->img.width, v->img.height);
+    if (v->doc.have_image) {
+        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->doc.img.width, v->doc.img.height);
         panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);
@@ -385,14 +334,15 @@ void panels_canvas(viewer *v, ImDrawList *dl)
     } else {
         char loading[300];
         snprintf(loading, sizeof loading, "loading %s ...",
-                 v->nfiles > 0 ? viewer_base_name(v->files[v->cur]) : "");
-        const char *t = v->load_err[0]     ? v->load_err
+                 v->doc.list.nfiles > 0 ? viewer_base_name(v->doc.list.files[v->doc.list.cur])
+                                        : "");
+        const char *t = v->doc.load_err[0]     ? v->doc.load_err
                         : viewer_loading(v) ? loading
                         : v->net           ? "waiting for images (tev protocol, --listen)"
                                            : "no image: Ctrl+O to open one, or drop files here";
         float pad = ImGui::GetStyle().WindowPadding.x;
         dl->AddText(ImVec2(v->vp.x + pad, v->vp.y + pad),
-                    v->load_err[0] ? PANELS_RED : IM_COL32(230, 230, 230, 255), t);
+                    v->doc.load_err[0] ? PANELS_RED : IM_COL32(230, 230, 230, 255), t);
     }
     dl->PopClipRect();
 }

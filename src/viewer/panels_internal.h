@@ -1,19 +1,10 @@
-/* What the panels' files share (panels.cpp, panels_draw.cpp, panels_display.cpp): C++ with
+/* What the panels' files share (panels*.cpp, their widgets in panels_widgets.cpp): C++ with
  * Dear ImGui, over the viewer's C headers. */
 #ifndef HT_PANELS_INTERNAL_H
 #define HT_PANELS_INTERNAL_H
 
 #ifndef __cplusplus
 #error "the panels are C++ (ImGui); C code includes panels.h"
-/* panels_tiles.cpp: over each tile of a layout its name and its file's whole-image numbers
- * against the reference, the shown tile outlined; the whole image's numbers in the Compare
- * section (each tile's in a layout). panels_whole_text: list entry ENTRY's numbers (FULL:
- * every value, else one line), "computing..." or why they failed, "" without a reference;
- * returns viewer_whole_get's state. */
-void panels_tiles(viewer *v, ImDrawList *dl);
-void panels_whole_numbers(viewer *v);
-int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len);
-
 #endif
 
 /* The C++ forms of the C library's headers first, so that the C headers' includes of them
@@ -82,10 +73,15 @@ void panels_toggle(viewer *v, action_id id, const char *name);
 float panels_row(const viewer *v);
 /* TEXT as lines (one per '\n', each wrapped at the dock's edge), red when ERROR. */
 void panels_text(const char *text, bool error);
-/* The HT_TEST_LAYOUT hook: the last item's place under NAME (printf-like), and TEXT's lines
- * under NAME ("NAME: line"); the window tests read them. */
+/* panels_widgets.cpp holds the widgets above and the HT_TEST_LAYOUT hook: a frame's notes
+ * begin (the viewport and the tiles' places first) and end (the file written whole); the
+ * last item's place under NAME (printf-like), and TEXT's lines under NAME ("NAME: line"),
+ * which the window tests read; whether the hook is on. */
+void panels_layout_begin(const viewer *v);
+void panels_layout_end(void);
 void panels_note(const char *fmt, ...) IM_FMTARGS(1);
 void panels_note_text(const char *name, const char *text);
+bool panels_noting(void);
 /* The histogram section: log-luminance histogram and the curve, or the output's RGBA or
  * grey histogram (Tab), with the mode as a combo. */
 void panels_histogram(viewer *v);
@@ -122,9 +118,10 @@ void panels_region_text(const viewer *v, char *buf, size_t len);
 
 /* panels_pins.cpp: the pinned pixels' list with each open image's values (the Pixel
  * section) and their marks over the picture; and zoomed in to VALUES_MIN_PT points a pixel
- * or more, each visible pixel's R, G, B drawn on it (the test hook's "pixel_values: COUNT X Y
- * SX SY R G B": the labels drawn, the middle one's pixel, its centre in the window, its
- * values). */
+ * or more, each visible pixel's R, G, B drawn on it, in every tile of a layout (the test
+ * hook's "pixel_values: COUNT X Y SX SY R G B" for the shown image, "tile_pixel_values: ..."
+ * for each other tile: the labels drawn, the middle one's pixel, its centre in the window,
+ * its values). */
 void panels_pins(viewer *v);
 void panels_pin_marks(viewer *v, ImDrawList *dl);
 void panels_pixel_values(viewer *v, ImDrawList *dl);

@@ -29,7 +29,7 @@ static void note_value(const viewer *v, int pin, int file)
 {
     char val[160], line[320];
     value_text(v, file, pin, 9, val, sizeof val);
-    const char *role = file == v->cur ? "shown" : file == v->s.ref ? "reference" : "open";
+    const char *role = file == v->doc.list.cur ? "shown" : file == v->s.ref ? "reference" : "open";
     snprintf(line, sizeof line, "%d %d %d %d %s %s %s", pin + 1, v->s.pins[pin][0],
              v->s.pins[pin][1], file, role, ht_enum_name(pin_value_modes, v->s.pin_values), val);
     panels_note_text("pin", line);
@@ -47,12 +47,13 @@ void panels_pins(viewer *v)
     float name_w = ImGui::GetContentRegionAvail().x * 0.4f;
     for (int p = 0; p < v->s.npins; p++) {
         ImGui::Text("#%d  %d, %d", p + 1, v->s.pins[p][0], v->s.pins[p][1]);
-        for (int f = 0; f < v->nfiles; f++) {
+        for (int f = 0; f < v->doc.list.nfiles; f++) {
             char val[160];
             value_text(v, f, p, 4, val, sizeof val);
-            ImGui::PushStyleColor(ImGuiCol_Text, f == v->cur ? IM_COL32(255, 255, 255, 255)
+            ImGui::PushStyleColor(ImGuiCol_Text, f == v->doc.list.cur ? IM_COL32(255, 255, 255, 255)
                                                              : PANELS_DIM);
-            ImGui::Text("  %s%s", f == v->s.ref ? "ref " : "", viewer_base_name(v->files[f]));
+            ImGui::Text("  %s%s", f == v->s.ref ? "ref " : "",
+                        viewer_base_name(v->doc.list.files[f]));
             ImGui::PopStyleColor();
             ImGui::SameLine(name_w);
             ImGui::TextUnformatted(val);
@@ -64,18 +65,18 @@ void panels_pins(viewer *v)
 void panels_pin_marks(viewer *v, ImDrawList *dl)
 {
     view_place place = viewer_place(v);
-    float u = ui_scale(v->gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
+    float u = ui_scale(v->pnl.gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
     ImU32 fg = IM_COL32(255, 200, 40, 255), shade = IM_COL32(0, 0, 0, 200);
     for (int p = 0; p < v->s.npins; p++) {
         view_point c = view_to_window(
-            place, view_point{v->s.pins[p][0] - v->img.data_window[0] + 0.5,
-                              v->s.pins[p][1] - v->img.data_window[1] + 0.5});
+            place, view_point{v->s.pins[p][0] - v->doc.img.data_window[0] + 0.5,
+                              v->s.pins[p][1] - v->doc.img.data_window[1] + 0.5});
         ImVec2 at(v->vp.x + (float)c.x, v->vp.y + (float)c.y);
         dl->AddCircle(at, r + u, shade, 0, 4 * u);
         dl->AddCircle(at, r + u, fg, 0, 2 * u);
         char num[16];
         snprintf(num, sizeof num, "%d", p + 1);
-        ImVec2 t(at.x + r + 3 * u, at.y - r - ui_text_px(v->gui));
+        ImVec2 t(at.x + r + 3 * u, at.y - r - ui_text_px(v->pnl.gui));
         dl->AddText(ImVec2(t.x + u, t.y + u), shade, num);
         dl->AddText(t, fg, num);
     }
@@ -89,69 +90,109 @@ void panels_pin_marks(viewer *v, ImDrawList *dl)
 enum { VALUES_MIN_PT = 40, VALUES_MAX_LABELS = 2500 };
 
 /* The text colour on the pixel P: black on a light display byte, white on a dark one (white
- * where the picture is not the tone curve's); *SHADE the other. */
-static ImU32 value_colour(const viewer *v, const float *p, ImU32 *shade)
+ * where the picture is not the tone curve's: another display mode, another tile's file);
+ * *SHADE the other. */
+static ImU32 value_colour(const viewer *v, const float *p, bool shown, ImU32 *shade)
 {
     int b[3];
-    bool light = !viewer_display_of(v) && viewer_pixel_bytes(v, &v->s.tm, p, b) &&
+    bool light = shown && !viewer_display_of(v) && viewer_pixel_bytes(v, &v->s.tm, p, b) &&
                  0.2126 * b[0] + 0.7152 * b[1] + 0.0722 * b[2] > 140;
     *shade = light ? IM_COL32(255, 255, 255, 140) : IM_COL32(0, 0, 0, 160);
     return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
+/* A picture whose pixels get their values: an image where PLACE puts it in viewport AT, the
+ * part of AT it is seen in (CLIP_W x CLIP_H from AT's corner), the test hook's note name. */
+typedef struct values_on {
+    const hdr_image *img;
+    viewport at;
+    view_place place;
+    float clip_w, clip_h;
+    bool shown;                /* the shown image's (the tone curve's colours) */
+    const char *note;
+} values_on;
+
 /* The visible pixels' range [*X0, *X1) x [*Y0, *Y1) (data-window pixels); their count. */
-static long visible_pixels(const viewer *v, view_place place, int *x0, int *y0, int *x1, int *y1)
+static long visible_pixels(const values_on *o, int *x0, int *y0, int *x1, int *y1)
 {
-    view_point a = view_to_image(place, view_point{0, 0});
-    view_point b = view_to_image(place, view_point{(double)v->vp.w, (double)v->vp.h});
+    view_point a = view_to_image(o->place, view_point{0, 0});
+    view_point b = view_to_image(o->place, view_point{(double)o->at.w, (double)o->at.h});
     *x0 = (int)fmax(0, floor(a.x));
     *y0 = (int)fmax(0, floor(a.y));
-    *x1 = (int)fmin(v->img.width, ceil(b.x));
-    *y1 = (int)fmin(v->img.height, ceil(b.y));
+    *x1 = (int)fmin(o->img->width, ceil(b.x));
+    *y1 = (int)fmin(o->img->height, ceil(b.y));
     return *x1 > *x0 && *y1 > *y0 ? (long)(*x1 - *x0) * (*y1 - *y0) : 0;
 }
 
-void panels_pixel_values(viewer *v, ImDrawList *dl)
+/* Pixel (X, Y)'s R, G, B drawn on it, SIZE high with DIGITS significant digits; its value
+ * into P. */
+static void value_label(const viewer *v, ImDrawList *dl, const values_on *o, int x, int y,
+                        float size, int digits, float p[4], view_point *c)
 {
-    view_place place = viewer_place(v);
-    float u = ui_scale(v->gui), z = (float)place.zoom;
+    image_get_pixel(o->img, (size_t)y * o->img->width + x, p);
+    *c = view_to_window(o->place, view_point{x + 0.5, y + 0.5});
+    ImU32 shade, fg = value_colour(v, p, o->shown, &shade);
+    for (int k = 0; k < 3; k++) {
+        char t[32];
+        snprintf(t, sizeof t, "%.*g", digits, p[k]);
+        float w = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, t).x;
+        ImVec2 at(o->at.x + (float)c->x - w / 2, o->at.y + (float)c->y + (k - 1.5f) * size);
+        dl->AddText(nullptr, size, ImVec2(at.x + 1, at.y + 1), shade, t);
+        dl->AddText(nullptr, size, at, fg, t);
+    }
+}
+
+/* O's visible pixels' values, when they are wide enough and not too many. */
+static void values_draw(const viewer *v, ImDrawList *dl, const values_on *o)
+{
+    float u = ui_scale(v->pnl.gui), z = (float)o->place.zoom;
     int x0, y0, x1, y1;
-    long n = visible_pixels(v, place, &x0, &y0, &x1, &y1);
+    long n = visible_pixels(o, &x0, &y0, &x1, &y1);
     if (z < VALUES_MIN_PT * u || n > VALUES_MAX_LABELS)
         return;
-    /* The reference's side of the wipe (all of it while Z is held) is not this image's. */
-    bool wipe = v->s.ref >= 0 && !v->ref_err[0] && v->s.compare == COMPARE_WIPE;
-    if (v->s.ref >= 0 && !v->ref_err[0] && v->s.flip_held)
-        return;
-    float at = wipe ? (float)viewer_wipe_pos(v) : 0;
-    dl->PushClipRect(ImVec2((float)v->vp.x, (float)v->vp.y),
-                     ImVec2(v->vp.x + (wipe && !v->s.wipe_horizontal ? at : v->vp.w),
-                            v->vp.y + (wipe && v->s.wipe_horizontal ? at : v->vp.h)),
-                     true);
-    float size = fminf(ui_text_px(v->gui), z * 0.26f);
+    /* Its own tile's rectangle, not within the canvas' (the shown tile's) */
+    dl->PushClipRect(ImVec2((float)o->at.x, (float)o->at.y),
+                     ImVec2(o->at.x + o->clip_w, o->at.y + o->clip_h), false);
+    float size = fminf(ui_text_px(v->pnl.gui), z * 0.26f);
     int digits = z >= 80 * u ? 5 : z >= 56 * u ? 4 : 3;
     int mx = (x0 + x1) / 2, my = (y0 + y1) / 2;   /* the middle one: the test hook's */
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             float p[4];
-            image_get_pixel(&v->img, (size_t)y * v->img.width + x, p);
-            view_point c = view_to_window(place, view_point{x + 0.5, y + 0.5});
-            ImU32 shade, fg = value_colour(v, p, &shade);
-            for (int k = 0; k < 3; k++) {
-                char t[32];
-                snprintf(t, sizeof t, "%.*g", digits, p[k]);
-                float w = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, t).x;
-                ImVec2 at(v->vp.x + (float)c.x - w / 2, v->vp.y + (float)c.y + (k - 1.5f) * size);
-                dl->AddText(nullptr, size, ImVec2(at.x + 1, at.y + 1), shade, t);
-                dl->AddText(nullptr, size, at, fg, t);
-            }
+            view_point c;
+            value_label(v, dl, o, x, y, size, digits, p, &c);
             if (x == mx && y == my) {
                 char note[160];
                 snprintf(note, sizeof note, "%ld %d %d %d %d %.9g %.9g %.9g", n,
-                         x + v->img.data_window[0], y + v->img.data_window[1],
-                         v->vp.x + (int)c.x, v->vp.y + (int)c.y, p[0], p[1], p[2]);
-                panels_note_text("pixel_values", note);
+                         x + o->img->data_window[0], y + o->img->data_window[1],
+                         o->at.x + (int)c.x, o->at.y + (int)c.y, p[0], p[1], p[2]);
+                panels_note_text(o->note, note);
             }
         }
     dl->PopClipRect();
+}
+
+void panels_pixel_values(viewer *v, ImDrawList *dl)
+{
+    /* The reference's side of the wipe (all of it while Z is held) is not this image's. */
+    bool ref = v->s.ref >= 0 && !v->doc.ref_err[0];
+    bool wipe = ref && v->s.compare == COMPARE_WIPE;
+    float at = wipe ? (float)viewer_wipe_pos(v) : 0;
+    values_on shown = {&v->doc.img, v->vp, viewer_place(v),
+                       wipe && !v->s.wipe_horizontal ? at : (float)v->vp.w,
+                       wipe && v->s.wipe_horizontal ? at : (float)v->vp.h, true,
+                       "pixel_values"};
+    if (!(ref && v->s.flip_held))
+        values_draw(v, dl, &shown);
+    /* The other tiles of a layout: their own files' values, with the same view. */
+    for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++) {
+        const viewer_tile *t = &v->rnd.tiles[i];
+        if (i == v->rnd.tile_cur || !t->ok || !t->have_last || !t->img.rgba)
+            continue;
+        values_on o = {&t->img, t->at,
+                       view_placement(v->s.view, t->img.data_window[0], t->img.data_window[1],
+                                      t->at.w, t->at.h),
+                       (float)t->at.w, (float)t->at.h, false, "tile_pixel_values"};
+        values_draw(v, dl, &o);
+    }
 }

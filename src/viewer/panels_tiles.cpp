@@ -26,8 +26,8 @@ int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len)
 /* Tile I's name over its top-left corner and its numbers (or why it is empty) below it. */
 static void tile_labels(viewer *v, ImDrawList *dl, int i)
 {
-    const viewer_tile *t = &v->tiles[i];
-    float s = ui_scale(v->gui), th = ui_text_px(v->gui) + 4 * s;
+    const viewer_tile *t = &v->rnd.tiles[i];
+    float s = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui) + 4 * s;
     float x = (float)t->at.x + 4 * s, y = (float)t->at.y + 4 * s;
     ImU32 bg = IM_COL32(0, 0, 0, 170), fg = IM_COL32(240, 240, 240, 255);
     char name[300], numbers[300];
@@ -35,10 +35,10 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
              t->entry == v->s.ref ? "  (reference)" : "");
     panels_label(dl, x, y, name, bg, fg);
     int state = panels_whole_text(v, t->entry, false, numbers, sizeof numbers);
-    bool failed = state == WHOLE_FAILED || (i != v->tile_cur && t->err[0]);
-    if (i != v->tile_cur && t->err[0])
+    bool failed = state == WHOLE_FAILED || (i != v->rnd.tile_cur && t->err[0]);
+    if (i != v->rnd.tile_cur && t->err[0])
         snprintf(numbers, sizeof numbers, "%s", t->err);
-    else if (i != v->tile_cur && t->job)
+    else if (i != v->rnd.tile_cur && t->job)
         snprintf(numbers, sizeof numbers, "loading...");
     if (numbers[0])   /* wrapped at the tile's edge: a narrow tile shows all its numbers */
         panels_label(dl, x, y + th, numbers, bg, failed ? PANELS_RED : fg,
@@ -50,14 +50,14 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
 
 void panels_tiles(viewer *v, ImDrawList *dl)
 {
-    if (v->ntiles < 2)
+    if (v->rnd.ntiles < 2)
         return;
-    for (int i = 0; i < v->ntiles; i++) {
-        viewport a = v->tiles[i].at;
+    for (int i = 0; i < v->rnd.ntiles; i++) {
+        viewport a = v->rnd.tiles[i].at;
         dl->PushClipRect(ImVec2((float)a.x, (float)a.y), ImVec2((float)(a.x + a.w),
                                                                 (float)(a.y + a.h)));
-        const viewer_tile *t = &v->tiles[i];
-        if (i != v->tile_cur && t->ok)
+        const viewer_tile *t = &v->rnd.tiles[i];
+        if (i != v->rnd.tile_cur && t->ok)
             panels_cover_outside(v, dl, a, view_placement(v->s.view, t->img.data_window[0],
                                                           t->img.data_window[1], a.w, a.h),
                                  t->img.width, t->img.height);
@@ -72,9 +72,11 @@ void panels_tiles(viewer *v, ImDrawList *dl)
 void panels_whole_numbers(viewer *v)
 {
     char text[512];
-    if (v->ntiles > 1) {   /* each tile's, one line each */
-        for (int i = 0; i < v->ntiles; i++) {
-            const viewer_tile *t = &v->tiles[i];
+    snprintf(text, sizeof text, "%d", viewer_whole_reads(v));
+    panels_note_text("whole_reads", text);   /* the files read so far (the tests') */
+    if (v->rnd.ntiles > 1) {   /* each tile's, one line each */
+        for (int i = 0; i < v->rnd.ntiles; i++) {
+            const viewer_tile *t = &v->rnd.tiles[i];
             if (panels_whole_text(v, t->entry, false, text, sizeof text) == WHOLE_NONE)
                 continue;
             char line[700];
@@ -84,7 +86,7 @@ void panels_whole_numbers(viewer *v)
         }
         return;
     }
-    if (panels_whole_text(v, v->cur, true, text, sizeof text) == WHOLE_NONE)
+    if (panels_whole_text(v, v->doc.list.cur, true, text, sizeof text) == WHOLE_NONE)
         return;
     panels_text("the whole image at full resolution:", false);
     panels_text(text, false);

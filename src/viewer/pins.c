@@ -1,49 +1,27 @@
 /* Pinned pixels (docs/viewer.md, Pinned pixels): Ctrl+click pins the image pixel under the
  * cursor, Backspace clears the pins. Each pin is kept as absolute image coordinates (the
  * session's), and its values are read in every open image: the shown one from its copy in
- * memory, the others decoded on a worker (one at a time, never on the UI thread) and kept per
- * file until the pins change. */
+ * memory, the others decoded on a worker (load_job.c: one at a time, never on the UI thread)
+ * and kept per file until the pins change. */
 #define _POSIX_C_SOURCE 200809L   /* strdup */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "viewer_act.h"
 #include "viewer_internal.h"
 
-const ht_enum pin_value_modes[] = {
-    {PIN_FILE, "file", "file's (linear)"},
-    {PIN_WORKING, "working", "working space"},
-    {PIN_DISPLAY, "display", "display bytes"},
-    {0, NULL, NULL},
-};
-
 /* One open file's values at the pins. */
 typedef struct pin_entry {
     char *path;
-    unsigned long gen;         /* v->pins_gen they are of */
+    unsigned long gen;         /* v->doc.pins_gen they are of */
     int state;                 /* PIN_READY or PIN_FAILED (PIN_PENDING: not read yet) */
     float rgba[VIEWER_PINS_MAX][4];
     bool inside[VIEWER_PINS_MAX];
     image_colour colour;       /* the file's space: the working values' transform */
     char err[160];
 } pin_entry;
-
-/* A worker's round: the files that lack values, decoded one after the other. */
-typedef struct pin_probe {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    bool done;                 /* under lock */
-    unsigned long gen;
-    int pins[VIEWER_PINS_MAX][2], npins;
-    image_load_options lo;
-    char part[64], layer[64];
-    pin_entry *out;
-    int n;
-} pin_probe;
 
 /* IMG's values at the pins into E. */
 static void sample(const hdr_image *img, const int (*pins)[2], int npins, pin_entry *e)
@@ -58,30 +36,12 @@ static void sample(const hdr_image *img, const int (*pins)[2], int npins, pin_en
     e->state = PIN_READY;
 }
 
-static void *probe_worker(void *arg)
-{
-    pin_probe *p = arg;
-    for (int i = 0; i < p->n; i++) {
-        hdr_image img = {0};
-        pin_entry *e = &p->out[i];
-        if (image_load(e->path, &p->lo, &img, e->err, sizeof e->err))
-            sample(&img, (const int (*)[2])p->pins, p->npins, e);
-        else
-            e->state = PIN_FAILED;
-        image_free(&img);
-    }
-    pthread_mutex_lock(&p->lock);
-    p->done = true;
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
-}
-
 /* The cache's entry of PATH, or NULL. */
 static pin_entry *find(const viewer *v, const char *path)
 {
-    for (int i = 0; i < v->npin_cache; i++)
-        if (strcmp(v->pin_cache[i].path, path) == 0)
-            return &v->pin_cache[i];
+    for (int i = 0; i < v->doc.npin_cache; i++)
+        if (strcmp(v->doc.pin_cache[i].path, path) == 0)
+            return &v->doc.pin_cache[i];
     return NULL;
 }
 
@@ -91,47 +51,37 @@ static pin_entry *entry(viewer *v, const char *path)
     pin_entry *e = find(v, path);
     if (e)
         return e;
-    pin_entry *c = realloc(v->pin_cache, (size_t)(v->npin_cache + 1) * sizeof *c);
+    pin_entry *c = realloc(v->doc.pin_cache, (size_t)(v->doc.npin_cache + 1) * sizeof *c);
     if (!c)
         return NULL;
-    v->pin_cache = c;
-    e = &c[v->npin_cache];
+    v->doc.pin_cache = c;
+    e = &c[v->doc.npin_cache];
     memset(e, 0, sizeof *e);
     if (!(e->path = strdup(path)))
         return NULL;
-    v->npin_cache++;
+    v->doc.npin_cache++;
     return e;
 }
 
-static void probe_free(pin_probe *p)
-{
-    pthread_join(p->thread, NULL);
-    pthread_mutex_destroy(&p->lock);
-    for (int i = 0; i < p->n; i++)
-        free(p->out[i].path);
-    free(p->out);
-    free(p);
-}
-
-/* A finished round's values into the cache (those of older pins dropped). */
+/* A finished decode's values at the pins into its file's entry (none when the pins changed
+ * meanwhile: the file is read again for the new ones). */
 static void probe_take(viewer *v)
 {
-    pin_probe *p = v->pin_probe;
-    pthread_mutex_lock(&p->lock);
-    bool done = p->done;
-    pthread_mutex_unlock(&p->lock);
-    if (!done)
+    load_job *j = v->doc.pin_job;
+    if (!load_job_done(j))
         return;
-    for (int i = 0; p->gen == v->pins_gen && i < p->n; i++) {
-        pin_entry *e = entry(v, p->out[i].path);
-        if (e) {
-            char *path = e->path;
-            *e = p->out[i];
-            e->path = path;
-        }
+    bool ok = load_job_wait(j);
+    pin_entry *e = v->doc.pin_job_gen == v->doc.pins_gen ? entry(v, load_job_path(j)) : NULL;
+    if (e && ok) {
+        sample(load_job_image(j), (const int (*)[2])v->s.pins, v->s.npins, e);
+    } else if (e) {
+        e->state = PIN_FAILED;
+        snprintf(e->err, sizeof e->err, "%.150s", load_job_err(j));
     }
-    probe_free(p);
-    v->pin_probe = NULL;
+    if (e)
+        e->gen = v->doc.pin_job_gen;
+    load_job_free(j);
+    v->doc.pin_job = NULL;
     v->dirty = true;
 }
 
@@ -139,68 +89,45 @@ static void probe_take(viewer *v)
  * network image not shown has none to give (it is no file): said so in its entry. */
 static bool wanted(viewer *v, int i)
 {
-    pin_entry *e = find(v, v->files[i]);
-    if (i == v->cur || (e && e->gen == v->pins_gen))
+    pin_entry *e = find(v, v->doc.list.files[i]);
+    if (i == v->doc.list.cur || (e && e->gen == v->doc.pins_gen))
         return false;
-    if (!viewer_net_name(v, v->files[i]))
+    if (!viewer_net_name(v, v->doc.list.files[i]))
         return true;
-    if ((e = entry(v, v->files[i]))) {
-        e->gen = v->pins_gen;
+    if ((e = entry(v, v->doc.list.files[i]))) {
+        e->gen = v->doc.pins_gen;
         e->state = PIN_FAILED;
         snprintf(e->err, sizeof e->err, "a network image: its values show while it is shown");
     }
     return false;
 }
 
-/* The worker for the open files that want it, if any. */
+/* A decode (load_job.c: one job at a time) of the first open file that wants one, if any;
+ * with the command line's part and layer, as the next load of another file asks. */
 static void probe_start(viewer *v)
 {
-    int n = 0;
-    for (int i = 0; i < v->nfiles; i++)
-        n += wanted(v, i);
-    pin_probe *p = n ? calloc(1, sizeof *p) : NULL;
-    if (!p || !(p->out = calloc((size_t)n, sizeof *p->out))) {
-        free(p);
-        return;
-    }
-    for (int i = 0; i < v->nfiles && p->n < n; i++) {
-        if (!wanted(v, i))
-            continue;
-        p->out[p->n].gen = v->pins_gen;
-        if ((p->out[p->n].path = strdup(v->files[i])))
-            p->n++;
-    }
-    p->gen = v->pins_gen;
-    p->npins = v->s.npins;
-    memcpy(p->pins, v->s.pins, sizeof p->pins);
-    /* As the next load of another file asks: the command line's part and layer. */
-    p->lo = viewer_load_options(v, false, p->part, sizeof p->part, p->layer, sizeof p->layer);
-    pthread_mutex_init(&p->lock, NULL);
-    if (p->n == 0 || pthread_create(&p->thread, NULL, probe_worker, p) != 0) {
-        for (int i = 0; i < p->n; i++)
-            free(p->out[i].path);
-        pthread_mutex_destroy(&p->lock);
-        free(p->out);
-        free(p);
-        return;
-    }
-    v->pin_probe = p;
+    for (int i = 0; i < v->doc.list.nfiles; i++)
+        if (wanted(v, i)) {
+            v->doc.pin_job = load_job_start(v, v->doc.list.files[i], false);
+            v->doc.pin_job_gen = v->doc.pins_gen;
+            return;
+        }
 }
 
 void viewer_pins_poll(viewer *v)
 {
-    if (v->pin_probe)
+    if (v->doc.pin_job)
         probe_take(v);
     if (v->s.npins == 0)
         return;
-    if (v->have_image && v->nfiles > 0) {   /* the shown image: read now, every frame */
-        pin_entry *e = entry(v, v->files[v->cur]);
+    if (v->doc.have_image && v->doc.list.nfiles > 0) { /* the shown image: read now, every frame */
+        pin_entry *e = entry(v, v->doc.list.files[v->doc.list.cur]);
         if (e) {
-            e->gen = v->pins_gen;
-            sample(&v->img, (const int (*)[2])v->s.pins, v->s.npins, e);
+            e->gen = v->doc.pins_gen;
+            sample(&v->doc.img, (const int (*)[2])v->s.pins, v->s.npins, e);
         }
     }
-    if (!v->pin_probe)
+    if (!v->doc.pin_job)
         probe_start(v);
     if (v->testing)   /* the test hooks see every value (reproducible screenshots) */
         viewer_pins_wait(v);
@@ -208,40 +135,42 @@ void viewer_pins_poll(viewer *v)
 
 void viewer_pins_wait(viewer *v)
 {
-    for (bool done = false; v->pin_probe && !done;) {
-        pthread_mutex_lock(&v->pin_probe->lock);
-        done = v->pin_probe->done;
-        pthread_mutex_unlock(&v->pin_probe->lock);
-        if (!done)
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-    }
-    if (v->pin_probe)
+    /* Each round reads one file; a file whose entry cannot be made (no memory) stays wanted:
+     * as many rounds as files at most. */
+    for (int round = 0; v->doc.pin_job && round <= v->doc.list.nfiles; round++) {
+        load_job_wait(v->doc.pin_job);
         probe_take(v);
+        if (v->s.npins > 0)
+            probe_start(v);
+    }
 }
+
+bool viewer_pins_busy(const viewer *v) { return v->doc.pin_job != NULL; }
 
 void viewer_pins_stop(viewer *v)
 {
-    if (v->pin_probe)
-        probe_free(v->pin_probe);
-    v->pin_probe = NULL;
-    for (int i = 0; i < v->npin_cache; i++)
-        free(v->pin_cache[i].path);
-    free(v->pin_cache);
-    v->pin_cache = NULL;
-    v->npin_cache = 0;
+    if (v->doc.pin_job)
+        load_job_free(v->doc.pin_job);
+    v->doc.pin_job = NULL;
+    for (int i = 0; i < v->doc.npin_cache; i++)
+        free(v->doc.pin_cache[i].path);
+    free(v->doc.pin_cache);
+    v->doc.pin_cache = NULL;
+    v->doc.npin_cache = 0;
 }
 
 int viewer_pin_value(const viewer *v, int file, int pin, double out[4])
 {
-    const pin_entry *e = file >= 0 && file < v->nfiles ? find(v, v->files[file]) : NULL;
-    if (!e || e->gen != v->pins_gen || pin < 0 || pin >= v->s.npins)
+    const pin_entry *e =
+        file >= 0 && file < v->doc.list.nfiles ? find(v, v->doc.list.files[file]) : NULL;
+    if (!e || e->gen != v->doc.pins_gen || pin < 0 || pin >= v->s.npins)
         return PIN_PENDING;
     if (e->state != PIN_READY || !e->inside[pin])
         return e->state == PIN_READY ? PIN_OUTSIDE : e->state;
     const float *p = e->rgba[pin];
     tonemap_params tm = v->s.tm;
     char why[HT_ERR_MAX];
-    if (v->s.pin_values != PIN_FILE && file != v->cur &&
+    if (v->s.pin_values != PIN_FILE && file != v->doc.list.cur &&
         !tonemap_set_colour(&tm, &e->colour, why, sizeof why))
         return PIN_FAILED;
     switch (v->s.pin_values) {
@@ -269,7 +198,8 @@ int viewer_pin_value(const viewer *v, int file, int pin, double out[4])
 
 const char *viewer_pin_error(const viewer *v, int file)
 {
-    const pin_entry *e = file >= 0 && file < v->nfiles ? find(v, v->files[file]) : NULL;
+    const pin_entry *e =
+        file >= 0 && file < v->doc.list.nfiles ? find(v, v->doc.list.files[file]) : NULL;
     return e && e->state == PIN_FAILED ? e->err : "";
 }
 
@@ -279,14 +209,15 @@ const char *viewer_pin_error(const viewer *v, int file)
 void act_pin(viewer *v, double arg)
 {
     (void)arg;
-    view_point i = view_to_image(viewer_place(v), (view_point){v->pin_at[0], v->pin_at[1]});
+    view_point i = view_to_image(viewer_place(v), (view_point){v->in.pin_at[0], v->in.pin_at[1]});
     int x = (int)floor(i.x), y = (int)floor(i.y);
-    if (!v->have_image || !(i.x >= 0 && i.y >= 0 && x < v->img.width && y < v->img.height)) {
+    if (!v->doc.have_image ||
+        !(i.x >= 0 && i.y >= 0 && x < v->doc.img.width && y < v->doc.img.height)) {
         viewer_set_message(v, true, "Ctrl+click on the image pins a pixel (not outside it)");
         return;
     }
-    x += v->img.data_window[0];
-    y += v->img.data_window[1];
+    x += v->doc.img.data_window[0];
+    y += v->doc.img.data_window[1];
     for (int k = 0; k < v->s.npins; k++)
         if (v->s.pins[k][0] == x && v->s.pins[k][1] == y)
             return;   /* pinned already */
@@ -297,14 +228,14 @@ void act_pin(viewer *v, double arg)
     v->s.pins[v->s.npins][0] = x;
     v->s.pins[v->s.npins][1] = y;
     v->s.npins++;
-    v->pins_gen++;
+    v->doc.pins_gen++;
 }
 
 void act_pins_clear(viewer *v, double arg)
 {
     (void)arg;
     v->s.npins = 0;
-    v->pins_gen++;
+    v->doc.pins_gen++;
 }
 
 void act_set_pin_values(viewer *v, double mode)

@@ -1,6 +1,6 @@
-/* The platform: the GLFW window, its events routed to the GUI or to the picture, and the
- * scripted event source of the tests (--keys). The only file that knows about windows. */
-#define _XOPEN_SOURCE 700   /* strdup, strtok_r */
+/* The platform: the GLFW window, its events handed to the handlers the loop gives
+ * (input.c's), the clock, the title and the clipboard. The only file that calls GLFW; it calls
+ * no other file of the viewer (the handlers come as pointers), so every part may use it. */
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -9,72 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "actions.h"
 #include "gl_context.h"
-#include "keynames.h"
-#include "panels.h"
 #include "viewer_internal.h"
 
+/* ---------------------------------------------------------------------------------------
+ * The events: GLFW's callbacks, in framebuffer pixels, to the loop's handlers */
+
+static const platform_events *g_events;
+
 static viewer *from(GLFWwindow *w) { return glfwGetWindowUserPointer(w); }
-
-/* While the help shows, letters type its search: only Esc, F1 and Backspace act. */
-static bool help_key(viewer *v, int key)
-{
-    if (!v->s.show_help || key == GLFW_KEY_ESCAPE || key == GLFW_KEY_F1)
-        return false;
-    size_t n = strlen(v->help_filter);
-    if (key == GLFW_KEY_BACKSPACE && n > 0)
-        v->help_filter[n - 1] = '\0';
-    return true;
-}
-
-void viewer_key(viewer *v, int key, int mods)
-{
-    if (help_key(v, key))
-        return;
-    if (v->gui && ui_wants_keyboard(v->gui)) {
-        if (key == GLFW_KEY_ESCAPE && v->s.show_open)   /* Esc closes the open box */
-            action_run(v, ACT_OPEN);
-        return;   /* a typed field's keys are its own: Esc there never quits */
-    }
-    action_key(v, key, mods);
-}
 
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
-    viewer *v = from(w);
-    bool down = action == GLFW_PRESS || action == GLFW_REPEAT;
-    ui_input_key(v->gui, key, down);
-    bool help = v->s.show_help;
-    if (down)
-        viewer_key(v, key, mods);
-    else if (action == GLFW_RELEASE)
-        action_key_up(v, key);
-    /* A printable key (GLFW's codes below Escape's) that opened the help (?) also comes as a
-     * character: not typed into the search. F1 or a menu sends none: nothing is dropped. */
-    if (down)
-        v->help_swallow = !help && v->s.show_help && key < GLFW_KEY_ESCAPE;
-    v->dirty = true;
-    v->ui_frames = 2;
+    g_events->key(from(w), key, action, mods);
 }
 
-static void on_char(GLFWwindow *w, unsigned codepoint)
-{
-    viewer *v = from(w);
-    size_t n = strlen(v->help_filter);
-    if (v->help_swallow) {
-        v->help_swallow = false;
-        return;
-    }
-    if (v->s.show_help && codepoint >= 32 && codepoint < 127 && n + 1 < sizeof v->help_filter) {
-        v->help_filter[n] = (char)codepoint;
-        v->help_filter[n + 1] = '\0';
-    } else if (ui_wants_keyboard(v->gui)) {
-        ui_input_char(v->gui, codepoint);
-    }
-    v->dirty = true;
-}
+static void on_char(GLFWwindow *w, unsigned codepoint) { g_events->chr(from(w), codepoint); }
 
 /* Window coordinates -> framebuffer pixels (they differ on HiDPI screens). */
 static void to_fb(GLFWwindow *w, double *x, double *y)
@@ -88,144 +39,36 @@ static void to_fb(GLFWwindow *w, double *x, double *y)
     }
 }
 
-/* Framebuffer point (X, Y) on the picture (not a panel)? */
-static bool on_picture(const viewer *v, double x, double y)
-{
-    return x >= v->vp.x && y >= v->vp.y && x < v->vp.x + v->vp.w && y < v->vp.y + v->vp.h &&
-           !panels_hovered(v, x, y);
-}
-
-/* Framebuffer point (X, Y) within grabbing distance of the wipe's divider? */
-static bool near_divider(const viewer *v, double x, double y)
-{
-    if (v->s.compare != COMPARE_WIPE || v->s.ref < 0)
-        return false;
-    double at = viewer_wipe_pos(v), d = v->s.wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
-    return fabs(d) <= 8 * ui_scale(v->gui);
-}
-
 static void on_cursor(GLFWwindow *w, double x, double y)
 {
-    viewer *v = from(w);
     to_fb(w, &x, &y);
-    ui_input_motion(v->gui, x, y);
-    /* another tile: the same place of the shown image's (the Pixel section reads its file) */
-    v->mouse_tile = viewer_tiles_point(v, &x, &y);
-    double lx = x - v->vp.x, ly = y - v->vp.y;
-    if (v->region_drag)
-        viewer_image_pixel(v, lx, ly, &v->region_b[0], &v->region_b[1]);
-    else if (v->wipe_drag)
-        action_set(v, ACT_SET_WIPE, v->s.wipe_horizontal ? ly / v->vp.h : lx / v->vp.w);
-    else if (v->dragging) {
-        v->s.view = view_pan(v->s.view, lx - v->mouse_x, ly - v->mouse_y);
-        v->s.fitted = false;
-    }
-    v->mouse_x = lx;
-    v->mouse_y = ly;
-    v->mouse_in = on_picture(v, x, y);
-    v->dirty = true;   /* the inspector follows the cursor, widgets light up */
+    g_events->cursor(from(w), x, y);
 }
 
-static void on_enter(GLFWwindow *w, int entered)
-{
-    viewer *v = from(w);
-    if (!entered)
-        v->mouse_in = false;
-    v->dirty = true;
-}
+static void on_enter(GLFWwindow *w, int entered) { g_events->enter(from(w), entered != 0); }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
 {
-    viewer *v = from(w);
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
-    ui_input_motion(v->gui, x, y);
-    ui_input_button(v->gui, button, action == GLFW_PRESS);
-    int tile = viewer_tiles_point(v, &x, &y);
-    if (action == GLFW_PRESS)
-        v->press_mods = mods;   /* a panel's click reads them (Shift+click in the list) */
-    if (button == GLFW_MOUSE_BUTTON_LEFT) {
-        bool press = action == GLFW_PRESS && on_picture(v, x, y) && v->have_image;
-        if (v->region_drag && action == GLFW_RELEASE)
-            action_run(v, ACT_REGION_DONE);
-        v->region_drag = press && (mods & GLFW_MOD_SHIFT);
-        if (v->region_drag) {   /* Shift+drag: a region, from the pixel under the press */
-            viewer_image_pixel(v, x - v->vp.x, y - v->vp.y, &v->region_a[0], &v->region_a[1]);
-            v->region_b[0] = v->region_a[0];
-            v->region_b[1] = v->region_a[1];
-        }
-        /* Ctrl+click: a pin on the pixel under the press (no pan). */
-        bool pin = press && !v->region_drag && (mods & GLFW_MOD_CONTROL);
-        if (pin) {
-            v->pin_at[0] = x - v->vp.x;
-            v->pin_at[1] = y - v->vp.y;
-            action_run(v, ACT_PIN);
-        }
-        v->wipe_drag = press && !v->region_drag && !pin && near_divider(v, x, y);
-        /* A click on another tile, not a pan (it ends where it began), shows its file. */
-        if (action == GLFW_RELEASE && v->dragging && tile >= 0 && tile == v->press_tile &&
-            tile != v->tile_cur && hypot(x - v->press_at[0], y - v->press_at[1]) < 3)
-            action_set(v, ACT_SELECT_IMAGE, v->tiles[tile].entry);
-        v->dragging = press && !v->region_drag && !pin && !v->wipe_drag;
-        v->press_tile = v->dragging ? tile : -1;
-        v->press_at[0] = x;
-        v->press_at[1] = y;
-    }
-    v->dirty = true;
-    v->ui_frames = 2;
+    g_events->button(from(w), button, action, mods, x, y);
 }
 
 static void on_scroll(GLFWwindow *w, double dx, double dy)
 {
-    viewer *v = from(w);
     double x, y;
     glfwGetCursorPos(w, &x, &y);
     to_fb(w, &x, &y);
-    viewer_tiles_point(v, &x, &y);
-    if (!on_picture(v, x, y)) {
-        ui_input_scroll(v->gui, dx, dy);
-    } else {
-        v->s.view = view_zoom_at(v->s.view, pow(2.0, dy / 4), (view_point){v->mouse_x, v->mouse_y},
-                               v->vp.w, v->vp.h);
-        v->s.fitted = false;
-    }
-    v->dirty = true;
+    g_events->scroll(from(w), dx, dy, x, y);
 }
 
-static void on_drop(GLFWwindow *w, int n, const char **paths)
-{
-    viewer_files_drop(from(w), (char **)paths, n);
-}
-
-static void on_refresh(GLFWwindow *w) { from(w)->dirty = true; }
+static void on_drop(GLFWwindow *w, int n, const char **paths) { g_events->drop(from(w), n, paths); }
+static void on_refresh(GLFWwindow *w) { g_events->redraw(from(w)); }
 static void on_fb_size(GLFWwindow *w, int width, int height)
 {
     (void)width, (void)height;
-    from(w)->dirty = true;
-}
-
-bool viewer_parse_replay(viewer *v, const char *keys)
-{
-    size_t len = strlen(keys);
-    v->replay = calloc(len + 1, sizeof *v->replay);
-    char *copy = v->replay ? strdup(keys) : NULL, *save = NULL;
-    if (!copy)
-        return false;
-    for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        int key, mods;
-        if (!keys_parse(tok, &key, &mods)) {
-            fprintf(stderr, "hdrtone: --keys: unknown key '%s' (names as xdotool: a, A, "
-                            "shift+Up, comma, period, F1, Page_Down, ...)\n", tok);
-            free(copy);
-            return false;
-        }
-        v->replay[v->nreplay][0] = key;
-        v->replay[v->nreplay][1] = mods;
-        v->nreplay++;
-    }
-    free(copy);
-    return true;
+    g_events->redraw(from(w));
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -292,20 +135,15 @@ static void set_callbacks(viewer *v)
     glfwSetFramebufferSizeCallback(v->win, on_fb_size);
 }
 
-/* The GUI at the monitor's content scale (Xft.dpi / 96 on X11) times --ui-scale. */
-static bool open_gui(viewer *v)
+float platform_content_scale(const viewer *v)
 {
     float xs = 1, ys = 1;
-    glfwGetWindowContentScale(v->win, &xs, &ys);
-    char err[HT_ERR_MAX];
-    if (!(v->gui = ui_create(fmaxf(1.0f, xs) * v->ui_scale, err, sizeof err))) {
-        fprintf(stderr, "hdrtone: the GUI cannot start: %s\n", err);
-        return false;
-    }
-    return true;
+    if (v->win)
+        glfwGetWindowContentScale(v->win, &xs, &ys);
+    return fmaxf(1.0f, xs);
 }
 
-bool platform_open_window(viewer *v, const ht_options *o)
+bool platform_open_window(viewer *v, const ht_options *o, const platform_events *events)
 {
     int ww, wh;
     window_size(o, &ww, &wh);
@@ -333,15 +171,8 @@ bool platform_open_window(viewer *v, const ht_options *o)
         fprintf(stderr, "hdrtone: OpenGL 4.3 core is needed: %s\n", err);
         return false;
     }
-    if (!(v->pipe = pipeline_create(err, sizeof err)) ||
-        !(v->scene = pass_scene_create(err, sizeof err))) {
-        fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
-        return false;
-    }
-    if (!open_gui(v))
-        return false;
-    pipeline_set_latency(v->pipe, v->latency);
     glfwSwapInterval(1);
+    g_events = events;
     set_callbacks(v);
     return true;
 }

@@ -1,5 +1,5 @@
 /* The renderer: a frame's passes (scene, the human-vision stage, analysis, apply) into the
- * pipelines' outputs, the statistics on demand, and the frame record it publishes (v->frame:
+ * pipelines' outputs, the statistics on demand, and the frame record it publishes (v->rnd.frame:
  * the analysis read back a frame or so later through the GPU layer's fenced read-back).
  * Nothing here waits for the GPU but the test hooks' exact reads. */
 #include <math.h>
@@ -10,22 +10,50 @@
 #include "human_gpu.h"
 #include "viewer_internal.h"
 
+bool renderer_create(viewer_render *r, char *err, size_t errlen)
+{
+    if (!(r->pipe = pipeline_create(err, errlen)) || !(r->scene = pass_scene_create(err, errlen)))
+        return false;
+    pipeline_set_latency(r->pipe, r->latency);
+    glGenFramebuffers(1, &r->present_fbo);
+    return true;
+}
+
 /* ---------------------------------------------------------------------------------------
  * The read-back of the analysis */
 
-/* Starts the copy of the frame's analysis (gpu_readback: fenced, no stall), unless one is in
- * flight. */
-static void readback_start(viewer *v)
+/* What a frame's analysis depends on (its key, from the frame's): the image and the
+ * operator's settings, and the view, its size and samples only when the analysis reads the
+ * view (V); the display mode, the reference and the comparison change the picture only. */
+static viewer_frame_key analysis_key(const viewer_frame_key *frame)
+{
+    viewer_frame_key k = {0};
+    k.image = frame->image;
+    k.tm = frame->tm;
+    k.adapt_view = frame->adapt_view;
+    if (k.adapt_view) {
+        k.view = frame->view;
+        k.w = frame->w;
+        k.h = frame->h;
+        k.samples = frame->samples;
+    }
+    return k;
+}
+
+/* Starts the copy of the analysis of the frame of KEY (gpu_readback: fenced, no stall),
+ * unless one is in flight: then the latest frame's is read when it lands. */
+static void readback_start(viewer_render *r, const viewer_frame_key *key)
 {
     char err[HT_ERR_MAX];
-    if (v->rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
-        v->rb_wanted = true;
+    if (r->rb_slot >= 0) {   /* one in flight: this frame's is read when it lands */
+        r->rb_wanted = true;
         return;
     }
-    v->rb_wanted = false;
-    if (!v->rb && !(v->rb = gpu_readback_create(1)))
+    r->rb_wanted = false;
+    if (!r->rb && !(r->rb = gpu_readback_create(1)))
         return;
-    v->rb_slot = gpu_readback_start_buffer(v->rb, pipeline_frame_buffer(v->pipe),
+    r->rb_key = analysis_key(key);
+    r->rb_slot = gpu_readback_start_buffer(r->rb, pipeline_frame_buffer(r->pipe),
                                            sizeof(ht_frame), err, sizeof err);
 }
 
@@ -45,33 +73,47 @@ static bool result_changed(const tonemap_result *a, const tonemap_result *b)
     return false;
 }
 
-/* Fetches a finished copy. A result that changes the text asks for one more frame; that
- * frame's copy then matches and the window goes idle again. */
-void renderer_forget(viewer *v)
-{
-    if (v->rb_slot >= 0)
-        gpu_readback_cancel(v->rb, v->rb_slot);   /* another image's analysis */
-    v->rb_slot = -1;
-    v->rb_wanted = false;
-    v->frame.valid = false;
-}
-
-void renderer_poll(viewer *v)
+/* Fetches a finished copy into the record with the key of the frame it was read from
+ * (renderer_result gives it while that is what is shown). A result that changes the text
+ * asks for one more frame; that frame's copy then matches and the window goes idle again. */
+bool renderer_poll(viewer_render *rd)
 {
     tonemap_result r;
     char err[HT_ERR_MAX];
-    if (v->rb_slot < 0 || !gpu_readback_ready(v->rb, v->rb_slot))
-        return;
-    bool ok = gpu_readback_finish(v->rb, v->rb_slot, &r, err, sizeof err);
-    v->rb_slot = -1;
-    if (v->rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
-        readback_start(v);
+    if (rd->rb_slot < 0 || !gpu_readback_ready(rd->rb, rd->rb_slot))
+        return false;
+    bool ok = gpu_readback_finish(rd->rb, rd->rb_slot, &r, err, sizeof err);
+    rd->rb_slot = -1;
+    viewer_frame_key key = rd->rb_key;
+    if (rd->rb_wanted)   /* a later frame was drawn meanwhile: its analysis too */
+        readback_start(rd, &rd->last);
     if (!ok)
-        return;
-    if (!v->frame.valid || result_changed(&r, &v->frame.r))
-        v->dirty = true;
-    v->frame.r = r;
-    v->frame.valid = true;
+        return false;
+    bool changed = !rd->frame.valid || !renderer_key_equal(&key, &rd->frame.key) ||
+                   result_changed(&r, &rd->frame.r);
+    rd->frame.r = r;
+    rd->frame.key = key;
+    rd->frame.valid = true;
+    return changed;
+}
+
+const tonemap_result *renderer_result(const viewer *v)
+{
+    if (!v->rnd.frame.valid || !v->rnd.pipe || !v->doc.have_image)
+        return NULL;
+    viewer_frame_key now = renderer_frame_key(v, v->rnd.samples, false);
+    now = analysis_key(&now);
+    if (v->rnd.playing)   /* every frame a new image: the record of the one before is shown */
+        now.image = v->rnd.frame.key.image;
+    return renderer_key_equal(&now, &v->rnd.frame.key) ? &v->rnd.frame.r : NULL;
+}
+
+const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
+                              const session *s)
+{
+    return r->stats_ok && r->stats_gen == d->image_gen && tonemap_params_equal(&r->stats_tm, &s->tm)
+               ? &r->stats
+               : NULL;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -85,53 +127,53 @@ static void gpu_error(viewer *v, const char *err)
         viewer_set_message(v, true, "GPU pipeline: %s", err);
 }
 
-static bool stats_wanted(const viewer *v)
+static bool stats_wanted(const viewer_document *d, const session *s)
 {
-    return v->have_image && (v->s.show_marks || (v->s.show_panels && v->s.hist_mode != HIST_LOG));
+    return d->have_image && (s->show_marks || (s->show_panels && s->hist_mode != HIST_LOG));
 }
 
 /* renderer_stats_update's work: the statistics of the image with the current settings. */
 static void stats_compute(viewer *v)
 {
-    v->stats_tried = true;
-    v->stats_ok = false;
-    v->stats_gen = v->image_gen;
-    v->stats_tm = v->s.tm;
-    imgstats_free(&v->stats);
+    v->rnd.stats_tried = true;
+    v->rnd.stats_ok = false;
+    v->rnd.stats_gen = v->doc.image_gen;
+    v->rnd.stats_tm = v->s.tm;
+    imgstats_free(&v->rnd.stats);
     char err[HT_ERR_MAX];
-    if (!v->stats_ctx && !(v->stats_ctx = imgstats_gpu_create(err, sizeof err))) {
+    if (!v->rnd.stats_ctx && !(v->rnd.stats_ctx = imgstats_gpu_create(err, sizeof err))) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    ht_source img = pipeline_image_source(v->pipe);
-    if (pipeline_image_pieces(v->pipe) != 1 || img.width != v->img.width ||
-        img.height != v->img.height) {
+    ht_source img = pipeline_image_source(v->rnd.pipe);
+    if (pipeline_image_pieces(v->rnd.pipe) != 1 || img.width != v->doc.img.width ||
+        img.height != v->doc.img.height) {
         /* An image in several textures: imgstats' GPU passes take one texture of the whole
          * image. The brightest pixel and the peaks come from the CPU reference then (the
          * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->img, NULL, v->peaks, v->min_distance, &v->stats)) {
+        if (!imgstats_cpu(&v->doc.img, NULL, v->rnd.peaks, v->rnd.min_distance, &v->rnd.stats)) {
             viewer_set_message(v, true, "statistics: out of memory");
             return;
         }
-        v->stats_ok = true;
+        v->rnd.stats_ok = true;
         return;
     }
     /* The output of this image's own curve, never the frame before's. */
-    pipeline_set_latency(v->pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->pipe, &v->s.tm, NULL, NULL, err, sizeof err);
-    pipeline_set_latency(v->pipe, v->latency);
+    pipeline_set_latency(v->rnd.pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(v->rnd.pipe, &v->s.tm, NULL, NULL, err, sizeof err);
+    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
     if (!ok) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    ht_source out = {pipeline_output_texture(v->pipe), img.width, img.height, 1};
-    if (!imgstats_gpu_prepare(v->stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->stats_ctx, &v->img, v->grey_kernel, v->peaks, v->min_distance,
-                          &v->stats, err, sizeof err)) {
+    ht_source out = {pipeline_output_texture(v->rnd.pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(v->rnd.stats_ctx, img, out, err, sizeof err) ||
+        !imgstats_gpu_run(v->rnd.stats_ctx, &v->doc.img, v->rnd.grey_kernel, v->rnd.peaks,
+                          v->rnd.min_distance, &v->rnd.stats, err, sizeof err)) {
         viewer_set_message(v, true, "statistics: %s", err);
         return;
     }
-    v->stats_ok = true;
+    v->rnd.stats_ok = true;
 }
 
 /* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
@@ -144,10 +186,10 @@ static void stats_compute(viewer *v)
  * ran them. */
 bool renderer_stats_update(viewer *v)
 {
-    if (!stats_wanted(v))
+    if (!stats_wanted(&v->doc, &v->s))
         return false;
-    if (v->stats_tried && v->stats_gen == v->image_gen &&
-        tonemap_params_equal(&v->stats_tm, &v->s.tm))
+    if (v->rnd.stats_tried && v->rnd.stats_gen == v->doc.image_gen &&
+        tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm))
         return false;
     stats_compute(v);
     return true;
@@ -158,14 +200,14 @@ bool renderer_stats_update(viewer *v)
 
 /* What a frame's picture depends on: with the same key the last output is presented again
  * (a cursor move, a help or panel change redraws only the panels). */
-viewer_frame_key renderer_frame_key(viewer *v, int samples)
+viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref)
 {
-    viewer_frame_key k = {pipeline_image_generation(v->pipe), v->s.view, v->s.tm, samples,
-                          v->s.adapt_view, v->vp.w, v->vp.h, v->disp_res, viewer_ref_shown(v),
-                          v->ref_pipe ? pipeline_image_generation(v->ref_pipe) : 0,
+    viewer_frame_key k = {pipeline_image_generation(v->rnd.pipe), v->s.view, v->s.tm, samples,
+                          v->s.adapt_view, v->vp.w, v->vp.h, v->rnd.disp_res, ref,
+                          v->rnd.ref_pipe ? pipeline_image_generation(v->rnd.ref_pipe) : 0,
                           v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
-    if (v->region_valid)
-        memcpy(k.region, v->region.rect, sizeof k.region);
+    if (v->doc.region_valid)
+        memcpy(k.region, v->doc.region.rect, sizeof k.region);
     return k;
 }
 
@@ -180,48 +222,45 @@ bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b)
            a->flip_tonemapper == b->flip_tonemapper;
 }
 
-/* The human-vision stage's picture (viewer_human_shown) in *PIC: the analysis of the image
- * (the stage's grids are in its pixels, so V's analysis of the view does not apply; a
- * sequence does not adapt with the options: viewer_seq_adapted), then the stage over the
- * image into the pipeline's float picture; the one made last while the image and settings
- * are the same (its analysis is still the frame's: the statistics' passes, the only other
- * ones, run with the same settings). */
-static bool human_picture(viewer *v, ht_source *pic, char *err, size_t errlen)
+/* The analysis of the image comes first (the stage's grids are in its pixels, so V's
+ * analysis of the view does not apply; a sequence does not adapt with the options:
+ * viewer_seq_adapted); the kept picture's analysis is still the pipeline's (the statistics'
+ * passes, the only other ones, run with the same settings). */
+bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params *tm,
+                            ht_source *pic, char *err, size_t errlen)
 {
-    unsigned long gen = pipeline_image_generation(v->pipe);
-    if (v->human_cached && v->human_gen == gen && tonemap_params_equal(&v->human_tm, &v->s.tm)) {
-        *pic = v->human_pic;
+    unsigned long gen = pipeline_image_generation(pipe);
+    if (c->cached && c->gen == gen && tonemap_params_equal(&c->tm, tm)) {
+        *pic = c->pic;
         return true;
     }
     tonemap_result r;
-    v->human_cached = false;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &r, err, errlen))
+    c->cached = false;
+    if (!pipeline_analyze_uploaded(pipe, tm, &r, err, errlen))
         return false;
-    ht_human_grids g = pipeline_human_grids(v->pipe);
-    if (!pipeline_human_prepare(v->pipe, &g, &v->s.tm, pic, err, errlen))
+    ht_human_grids g = pipeline_human_grids(pipe);
+    if (!pipeline_human_prepare(pipe, &g, tm, pic, err, errlen))
         return false;
-    v->human_cached = true;
-    v->human_gen = gen;
-    v->human_tm = v->s.tm;
-    v->human_pic = *pic;
+    *c = (human_cache){true, gen, *tm, *pic};
     return true;
 }
 
 /* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
  * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
  * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
-void renderer_render(viewer *v, bool f32, int samples)
+void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
+                     const tonemap_result *adapted)
 {
-    ht_source img = pipeline_image_source(v->pipe), pic;
+    int samples = key->samples;
+    ht_source img = pipeline_image_source(v->rnd.pipe), pic;
     char err[HT_ERR_MAX];
-    /* A sequence's frame adapted in time: its result is the frame, only the apply runs. */
-    const tonemap_result *adapted = viewer_seq_adapted(v);
-    bool human = viewer_human_shown(v), staged = human && human_picture(v, &pic, err,
-                                                                        sizeof err);
+    bool human = viewer_human_shown(v);
+    bool staged = human && renderer_human_picture(v->rnd.pipe, &v->rnd.human, &v->s.tm, &pic,
+                                                  err, sizeof err);
     if (human && !staged)
         gpu_error(v, err);
     if (!staged)   /* the analysis below replaces the one the kept picture goes with */
-        v->human_cached = false;
+        v->rnd.human.cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
     tonemap_params tm = v->s.tm;
     if (!human)
@@ -229,29 +268,30 @@ void renderer_render(viewer *v, bool f32, int samples)
     viewer_ocio_params(v, &tm);
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
      * GPU when zoomed out. */
-    ht_source scene = staged ? pass_scene_run(v->scene, pic, true, v->vp.w, v->vp.h, samples,
+    ht_source scene = staged ? pass_scene_run(v->rnd.scene, pic, true, v->vp.w, v->vp.h, samples,
                                               viewer_scene_view(v))
-                             : pass_scene_run_image(v->scene, v->pipe, f32, v->vp.w, v->vp.h,
-                                                    samples, viewer_scene_view(v));
-    v->scene_src = scene;
-    if (pass_scene_error(v->scene)[0])
-        gpu_error(v, pass_scene_error(v->scene));
+                             : pass_scene_run_image(v->rnd.scene, v->rnd.pipe, f32, v->vp.w,
+                                                    v->vp.h, samples, viewer_scene_view(v));
+    v->rnd.scene_src = scene;
+    if (pass_scene_error(v->rnd.scene)[0])
+        gpu_error(v, pass_scene_error(v->rnd.scene));
     if (staged) {
-        if (!pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+        if (!pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
     } else if (adapted) {
-        if (!pipeline_apply_result(v->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
-            !pipeline_run_pass(v->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+        if (!pipeline_apply_result(v->rnd.pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
             gpu_error(v, err);
-    } else if (!pipeline_frame(v->pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
+    } else if (!pipeline_frame(v->rnd.pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
                                sizeof err)) {
         gpu_error(v, err);
     }
     if (v->testing) {
-        pipeline_read_result(v->pipe, &v->frame.r);   /* hooks: exact text, no hurry */
-        v->frame.valid = true;
+        pipeline_read_result(v->rnd.pipe, &v->rnd.frame.r);   /* hooks: exact text, no hurry */
+        v->rnd.frame.key = analysis_key(key);
+        v->rnd.frame.valid = true;
     } else {
-        readback_start(v);
+        readback_start(&v->rnd, key);
     }
 }
 

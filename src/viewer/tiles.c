@@ -1,14 +1,15 @@
 /* The side-by-side and grid layouts (docs/viewer.md, Layouts): the picture's area split into
  * tiles of one size, the shown image in its own (the renderer's frame, v->vp) and each other
  * open file in a tile that owns its pipeline and scene pass, drawn with the shown image's
- * view, settings and display mode, and tone-mapped with its own analysis of the whole image
- * (pipeline_frame on its image), so that each tile is what `hdrtone export` makes of its
- * file. */
+ * view, settings, human-vision stage and display mode, and tone-mapped with its own analysis
+ * of the whole image (pipeline_frame on its image), so that each tile is what `hdrtone
+ * export` makes of its file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "human.h"
 #include "viewer_internal.h"
 
 enum { TILE_GAP = 4 };   /* framebuffer pixels between tiles */
@@ -41,18 +42,20 @@ static bool job_start(viewer *v, viewer_tile *t, const char *path)
 static int layout_entries(const viewer *v, int *e, int *at)
 {
     *at = 0;
-    e[0] = v->cur;
-    if (!v->have_image || v->seq || v->nfiles < 2 || v->s.layout == HT_LAYOUT_SINGLE)
+    e[0] = v->doc.list.cur;
+    if (!v->doc.have_image || v->seq || v->doc.list.nfiles < 2 || v->s.layout == HT_LAYOUT_SINGLE)
         return 1;
     if (v->s.layout == HT_LAYOUT_SIDE) {
-        e[1] = v->s.ref >= 0 && v->s.ref != v->cur ? v->s.ref : (v->cur + 1) % v->nfiles;
+        e[1] = v->s.ref >= 0 && v->s.ref != v->doc.list.cur
+                   ? v->s.ref
+                   : (v->doc.list.cur + 1) % v->doc.list.nfiles;
         return 2;
     }
-    int first = v->cur - v->cur % HT_GRID_MAX, n = v->nfiles - first;
+    int first = v->doc.list.cur - v->doc.list.cur % HT_GRID_MAX, n = v->doc.list.nfiles - first;
     n = n < HT_GRID_MAX ? n : HT_GRID_MAX;
     for (int i = 0; i < n; i++)
         e[i] = first + i;
-    *at = v->cur - first;
+    *at = v->doc.list.cur - first;
     return n;
 }
 
@@ -63,7 +66,7 @@ static void tile_reset(viewer_tile *t)
         job_take(t);   /* a decoded image nobody wants now: freed below */
     image_free(&t->img);
     t->path[0] = t->err[0] = '\0';
-    t->ok = t->have_last = t->r_ok = false;
+    t->ok = t->have_last = t->r_ok = t->human.cached = false;
 }
 
 static void tile_free(viewer_tile *t)
@@ -76,32 +79,32 @@ static void tile_free(viewer_tile *t)
 void viewer_tiles_layout(viewer *v)
 {
     int e[HT_GRID_MAX], at;
-    v->area = v->vp;
-    v->ntiles = layout_entries(v, e, &at);
-    v->tile_cur = at;
-    for (int i = v->ntiles > 1 ? v->ntiles : 0; i < HT_GRID_MAX; i++)
-        if (v->tiles[i].path[0])   /* a tile no longer shown gives its GPU objects back */
-            tile_free(&v->tiles[i]);
-    if (v->ntiles == 1)
+    v->rnd.area = v->vp;
+    v->rnd.ntiles = layout_entries(v, e, &at);
+    v->rnd.tile_cur = at;
+    for (int i = v->rnd.ntiles > 1 ? v->rnd.ntiles : 0; i < HT_GRID_MAX; i++)
+        if (v->rnd.tiles[i].path[0])   /* a tile no longer shown gives its GPU objects back */
+            tile_free(&v->rnd.tiles[i]);
+    if (v->rnd.ntiles == 1)
         return;
-    int cols = v->s.layout == HT_LAYOUT_SIDE ? 2 : (int)ceil(sqrt(v->ntiles));
-    int rows = (v->ntiles + cols - 1) / cols;
-    int w = (v->area.w - TILE_GAP * (cols - 1)) / cols;
-    int h = (v->area.h - TILE_GAP * (rows - 1)) / rows;
+    int cols = v->s.layout == HT_LAYOUT_SIDE ? 2 : (int)ceil(sqrt(v->rnd.ntiles));
+    int rows = (v->rnd.ntiles + cols - 1) / cols;
+    int w = (v->rnd.area.w - TILE_GAP * (cols - 1)) / cols;
+    int h = (v->rnd.area.h - TILE_GAP * (rows - 1)) / rows;
     w = w < 1 ? 1 : w;
     h = h < 1 ? 1 : h;
-    for (int i = 0; i < v->ntiles; i++) {
-        v->tiles[i].entry = e[i];
-        v->tiles[i].at = (viewport){v->area.x + (i % cols) * (w + TILE_GAP),
-                                    v->area.y + (i / cols) * (h + TILE_GAP), w, h};
+    for (int i = 0; i < v->rnd.ntiles; i++) {
+        v->rnd.tiles[i].entry = e[i];
+        v->rnd.tiles[i].at = (viewport){v->rnd.area.x + (i % cols) * (w + TILE_GAP),
+                                    v->rnd.area.y + (i / cols) * (h + TILE_GAP), w, h};
     }
-    v->vp = v->tiles[at].at;
+    v->vp = v->rnd.tiles[at].at;
 }
 
 int viewer_tiles_point(const viewer *v, double *x, double *y)
 {
-    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++) {
-        viewport t = v->tiles[i].at;
+    for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++) {
+        viewport t = v->rnd.tiles[i].at;
         if (*x >= t.x && *y >= t.y && *x < t.x + t.w && *y < t.y + t.h) {
             *x += v->vp.x - t.x;
             *y += v->vp.y - t.y;
@@ -114,17 +117,17 @@ int viewer_tiles_point(const viewer *v, double *x, double *y)
 /* The other tile under the cursor that holds a picture, or -1. */
 static int hovered(const viewer *v)
 {
-    int i = v->mouse_tile;
-    if (!v->mouse_in || v->ntiles < 2 || i < 0 || i >= v->ntiles || i == v->tile_cur)
+    int i = v->in.mouse_tile;
+    if (!v->in.mouse_in || v->rnd.ntiles < 2 || i < 0 || i >= v->rnd.ntiles || i == v->rnd.tile_cur)
         return -1;
-    const viewer_tile *t = &v->tiles[i];
+    const viewer_tile *t = &v->rnd.tiles[i];
     return t->ok && t->have_last && t->img.rgba ? i : -1;
 }
 
 const viewer_tile *viewer_tile_hovered(const viewer *v)
 {
     int i = hovered(v);
-    return i >= 0 && v->tiles[i].r_ok ? &v->tiles[i] : NULL;
+    return i >= 0 && v->rnd.tiles[i].r_ok ? &v->rnd.tiles[i] : NULL;
 }
 
 bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
@@ -133,12 +136,6 @@ bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *t
     *tm = v->s.tm;
     tm->veil = tm->acuity = tm->color_loss = false;
     return tonemap_set_colour(tm, &t->img.colour, err, errlen);
-}
-
-const char *viewer_tile_name(const viewer *v, int i)
-{
-    int e = v->tiles[i].entry;
-    return e >= 0 && e < v->nfiles ? viewer_base_name(v->files[e]) : "";
 }
 
 /* T's decoded image uploaded into its pipeline. */
@@ -161,7 +158,7 @@ static bool tile_upload(viewer_tile *t)
  * a network image copied at once. A failure is kept, not tried again every frame. */
 static bool tile_load(viewer *v, viewer_tile *t)
 {
-    const char *path = v->files[t->entry];
+    const char *path = v->doc.list.files[t->entry];
     if (strcmp(path, t->path) == 0 && !t->job)
         return t->ok;
     if (strcmp(path, t->path) != 0) {
@@ -184,24 +181,49 @@ static bool tile_load(viewer *v, viewer_tile *t)
 void viewer_tiles_poll(viewer *v)
 {
     for (int i = 0; i < HT_GRID_MAX; i++)
-        if (v->tiles[i].job && load_job_done(v->tiles[i].job))
+        if (v->rnd.tiles[i].job && load_job_done(v->rnd.tiles[i].job))
             v->dirty = true;   /* the frame uploads it */
 }
 
 bool viewer_tiles_loading(const viewer *v)
 {
     for (int i = 0; i < HT_GRID_MAX; i++)
-        if (v->tiles[i].job)
+        if (v->rnd.tiles[i].job)
             return true;
     return false;
 }
 
+/* T's picture after its scene pass: the human-vision stage when the shown image has it (as
+ * the renderer's: the stage over the whole image, the scene drawn from its picture, then the
+ * apply pass), else its own analysis of the whole image and the apply pass. */
+static bool tile_passes(viewer *v, viewer_tile *t, tonemap_params *tm, int samples,
+                        scene_view view, char *err, size_t errlen)
+{
+    bool human = human_requested(&v->s.tm) && pipeline_image_pieces(t->pipe) == 1;
+    ht_source pic;
+    if (human) {
+        tm->veil = v->s.tm.veil;   /* viewer_tile_params leaves them out */
+        tm->acuity = v->s.tm.acuity;
+        tm->color_loss = v->s.tm.color_loss;
+        if (!renderer_human_picture(t->pipe, &t->human, tm, &pic, err, errlen))
+            return false;
+        ht_source scene = pass_scene_run(t->scene, pic, true, t->at.w, t->at.h, samples, view);
+        return pipeline_run_pass(t->pipe, HT_PASS_apply, scene, tm, err, errlen);
+    }
+    t->human.cached = false;   /* the analysis below replaces the one the picture goes with */
+    ht_source scene = pass_scene_run_image(t->scene, t->pipe, !t->img.half_exact, t->at.w,
+                                           t->at.h, samples, view);
+    return pipeline_frame(t->pipe, pipeline_image_source(t->pipe), scene, tm, err, errlen);
+}
+
 /* Tile T's picture: the scene pass with the shown image's view placed on its own data
- * window, then its own analysis of the whole image and the apply pass. The human-vision
- * stage runs on the shown image only (as the reference's picture). */
+ * window, then its passes (tile_passes) with the shown image's settings, human-vision stage
+ * and display mode. The OCIO view takes the tile's pixels, converted to the working space by
+ * their own colour transform (viewer_tile_params), from there: as `hdrtone export` of the
+ * tile's file does (its file's own input space instead differs from export's picture). */
 static void tile_render(viewer *v, viewer_tile *t, int samples)
 {
-    viewer_frame_key k = v->last;
+    viewer_frame_key k = v->rnd.last;
     k.image = pipeline_image_generation(t->pipe);
     if (t->have_last && renderer_key_equal(&k, &t->last))
         return;
@@ -214,9 +236,7 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
     pipeline_set_display(t->pipe, viewer_display_of(v));
     view_place p = view_placement(v->s.view, t->img.data_window[0], t->img.data_window[1],
                                   t->at.w, t->at.h);
-    ht_source scene = pass_scene_run_image(t->scene, t->pipe, !t->img.half_exact, t->at.w,
-                                           t->at.h, samples, (scene_view){p.x, p.y, p.zoom});
-    if (!pipeline_frame(t->pipe, pipeline_image_source(t->pipe), scene, &tm, err, sizeof err)) {
+    if (!tile_passes(v, t, &tm, samples, (scene_view){p.x, p.y, p.zoom}, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         return;
     }
@@ -227,11 +247,11 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
 
 void viewer_tiles_render(viewer *v, int samples)
 {
-    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++)
-        if (i != v->tile_cur && tile_load(v, &v->tiles[i]))
-            tile_render(v, &v->tiles[i], samples);
+    for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++)
+        if (i != v->rnd.tile_cur && tile_load(v, &v->rnd.tiles[i]))
+            tile_render(v, &v->rnd.tiles[i], samples);
     int h = hovered(v);
-    viewer_tile *t = h >= 0 ? &v->tiles[h] : NULL;
+    viewer_tile *t = h >= 0 ? &v->rnd.tiles[h] : NULL;
     if (t && !t->r_ok) {   /* the Pixel section's curve: one wait a render, while hovered */
         pipeline_read_result(t->pipe, &t->r);
         t->r_ok = true;
@@ -240,9 +260,9 @@ void viewer_tiles_render(viewer *v, int samples)
 
 void viewer_tiles_present(viewer *v)
 {
-    for (int i = 0; v->ntiles > 1 && i < v->ntiles; i++) {
-        viewer_tile *t = &v->tiles[i];
-        if (i != v->tile_cur && t->ok && t->have_last)
+    for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++) {
+        viewer_tile *t = &v->rnd.tiles[i];
+        if (i != v->rnd.tile_cur && t->ok && t->have_last)
             viewer_blit(v, pipeline_output_texture(t->pipe), t->at, 0, 0, t->at.w, t->at.h);
     }
 }
@@ -250,5 +270,5 @@ void viewer_tiles_present(viewer *v)
 void viewer_tiles_free(viewer *v)
 {
     for (int i = 0; i < HT_GRID_MAX; i++)
-        tile_free(&v->tiles[i]);
+        tile_free(&v->rnd.tiles[i]);
 }

@@ -26,43 +26,6 @@ static const double LIVE_POLL_S = 0.02;
 /* ---------------------------------------------------------------------------------------
  * The view */
 
-view_place viewer_place(const viewer *v)
-{
-    return view_placement(v->s.view, v->img.data_window[0], v->img.data_window[1], v->vp.w,
-                          v->vp.h);
-}
-
-scene_view viewer_scene_view(const viewer *v)
-{
-    view_place p = viewer_place(v);
-    return (scene_view){p.x, p.y, p.zoom};
-}
-
-/* What the view frames: both windows of the image. */
-static view_rect image_frame(const hdr_image *img)
-{
-    return view_frame(img->data_window, img->width, img->height, img->display_window);
-}
-
-/* A margin for the display window's frame when there is one. */
-static double frame_margin(const hdr_image *img)
-{
-    return memcmp(img->data_window, img->display_window, sizeof img->data_window) != 0 ? 16 : 0;
-}
-
-void viewer_fit(viewer *v)
-{
-    if (!v->have_image || v->vp.w <= 0 || v->vp.h <= 0)
-        return;
-    v->s.view = view_fit(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
-    v->s.fitted = true;
-}
-
-bool viewer_human_shown(const viewer *v)
-{
-    return human_requested(&v->s.tm) && pipeline_image_pieces(v->pipe) == 1;
-}
-
 /* The view when the viewport is known: a new image's first view, a fitted view refitted
  * when the viewport changed (a resize, a panel shown or hidden). */
 static void update_view(viewer *v)
@@ -80,10 +43,10 @@ static void update_view(viewer *v)
         if (v->s.fitted)
             viewer_fit(v);
     } else if (v->view_fresh) {
-        v->s.view = view_first(image_frame(&v->img), frame_margin(&v->img), v->vp.w, v->vp.h);
+        v->s.view = viewer_fit_view(v, true);
         v->s.fitted = v->s.view.zoom < 1;   /* shown whole, smaller than 1:1: keep it whole */
         v->view_fresh = false;
-    } else if (v->s.fitted && (v->vp.w != v->last.w || v->vp.h != v->last.h)) {
+    } else if (v->s.fitted && (v->vp.w != v->rnd.last.w || v->vp.h != v->rnd.last.h)) {
         viewer_fit(v);
     }
 }
@@ -103,42 +66,44 @@ int viewer_draw_frame(viewer *v)
     glClearColor(0.12f, 0.12f, 0.13f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
-    if (v->region_valid && v->region_gen != v->image_gen)
-        v->region_valid = false;   /* another image, part or layer: its region is gone */
-    if (v->have_image) {
+    if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
+        v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
+    if (v->doc.have_image) {
         viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
         bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
-        bool f32 = !v->img.half_exact || viewer_human_shown(v);
+        bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */
-        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->scene, v->s.msaa, f32);
-        viewer_frame_key key = renderer_frame_key(v, samples);
-        bool changed = stats_ran || !v->have_last || !renderer_key_equal(&key, &v->last);
-        if (changed || v->latency_due) {
-            renderer_render(v, f32, samples);
+        samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
+        viewer_frame_key key = renderer_frame_key(v, samples, viewer_ref_shown(v));
+        bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
+        if (changed || v->rnd.latency_due) {
+            /* A sequence's frame adapted in time: its result is the frame's curve. */
+            v->rnd.playing = viewer_seq_playing(v);
+            renderer_render(v, &key, f32, viewer_seq_adapted(v));
             scene_view sv = viewer_scene_view(v);
             if (key.ref)
                 viewer_ref_render(v, &sv, samples);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
-            v->latency_due = changed && v->latency == 1;
-            v->last = key;
-            v->have_last = true;
-            v->cmp_shown = false;
+            v->rnd.latency_due = changed && v->rnd.latency == 1;
+            v->rnd.last = key;
+            v->rnd.have_last = true;
+            v->rnd.cmp_shown = false;
             if (key.ref && viewer_compare_map(v))
-                viewer_compare_run(v);   /* of this frame's pictures (v->last) */
-            v->renders++;
+                viewer_compare_run(v);   /* of this frame's pictures (v->rnd.last) */
+            v->rnd.renders++;
         }
         viewer_present(v, key.ref);
         viewer_tiles_render(v, samples);
         viewer_tiles_present(v);
     }
-    v->samples = samples;
+    v->rnd.samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
      * action whose picture the next frame draws (platform.c asks for it). */
     panels_build(v);
-    ui_render(v->gui, v->fb_w, v->fb_h);
+    ui_render(v->pnl.gui, v->fb_w, v->fb_h);
     return samples;
 }
 
@@ -170,17 +135,19 @@ static bool screenshot(viewer *v, const char *path)
         /* Where the image is, for tests that compare its pixels. */
         view_place sv = viewer_place(v);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
-               v->img.width, v->img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y, sv.zoom);
+               v->doc.img.width, v->doc.img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y,
+               sv.zoom);
         printf("viewport %d,%d %dx%d text %.1f\n", v->vp.x, v->vp.y, v->vp.w, v->vp.h,
-               v->gui ? ui_text_px(v->gui) : 0.0);
-        const float *hr = v->hist_rect;
+               v->pnl.gui ? ui_text_px(v->pnl.gui) : 0.0);
+        const float *hr = v->pnl.hist_rect;
         printf("histogram %d,%d %dx%d\n", (int)hr[0], (int)hr[1], (int)hr[2], (int)hr[3]);
-        printf("frames %ld rendered %ld\n", v->frames, v->renders);
+        printf("frames %ld rendered %ld\n", v->frames, v->rnd.renders);
         /* And the status, shown or not, line by line: tests check what it says. */
         viewer_status_print(v, stdout);
         /* The marked peaks (X), data-window coordinates, by rank. */
-        for (int i = 0; v->s.show_marks && v->stats_ok && i < v->stats.n_peaks; i++)
-            printf("peak: %d %d,%d\n", i + 1, v->stats.peaks[i].x, v->stats.peaks[i].y);
+        const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
+        for (int i = 0; v->s.show_marks && st && i < st->n_peaks; i++)
+            printf("peak: %d %d,%d\n", i + 1, st->peaks[i].x, st->peaks[i].y);
         fflush(stdout);
     }
     free(px);
@@ -193,19 +160,19 @@ static bool screenshot(viewer *v, const char *path)
 
 void viewer_cleanup(viewer *v)
 {
-    if (v->win || v->pipe) {   /* GL objects: the window's context, or bench's */
+    if (v->win || v->rnd.pipe) {   /* GL objects: the window's context, or bench's */
         platform_make_current(v);
-        gpu_readback_destroy(&v->rb);
-        glDeleteFramebuffers(1, &v->present_fbo);
-        ui_destroy(&v->gui);
-        imgstats_gpu_destroy(&v->stats_ctx);
-        pass_scene_destroy(&v->scene);
-        pipeline_destroy(&v->pipe);
-        pipeline_destroy(&v->ref_pipe);
+        gpu_readback_destroy(&v->rnd.rb);
+        glDeleteFramebuffers(1, &v->rnd.present_fbo);
+        ui_destroy(&v->pnl.gui);
+        imgstats_gpu_destroy(&v->rnd.stats_ctx);
+        pass_scene_destroy(&v->rnd.scene);
+        pipeline_destroy(&v->rnd.pipe);
+        pipeline_destroy(&v->rnd.ref_pipe);
         viewer_compare_free(v);
         viewer_tiles_free(v);
         platform_close_window(v);
-        ocio_config_free(&v->ocio);
+        ocio_config_free(&v->rnd.ocio);
     }
     viewer_load_stop(v);
     viewer_pins_stop(v);
@@ -213,11 +180,11 @@ void viewer_cleanup(viewer *v)
     viewer_net_stop(v);
     viewer_watch_stop(v);
     viewer_seq_stop(v);
-    image_free(&v->img);
-    image_free(&v->ref_img);
-    imgstats_free(&v->stats);
+    image_free(&v->doc.img);
+    image_free(&v->doc.ref_img);
+    imgstats_free(&v->rnd.stats);
     viewer_files_free(v);
-    free(v->replay);
+    free(v->in.replay);
     platform_end();
 }
 
@@ -227,25 +194,25 @@ void viewer_init(viewer *v, const ht_options *o)
     v->s.tm = o->tm;
     v->s.msaa = o->msaa < 1 ? 1 : o->msaa;
     v->s.show_panels = !o->no_panels;
-    v->ui_scale = o->ui_scale > 0 ? (float)o->ui_scale : 1;
-    v->latency = o->latency;
+    v->pnl.ui_scale = o->ui_scale > 0 ? (float)o->ui_scale : 1;
+    v->rnd.latency = o->latency;
     v->s.view.zoom = 1;
     v->dirty = true;
     v->testing = o->keys || o->screenshot;
-    v->opt_part = o->part;
-    v->opt_layer = o->layer;
-    v->max_pixels = o->max_pixels;
-    v->opt_colour = o->colour;
-    v->grey_kernel = o->histogram_kernel;
-    v->peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
-    v->min_distance = o->min_distance;
+    v->doc.opt_part = o->part;
+    v->doc.opt_layer = o->layer;
+    v->doc.max_pixels = o->max_pixels;
+    v->doc.opt_colour = o->colour;
+    v->rnd.grey_kernel = o->histogram_kernel;
+    v->rnd.peaks = o->peaks > 0 ? o->peaks : VIEW_PEAKS;
+    v->rnd.min_distance = o->min_distance;
     v->watch_fd = v->watch_wd = -1;
     v->s.ref = -1;
-    v->rb_slot = -1;
+    v->rnd.rb_slot = -1;
     v->s.wipe = 0.5;
     v->s.disp = o->display;
     v->s.layout = o->layout;
-    v->user_scale = o->scale_given ? o->tm.scale : 0;
+    v->doc.user_scale = o->scale_given ? o->tm.scale : 0;
 }
 
 /* Draws frames until the user quits, or until o->screenshot is written (its exit status). */
@@ -253,24 +220,26 @@ static int run_loop(viewer *v, const ht_options *o)
 {
     /* The screenshot comes after --frames frames and after every replayed key has had a
      * frame drawn with its effect. */
-    long shot_at = o->frames > v->nreplay + 1 ? o->frames : v->nreplay + 1;
+    long shot_at = o->frames > v->in.nreplay + 1 ? o->frames : v->in.nreplay + 1;
     while (!v->quit && !platform_should_close(v)) {
-        ui_input_begin(v->gui);
-        if (v->testing || o->continuous || v->dirty || v->ui_frames > 0)
+        ui_input_begin(v->pnl.gui);
+        if (v->testing || o->continuous || v->dirty || v->pnl.ui_frames > 0)
             platform_wait(0);
         else if (viewer_seq_playing(v))
             platform_wait(0.001);   /* the clock decides when the next frame shows */
-        else if (v->rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v))
-            platform_wait(0.005);   /* a read-back or a load is on its way */
-        else if (v->net || v->watching || v->latency_due)
+        else if (v->rnd.rb_slot >= 0 || viewer_loading(v) || viewer_tiles_loading(v) ||
+                 viewer_pins_busy(v) || viewer_whole_busy(v))
+            platform_wait(0.005);   /* a read-back, a load or a worker's result is on its way */
+        else if (v->net || v->watching || v->rnd.latency_due)
             platform_wait(LIVE_POLL_S);
         else
             platform_wait(-1);              /* idle costs nothing */
-        if (v->ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
-            v->ui_frames--;
+        if (v->pnl.ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
+            v->pnl.ui_frames--;
             v->dirty = true;
         }
-        renderer_poll(v);
+        if (renderer_poll(&v->rnd))
+            v->dirty = true;
         viewer_load_poll(v);
         viewer_compare_poll(v);
         viewer_pins_poll(v);
@@ -280,13 +249,13 @@ static int run_loop(viewer *v, const ht_options *o)
             viewer_whole_wait(v);
         viewer_net_poll(v);
         viewer_watch_poll(v);
-        for (int k = 0; k < v->nseq_keys; k++)   /* in order, outside the keys' handlers */
-            viewer_seq_key(v, v->seq_keys[k]);
-        v->nseq_keys = 0;
+        for (int k = 0; k < v->in.nseq_keys; k++)   /* in order, outside the keys' handlers */
+            viewer_seq_key(v, v->in.seq_keys[k]);
+        v->in.nseq_keys = 0;
         viewer_seq_poll(v);
         /* A picture that stays (a still, a paused sequence, a pause in a stream) gets its own
          * curve; while the picture changes every frame is one frame late. */
-        if (v->latency_due && !v->dirty && !viewer_seq_playing(v))
+        if (v->rnd.latency_due && !v->dirty && !viewer_seq_playing(v))
             v->dirty = true;
         if (!(v->dirty || v->testing || o->continuous) || v->quit)
             continue;
@@ -302,10 +271,10 @@ static int run_loop(viewer *v, const ht_options *o)
             v->dirty = true;
         }
         /* --keys: one key per frame, after the first, through the real dispatch. */
-        if (v->replayed < v->nreplay) {
-            viewer_key(v, v->replay[v->replayed][0], v->replay[v->replayed][1]);
-            v->replayed++;
-            if (v->replayed == v->nreplay && !o->screenshot)
+        if (v->in.replayed < v->in.nreplay) {
+            viewer_key(v, v->in.replay[v->in.replayed][0], v->in.replay[v->in.replayed][1]);
+            v->in.replayed++;
+            if (v->in.replayed == v->in.nreplay && !o->screenshot)
                 v->testing = false;   /* back to redrawing on events */
         }
     }
@@ -369,7 +338,7 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
     snprintf(v->session_path, sizeof v->session_path, "%s",
              o->session ? o->session : "hdrtone-session.json");
     if (o->keys && !viewer_parse_replay(v, o->keys)) {
-        free(v->replay);
+        free(v->in.replay);
         return 2;
     }
     platform_set_error_callback();
@@ -379,7 +348,7 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
                 "hdrtone: cannot open a window: %s\n"
                 "hdrtone: no display? `hdrtone export FILE -o OUT.png` tone-maps without one.\n",
                 why[0] ? why : "GLFW cannot start");
-        free(v->replay);
+        free(v->in.replay);
         return 1;
     }
     if (o->listen && !viewer_net_start(v, o->listen, o->layer, o->max_pixels)) {
@@ -397,11 +366,22 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
         viewer_cleanup(v);
         return 1;
     }
-    if (!platform_open_window(v, o)) {
+    char err[HT_ERR_MAX];
+    if (!platform_open_window(v, o, &input_events)) {
         viewer_cleanup(v);
         return 1;
     }
-    glGenFramebuffers(1, &v->present_fbo);
+    if (!renderer_create(&v->rnd, err, sizeof err)) {
+        fprintf(stderr, "hdrtone: GPU setup failed: %s\n", err);
+        viewer_cleanup(v);
+        return 1;
+    }
+    /* The GUI at the monitor's content scale times --ui-scale. */
+    if (!(v->pnl.gui = ui_create(platform_content_scale(v) * v->pnl.ui_scale, err, sizeof err))) {
+        fprintf(stderr, "hdrtone: the GUI cannot start: %s\n", err);
+        viewer_cleanup(v);
+        return 1;
+    }
     if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
         v->s.compare = COMPARE_WIPE;
     if (sess)

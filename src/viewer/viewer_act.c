@@ -14,12 +14,9 @@
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* The latest analysis the frame record has (read back a frame or so late, never waited
- * for here: nothing in an input handler waits on the GPU). */
-static const tonemap_result *current_result(const viewer *v)
-{
-    return v->have_image && v->frame.valid ? &v->frame.r : NULL;
-}
+/* The analysis of what is shown (read back a frame or so late, never waited for here:
+ * nothing in an input handler waits on the GPU); NULL while it is pending. */
+static const tonemap_result *current_result(const viewer *v) { return renderer_result(v); }
 
 /* A user range to adjust: the current one, or when automatic, the automatic range the last
  * frame used. False when there is none yet. */
@@ -66,13 +63,13 @@ void act_range(viewer *v, double how)
 void act_range_fit(viewer *v, double arg)
 {
     (void)arg;
-    if (!v->have_image || !(v->y_max > 0)) {
+    if (!v->doc.have_image || !(v->doc.y_max > 0)) {
         viewer_set_message(v, true, "no valid pixel to fit the range to");
         return;
     }
     /* pcond's upper edge: counted pixels are below 1.01 * max. */
-    v->s.tm.lmin = v->y_min * v->s.tm.scale;
-    v->s.tm.lmax = v->y_max * v->s.tm.scale * 1.01;
+    v->s.tm.lmin = v->doc.y_min * v->s.tm.scale;
+    v->s.tm.lmax = v->doc.y_max * v->s.tm.scale * 1.01;
 }
 
 void act_range_auto(viewer *v, double arg)
@@ -204,10 +201,10 @@ void act_msaa(viewer *v, double arg)
 {
     (void)arg;
     /* The next count the driver really gives (llvmpipe offers 1 and 4, not 2), then back to 1. */
-    bool f32 = !v->img.half_exact;
-    int cur = pass_scene_samples(v->scene, v->s.msaa, f32);
+    bool f32 = !v->doc.img.half_exact;
+    int cur = pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
     for (int n = 2; n <= 8; n *= 2) {
-        int got = pass_scene_samples(v->scene, n, f32);
+        int got = pass_scene_samples(v->rnd.scene, n, f32);
         if (got > cur) {
             v->s.msaa = got;
             return;
@@ -221,7 +218,7 @@ void act_help(viewer *v, double arg)
 {
     (void)arg;
     v->s.show_help = !v->s.show_help;
-    v->help_filter[0] = '\0';
+    v->pnl.help_filter[0] = '\0';
 }
 void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
 void act_layout(viewer *v, double arg)
@@ -243,6 +240,35 @@ void act_one(viewer *v, double arg)
 {
     (void)arg;
     v->s.view.zoom = 1;
+    v->s.fitted = false;
+}
+
+void viewer_drop(viewer *v, char **paths, int n)
+{
+    if (n > 0 && v->seq) {   /* a sequence's entry is its frame of the moment: it goes with it */
+        viewer_seq_stop(v);
+        viewer_files_free(v);
+    }
+    viewer_files_drop(v, paths, n);
+}
+
+void viewer_fit(viewer *v)
+{
+    if (!v->doc.have_image || v->vp.w <= 0 || v->vp.h <= 0)
+        return;
+    v->s.view = viewer_fit_view(v, false);
+    v->s.fitted = true;
+}
+
+void viewer_pan_by(viewer *v, double dx, double dy)
+{
+    v->s.view = view_pan(v->s.view, dx, dy);
+    v->s.fitted = false;
+}
+
+void viewer_zoom_by(viewer *v, double factor, double x, double y)
+{
+    v->s.view = view_zoom_at(v->s.view, factor, (view_point){x, y}, v->vp.w, v->vp.h);
     v->s.fitted = false;
 }
 
@@ -279,8 +305,8 @@ void act_session_save(viewer *v, double arg)
 void act_quit(viewer *v, double arg)
 {
     /* Esc first closes the help, as dialogs do. */
-    if (arg == 1 && v->menu_open) {
-        v->menu_close = true;
+    if (arg == 1 && v->pnl.menu_open) {
+        v->pnl.menu_close = true;
         return;
     }
     if (arg == 1 && (v->s.show_help || v->s.show_open)) {
@@ -303,38 +329,38 @@ void act_watch(viewer *v, double arg) { viewer_watch_key(v, (int)arg); }
  * and analyses it: not in the key's handler). */
 void act_seq(viewer *v, double arg)
 {
-    if (v->nseq_keys < (int)(sizeof v->seq_keys / sizeof v->seq_keys[0]))
-        v->seq_keys[v->nseq_keys++] = (int)arg;
+    if (v->in.nseq_keys < (int)(sizeof v->in.seq_keys / sizeof v->in.seq_keys[0]))
+        v->in.seq_keys[v->in.nseq_keys++] = (int)arg;
 }
 
 void act_select_image(viewer *v, double index)
 {
     int i = (int)index;
-    if (i < 0 || i >= v->nfiles || i == v->cur)
+    if (i < 0 || i >= v->doc.list.nfiles || i == v->doc.list.cur)
         return;
-    v->cur = i;
+    v->doc.list.cur = i;
     viewer_load_begin(v);
 }
 
 void act_close_image(viewer *v, double index)
 {
     int i = (int)index;
-    if (i < 0 || i >= v->nfiles)
+    if (i < 0 || i >= v->doc.list.nfiles)
         return;
-    bool shown = i == v->cur;
+    bool shown = i == v->doc.list.cur;
     viewer_files_remove(v, i);
     if (i == v->s.ref)   /* the reference closed: none; one before it: its index moves */
         act_set_reference(v, -1);
     else if (i < v->s.ref)
         v->s.ref--;
-    if (shown || v->nfiles == 0)
+    if (shown || v->doc.list.nfiles == 0)
         viewer_load_begin(v);   /* with none left: no image, the title says so */
 }
 
 void act_close(viewer *v, double arg)
 {
     (void)arg;
-    act_close_image(v, v->cur);
+    act_close_image(v, v->doc.list.cur);
 }
 
 /* Ctrl+O: the open box (a typed path; dropping files opens them too). */
@@ -348,23 +374,23 @@ void act_open(viewer *v, double arg)
 void act_open_typed(viewer *v, double arg)
 {
     (void)arg;
-    char *path = v->open_path;
+    char *path = v->pnl.open_path;
     size_t n = strlen(path);
     while (n > 0 && (path[n - 1] == ' ' || path[n - 1] == '\n'))
         path[--n] = '\0';
     if (n == 0)
         return;
     char *paths[1] = {path};
-    viewer_files_drop(v, paths, 1);
+    viewer_drop(v, paths, 1);
     v->s.show_open = false;
 }
 
 void act_copy_path(viewer *v, double arg)
 {
     (void)arg;
-    if (v->nfiles > 0) {
-        platform_clipboard(v, v->files[v->cur]);
-        viewer_set_message(v, false, "copied %s", v->files[v->cur]);
+    if (v->doc.list.nfiles > 0) {
+        platform_clipboard(v, v->doc.list.files[v->doc.list.cur]);
+        viewer_set_message(v, false, "copied %s", v->doc.list.files[v->doc.list.cur]);
     }
 }
 
@@ -374,7 +400,8 @@ void act_copy_path(viewer *v, double arg)
 void act_set_lmin(viewer *v, double x)
 {
     /* Lmin < Lmax: at the top limit, Lmin moves one step below it. */
-    v->s.tm.lmin = ht_setting_clamp(HT_SET_LMIN, fmin(x, ht_settings[HT_SET_LMAX].max / RANGE_STEP));
+    v->s.tm.lmin =
+        ht_setting_clamp(HT_SET_LMIN, fmin(x, ht_settings[HT_SET_LMAX].max / RANGE_STEP));
     if (!(v->s.tm.lmax > v->s.tm.lmin))
         v->s.tm.lmax = v->s.tm.lmin * RANGE_STEP;
 }
@@ -432,8 +459,8 @@ void act_set_bins(viewer *v, double x)
  * part, what is remembered) stay in one place (viewer_files.c). */
 void act_set_part(viewer *v, double index)
 {
-    if ((int)index != v->part_idx)
-        viewer_part_step(v, (int)index - v->part_idx);   /* one step of that size: one load */
+    if ((int)index != v->doc.part_idx)
+        viewer_part_step(v, (int)index - v->doc.part_idx);   /* one step of that size: one load */
 }
 
 void act_set_layer(viewer *v, double index)
@@ -442,7 +469,7 @@ void act_set_layer(viewer *v, double index)
     int n = viewer_layer_names(v, names, VIEWER_MAX_LAYERS), i = (int)index;
     if (i < 0 || i >= n)
         return;
-    const char *cur = v->have_image ? v->img.layer : v->layer_sel;
+    const char *cur = v->doc.have_image ? v->doc.img.layer : v->doc.layer_sel;
     int at = 0;
     while (at < n && strcmp(names[at], cur) != 0)
         at++;
@@ -456,18 +483,18 @@ void act_set_layer(viewer *v, double index)
 void act_set_reference(viewer *v, double index)
 {
     int i = (int)index;
-    v->s.ref = i >= 0 && i < v->nfiles && i != v->s.ref ? i : -1;
+    v->s.ref = i >= 0 && i < v->doc.list.nfiles && i != v->s.ref ? i : -1;
     if (v->s.ref < 0)
         v->s.flip_held = false;
     if (v->s.ref >= 0 && v->s.compare == COMPARE_OFF)
         v->s.compare = COMPARE_WIPE;   /* marking a reference is asking to compare */
-    v->ref_err[0] = '\0';
+    v->doc.ref_err[0] = '\0';
 }
 
 void act_reference(viewer *v, double arg)
 {
     (void)arg;
-    act_set_reference(v, v->cur);
+    act_set_reference(v, v->doc.list.cur);
 }
 
 void act_set_compare(viewer *v, double mode)
@@ -494,7 +521,7 @@ void act_set_flip_tonemapper(viewer *v, double t)
 {
     if (ht_enum_has(flip_tonemappers, (int)t)) {
         v->s.flip_tonemapper = (int)t;
-        v->ref_exposures_ok = false;   /* HDR-FLIP's exposures depend on the tone mapper */
+        v->rnd.ref_exposures_ok = false;   /* HDR-FLIP's exposures depend on the tone mapper */
     }
 }
 
@@ -525,14 +552,23 @@ void act_exposure(viewer *v, double steps)
     double ev = v->s.disp.exposure + steps * ht_settings[HT_SET_EXPOSURE].step;
     v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
 }
-void act_set_exposure(viewer *v, double ev) { v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev); }
+void act_set_exposure(viewer *v, double ev)
+{
+    v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
+}
 void act_set_offset(viewer *v, double x) { v->s.disp.offset = ht_setting_clamp(HT_SET_OFFSET, x); }
 void act_set_fc_max(viewer *v, double cd)
 {
     v->s.disp.fc_max = cd > 0 ? ht_setting_clamp(HT_SET_FC_MAX, cd) : 0;   /* 0: automatic */
 }
-void act_set_fc_decades(viewer *v, double n) { v->s.disp.fc_decades = (int)ht_setting_clamp(HT_SET_FC_LOG, n); }
-void act_set_fc_steps(viewer *v, double n) { v->s.disp.fc_steps = (int)ht_setting_clamp(HT_SET_FC_STEPS, n); }
+void act_set_fc_decades(viewer *v, double n)
+{
+    v->s.disp.fc_decades = (int)ht_setting_clamp(HT_SET_FC_LOG, n);
+}
+void act_set_fc_steps(viewer *v, double n)
+{
+    v->s.disp.fc_steps = (int)ht_setting_clamp(HT_SET_FC_STEPS, n);
+}
 
 void act_set_fc_style(viewer *v, double s)
 {
@@ -559,20 +595,20 @@ void act_set_ch_palette(viewer *v, double p)
 void act_region_done(viewer *v, double arg)
 {
     (void)arg;
-    v->region_drag = false;
+    v->in.region_drag = false;
     int rect[4];
     viewer_region_rect(v, rect);
     char err[HT_ERR_MAX];
-    v->region_gen = v->image_gen;
-    v->region_valid = v->have_image &&
-                      region_compute(&v->img, rect, v->units.weights, v->units.scale, &v->region,
-                                     err, sizeof err);
-    if (v->have_image && !v->region_valid)
+    v->doc.region_gen = v->doc.image_gen;
+    v->doc.region_valid =
+        v->doc.have_image && region_compute(&v->doc.img, rect, v->rnd.units.weights,
+                                            v->rnd.units.scale, &v->doc.region, err, sizeof err);
+    if (v->doc.have_image && !v->doc.region_valid)
         viewer_set_message(v, true, "region: %s", err);
 }
 
 void act_region_clear(viewer *v, double arg)
 {
     (void)arg;
-    v->region_valid = v->region_drag = false;
+    v->doc.region_valid = v->in.region_drag = false;
 }

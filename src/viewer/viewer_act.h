@@ -88,9 +88,16 @@ void act_set_fc_steps(struct viewer *v, double n);
 void act_set_fc_style(struct viewer *v, double s);
 void act_set_channel(struct viewer *v, double c);
 void act_set_ch_palette(struct viewer *v, double p);
+/* Files and folders dropped on the window or handed over: a sequence ends, then
+ * viewer_files_drop. */
+void viewer_drop(struct viewer *v, char **paths, int n);
+/* The picture dragged by (DX, DY) framebuffer pixels; zoomed by FACTOR at viewport point
+ * (X, Y) (the wheel). */
+void viewer_pan_by(struct viewer *v, double dx, double dy);
+void viewer_zoom_by(struct viewer *v, double factor, double x, double y);
 void act_region_done(struct viewer *v, double arg);
 void act_region_clear(struct viewer *v, double arg);
-/* pins.c: pin the pixel under v->pin_at (Ctrl+click), clear the pins, the values shown. */
+/* pins.c: pin the pixel under v->in.pin_at (Ctrl+click), clear the pins, the values shown. */
 void act_pin(struct viewer *v, double arg);
 void act_pins_clear(struct viewer *v, double arg);
 void act_set_pin_values(struct viewer *v, double mode);

@@ -78,14 +78,11 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
 {
     v->fb_w = w;
     v->fb_h = h;
-    if (!(v->pipe = pipeline_create(err, errlen)) || !(v->scene = pass_scene_create(err, errlen)))
+    if (!renderer_create(&v->rnd, err, errlen) ||
+        !(v->pnl.gui = ui_create(v->pnl.ui_scale, err, errlen)))
         return false;
-    if (!(v->gui = ui_create(v->ui_scale, err, errlen)))
-        return false;
-    pipeline_set_latency(v->pipe, v->latency);
-    glGenFramebuffers(1, &v->present_fbo);
     hdr_image img = {0};
-    if ((v->cur = viewer_files_add(v, file ? file : "synthetic")) < 0) {
+    if ((v->doc.list.cur = viewer_files_add(v, file ? file : "synthetic")) < 0) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -105,18 +102,18 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
  * (present and panels only), the panels' build and their drawing apart, the present. */
 static void frame_still(viewer *v)
 {
-    renderer_poll(v);   /* the loop's, before each frame: the analysis' read-back */
+    renderer_poll(&v->rnd);   /* the loop's, before each frame: the analysis' read-back */
     viewer_draw_frame(v);
 }
 
 static void frame_changed(viewer *v)
 {
-    v->have_last = false;
+    v->rnd.have_last = false;
     frame_still(v);
 }
 
 static void build_panels(viewer *v) { panels_build(v); }
-static void draw_gui(viewer *v) { ui_render(v->gui, v->fb_w, v->fb_h); }
+static void draw_gui(viewer *v) { ui_render(v->pnl.gui, v->fb_w, v->fb_h); }
 static void present(viewer *v) { viewer_present(v, false); }
 
 /* The frame's clear of the whole window (viewer_draw_frame's first draw; its colour is the
@@ -237,7 +234,7 @@ static void measure(viewer *v, stage *st, int runs, uint8_t **band, uint8_t **pl
     run(v, &st[K_FRAME], 1, runs);
     t->vp_w = v->vp.w;
     t->vp_h = v->vp.h;
-    t->samples = v->samples;
+    t->samples = v->rnd.samples;
     run(v, &st[K_STILL], 1, runs);
     run(v, &st[K_PANELS], 2, runs);   /* the panels' build, then their drawing */
     run(v, &st[K_PRESENT], 2, runs);   /* the present, then the clear */

@@ -18,10 +18,10 @@
  * never overwritten) into PATH; false after the message. */
 static bool claim_name(viewer *v, const char *ext, char *path, size_t len)
 {
-    const char *base = viewer_base_name(v->files[v->cur]);
+    const char *base = viewer_base_name(v->doc.list.files[v->doc.list.cur]);
     const char *dot = strrchr(base, '.');
     int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    const char *net = viewer_net_name(v, v->files[v->cur]);
+    const char *net = viewer_net_name(v, v->doc.list.files[v->doc.list.cur]);
     char safe[201];
     if (net) {   /* a network image's name, whole, made safe for a file name */
         size_t n = 0;
@@ -61,7 +61,7 @@ static bool claim_name(viewer *v, const char *ext, char *path, size_t len)
 static bool export_as_command(viewer *v, const ht_options *o, const char *path, char *err,
                               size_t errlen)
 {
-    if (viewer_net_name(v, v->files[v->cur]) || v->seq) {
+    if (viewer_net_name(v, v->doc.list.files[v->doc.list.cur]) || v->seq) {
         snprintf(err, errlen, "--hdr and --format export a file's image (not a network image "
                               "or a sequence's frame)");
         return false;
@@ -72,7 +72,7 @@ static bool export_as_command(viewer *v, const ht_options *o, const char *path, 
     options_hdr_defaults(&e);
     e.backend = HT_BACKEND_CPU;
     e.output = path;
-    char *in = v->files[v->cur];
+    char *in = v->doc.list.files[v->doc.list.cur];
     if (export_run(&e, &in, 1) == 0)
         return true;
     snprintf(err, errlen, "hdrtone export's reason is on standard error");
@@ -84,7 +84,7 @@ static bool export_as_command(viewer *v, const ht_options *o, const char *path, 
  * own run (export_as_command) to ./NAME_tonemapped[-N].EXT. */
 void viewer_export(viewer *v, const ht_options *o)
 {
-    if (!v->have_image) {
+    if (!v->doc.have_image) {
         viewer_set_message(v, true, "nothing to export: no image loaded");
         return;
     }
@@ -97,12 +97,13 @@ void viewer_export(viewer *v, const ht_options *o)
     if (as_export) {
         ok = export_as_command(v, o, path, err, sizeof err);
     } else {
-        uint8_t *rgb = malloc((size_t)v->img.width * v->img.height * 3);
+        uint8_t *rgb = malloc((size_t)v->doc.img.width * v->doc.img.height * 3);
         if (!rgb)
             snprintf(err, sizeof err, "out of memory");
         ok = rgb &&
-             pipeline_tonemap_image(v->pipe, &v->img, &v->s.tm, NULL, rgb, err, sizeof err) &&
-             png_write_atomic(path, rgb, v->img.width, v->img.height, err, sizeof err);
+             pipeline_tonemap_image(v->rnd.pipe, &v->doc.img, &v->s.tm, NULL, rgb, err,
+                                    sizeof err) &&
+             png_write_atomic(path, rgb, v->doc.img.width, v->doc.img.height, err, sizeof err);
         free(rgb);
     }
     if (!ok) {

@@ -10,33 +10,16 @@
 #include "tonemap_fast.h"
 #include "viewer_internal.h"
 
-const char *viewer_base_name(const char *path) { return file_list_name(path); }
-
-void viewer_files_free(viewer *v) { file_list_free(&v->list); }
+void viewer_files_free(viewer *v) { file_list_free(&v->doc.list); }
 
 bool viewer_files_set(viewer *v, char **paths, int n)
 {
     viewer_files_free(v);
     char err[HT_ERR_MAX];
     for (int i = 0; i < n; i++)
-        if (file_list_open(&v->list, paths[i], err, sizeof err) < 0)
+        if (file_list_open(&v->doc.list, paths[i], err, sizeof err) < 0)
             fprintf(stderr, "hdrtone: %s\n", err);
-    return v->nfiles > 0;
-}
-
-image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
-                                       char *layer, size_t llen)
-{
-    image_load_options lo = {0};
-    const char *p = shown && v->part_set ? v->part_sel : v->opt_part;
-    const char *l = shown && v->layer_set ? v->layer_sel : v->opt_layer;
-    snprintf(part, plen, "%s", p ? p : "");
-    snprintf(layer, llen, "%s", l ? l : "");
-    lo.part = p ? part : NULL;
-    lo.layer = l ? layer : NULL;
-    lo.max_pixels = v->max_pixels >= 1 ? (uint64_t)v->max_pixels : 0;
-    lo.colour = v->opt_colour;
-    return lo;
+    return v->doc.list.nfiles > 0;
 }
 
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen)
@@ -51,29 +34,30 @@ bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, 
 
 bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
 {
-    image_free(&v->img);
-    v->img = *img;
+    image_free(&v->doc.img);
+    v->doc.img = *img;
     memset(img, 0, sizeof *img);
     /* What E and Y cycle through. */
-    v->part_idx = v->img.part;
-    v->part_count = v->img.part_count;
-    if (v->img.parts && v->img.part >= 0 && v->img.part < v->img.part_count)
-        snprintf(v->layers, sizeof v->layers, "%s", v->img.parts[v->img.part].layers);
+    v->doc.part_idx = v->doc.img.part;
+    v->doc.part_count = v->doc.img.part_count;
+    if (v->doc.img.parts && v->doc.img.part >= 0 && v->doc.img.part < v->doc.img.part_count)
+        snprintf(v->doc.layers, sizeof v->doc.layers, "%s",
+                 v->doc.img.parts[v->doc.img.part].layers);
     else
-        snprintf(v->layers, sizeof v->layers, "%s", v->img.layer[0] ? v->img.layer : "(none)");
-    renderer_forget(v);
+        snprintf(v->doc.layers, sizeof v->doc.layers, "%s",
+                 v->doc.img.layer[0] ? v->doc.img.layer : "(none)");
     v->dirty = true;
     /* Its colour space on the session's display (the loaders checked the tags). */
-    if (!tonemap_set_colour(&v->s.tm, &v->img.colour, err, errlen) ||
-        !pipeline_upload(v->pipe, &v->img, err, errlen)) {
-        image_free(&v->img);
-        v->have_image = false;
+    if (!tonemap_set_colour(&v->s.tm, &v->doc.img.colour, err, errlen) ||
+        !pipeline_upload(v->rnd.pipe, &v->doc.img, err, errlen)) {
+        image_free(&v->doc.img);
+        v->doc.have_image = false;
         return false;
     }
-    v->have_image = true;
-    v->image_gen++;
-    if (v->cur < v->nfiles)   /* what the image list shows */
-        v->list.info[v->cur] = (file_info){v->img.width, v->img.height};
+    v->doc.have_image = true;
+    v->doc.image_gen++;
+    if (v->doc.list.cur < v->doc.list.nfiles)   /* what the image list shows */
+        v->doc.list.info[v->doc.list.cur] = (file_info){v->doc.img.width, v->doc.img.height};
     viewer_update_y_range(v);
     return true;
 }
@@ -89,24 +73,23 @@ static void set_title(viewer *v, const char *path)
  * and a load on its way is no longer wanted. Its path; NULL when the list is empty. */
 static const char *load_prepare(viewer *v)
 {
-    image_free(&v->img);
-    v->have_image = false;
-    v->load_err[0] = '\0';
+    image_free(&v->doc.img);
+    v->doc.have_image = false;
+    v->doc.load_err[0] = '\0';
     v->message[0] = '\0';
-    v->load_gen++;
-    v->load_want = false;
-    renderer_forget(v);
+    v->doc.load_gen++;
+    v->doc.load_want = false;
     v->dirty = true;
-    if (v->nfiles < 1) {
+    if (v->doc.list.nfiles < 1) {
         platform_title(v, "hdrtone");
         return NULL;
     }
-    const char *path = v->files[v->cur];
+    const char *path = v->doc.list.files[v->doc.list.cur];
     char err[HT_ERR_MAX];
     set_title(v, path);
     if (viewer_net_name(v, path) || v->seq)
-        file_list_clear_neighbours(&v->list);
-    else if (!file_list_update_neighbours(&v->list, false, err, sizeof err))
+        file_list_clear_neighbours(&v->doc.list);
+    else if (!file_list_update_neighbours(&v->doc.list, false, err, sizeof err))
         fprintf(stderr, "hdrtone: neighbours: %s\n", err);   /* the file may still load */
     return path;
 }
@@ -115,14 +98,14 @@ static const char *load_prepare(viewer *v)
 static bool load_finish(viewer *v, const char *path, bool ok, hdr_image *img, const char *err)
 {
     if (!ok) {
-        snprintf(v->load_err, sizeof v->load_err, "%s", err);
+        snprintf(v->doc.load_err, sizeof v->doc.load_err, "%s", err);
         fprintf(stderr, "hdrtone: %s\n", err);
         return false;
     }
     char uerr[HT_ERR_MAX];
     if (!viewer_show_image(v, img, uerr, sizeof uerr)) {
-        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, uerr);
-        fprintf(stderr, "hdrtone: %s\n", v->load_err);
+        snprintf(v->doc.load_err, sizeof v->doc.load_err, "%.200s: %.300s", path, uerr);
+        fprintf(stderr, "hdrtone: %s\n", v->doc.load_err);
         return false;
     }
     v->view_fresh = true;
@@ -145,11 +128,11 @@ bool viewer_load_current(viewer *v)
 
 static void load_start(viewer *v)
 {
-    v->load_want = false;
-    v->load_job_gen = v->load_gen;
+    v->doc.load_want = false;
+    v->doc.load_job_gen = v->doc.load_gen;
     /* As viewer_load_source asks (--colorspace too: it was left out here once). */
-    if (!(v->load_job = load_job_start(v, v->files[v->cur], true)))
-        snprintf(v->load_err, sizeof v->load_err, "out of memory");
+    if (!(v->doc.load_job = load_job_start(v, v->doc.list.files[v->doc.list.cur], true)))
+        snprintf(v->doc.load_err, sizeof v->doc.load_err, "out of memory");
 }
 
 void viewer_load_begin(viewer *v)
@@ -164,57 +147,58 @@ void viewer_load_begin(viewer *v)
         load_finish(v, path, ok, &img, err);
         return;
     }
-    v->load_want = true;
+    v->doc.load_want = true;
     viewer_load_poll(v);
 }
 
 void viewer_load_poll(viewer *v)
 {
-    load_job *j = v->load_job;
+    load_job *j = v->doc.load_job;
     if (j) {
         if (!load_job_done(j))
             return;
-        v->load_job = NULL;
-        if (v->load_job_gen == v->load_gen && !v->load_want)   /* still the one wanted */
+        v->doc.load_job = NULL;
+        if (v->doc.load_job_gen == v->doc.load_gen && !v->doc.load_want) /* still the one wanted */
             load_finish(v, load_job_path(j), load_job_wait(j), load_job_image(j),
                         load_job_err(j));
         v->dirty = true;
         load_job_free(j);
     }
-    if (v->load_want)
+    if (v->doc.load_want)
         load_start(v);
 }
 
-bool viewer_loading(const viewer *v) { return v->load_job || v->load_want; }
+bool viewer_loading(const viewer *v) { return v->doc.load_job || v->doc.load_want; }
 
 void viewer_load_stop(viewer *v)
 {
-    if (v->load_job)
-        load_job_free(v->load_job);
-    v->load_job = NULL;
-    v->load_want = false;
+    if (v->doc.load_job)
+        load_job_free(v->doc.load_job);
+    v->doc.load_job = NULL;
+    v->doc.load_want = false;
 }
 
 bool viewer_replace_current(viewer *v, char *err, size_t errlen)
 {
-    if (v->nfiles < 1) {
+    if (v->doc.list.nfiles < 1) {
         snprintf(err, errlen, "no file");
         return false;
     }
-    const char *path = v->files[v->cur];
+    const char *path = v->doc.list.files[v->doc.list.cur];
     hdr_image img = {0};
     if (!viewer_load_source(v, path, &img, err, errlen))
         return false;
-    bool same = v->have_image &&
-                memcmp(img.data_window, v->img.data_window, sizeof img.data_window) == 0 &&
-                memcmp(img.display_window, v->img.display_window, sizeof img.display_window) == 0;
+    bool same =
+        v->doc.have_image &&
+        memcmp(img.data_window, v->doc.img.data_window, sizeof img.data_window) == 0 &&
+        memcmp(img.display_window, v->doc.img.display_window, sizeof img.display_window) == 0;
     char uerr[HT_ERR_MAX];
     if (!viewer_show_image(v, &img, uerr, sizeof uerr)) {
-        snprintf(v->load_err, sizeof v->load_err, "%.200s: %.300s", path, uerr);
-        snprintf(err, errlen, "%s", v->load_err);
+        snprintf(v->doc.load_err, sizeof v->doc.load_err, "%.200s: %.300s", path, uerr);
+        snprintf(err, errlen, "%s", v->doc.load_err);
         return false;
     }
-    v->load_err[0] = '\0';
+    v->doc.load_err[0] = '\0';
     if (!same)
         v->view_fresh = true;
     return true;
@@ -251,18 +235,18 @@ static void y_range_rows(void *ctx, int worker)
  * or a sequence's frame is shown (BENCHMARKS.md, "The viewer's luminance range"). */
 void viewer_update_y_range(viewer *v)
 {
-    v->y_min = v->y_max = 0;
-    if (!v->have_image || !v->img.rgba)
+    v->doc.y_min = v->doc.y_max = 0;
+    if (!v->doc.have_image || !v->doc.img.rgba)
         return;
     y_range_job *j = malloc(sizeof *j);
     if (!j)
         return;   /* the axis then spans the curve's range alone */
-    j->img = &v->img;
+    j->img = &v->doc.img;
     tonemap_weights(&v->s.tm, j->w);
     int rows_per = 64;   /* a worker's least share: thread starts cost more below */
     j->workers = tonemap_fast_threads(0);
-    if (j->workers > v->img.height / rows_per)
-        j->workers = v->img.height / rows_per > 1 ? v->img.height / rows_per : 1;
+    if (j->workers > v->doc.img.height / rows_per)
+        j->workers = v->doc.img.height / rows_per > 1 ? v->doc.img.height / rows_per : 1;
     parallel_run(j->workers, y_range_rows, j);
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < j->workers; i++) {
@@ -271,23 +255,23 @@ void viewer_update_y_range(viewer *v)
     }
     free(j);
     if (hi > 0) {
-        v->y_min = lo;
-        v->y_max = hi;
+        v->doc.y_min = lo;
+        v->doc.y_max = hi;
     }
 }
 
 /* Another file: from --part and --layer again, or the loader's default. */
 static void load_other_file(viewer *v)
 {
-    v->part_set = v->layer_set = false;
-    v->part_count = 0;
+    v->doc.part_set = v->doc.layer_set = false;
+    v->doc.part_count = 0;
     viewer_load_begin(v);
 }
 
 void viewer_file_step(viewer *v, int dir)
 {
-    if (v->nfiles <= 1) {
-        int others = v->list.nneighbours - (file_list_neighbour_index(&v->list) >= 0);
+    if (v->doc.list.nfiles <= 1) {
+        int others = v->doc.list.nneighbours - (file_list_neighbour_index(&v->doc.list) >= 0);
         if (others > 0)
             viewer_set_message(v, false, "one image open; Ctrl+PageDown / Ctrl+PageUp show the "
                                          "%d other image file%s of its folder", others,
@@ -296,52 +280,52 @@ void viewer_file_step(viewer *v, int dir)
             viewer_set_message(v, false, "one image open (open a folder or several files)");
         return;
     }
-    v->cur = (v->cur + dir + v->nfiles) % v->nfiles;
+    v->doc.list.cur = (v->doc.list.cur + dir + v->doc.list.nfiles) % v->doc.list.nfiles;
     load_other_file(v);
 }
 
 void viewer_neighbour_step(viewer *v, int dir)
 {
-    const char *cur = file_list_current(&v->list);
+    const char *cur = file_list_current(&v->doc.list);
     char err[HT_ERR_MAX];
     if (!cur || viewer_net_name(v, cur) || v->seq) {
         viewer_set_message(v, false, "no folder to step through: the image is not a file");
         return;
     }
-    if (!file_list_update_neighbours(&v->list, true, err, sizeof err)) {   /* files come, go */
+    if (!file_list_update_neighbours(&v->doc.list, true, err, sizeof err)) {   /* files come, go */
         viewer_set_message(v, true, "%s", err);
         return;
     }
-    const char *next = file_list_neighbour(&v->list, dir);
+    const char *next = file_list_neighbour(&v->doc.list, dir);
     if (!next) {
         viewer_set_message(v, false, "no other image file in the folder of %s",
                            viewer_base_name(cur));
         return;
     }
-    if (!file_list_show_neighbour(&v->list, next)) {
+    if (!file_list_show_neighbour(&v->doc.list, next)) {
         viewer_set_message(v, true, "out of memory");
         return;
     }
     load_other_file(v);
-    if (!v->load_err[0])
+    if (!v->doc.load_err[0])
         viewer_set_message(v, false, "%s: %d of %d in its folder",
-                           viewer_base_name(file_list_current(&v->list)),
-                           file_list_neighbour_index(&v->list) + 1, v->list.nneighbours);
+                           viewer_base_name(file_list_current(&v->doc.list)),
+                           file_list_neighbour_index(&v->doc.list) + 1, v->doc.list.nneighbours);
 }
 
 /* Loads files[cur] again (another part or layer, or the same), keeping the view when the
  * windows have not changed. */
 static bool reload_keep_view(viewer *v)
 {
-    bool had = v->have_image;
+    bool had = v->doc.have_image;
     int dw[4], dsp[4];
-    memcpy(dw, v->img.data_window, sizeof dw);
-    memcpy(dsp, v->img.display_window, sizeof dsp);
+    memcpy(dw, v->doc.img.data_window, sizeof dw);
+    memcpy(dsp, v->doc.img.display_window, sizeof dsp);
     view_state view = v->s.view;
     if (!viewer_load_current(v))
         return false;
-    if (had && memcmp(dw, v->img.data_window, sizeof dw) == 0 &&
-        memcmp(dsp, v->img.display_window, sizeof dsp) == 0) {
+    if (had && memcmp(dw, v->doc.img.data_window, sizeof dw) == 0 &&
+        memcmp(dsp, v->doc.img.display_window, sizeof dsp) == 0) {
         v->s.view = view;
         v->view_fresh = false;
     }
@@ -351,48 +335,31 @@ static bool reload_keep_view(viewer *v)
 void viewer_reload(viewer *v, int arg)
 {
     (void)arg;
-    if (v->nfiles < 1)
+    if (v->doc.list.nfiles < 1)
         return;
     if (reload_keep_view(v))
-        viewer_set_message(v, false, "reloaded %s", v->files[v->cur]);
+        viewer_set_message(v, false, "reloaded %s", v->doc.list.files[v->doc.list.cur]);
 }
 
 void viewer_part_step(viewer *v, int dir)
 {
-    int n = v->part_count;
+    int n = v->doc.part_count;
     if (n <= 1) {
-        if (v->nfiles > 0)
+        if (v->doc.list.nfiles > 0)
             viewer_set_message(v, false, "%s has one part only",
-                               viewer_base_name(v->files[v->cur]));
+                               viewer_base_name(v->doc.list.files[v->doc.list.cur]));
         return;
     }
-    int k = ((v->part_idx + dir) % n + n) % n;
-    snprintf(v->part_sel, sizeof v->part_sel, "%d", k);
-    v->part_set = true;
-    v->layer_set = false;
-    v->part_idx = k;
+    int k = ((v->doc.part_idx + dir) % n + n) % n;
+    snprintf(v->doc.part_sel, sizeof v->doc.part_sel, "%d", k);
+    v->doc.part_set = true;
+    v->doc.layer_set = false;
+    v->doc.part_idx = k;
     if (reload_keep_view(v))
         viewer_set_message(v, false, "part %d of %d (from 0, as --part)%s%s%s, layer %s", k, n,
-                           v->img.part_name[0] ? " '" : "", v->img.part_name,
-                           v->img.part_name[0] ? "'" : "",
-                           v->img.layer[0] ? v->img.layer : "(none)");
-}
-
-int viewer_layer_names(const viewer *v, char (*names)[64], int max)
-{
-    int n = 0;
-    const char *s = v->layers;
-    while (*s && n < max) {
-        size_t len = strcspn(s, ",");
-        if (len < 64 && !(len >= 3 && strncmp(s + len - 3, "...", 3) == 0)) {
-            snprintf(names[n], 64, "%.*s", (int)len, s);
-            if (strcmp(names[n], "(none)") == 0)
-                names[n][0] = '\0';
-            n++;
-        }
-        s += len + (s[len] == ',');
-    }
-    return n;
+                           v->doc.img.part_name[0] ? " '" : "", v->doc.img.part_name,
+                           v->doc.img.part_name[0] ? "'" : "",
+                           v->doc.img.layer[0] ? v->doc.img.layer : "(none)");
 }
 
 void viewer_layer_step(viewer *v, int dir)
@@ -401,43 +368,39 @@ void viewer_layer_step(viewer *v, int dir)
     int n = viewer_layer_names(v, names, VIEWER_MAX_LAYERS);
     if (n <= 1) {
         viewer_set_message(v, false, "this part has one layer only (%s)",
-                           v->layers[0] ? v->layers : "-");
+                           v->doc.layers[0] ? v->doc.layers : "-");
         return;
     }
-    const char *cur = v->have_image ? v->img.layer : v->layer_sel;
+    const char *cur = v->doc.have_image ? v->doc.img.layer : v->doc.layer_sel;
     int i = 0;
     while (i < n && strcmp(names[i], cur) != 0)
         i++;
     i = i == n ? 0 : ((i + dir) % n + n) % n;
-    snprintf(v->layer_sel, sizeof v->layer_sel, "%.63s", names[i]);
-    snprintf(v->part_sel, sizeof v->part_sel, "%d", v->part_idx);
-    v->part_set = v->layer_set = true;
+    snprintf(v->doc.layer_sel, sizeof v->doc.layer_sel, "%.63s", names[i]);
+    snprintf(v->doc.part_sel, sizeof v->doc.part_sel, "%d", v->doc.part_idx);
+    v->doc.part_set = v->doc.layer_set = true;
     if (reload_keep_view(v))
         viewer_set_message(v, false, "layer %d/%d %s: %s", i + 1, n,
-                           names[i][0] ? names[i] : "(none)", v->img.rgb_source);
+                           names[i][0] ? names[i] : "(none)", v->doc.img.rgb_source);
 }
 
-int viewer_files_add(viewer *v, const char *path) { return file_list_add(&v->list, path); }
-void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->list, i); }
+int viewer_files_add(viewer *v, const char *path) { return file_list_add(&v->doc.list, path); }
+void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->doc.list, i); }
 
 void viewer_files_drop(viewer *v, char **paths, int n)
 {
     if (n <= 0)
         return;
-    if (v->seq) {   /* a sequence's entry is its frame of the moment: it goes with it */
-        viewer_seq_stop(v);
-        viewer_files_free(v);
-    }
     char err[HT_ERR_MAX];
     int first = -1;
     bool failed = false;
     for (int i = 0; i < n; i++) {
-        int k = file_list_open(&v->list, paths[i], err, sizeof err);
+        int k = file_list_open(&v->doc.list, paths[i], err, sizeof err);
         failed |= k < 0;
         first = first < 0 ? k : first;
     }
     if (first >= 0) {
-        v->cur = first;
+        v->doc.list.cur = first;
         load_other_file(v);
     }
     if (failed)   /* after the load, which clears the message */

@@ -1,369 +1,121 @@
-/* The viewer's state and what its files share (viewer.h is the public side). The state is
- * the document (the open images: file_list.c), the session (what is looked at and how:
- * struct session), the renderer's GPU objects and frame record, and the platform's window.
- *   viewer.c         the loop and the frame (layout -> renderer -> present into the
- *                    viewport -> panels), the screenshot hook
- *   renderer.c       the frame's passes, the statistics on demand, the frame record (its
- *                    analysis read back through gpu/readback.c)
- *   compare_view.c   the reference: its pipeline, the wipe and the error maps (compare_gpu)
- *   display_view.c   the display mode and the image's units; region_view.c the region
- *   platform.c       the platform: the GLFW window and its events, and the scripted event
- *                    source of the tests (--keys)
- *   actions.c        THE action table (actions.h): keys, menus, help; viewer_act.c what
- *                    the actions do; keynames.c key names
- *   panels.cpp       the GUI (C++, Dear ImGui through ui.cpp; C interface panels.h, ui.h):
- *                    menu bar, dock, status bar; panels_draw.cpp the histogram plot, the
- *                    help, the marks over the picture; panels_display.cpp the display mode,
- *                    the legend, the region, the comparison's numbers
- *   viewer_status.c  the text: status lines, messages, the pixel inspector
- *   viewer_files.c   the file list's actions (opening, next/previous, neighbours, dropped
- *                    and handed-over files), loading, parts and layers; file_list.c the list
- *                    itself (plain data)
- *   viewer_net.c     tev's protocol: images sent by renderers (--listen); the hand-off
- *                    socket's viewer side (handoff.c: the socket and its protocol)
- *   viewer_watch.c   --watch: reloads the shown file when it changes on disk
- *   viewer_seq.c     plays an image sequence: decoding ahead, the clock, the adaptation
- *   pins.c           pinned pixels: their values in every open image
- *   tiles.c          the side-by-side and grid layouts: the tiles' places, files, pictures
- *   compare_whole.c  the whole image's FLIP and metrics against the reference, on a worker
- *   view.c           the view maths, no GL (view.h) */
+/* The functions the viewer's files share (viewer.h is the public side; viewer_state.h the
+ * state, in parts by owner). The files from the top down: calls go downward, in no circle
+ * (`scripts/viewer-deps --levels` prints the exact levels; docs/architecture.md):
+ *   loop      viewer.c: the loop and the frame (layout -> renderer -> present -> panels), the
+ *             screenshot hook; viewer_bench.c its frame without a window
+ *   input     input.c: the window's events routed to the GUI or to the actions, --keys
+ *   panels    panels*.cpp (C++, Dear ImGui through ui.cpp; C interfaces panels.h, ui.h):
+ *             menu bar, dock, status bar, the histogram, help, marks, pins, tiles' labels;
+ *             panels_widgets.cpp the widgets they share
+ *   services  viewer_session.c (reads a session; session_save.c writes one), viewer_net.c
+ *             (tev's protocol, the hand-off: handoff.c), viewer_watch.c (--watch),
+ *             viewer_seq.c (sequences), viewer_export.c (S): they call actions or the document
+ *   actions   actions.c (THE action table: keys, menus, help; keynames.c key names),
+ *             viewer_act.c, pins.c and display_ocio.c (what the actions do)
+ *   text      viewer_status.c: the status lines, the pixel inspector (reads only)
+ *   render    tiles.c (the layouts' tiles), compare_view.c (the reference and the error
+ *             maps), renderer.c (the frame's passes, the statistics, the frame record),
+ *             compare_whole.c (the whole image's numbers, a worker), display_view.c
+ *   document  viewer_files.c (opening, stepping, dropping, loading, parts and layers),
+ *             load_job.c (a decode on a worker), file_list.c (the list, plain data)
+ *   bottom    document.c (the document's queries), view_place.c (the view maths on the
+ *             state), messages.c (the message line), platform.c (GLFW: the window, events
+ *             to input.c's handlers, the clock), view.c (view maths, no GL), json_read.c */
 #ifndef HT_VIEWER_INTERNAL_H
 #define HT_VIEWER_INTERNAL_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "viewer_state.h"
 
-#include <glad/gl.h>
+/* messages.c: the bottom of the viewer's calls */
 
-/* The window is platform.c's: GLFW is called there only. */
-typedef struct GLFWwindow GLFWwindow;
+/* Sets the message shown in the window (green, or red when ERROR) and prints it on stderr. */
+void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-#include "compare_gpu.h"
-#include "flip_input.h"
-#include "settings.h"
-#include "display.h"
-#include "file_list.h"
-#include "image.h"
-#include "json_read.h"
-#include "imgstats_gpu.h"
-#include "options.h"
-#include "pass_scene.h"
-#include "readback.h"
-#include "region.h"
-#include "ui.h"
-#include "pipeline.h"
-#include "view.h"
+/* view_place.c: the view maths on the state (reads only) */
 
-/* The frame record the renderer publishes (renderer.c): the analysis of the last frame
- * whose read-back has come back, a frame or so after it was drawn. Panels, the text and the
- * actions read it; nothing waits for it. */
-typedef struct frame_record {
-    bool valid;                /* there is one for the shown image */
-    tonemap_result r;          /* its analysis: counts, range, histogram, curve */
-} frame_record;
+/* The scene pass's view of the image (from the view and the viewport). */
+scene_view viewer_scene_view(const viewer *v);
 
-/* How the reference is shown (compare_view.c; compare_modes names them): beside the image
- * (wipe), or an error map of the two (compare_gpu.h) with its colour bar. The maps of
- * differences and HDR-FLIP compare the linear pictures (the scene pass's, one sample a
- * pixel), LDR-FLIP the two pictures as displayed. */
-enum {
-    COMPARE_OFF, COMPARE_WIPE, COMPARE_DIFF, COMPARE_ABS, COMPARE_SQUARED, COMPARE_RELATIVE,
-    COMPARE_FLIP, COMPARE_HDR_FLIP, COMPARE_COUNT
-};
-extern const ht_enum compare_modes[];
+/* Where the current view puts the image in the window. */
+view_place viewer_place(const viewer *v);
+/* The view that fits the image (both its windows) into the viewport; FIRST: a new image's
+ * first view (view_first: 1:1 when it fits). */
+view_state viewer_fit_view(const viewer *v, bool first);
+/* F (viewer_act.c): the view fitted; nothing without an image or a window. */
+void viewer_fit(viewer *v);
+/* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
+ * fits one texture (the stage reads it whole). With an option on and an image in pieces the
+ * frame is tone-mapped without the options. */
+bool viewer_human_shown(const viewer *v);
+/* The data-window pixel under viewport point (X, Y), clamped to the image. */
+void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
+/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
+void viewer_region_rect(const viewer *v, int rect[4]);
+/* The divider's place in viewport pixels (x, or y when horizontal). */
+int viewer_wipe_pos(const viewer *v);
+/* Whether the mode draws an error map (in the single layout), and whether it reads the
+ * linear pictures (the scene pass then runs with one sample a pixel). */
+bool viewer_compare_map(const viewer *v);
+bool viewer_compare_linear(const viewer *v);
 
-/* Pinned pixels (pins.c): at most this many (a new one beyond drops the oldest), their
- * values shown as (pin_value_modes) the file's, the working space's or the display's bytes. */
-enum { VIEWER_PINS_MAX = 8 };
-enum { PIN_FILE, PIN_WORKING, PIN_DISPLAY };
-extern const ht_enum pin_value_modes[];
+/* document.c: the document's queries (reads only) */
 
-/* What the histogram panel shows (Tab cycles). */
-enum { HIST_LOG, HIST_RGBA, HIST_GREY, HIST_MODES };
-
-/* What a frame's picture depends on (renderer_frame_key). */
-typedef struct viewer_frame_key {
-    unsigned long image;       /* pipeline_image_generation */
-    view_state view;
-    tonemap_params tm;
-    int samples;
-    bool adapt_view;
-    int w, h;
-    display_params disp;       /* resolved */
-    bool ref;                  /* the reference is drawn too */
-    unsigned long ref_image;   /* its pipeline_image_generation */
-    int compare;               /* the comparison's mode, its rectangle and FLIP's settings */
-    int region[4];
-    double ppd;
-    int flip_tonemapper;
-} viewer_frame_key;
-
-/* The picture's place in the window: framebuffer pixels, y down (panels_layout). */
-typedef struct viewport {
-    int x, y, w, h;
-} viewport;
-
-/* The session: what the user looks at and how: plain data, changed only by actions (and
- * set from the command line at the start). The document (the open images, file_list.h) and
- * the frame record (what the renderer measured) are apart from it. */
-typedef struct session {
-    tonemap_params tm;         /* the operator's settings */
-    display_params disp;       /* the display mode as asked (display_view.c resolves it) */
-    int msaa;                  /* asked for; the target gets pass_scene_samples() of it */
-    bool adapt_view;           /* the analysis reads the view, not the image */
-    view_state view;
-    bool fitted;               /* the view fits the image: it refits when the viewport changes */
-    int hist_mode;             /* HIST_* */
-    bool show_marks, show_panels, show_help, show_open;
-    int ref;                   /* the reference's entry in the list, -1: none */
-    int compare;               /* COMPARE_* */
-    bool flip_held;            /* Z held: the reference is shown instead */
-    double wipe;               /* the divider, 0..1 of the viewport (from the left or top) */
-    bool wipe_horizontal;      /* a horizontal divider: the reference below it */
-    double ppd;                /* FLIP's pixels per degree (0: FLIP's default) */
-    int flip_tonemapper;       /* HDR-FLIP's (flip_tonemappers) */
-    int pins[VIEWER_PINS_MAX][2];   /* pinned pixels, absolute image coordinates (view.h) */
-    int npins;
-    int pin_values;            /* PIN_FILE, PIN_WORKING, PIN_DISPLAY */
-    int layout;                /* HT_LAYOUT_* (settings.h) */
-} session;
-
-/* A tile of the side-by-side and grid layouts other than the shown image's (tiles.c): an
- * open file in a pipeline of its own (the tile owns its GPU objects), tone-mapped with its
- * own analysis of the whole image, as `hdrtone export` of that file; drawn with the shown
- * image's view, settings and display mode. */
-typedef struct viewer_tile {
-    int entry;                 /* the list's entry it shows */
-    viewport at;               /* where it is drawn (framebuffer pixels, y down) */
-    char path[4096];           /* the file its pipeline holds ("": none) */
-    hdr_image img;
-    pipeline *pipe;
-    pass_scene *scene;
-    struct load_job *job;      /* its file decoding on a worker (tiles.c), or NULL */
-    bool ok;                   /* loaded and uploaded; else err says why (or a job runs) */
-    char err[256];
-    viewer_frame_key last;     /* of its last render: the same key presents it again */
-    bool have_last;
-    tonemap_result r;          /* its tone curve, read back while the cursor is over it */
-    bool r_ok;                 /* r is that of its last render */
-} viewer_tile;
-
-/* A session file as read (viewer_session.c): the parsed text, and its view and comparison
- * checked against their limits. */
-typedef struct viewer_session_file {
-    json_value root;
-    view_state view;
-    bool fitted, wipe_horizontal;
-    int compare;
-    double wipe;
-    int pins[VIEWER_PINS_MAX][2], npins, pin_values;
-    bool has_region;
-    int region[4];             /* x0, y0, x1, y1 (data-window pixels, inclusive) */
-    char missing[512];         /* "FILE: missing: PATH, ..." or "": said with its first image */
-} viewer_session_file;
-
-typedef struct viewer {
-    session s;                 /* what is looked at, and how (plain data) */
-    GLFWwindow *win;
-    pipeline *pipe;
-    pass_scene *scene;
-    ui *gui;
-    float ui_scale;            /* --ui-scale (times the monitor's content scale) */
-    unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
-    frame_record frame;
-    struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
-    int rb_slot;               /* its read in flight, -1: none */
-
-    /* The open images and the shown one's neighbours (file_list.h). files, nfiles and cur
-     * are the first fields of list under their old names, for the code that reads them
-     * (v->files[v->cur]); new code reads v->list. */
-    union {
-        file_list list;
-        struct {
-            char **files;
-            int nfiles, cur;
-        };
-    };
-    struct handoff *handoff;   /* the hand-off socket (handoff.h); NULL: not listening */
-    bool handoff_tried;        /* listening was tried (once, on the first frame) */
-    unsigned long handoff_ticket;   /* the list whose load is on its way (0: none) ... */
-    unsigned long handoff_gen;      /* ... and that load's load_gen (viewer_net.c) */
-    hdr_image img;
-    bool have_image;
-    unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
-    double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
-                                  the current luminance weights */
-    char load_err[HT_ERR_MAX];
-
-    /* Parts and layers: what the next load asks for. Unset = the command line's
-     * --part/--layer (opt_*), else the loader's default; a new file unsets them. */
-    const char *opt_part, *opt_layer;
-    double max_pixels;
-    image_colour opt_colour;   /* --colorspace (source IMAGE_COLOUR_OPTION), else zeroed */
-    bool part_set, layer_set;
-    char part_sel[16], layer_sel[64];
-    int part_idx, part_count;  /* of the file, kept when a part fails to load */
-    char layers[192];          /* the part's layers as hdr_part_info lists them */
-
-    /* Statistics, computed on demand for the whole image (renderer_stats_update). */
-    int grey_kernel;
-    int peaks, min_distance;  /* what X marks: --peaks (default VIEW_PEAKS), --min-distance */
-    imgstats_gpu_ctx *stats_ctx;
-    imgstats stats;
-    bool stats_tried, stats_ok;
-    unsigned long stats_gen;   /* image_gen and params of the cached answer */
-    tonemap_params stats_tm;
-
-    /* The human-vision stage's picture of the last frame that made one (renderer.c:
-     * human_picture), kept while the image (pipeline_image_generation) and the settings are
-     * the same: a pan or a zoom only draws the scene from it again. */
-    bool human_cached;
-    unsigned long human_gen;
-    tonemap_params human_tm;
-    ht_source human_pic;
-
-    bool view_fresh;           /* set the initial view on the next frame (size known then) */
-    int fb_w, fb_h;
-    viewport vp;               /* where the picture goes (panels_layout) */
-    int dock_w;                /* the dock's width, 0 when folded away */
-    float hist_rect[4];        /* where the histogram plot was drawn (x, y, w, h; tests) */
-
-    /* Settings the keys change. */
-    int samples;               /* what the last frame got */
-    bool menu_open, menu_close; /* a menu is open; Esc closes it (next frame) */
-    char open_path[1024];      /* the open box's text */
-    char help_filter[64];      /* the help's search text: typed while the help shows */
-    int press_mods;            /* GLFW modifiers of the last button press */
-    bool help_swallow;         /* the character of the key that opened the help: dropped */
-    bool rb_wanted;            /* a frame was drawn while a read-back was in flight */
-    unsigned long region_gen;  /* image_gen the region was taken on */
-    bool export_due;           /* S: the export runs in the loop, after the frame */
-    int seq_keys[8], nseq_keys;   /* sequence keys, run by the loop before the next frame */
-    int ui_frames;             /* frames to draw again for the GUI to settle after input */
-    int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
-    bool latency_due;          /* the last render may show the frame before's curve: render
-                                  the picture again once nothing else changes it */
-
-    /* Input. */
-    double mouse_x, mouse_y;   /* framebuffer pixels from the viewport's corner, y down */
-    bool mouse_in, dragging;
-    int mouse_tile;            /* the layout's tile under the cursor (tiles.c), -1: none */
-    int press_tile;            /* the tile a plain press (a pan's start) was in, -1: none */
-    double press_at[2];        /* where, moved into the shown tile (framebuffer pixels) */
-
-    char message[HT_ERR_MAX + 64];
-    bool message_error;
-    bool dirty, quit;
-
-    /* Live sources: the tev server (--listen; NULL when off) and the file watch. */
-    struct tev_server *net;
-    char net_warn[256];        /* the server's warning for a non-loopback address, or "" */
-    bool watching;             /* --watch or the key */
-    int watch_fd, watch_wd;    /* inotify (non-blocking) and the folder's watch; -1 = none */
-    char watch_dir[4096];      /* the folder watched */
-    double watch_due;          /* platform_time() of the scheduled reload; 0 = none */
-    int watch_retries;         /* reloads left after a failed one without a new event */
-
-    /* The display mode (display_view.c): as asked (automatic parts unresolved), as resolved
-     * for the image, and the image's units. */
-    display_params disp_asked, disp_res;
-    unsigned long disp_gen;    /* image_gen of disp_res and units */
-    image_units units;
-    /* The OCIO view (display_ocio.c): the config, loaded when the mode is first shown (failed:
-     * said once, not retried), and the image's RGB -> the view's input space. */
-    struct ocio_config *ocio;
-    bool ocio_failed;
-    colour_xform ocio_x;
-    double user_scale;         /* --scale, or 0: the file's units */
-
-    /* The region (Shift+drag on the picture): its corners as dragged (image pixels of the
-     * data window), and its statistics once the button is let go (region_view.c). */
-    bool region_drag;          /* Shift+drag in progress */
-    int region_a[2], region_b[2];
-    bool region_valid;
-    region_stats region;
-
-    /* The reference (compare_view.c): another entry of the list, drawn with the current
-     * image's view and curve in its own pipeline. */
-    bool wipe_drag;            /* the mouse drags the divider */
-    pipeline *ref_pipe;
-    pass_scene *ref_scene;     /* the reference's scene pass (the current image's is kept) */
-    ht_source scene_src, ref_src;   /* the last scene pictures of both */
-    compare_gpu *cmp;          /* the error maps and their numbers */
-    bool cmp_shown;            /* the last frame drew a map (compare_gpu_texture) */
-    bool cmp_have;             /* cmp_numbers holds a run's numbers ... */
-    unsigned long cmp_runs;    /* ... of run cmp_numbers.run; the runs of cmp so far */
-    viewer_frame_key cmp_key;  /* the frame of the last run that computed FLIP: a new one
-                                  differing only in its rectangle reuses its map */
-    bool cmp_key_valid;
-    compare_gpu_numbers cmp_numbers;
-    bool ref_exposures_ok;     /* ref_exposures made for the loaded reference */
-    flip_exposures ref_exposures;
-    hdr_image ref_img;
-    bool ref_loaded;
-    char ref_path[4096];       /* what ref_img holds */
-    char ref_err[256];         /* why the reference is not shown, or "" */
-
-    /* An image sequence being played (hdrtone SEQ; NULL: files). */
-    struct viewer_seq *seq;
-
-    /* Loading off the UI thread (viewer_files.c): the worker's job, the generation of the
-     * load the shown entry wants (an older job's image is dropped), a load waiting for the
-     * worker. */
-    struct load_job *load_job;
-    unsigned long load_job_gen;   /* load_gen when the job began */
-    unsigned long load_gen;
-    bool load_want;
-
-    /* Pinned pixels (pins.c): where Ctrl+click pressed (viewport pixels), the pins'
-     * generation (each change counts), the open files' values at them, the worker reading
-     * the files that are not shown. */
-    double pin_at[2];
-    unsigned long pins_gen;
-    struct pin_entry *pin_cache;
-    int npin_cache;
-    struct pin_probe *pin_probe;
-
-    /* Sessions (viewer_session.c): where Ctrl+Shift+S saves; the session whose view the
-     * first image gets (NULL: none, or taken). */
-    char session_path[4096];
-    viewer_session_file *session_view;
-
-    /* Layouts (tiles.c): the picture's whole area; the tiles (v->vp is the shown image's). */
-    viewport area;
-    viewer_tile tiles[HT_GRID_MAX];
-    int ntiles, tile_cur;      /* 1 in the single layout; tile_cur is the shown image's */
-    struct whole_cmp *whole;   /* the whole image's numbers (compare_whole.c) */
-
-    /* Test hooks. */
-    bool testing;              /* --keys or --screenshot: redraw without waiting, sync reads */
-    int (*replay)[2];          /* key, mods */
-    int nreplay, replayed;
-    long frames;
-    long renders;              /* frames that ran the passes (the others re-presented) */
-    viewer_frame_key last;     /* of the last rendered frame */
-    bool have_last;
-} viewer;
-_Static_assert(offsetof(viewer, files) == offsetof(viewer, list.files) &&
-                   offsetof(viewer, nfiles) == offsetof(viewer, list.nfiles) &&
-                   offsetof(viewer, cur) == offsetof(viewer, list.cur),
-               "the old names of the file list's fields alias v->list's");
+/* The file name after the last '/' (file_list_name). */
+const char *viewer_base_name(const char *path);
+/* Layers listed at most (viewer_layer_names). */
+enum { VIEWER_MAX_LAYERS = 32 };
+/* The layers of the part: "" stands for the un-prefixed channels ("(none)" in the list).
+ * Returns the count written to names (at most MAX). */
+int viewer_layer_names(const viewer *v, char (*names)[64], int max);
+/* What a load asks for: the part and layer (SHOWN: the shown entry's choice, else the command
+ * line's) copied into PART[PLEN] and LAYER[LLEN], which the result points into, the pixel
+ * limit and --colorspace. */
+image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
+                                       char *layer, size_t llen);
+/* The image name of a network entry of the list, else NULL (a file). */
+const char *viewer_net_name(const viewer *v, const char *path);
+/* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
+const display_params *viewer_display_of(const viewer *v);
+/* The reference's entry ("" when there is none, or its index is not in the list). */
+const char *viewer_ref_path(const viewer *v);
+/* The file name of tile I (its entry's base name). */
+const char *viewer_tile_name(const viewer *v, int i);
 
 /* renderer.c */
 
-/* Once a frame: takes the analysis' read-back when it has come (v->frame), never waiting;
- * one of a frame drawn meanwhile is started then. */
-void renderer_poll(viewer *v);
-/* Another image is shown: the record and a read-back in flight are of the last one. */
-void renderer_forget(viewer *v);
+/* The renderer's GPU objects (the pipeline, the scene pass, the presenting framebuffer) in
+ * the current context; false with the reason in ERR. */
+bool renderer_create(viewer_render *r, char *err, size_t errlen);
+
+/* Once a frame: takes the analysis' read-back when it has come (R->frame, with the key of
+ * the frame it was read from), never waiting; one of a frame drawn meanwhile is started then.
+ * True when the record changed (a frame is to be drawn for it). */
+bool renderer_poll(viewer_render *r);
+/* The frame record's analysis when it is that of what is shown now (its key equals the
+ * shown image's, settings' and, when the analysis reads the view, view's), else NULL: its
+ * result is pending (a frame or so). Every reader of the analysis reads it here. */
+const tonemap_result *renderer_result(const viewer *v);
+/* The statistics when they are of the shown image and settings (their key), else NULL. */
+const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
+                              const session *s);
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
  * of date; true when it ran passes (the frame must be rendered again). */
 bool renderer_stats_update(viewer *v);
-/* What a frame's picture depends on, and whether two are the same (re-present, no passes). */
-viewer_frame_key renderer_frame_key(viewer *v, int samples);
+/* What a frame's picture depends on (REF: the reference is drawn too, viewer_ref_shown, which
+ * the loop asks first: it loads the reference), and whether two are the same (re-present, no
+ * passes). */
+viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref);
 bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b);
-/* The frame's passes into the pipeline's output and the read-back of its analysis. */
-void renderer_render(viewer *v, bool f32, int samples);
+/* The human-vision stage's picture (human_gpu.h) of PIPE's image with TM in *PIC: the
+ * analysis of the image, then the stage over it into the pipeline's float picture; C's kept
+ * one while the image and TM are the same. False with the reason in ERR. */
+bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params *tm,
+                            ht_source *pic, char *err, size_t errlen);
+/* The frame's passes into the pipeline's output and the read-back of its analysis; ADAPTED: a
+ * sequence's result adapted in time (viewer_seq_adapted) to apply, or NULL. */
+void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
+                     const tonemap_result *adapted);
 
 /* viewer.c */
 
@@ -376,35 +128,41 @@ void viewer_cleanup(viewer *v);
  * layout, the passes unless nothing they depend on changed, present, the panels. Returns the
  * samples the picture got (0: minimised). */
 int viewer_draw_frame(viewer *v);
-/* The scene pass's view of the image (from the view and the viewport). */
-scene_view viewer_scene_view(const viewer *v);
-
-/* Where the current view puts the image in the window. */
-view_place viewer_place(const viewer *v);
-/* F: fit the image (both its windows) to the window; nothing without an image or a window. */
-void viewer_fit(viewer *v);
-/* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
- * fits one texture (the stage reads it whole). With an option on and an image in pieces the
- * frame is tone-mapped without the options. */
-bool viewer_human_shown(const viewer *v);
 
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
  * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png; with
  * O's --hdr or --format, export's own run to ./NAME_tonemapped[-N].EXT (viewer_export.c). */
 void viewer_export(viewer *v, const ht_options *o);
 
-/* platform.c */
+/* input.c */
 
-/* The one entry point of every key press: the GLFW callback and the --keys replay. KEY is a
+/* The one entry point of every key press: the window's and the --keys replay. KEY is a
  * GLFW key, MODS GLFW modifier bits: the action table's dispatch (action_key), unless the
  * GUI is editing text. */
 void viewer_key(viewer *v, int key, int mods);
-/* --keys: fills v->replay from KEYS (names as xdotool spells them, separated by blanks).
+/* --keys: fills v->in.replay from KEYS (names as xdotool spells them, separated by blanks).
  * False, with the message on stderr, for an unknown key or no memory. */
 bool viewer_parse_replay(viewer *v, const char *keys);
-/* The window with an OpenGL 4.3 core context and its callbacks; false with the reason on
- * stderr. */
-bool platform_open_window(viewer *v, const ht_options *o);
+
+/* platform.c */
+
+/* The window's events, handed to the loop's handlers (input.c's input_events): points in
+ * framebuffer pixels, keys, buttons and actions (press, release, repeat) in GLFW's numbers. */
+typedef struct platform_events {
+    void (*key)(viewer *v, int key, int action, int mods);
+    void (*chr)(viewer *v, unsigned codepoint);
+    void (*cursor)(viewer *v, double x, double y);
+    void (*enter)(viewer *v, bool entered);
+    void (*button)(viewer *v, int button, int action, int mods, double x, double y);
+    void (*scroll)(viewer *v, double dx, double dy, double x, double y);
+    void (*drop)(viewer *v, int n, const char **paths);
+    void (*redraw)(viewer *v);
+} platform_events;
+extern const platform_events input_events;
+/* The window with an OpenGL 4.3 core context, its events to EVENTS; false with the reason
+ * on stderr. The monitor's content scale (Xft.dpi / 96 on X11; 1 without a window). */
+bool platform_open_window(viewer *v, const ht_options *o, const platform_events *events);
+float platform_content_scale(const viewer *v);
 /* GLFW's last error, for messages ("" when none). */
 const char *platform_glfw_error(void);
 void platform_set_error_callback(void);
@@ -431,9 +189,6 @@ void platform_wait(double seconds);
 
 /* viewer_status.c */
 
-/* Sets the message shown in the window (green, or red when ERROR) and prints it on stderr. */
-void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /* The status lines (file and view, tone-mapping settings, the pixel under the cursor), with
  * the GPU's numbers from the latest read-back (a frame late at most); SAMPLES is what the
  * frame got. Needs an image. */
@@ -468,15 +223,14 @@ bool viewer_cursor_lw(const viewer *v, double *lw);
 
 /* viewer_files.c */
 
-/* The file name after the last '/' (file_list_name). */
-const char *viewer_base_name(const char *path);
 /* Replaces the list with what PATHS[0..N) open (file_list_open: a folder its images, a file
  * itself), the first shown. A folder that cannot be read or holds no image is said on stderr;
  * false when nothing is left to open. */
 bool viewer_files_set(viewer *v, char **paths, int n);
 void viewer_files_free(viewer *v);
 /* Files and folders dropped on the window or handed over (viewer_net_poll): added to the list
- * (ending a sequence), the first of them shown; a problem is said in the window. */
+ * (viewer_drop first ends a sequence), the first of them shown; a problem is said in the
+ * window. */
 void viewer_files_drop(viewer *v, char **paths, int n);
 /* Loads files[cur]. On failure the error stays on screen and on stderr, and the viewer shows
  * no image until another file loads: a bad file never ends the viewer. */
@@ -507,14 +261,13 @@ hdr_image *load_job_image(load_job *j);
 const char *load_job_err(const load_job *j);
 /* Waits for it and frees it, with the image still in it. */
 void load_job_free(load_job *j);
+/* A job that runs FN(ARG) on a worker thread (on this thread when none starts): ARG is the
+ * caller's, FN's results in it once load_job_done (or load_job_wait); NULL when out of
+ * memory. load_job_path is NULL and load_job_image empty for it. */
+load_job *load_job_run(void (*fn)(void *arg), void *arg);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);
-/* Layers listed at most (viewer_layer_names). */
-enum { VIEWER_MAX_LAYERS = 32 };
-/* The layers of the part: "" stands for the un-prefixed channels ("(none)" in the list).
- * Returns the count written to names (at most MAX). */
-int viewer_layer_names(const viewer *v, char (*names)[64], int max);
 /* Key actions, DIR +1 next / -1 previous: the open image (N, P, PageDown, PageUp); the file
  * beside the shown one in its folder (file_list_neighbour), shown in its entry's place
  * (Ctrl+PageDown, Ctrl+PageUp); the part of a multi-part file with its default layer (E;
@@ -536,11 +289,6 @@ void viewer_files_remove(viewer *v, int i);
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
 bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 
-/* What a load asks for: the part and layer (SHOWN: the shown entry's choice, else the command
- * line's) copied into PART[PLEN] and LAYER[LLEN], which the result points into, the pixel
- * limit and --colorspace. */
-image_load_options viewer_load_options(const viewer *v, bool shown, char *part, size_t plen,
-                                       char *layer, size_t llen);
 /* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
  * the next load asks for. False with the reason in ERR. */
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
@@ -555,11 +303,9 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
 /* --listen: starts the server (false with the message on stderr). */
 bool viewer_net_start(viewer *v, const char *listen, const char *layer, double max_pixels);
 /* Once a frame: applies what tev's clients sent since the last call, and takes the files
- * handed over by `hdrtone FILE...` (viewer_files_drop). The first call starts listening for
+ * handed over by `hdrtone FILE...` (viewer_drop). The first call starts listening for
  * hand-offs (handoff_listen; not when another hdrtone listens, or HT_HANDOFF=off). */
 void viewer_net_poll(viewer *v);
-/* The image name of a network entry of the list, else NULL (a file). */
-const char *viewer_net_name(const viewer *v, const char *path);
 /* Copies network image NAME into *img (tev_server_copy_image). */
 bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen);
 /* Stops the tev server and the hand-off socket. */
@@ -578,14 +324,12 @@ void viewer_watch_stop(viewer *v);
 /* The image's units and the display mode resolved for it (when either changed), set on the
  * pipelines for the next frame. */
 void viewer_display_update(viewer *v);
-/* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
-const display_params *viewer_display_of(const viewer *v);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* display_ocio.c */
 
-/* D's OCIO input space for the image (d->ocio_input) and v->ocio_x; false (said on the
+/* D's OCIO input space for the image (d->ocio_input) and v->rnd.ocio_x; false (said on the
  * status line) when the config cannot be loaded or the image's space is degenerate. */
 bool viewer_ocio_resolve(viewer *v, display_params *d);
 /* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
@@ -596,17 +340,9 @@ int viewer_ocio_names(viewer *v, int list, const char *display, const char **nam
 /* The config's default display (DISPLAY NULL), or DISPLAY's default view; "" without one. */
 const char *viewer_ocio_default(viewer *v, const char *display);
 
-/* region_view.c */
-
-/* The data-window pixel under viewport point (X, Y), clamped to the image. */
-void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
-/* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
-void viewer_region_rect(const viewer *v, int rect[4]);
 
 /* compare_view.c */
 
-/* The reference's entry ("" when there is none, or its index is not in the list). */
-const char *viewer_ref_path(const viewer *v);
 
 /* An entry of the list other than the shown image (the reference, a tile): a network image,
  * or the file with the command line's part and layer (not the ones the shown image was
@@ -616,7 +352,7 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
 void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1);
 /* Whether the frame shows the reference (a mode or Z, a reference of the image's size, the
  * single layout: the tiles of the others show the pictures side by side),
- * loading it when its entry changed; the reason in v->ref_err when not. */
+ * loading it when its entry changed; the reason in v->doc.ref_err when not. */
 bool viewer_ref_shown(viewer *v);
 /* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
  * current image's settings and curve (its latest read-back) into its pipeline's output. */
@@ -624,24 +360,18 @@ void viewer_ref_render(viewer *v, const scene_view *view, int samples);
 /* The picture into the viewport: the current image's output, then (REF) the reference's
  * over all of it (Z) or over the far side of the divider. */
 void viewer_present(viewer *v, bool ref);
-/* The divider's place in viewport pixels (x, or y when horizontal). */
-int viewer_wipe_pos(const viewer *v);
-/* Whether the mode draws an error map (in the single layout), and whether it reads the
- * linear pictures (the scene pass then runs with one sample a pixel). */
-bool viewer_compare_map(const viewer *v);
-bool viewer_compare_linear(const viewer *v);
 /* The error map of the frame's two pictures (after both were rendered), never waiting; its
  * numbers come with viewer_compare_poll, once a frame. */
 void viewer_compare_run(viewer *v);
 void viewer_compare_poll(viewer *v);
-/* Whether the numbers (v->cmp_numbers) are those of the map shown: its run's, not an
+/* Whether the numbers (v->rnd.cmp_numbers) are those of the map shown: its run's, not an
  * earlier one's (then the panels say "computing"). */
 bool viewer_compare_ready(const viewer *v);
 void viewer_compare_free(viewer *v);
 
 /* tiles.c */
 
-/* After panels_layout: the tiles of the layout in v->area (the picture's area), v->vp made
+/* After panels_layout: the tiles of the layout in v->rnd.area (the picture's area), v->vp made
  * the shown image's tile. A side by side with one open image and no reference, or a grid of
  * one, is the single layout. */
 void viewer_tiles_layout(viewer *v);
@@ -650,7 +380,8 @@ void viewer_tiles_layout(viewer *v);
  * (-1: none). */
 int viewer_tiles_point(const viewer *v, double *x, double *y);
 /* The settings tile T is drawn with: the shown image's, in T's image's colour space, without
- * the human-vision stage; false with the reason. */
+ * the human-vision stage's switches (the Pixel section's; tile_render adds them); false with
+ * the reason. */
 bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
                         size_t errlen);
 /* The other tile under the cursor, with its image and tone curve read (the renderer reads it
@@ -666,8 +397,6 @@ void viewer_tiles_free(viewer *v);
  * viewer_tiles_poll, once a frame, asks for a frame when one is done. */
 bool viewer_tiles_loading(const viewer *v);
 void viewer_tiles_poll(viewer *v);
-/* The file name of tile I (its entry's base name). */
-const char *viewer_tile_name(const viewer *v, int i);
 
 /* compare_whole.c */
 
@@ -682,15 +411,18 @@ enum { WHOLE_NONE, WHOLE_PENDING, WHOLE_READY, WHOLE_FAILED };
 int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err);
 /* Once a frame: takes a finished result (redraws); starts the next wanted one. */
 void viewer_whole_poll(viewer *v);
-/* Under the test hooks: waits for the computations wanted so far. */
+/* Under the test hooks: waits for the computations wanted so far. Whether one runs (the loop
+ * then polls); the files read so far (the reference once a key, each compared file once). */
 void viewer_whole_wait(viewer *v);
+bool viewer_whole_busy(const viewer *v);
+int viewer_whole_reads(const viewer *v);
 void viewer_whole_stop(viewer *v);
 
-/* viewer_session.c */
+/* session_save.c, viewer_session.c */
 
 /* Writes the session (the open files as absolute paths, the shown one, the reference, the
- * settings as options, the view, the comparison, the pins) to PATH through a temporary file; false with
- * the reason naming PATH in ERR. */
+ * settings as options, the view, the comparison, the pins) to PATH through a temporary file; false
+ * with the reason naming PATH in ERR. */
 bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen);
 /* --session: reads PATH into *S and its settings into *O (the option table's limits); false
  * with the reason naming PATH on stderr (a newer version, a broken file, wrong types, values
@@ -716,6 +448,8 @@ void viewer_session_free(viewer_session_file *s);
  * for. viewer_pins_wait waits for the worker; viewer_pins_stop ends it and frees the values. */
 void viewer_pins_poll(viewer *v);
 void viewer_pins_wait(viewer *v);
+/* Whether a file is being read for the pins (the loop then polls). */
+bool viewer_pins_busy(const viewer *v);
 void viewer_pins_stop(viewer *v);
 /* What viewer_pin_value found. */
 enum { PIN_READY, PIN_PENDING, PIN_FAILED, PIN_OUTSIDE, PIN_NO_CURVE };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "handoff.h"
+#include "viewer_act.h"
 #include "tev_server.h"
 #include "viewer_internal.h"
 
@@ -37,21 +38,6 @@ void viewer_net_stop(viewer *v)
     handoff_stop(&v->handoff);
 }
 
-const char *viewer_net_name(const viewer *v, const char *path)
-{
-    size_t n = strlen(VIEWER_NET_PREFIX);
-    return v->net && strncmp(path, VIEWER_NET_PREFIX, n) == 0 ? path + n : NULL;
-}
-
-bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen)
-{
-    if (!v->net) {
-        snprintf(err, errlen, "not listening");
-        return false;
-    }
-    return tev_server_copy_image(v->net, name, img, err, errlen);
-}
-
 /* What one drain asks of the shown picture, applied once at its end. */
 typedef struct net_plan {
     char *show;       /* list entry to show afresh (owned), or NULL */
@@ -59,7 +45,10 @@ typedef struct net_plan {
     bool refresh;     /* the shown image's pixels changed: copy them again, keeping the view */
 } net_plan;
 
-static const char *shown(const viewer *v) { return v->nfiles > 0 ? v->files[v->cur] : NULL; }
+static const char *shown(const viewer *v)
+{
+    return v->doc.list.nfiles > 0 ? v->doc.list.files[v->doc.list.cur] : NULL;
+}
 
 static bool is_shown(const viewer *v, const char *entry)
 {
@@ -70,12 +59,12 @@ static bool is_shown(const viewer *v, const char *entry)
  * was empty; a shown image created again is refreshed. */
 static void net_add(viewer *v, net_plan *plan, const char *entry, bool focus)
 {
-    bool was_empty = v->nfiles == 0;
-    if (file_list_add(&v->list, entry) < 0) {
+    bool was_empty = v->doc.list.nfiles == 0;
+    if (file_list_add(&v->doc.list, entry) < 0) {
         viewer_set_message(v, true, "out of memory");
         return;
     }
-    if (is_shown(v, entry) && v->have_image && !plan->show) {
+    if (is_shown(v, entry) && v->doc.have_image && !plan->show) {
         plan->refresh = true;
         return;
     }
@@ -87,11 +76,11 @@ static void net_add(viewer *v, net_plan *plan, const char *entry, bool focus)
 
 static void net_close(viewer *v, net_plan *plan, const char *entry)
 {
-    for (int i = 0; i < v->nfiles; i++) {
-        if (strcmp(v->files[i], entry) != 0)
+    for (int i = 0; i < v->doc.list.nfiles; i++) {
+        if (strcmp(v->doc.list.files[i], entry) != 0)
             continue;
-        plan->shown_gone |= i == v->cur;
-        file_list_remove(&v->list, i);
+        plan->shown_gone |= i == v->doc.list.cur;
+        file_list_remove(&v->doc.list, i);
         return;
     }
 }
@@ -127,10 +116,10 @@ static void net_event(viewer *v, net_plan *plan, const tev_event *e)
  * window's reason. Until then it waits, so the client learns what the window made of it. */
 static void handoff_answer(viewer *v)
 {
-    if (!v->handoff_ticket || (v->load_gen == v->handoff_gen && viewer_loading(v)))
+    if (!v->handoff_ticket || (v->doc.load_gen == v->handoff_gen && viewer_loading(v)))
         return;
-    const char *why = v->load_gen != v->handoff_gen || v->have_image ? NULL
-                      : v->load_err[0]                              ? v->load_err
+    const char *why = v->doc.load_gen != v->handoff_gen || v->doc.have_image ? NULL
+                      : v->doc.load_err[0]                              ? v->doc.load_err
                                                                     : "nothing to show";
     handoff_reply(v->handoff, v->handoff_ticket, why);
     v->handoff_ticket = 0;
@@ -144,9 +133,9 @@ static void handoff_open(viewer *v, char **paths, int n, unsigned long ticket)
         handoff_reply(v->handoff, v->handoff_ticket, NULL);
     v->message[0] = '\0';      /* what the drop says of a path it cannot open */
     v->message_error = false;
-    viewer_files_drop(v, paths, n);
+    viewer_drop(v, paths, n);
     v->handoff_ticket = ticket;
-    v->handoff_gen = v->load_gen;
+    v->handoff_gen = v->doc.load_gen;
     if (v->message_error && v->message[0]) {
         handoff_reply(v->handoff, ticket, v->message);
         v->handoff_ticket = 0;
@@ -197,11 +186,12 @@ static void tev_poll(viewer *v)
         net_event(v, &plan, &ev[i]);
     tev_events_free(ev, n);
     v->dirty = true;
-    for (int i = 0; plan.show && i < v->nfiles; i++)
-        if (strcmp(v->files[i], plan.show) == 0 && !(i == v->cur && v->have_image)) {
-            v->cur = i;
-            v->part_set = v->layer_set = false;
-            v->part_count = 0;
+    for (int i = 0; plan.show && i < v->doc.list.nfiles; i++)
+        if (strcmp(v->doc.list.files[i], plan.show) == 0 &&
+            !(i == v->doc.list.cur && v->doc.have_image)) {
+            v->doc.list.cur = i;
+            v->doc.part_set = v->doc.layer_set = false;
+            v->doc.part_count = 0;
             viewer_load_current(v);
             plan.refresh = plan.shown_gone = false;
         }

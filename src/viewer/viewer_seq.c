@@ -55,7 +55,7 @@ static void adapt_shown(viewer *v, int frame, bool in_order)
     s->have_r = false;
     if (s->ap.mode == HT_ADAPT_NONE)
         return;
-    if (!pipeline_analyze_uploaded(v->pipe, &v->s.tm, &s->r, err, sizeof err)) {
+    if (!pipeline_analyze_uploaded(v->rnd.pipe, &v->s.tm, &s->r, err, sizeof err)) {
         viewer_set_message(v, true, "GPU pipeline: %s", err);
         return;
     }
@@ -100,8 +100,9 @@ static void show(viewer *v, int i, bool block)
             s->reported[i] = true;
         return;
     }
-    bool first = !v->have_image;
-    bool same = !first && memcmp(img.data_window, v->img.data_window, sizeof img.data_window) == 0;
+    bool first = !v->doc.have_image;
+    bool same =
+        !first && memcmp(img.data_window, v->doc.img.data_window, sizeof img.data_window) == 0;
     if (!viewer_show_image(v, &img, err, sizeof err)) {
         viewer_set_message(v, true, "frame %d: %s", frame, err);
         image_free(&img);
@@ -114,8 +115,8 @@ static void show(viewer *v, int i, bool block)
     if (seq_format(&s->pat, frame, path, sizeof path)) {
         char *copy = strdup(path);
         if (copy) {
-            free(v->files[0]);
-            v->files[0] = copy;
+            free(v->doc.list.files[0]);
+            v->doc.list.files[0] = copy;
         }
     }
     adapt_shown(v, frame, in_order);
@@ -143,7 +144,7 @@ bool viewer_seq_open(viewer *v, const ht_options *o, const char *pattern)
         ok = options_adapt(o, &s->ap, err, sizeof err);
     }
     if (ok && !(seq_format(&s->pat, s->first, path, sizeof path) &&
-                file_list_add(&v->list, path) >= 0))
+                file_list_add(&v->doc.list, path) >= 0))
         ok = !snprintf(err, sizeof err, "out of memory");
     if (!ok) {
         fprintf(stderr, "hdrtone: %s\n", err);
@@ -227,7 +228,7 @@ void viewer_seq_key(viewer *v, int arg)
 const tonemap_result *viewer_seq_adapted(viewer *v)
 {
     viewer_seq *s = v->seq;
-    if (!s || !s->have_r || v->s.adapt_view || !v->have_image || human_requested(&v->s.tm))
+    if (!s || !s->have_r || v->s.adapt_view || !v->doc.have_image || human_requested(&v->s.tm))
         return NULL;
     if (!tonemap_params_equal(&s->r_tm, &v->s.tm))
         adapt_shown(v, s->first + s->good, false);   /* other settings: start afresh */

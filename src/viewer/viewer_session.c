@@ -1,8 +1,8 @@
 /* Sessions (docs/viewer.md, Sessions): the open images, the reference, the shown image, the
- * settings (the layout among them), the view and the pinned pixels, as versioned JSON (a key added later is optional
- * within its version: a file written before it still reads). The settings are written as the command line's
- * options and read back through options_parse, so that the option table's limits check them
- * (no limit written twice). */
+ * settings (the layout among them), the view and the pinned pixels, as versioned JSON (a key added
+ * later is optional within its version: a file written before it still reads). The settings are
+ * written as the command line's options and read back through options_parse, so that the option
+ * table's limits check them (no limit written twice). */
 #define _DEFAULT_SOURCE   /* realpath */
 #include <errno.h>
 #include <limits.h>
@@ -17,139 +17,7 @@
 #include "json_read.h"
 #include "viewer_internal.h"
 
-enum { SESSION_VERSION = 1, SESSION_MAX_BYTES = 4 << 20 };
-
-/* The settings the viewer holds, as options. */
-static void write_settings(FILE *f, const viewer *v)
-{
-    const display_params *d = &v->s.disp;
-    const tonemap_params *t = &v->s.tm;
-    fprintf(f, "  \"settings\": [\"--view\", \"%s\", \"--exposure\", \"%.17g\", "
-               "\"--offset\", \"%.17g\", \"--ldmax\", \"%.17g\", \"--drange\", \"%.17g\", "
-               "\"--msaa\", \"%d\", \"--fc-log\", \"%d\", \"--fc-steps\", \"%d\", "
-               "\"--fc-style\", \"%s\", \"--channel\", \"%s\", \"--channel-palette\", \"%s\", "
-               "\"--layout\", \"%s\"",
-            ht_enum_name(display_modes, d->mode), d->exposure, d->offset, t->ldmax, t->drange,
-            v->s.msaa, d->fc_decades, d->fc_steps, ht_enum_name(display_fc_styles, d->fc_style),
-            ht_enum_name(display_channels, d->channel),
-            ht_enum_name(display_channel_palettes, d->ch_palette),
-            ht_enum_name(ht_layouts, v->s.layout));
-    if (d->fc_max > 0)
-        fprintf(f, ", \"--fc-max\", \"%.17g\"", d->fc_max);
-    if (t->lmin > 0 && t->lmax > 0)   /* both 0: automatic */
-        fprintf(f, ", \"--lmin\", \"%.17g\", \"--lmax\", \"%.17g\"", t->lmin, t->lmax);
-    fprintf(f, ", \"--ceiling\", \"%s\", \"--sampling\", \"%s\", \"--point-samples\", \"%s\", "
-               "\"--luminance\", \"%s\", \"--bins\", \"%d\"",
-            ht_enum_name(tonemap_ceilings, t->ceiling), ht_enum_name(tonemap_samplings, t->sampling),
-            t->point_samples ? "on" : "off", ht_enum_name(tonemap_luminances, t->luminance), t->bins);
-    if (t->fov > 0)
-        fprintf(f, ", \"--fov\", \"%.17g\"", t->fov);
-    const char *ocio[][2] = {{"--ocio", d->ocio_config}, {"--ocio-display", d->ocio_display},
-                             {"--ocio-view", d->ocio_view}, {"--ocio-look", d->ocio_look}};
-    for (int i = 0; i < 4; i++)
-        if (ocio[i][1]) {
-            fprintf(f, ", \"%s\", ", ocio[i][0]);
-            commands_json_str(f, ocio[i][1]);
-        }
-    fputs("],\n", f);
-}
-
-/* A string member, or null. */
-static void write_str(FILE *f, const char *key, const char *s)
-{
-    fprintf(f, "  \"%s\": ", key);
-    if (s)
-        commands_json_str(f, s);
-    else
-        fputs("null", f);
-    fputs(",\n", f);
-}
-
-/* What the settings' options do not hold: the human-vision switches (they can only be turned
- * on as options), the OCIO input space, the region, the shown part and layer (of a file that
- * has more than one). */
-static void write_state(FILE *f, const viewer *v)
-{
-    const tonemap_params *t = &v->s.tm;
-    fprintf(f, "  \"human\": {\"veil\": %s, \"acuity\": %s, \"color_loss\": %s},\n",
-            t->veil ? "true" : "false", t->acuity ? "true" : "false",
-            t->color_loss ? "true" : "false");
-    write_str(f, "ocio_input", v->s.disp.ocio_input);
-    if (v->region_valid) {
-        int r[4];
-        viewer_region_rect(v, r);
-        fprintf(f, "  \"region\": [%d, %d, %d, %d],\n", r[0], r[1], r[2], r[3]);
-    } else {
-        fputs("  \"region\": null,\n", f);
-    }
-    char names[VIEWER_MAX_LAYERS][64];
-    bool layers = v->have_image && viewer_layer_names(v, names, VIEWER_MAX_LAYERS) > 1;
-    if (v->have_image && v->part_count > 1)
-        fprintf(f, "  \"part\": %d,\n", v->img.part);
-    else
-        fputs("  \"part\": null,\n", f);
-    write_str(f, "layer", layers ? v->img.layer : NULL);
-}
-
-static void write_path(FILE *f, const char *path)
-{
-    char abs[PATH_MAX];
-    commands_json_str(f, realpath(path, abs) ? abs : path);
-}
-
-static void write_session(FILE *f, const viewer *v)
-{
-    fprintf(f, "{\n  \"version\": %d,\n  \"files\": [", SESSION_VERSION);
-    for (int i = 0, n = 0; i < v->nfiles; i++) {
-        if (viewer_net_name(v, v->files[i]))
-            continue;   /* a network image is no file to open again */
-        fputs(n++ ? ", " : "", f);
-        write_path(f, v->files[i]);
-    }
-    fputs("],\n  \"current\": ", f);
-    if (v->cur >= 0 && v->cur < v->nfiles)
-        write_path(f, v->files[v->cur]);
-    else
-        fputs("null", f);
-    fputs(",\n  \"reference\": ", f);
-    if (viewer_ref_path(v)[0])
-        write_path(f, viewer_ref_path(v));
-    else
-        fputs("null", f);
-    fputs(",\n", f);
-    write_settings(f, v);
-    write_state(f, v);
-    fprintf(f, "  \"view\": {\"zoom\": %.17g, \"cx\": %.17g, \"cy\": %.17g, \"fitted\": %s},\n",
-            v->s.view.zoom, v->s.view.cx, v->s.view.cy, v->s.fitted ? "true" : "false");
-    fprintf(f, "  \"compare\": \"%s\",\n  \"wipe\": %.17g,\n  \"wipe_horizontal\": %s,\n",
-            ht_enum_name(compare_modes, v->s.compare), v->s.wipe,
-            v->s.wipe_horizontal ? "true" : "false");
-    fputs("  \"pins\": [", f);
-    for (int i = 0; i < v->s.npins; i++)
-        fprintf(f, "%s[%d, %d]", i ? ", " : "", v->s.pins[i][0], v->s.pins[i][1]);
-    fprintf(f, "],\n  \"pin_values\": \"%s\"\n}\n",
-            ht_enum_name(pin_value_modes, v->s.pin_values));
-}
-
-bool viewer_session_save(viewer *v, const char *path, char *err, size_t errlen)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return false;
-    }
-    write_session(f, v);
-    bool ok = !ferror(f);
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
+enum { SESSION_MAX_BYTES = 4 << 20 };
 
 /* ---------------------------------------------------------------------------------------
  * Reading */
@@ -408,12 +276,12 @@ static void apply_state(viewer *v, const json_value *root)
     if (in && in->type == JSON_STRING)
         v->s.disp.ocio_input = in->str;
     if (part && part->type == JSON_NUMBER) {
-        snprintf(v->part_sel, sizeof v->part_sel, "%d", (int)part->num);
-        v->part_set = true;
+        snprintf(v->doc.part_sel, sizeof v->doc.part_sel, "%d", (int)part->num);
+        v->doc.part_set = true;
     }
     if (layer && layer->type == JSON_STRING) {
-        snprintf(v->layer_sel, sizeof v->layer_sel, "%.63s", layer->str);
-        v->layer_set = true;
+        snprintf(v->doc.layer_sel, sizeof v->doc.layer_sel, "%.63s", layer->str);
+        v->doc.layer_set = true;
     }
 }
 
@@ -421,8 +289,8 @@ void viewer_session_image(viewer *v, const viewer_session_file *s)
 {
     if (!s->has_region)
         return;
-    memcpy(v->region_a, s->region, sizeof v->region_a);
-    memcpy(v->region_b, s->region + 2, sizeof v->region_b);
+    memcpy(v->in.region_a, s->region, sizeof v->in.region_a);
+    memcpy(v->in.region_b, s->region + 2, sizeof v->in.region_b);
     action_run(v, ACT_REGION_DONE);
 }
 
@@ -432,7 +300,7 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     if (cur->type == JSON_STRING && access(cur->str, R_OK) == 0) {
         int i = viewer_files_add(v, cur->str);
         if (i >= 0)
-            v->cur = i;
+            v->doc.list.cur = i;
     }
     if (ref->type == JSON_STRING && access(ref->str, R_OK) == 0)
         v->s.ref = viewer_files_add(v, ref->str);
@@ -442,7 +310,7 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
     memcpy(v->s.pins, s->pins, sizeof v->s.pins);
     v->s.npins = s->npins;
     v->s.pin_values = s->pin_values;
-    v->pins_gen++;
+    v->doc.pins_gen++;
     apply_state(v, &s->root);
     v->session_view = s;
 }

@@ -10,16 +10,6 @@
 #include "tev_server.h"
 #include "viewer_internal.h"
 
-void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->message, sizeof v->message, fmt, ap);
-    va_end(ap);
-    v->message_error = error;
-    fprintf(stderr, "hdrtone: %s\n", v->message);
-}
-
 /* World luminance of a pixel, by TM's weights and scale. */
 static double tm_lw(const tonemap_params *tm, const float *p)
 {
@@ -43,7 +33,7 @@ typedef struct hovered {
 
 static hovered hovered_image(const viewer *v)
 {
-    hovered h = {&v->img, v->s.tm, v->frame.valid ? &v->frame.r : NULL, NULL};
+    hovered h = {&v->doc.img, v->s.tm, renderer_result(v), NULL};
     const viewer_tile *t = viewer_tile_hovered(v);
     tonemap_params tm;
     char err[HT_ERR_MAX];
@@ -60,9 +50,9 @@ static const float *cursor_pixel(const viewer *v, const hovered *h, int *x, int 
     const hdr_image *im = h->img;
     view_place p = view_placement(v->s.view, im->data_window[0], im->data_window[1], v->vp.w,
                                   v->vp.h);
-    view_point i = view_to_image(p, (view_point){v->mouse_x, v->mouse_y});
+    view_point i = view_to_image(p, (view_point){v->in.mouse_x, v->in.mouse_y});
     double ix = floor(i.x), iy = floor(i.y);
-    if (!(v->mouse_in && ix >= 0 && iy >= 0 && ix < im->width && iy < im->height))
+    if (!(v->in.mouse_in && ix >= 0 && iy >= 0 && ix < im->width && iy < im->height))
         return NULL;
     *x = (int)ix;
     *y = (int)iy;
@@ -129,17 +119,18 @@ const char *viewer_msaa_note(const viewer *v, int samples, bool brief)
 /* File, size, position in the list, zoom, samples, adaptation, latency, GPU time. */
 static void status_view(text_buf *t, const viewer *v, int samples)
 {
-    add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d", viewer_base_name(v->files[v->cur]),
-        v->img.width, v->img.height, v->cur + 1, v->nfiles, v->s.view.zoom * 100, samples);
+    add(t, "%s  %dx%d  [%d/%d]  zoom %.3g%%  MSAA %d",
+        viewer_base_name(v->doc.list.files[v->doc.list.cur]), v->doc.img.width, v->doc.img.height,
+        v->doc.list.cur + 1, v->doc.list.nfiles, v->s.view.zoom * 100, samples);
     const char *why = viewer_msaa_note(v, samples, true);   /* one line at 640 px */
     if (why)
         add(t, " (asked %d: %s)", v->s.msaa, why);
     add(t, "  adapt: %s", analyses_view(v) ? "view" : "image");
     if (v->s.adapt_view && !analyses_view(v))
         add(t, " (not the view: human vision)");
-    if (v->latency)
-        add(t, "  latency %d frame", v->latency);
-    double ms = pass_scene_last_ms(v->scene) + pipeline_last_timings(v->pipe).total_ms;
+    if (v->rnd.latency)
+        add(t, "  latency %d frame", v->rnd.latency);
+    double ms = pass_scene_last_ms(v->rnd.scene) + pipeline_last_timings(v->rnd.pipe).total_ms;
     if (ms > 0)
         add(t, "  GPU %.2f ms", ms);
     else
@@ -150,15 +141,15 @@ static void status_view(text_buf *t, const viewer *v, int samples)
  * more than one, or windows that differ. */
 static void status_part(text_buf *t, const viewer *v)
 {
-    const hdr_image *im = &v->img;
+    const hdr_image *im = &v->doc.img;
     char names[VIEWER_MAX_LAYERS][64];
     int nl = viewer_layer_names(v, names, VIEWER_MAX_LAYERS);
     const int *dw = im->data_window, *dp = im->display_window;
     bool windows = memcmp(dw, dp, sizeof im->data_window) != 0;
-    if (!(v->part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0))
+    if (!(v->doc.part_count > 1 || nl > 1 || windows || strcmp(im->rgb_source, "R,G,B") != 0))
         return;
-    if (v->part_count > 1)
-        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->part_count,
+    if (v->doc.part_count > 1)
+        add(t, "\npart %d of %d (from 0, as --part)%s%s%s  ", im->part, v->doc.part_count,
             im->part_name[0] ? " '" : "",
             im->part_name, im->part_name[0] ? "'" : "");
     else
@@ -198,8 +189,8 @@ static void status_range(text_buf *t, const viewer *v, const tonemap_result *r)
 /* The size of the analysed source: the image, or the window's view (V). */
 static void analysed_size(const viewer *v, int *w, int *h)
 {
-    *w = analyses_view(v) ? v->fb_w : v->img.width;
-    *h = analyses_view(v) ? v->fb_h : v->img.height;
+    *w = analyses_view(v) ? v->fb_w : v->doc.img.width;
+    *h = analyses_view(v) ? v->fb_h : v->doc.img.height;
 }
 
 /* What the histogram samples (the analysed source is the image, or the window's view), the
@@ -239,7 +230,7 @@ static void status_display(text_buf *t, const viewer *v)
     else
         add(t, "gamma %.3g", tm->gamma);
     char colour[256];   /* the image's space, on one line */
-    colour_describe(&v->img.colour, tm->display_space, colour, sizeof colour);
+    colour_describe(&v->doc.img.colour, tm->display_space, colour, sizeof colour);
     for (char *nl = strchr(colour, '\n'); nl; nl = strchr(nl, '\n'))
         *nl = ' ';
     add(t, "\ncolour %s", colour);
@@ -285,10 +276,10 @@ static void status_human(text_buf *t, const viewer *v)
         return;
     if (!viewer_human_shown(v)) {
         add(t, "\nhuman vision: not shown (the image is in %d pieces, larger than one GPU "
-               "texture)", pipeline_image_pieces(v->pipe));
+               "texture)", pipeline_image_pieces(v->rnd.pipe));
         return;
     }
-    const human_report *rep = pipeline_human_report(v->pipe);
+    const human_report *rep = pipeline_human_report(v->rnd.pipe);
     add(t, "\nhuman vision: veil ");
     status_human_one(t, tm->veil, rep, rep ? rep->veil : 0);
     add(t, ", acuity ");
@@ -300,10 +291,10 @@ static void status_human(text_buf *t, const viewer *v)
 /* The brightest pixel and the peaks (X). */
 static void status_marks(text_buf *t, const viewer *v)
 {
-    const imgstats *st = &v->stats;
+    const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (!v->s.show_marks)
         return;
-    if (!v->stats_ok)
+    if (!st)
         add(t, "\nbrightest: not available");
     else if (!st->brightest.valid)
         add(t, "\nbrightest: none (no pixel with Y > 0)");
@@ -318,9 +309,10 @@ static void status_marks(text_buf *t, const viewer *v)
 static const char *hovered_name(const viewer *v, const hovered *h, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (v->ntiles > 1)
-        snprintf(buf, len, "  in %s", h->tile ? viewer_tile_name(v, (int)(h->tile - v->tiles))
-                                              : viewer_base_name(v->files[v->cur]));
+    if (v->rnd.ntiles > 1)
+        snprintf(buf, len, "  in %s",
+                 h->tile ? viewer_tile_name(v, (int)(h->tile - v->rnd.tiles))
+                         : viewer_base_name(v->doc.list.files[v->doc.list.cur]));
     return buf;
 }
 
@@ -348,7 +340,7 @@ static void status_pixel(text_buf *t, const viewer *v)
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
 {
-    const tonemap_result *r = v->frame.valid ? &v->frame.r : NULL;
+    const tonemap_result *r = renderer_result(v);
     text_buf t = {buf, len, 0};
     status_view(&t, v, samples);
     char seq[256];
@@ -363,7 +355,7 @@ void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
     status_marks(&t, v);
     if (v->s.ref >= 0)
         add(&t, "\nreference %s: %s", viewer_base_name(viewer_ref_path(v)),
-            v->ref_err[0] ? v->ref_err : ht_enum_label(compare_modes, v->s.compare));
+            v->doc.ref_err[0] ? v->doc.ref_err : ht_enum_label(compare_modes, v->s.compare));
     status_pixel(&t, v);
 }
 
@@ -383,7 +375,7 @@ bool viewer_cursor_lw(const viewer *v, double *lw)
 {
     int ix, iy;
     hovered h = hovered_image(v);   /* the shown image's histogram: its own pixels only */
-    const float *p = v->have_image && !h.tile ? cursor_pixel(v, &h, &ix, &iy) : NULL;
+    const float *p = v->doc.have_image && !h.tile ? cursor_pixel(v, &h, &ix, &iy) : NULL;
     if (!p)
         return false;
     *lw = pixel_lw(v, p);
@@ -395,16 +387,16 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
     text_buf t = {buf, len, 0};
     int ix, iy;
     hovered h = hovered_image(v);
-    const float *p = v->have_image ? cursor_pixel(v, &h, &ix, &iy) : NULL;
+    const float *p = v->doc.have_image ? cursor_pixel(v, &h, &ix, &iy) : NULL;
     if (!p) {
         add(&t, "(move the cursor over the picture)");
         return;
     }
     const tonemap_params *tm = &h.tm;
     double lw = tm_lw(tm, p);
-    image_units units = v->units;
+    image_units units = v->rnd.units;
     if (h.tile)   /* its own file's units */
-        units_of_image(h.img, v->user_scale, &units);
+        units_of_image(h.img, v->doc.user_scale, &units);
     char name[300];
     /* cd/m2 only when the file (or --scale) gives units, as the histogram's axis says */
     add(&t, "pixel %d, %d%s\nR %.4g  G %.4g  B %.4g  A %.4g\nluminance %.4g %s",
@@ -425,7 +417,7 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 
 bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3])
 {
-    return pixel_bytes(tm, v->frame.valid ? &v->frame.r : NULL, p, out);
+    return pixel_bytes(tm, renderer_result(v), p, out);
 }
 
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
@@ -437,15 +429,15 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
     } else if (v->net_warn[0]) {
         snprintf(buf, len, "%s", v->net_warn);
         *error = true;
-    } else if (v->ref_err[0] && v->s.ref >= 0 && v->s.compare != COMPARE_OFF) {
-        snprintf(buf, len, "%s", v->ref_err);
+    } else if (v->doc.ref_err[0] && v->s.ref >= 0 && v->s.compare != COMPARE_OFF) {
+        snprintf(buf, len, "%s", v->doc.ref_err);
         *error = true;
-    } else if (v->load_err[0]) {
-        snprintf(buf, len, "%s", v->load_err);
+    } else if (v->doc.load_err[0]) {
+        snprintf(buf, len, "%s", v->doc.load_err);
         *error = true;
-    } else if (v->have_image) {
+    } else if (v->doc.have_image) {
         char text[2048], seq[256];
-        viewer_status_text(v, v->samples, text, sizeof text);
+        viewer_status_text(v, v->rnd.samples, text, sizeof text);
         char *nl = strchr(text, '\n');
         if (nl)
             *nl = '\0';
@@ -465,9 +457,9 @@ void viewer_status_print(const viewer *v, FILE *f)
     bool error;
     viewer_status_line(v, line, sizeof line, &error);
     fprintf(f, "bar: %s\n", line);
-    if (v->have_image) {
+    if (v->doc.have_image) {
         char text[2048];
-        viewer_status_text(v, v->samples, text, sizeof text);
+        viewer_status_text(v, v->rnd.samples, text, sizeof text);
         for (char *l = text, *end; l; l = end ? end + 1 : NULL) {
             end = strchr(l, '\n');
             fprintf(f, "status: %.*s\n", end ? (int)(end - l) : (int)strlen(l), l);
@@ -475,6 +467,6 @@ void viewer_status_print(const viewer *v, FILE *f)
     }
     if (v->message[0])
         fprintf(f, "message: %s\n", v->message);
-    if (!v->have_image && v->load_err[0])
-        fprintf(f, "error: %s\n", v->load_err);
+    if (!v->doc.have_image && v->doc.load_err[0])
+        fprintf(f, "error: %s\n", v->doc.load_err);
 }

@@ -31,9 +31,9 @@ void viewer_watch_stop(viewer *v)
 /* The watched file: the shown entry when it is a file. */
 static const char *watched_file(const viewer *v)
 {
-    if (v->nfiles < 1 || viewer_net_name(v, v->files[v->cur]))
+    if (v->doc.list.nfiles < 1 || viewer_net_name(v, v->doc.list.files[v->doc.list.cur]))
         return NULL;
-    return v->files[v->cur];
+    return v->doc.list.files[v->doc.list.cur];
 }
 
 /* Points the watch at the shown file's folder (another file may be shown since). */

@@ -187,17 +187,17 @@ def scale_case(tmp):
 
 
 def source_case():
-    allowed = {"actions.c", "keynames.c", "ui.cpp", "platform.c"}
+    allowed = {"actions.c", "keynames.c", "ui.cpp", "input.c"}
     for path in glob.glob(os.path.join(SRC, "src", "viewer", "*.c*")):
         name = os.path.basename(path)
         text = open(path).read()
         if name not in allowed:
             check(not re.search(r"GLFW_KEY_", text), "%s binds no key itself" % name)
-    plat = open(os.path.join(SRC, "src", "viewer", "platform.c")).read()
-    keys = set(re.findall(r"GLFW_KEY_\w+", plat))
+    inp = open(os.path.join(SRC, "src", "viewer", "input.c")).read()
+    keys = set(re.findall(r"GLFW_KEY_\w+", inp))
     check(keys <= {"GLFW_KEY_ESCAPE", "GLFW_KEY_F1", "GLFW_KEY_BACKSPACE"} and
-          "action_key(" in plat,
-          "platform.c dispatches keys through the action table (text editing aside: %s)"
+          "action_key(" in inp,
+          "input.c dispatches keys through the action table (text editing aside: %s)"
           % sorted(keys))
 
 

@@ -9,7 +9,14 @@ images (a warm ramp, a red ramp mirrored, a bright spot, a grey ramp upside down
   5. a saved session (Ctrl+Shift+S) holds the layout, and reopened gives the same tiles and
      the same screenshot, pixel for pixel.
   6. in a real window (the tiles' files decoded on a worker): both tiles show their pictures,
-     and a drag in the right-hand tile pans both pictures by the drag.
+     and a drag in the right-hand tile pans both pictures by the drag;
+  7. the human-vision stage (--veil --color-loss) on every tile of the grid, and the OCIO view
+     on both tiles of a Rec. 709 file and a Rec. 2020 one (a Radiance file with PRIMARIES=,
+     so the tiles' input spaces differ): each tile equals its file's export with the same
+     options within 1 level;
+  8. zoomed in far side by side, the other tile draws its own file's values on its pixels
+     (the hook's tile_pixel_values: the middle pixel's values equal `hdrtone stats --pixel`
+     of that file, and the screenshot has text in that pixel's cell).
 Screenshots at 640x400 and 1920x1080 are written to $HT_SHOTS when it is set."""
 import json
 import os
@@ -75,14 +82,15 @@ def image_offset(out):
             float(m.group(3)))
 
 
-def check_tiles_equal_export(what, out, notes, px, want):
+def check_tiles_equal_export(what, out, notes, px, want, export=None):
+    export = export or EXPORT
     ts = tiles(notes)
     check([t[4] for t in ts] == want, "%s: the tiles show %s: %s" % (what, want, ts))
     dx, dy, zoom = image_offset(out)
     check(zoom == 1, "%s: at 1:1 (zoom %g)" % (what, zoom))
     for x, y, w, h, name in ts:
         crop = px[y + dy:y + dy + 200, x + dx:x + dx + 300]
-        err = np.abs(crop - EXPORT[name]).max() if crop.shape == EXPORT[name].shape else 999
+        err = np.abs(crop - export[name]).max() if crop.shape == export[name].shape else 999
         check(err <= 1, "%s: the tile of %s equals its export (max diff %s)" % (what, name, err))
 
 
@@ -156,6 +164,49 @@ check(len(ts) == 2 and None not in before,
       "a real window shows both tiles' pictures: left edges %s" % before)
 check(None not in after and all(abs(a - b - 60) <= 2 for a, b in zip(after, before)),
       "a drag of 60 px in the right tile moves both pictures by 60: %s -> %s" % (before, after))
+
+def write_rgbe(path, rgb, primaries):
+    """RGB (H x W x 3) as a flat Radiance file with PRIMARIES= (its colour space)."""
+    m = rgb.max(axis=2)
+    mant, ex = np.frexp(m)
+    scale = np.where(m > 1e-32, mant * 256.0 / np.maximum(m, 1e-32), 0)
+    px = np.zeros(rgb.shape[:2] + (4,), np.uint8)
+    px[..., :3] = np.clip(rgb * scale[..., None], 0, 255).astype(np.uint8)
+    px[..., 3] = np.where(m > 1e-32, ex + 128, 0)
+    head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nPRIMARIES=%s\n\n-Y %d +X %d\n" % (
+        primaries, rgb.shape[0], rgb.shape[1])
+    with open(path, "wb") as f:
+        f.write(head.encode() + px.tobytes())
+
+
+# 7. The human-vision stage and the OCIO view on every tile, each as its file's export.
+write_rgbe("e.hdr", IMAGES["b.pfm"], "0.708 0.292 0.170 0.797 0.131 0.046 0.3127 0.3290")
+for files, opts in ((["a.pfm", "b.pfm", "c.pfm", "d.pfm"], ["--veil", "--color-loss"]),
+                    (["a.pfm", "e.hdr"], ["--view", "ocio", "--ocio-view", "Un-tone-mapped"])):
+    exported = {}
+    for name in files:
+        subprocess.run([BIN, "export", name, "-o", name + ".opt.png", *opts], check=True)
+        exported[name] = np.asarray(Image.open(name + ".opt.png").convert("RGB")).astype(int)
+    out, notes, px = view(*files, "--layout", "grid", *opts)
+    check_tiles_equal_export("grid %s" % " ".join(opts), out, notes, px, files, exported)
+
+# 8. Values on the pixels of the other tile too, zoomed in far (64 screen pixels a pixel).
+out, notes, px = view("a.pfm", "c.pfm", "--layout", "side-by-side", "--keys",
+                      "0 equal equal equal equal equal equal", window="1280x800")
+for hook, name in (("pixel_values: ", "a.pfm"), ("tile_pixel_values: ", "c.pfm")):
+    got = [l[len(hook):].split() for l in notes if l.startswith(hook)]
+    ok = len(got) == 1 and int(got[0][0]) > 0
+    if ok:
+        x, y = int(got[0][1]), int(got[0][2])
+        r = subprocess.run([BIN, "stats", name, "--pixel", "%d,%d" % (x, y), "--json"],
+                           capture_output=True, text=True, check=True)
+        want = json.loads(r.stdout)["pixel"]["rgba"][:3]
+        ok = np.allclose([float(t) for t in got[0][5:8]], want, rtol=1e-6)
+        sx, sy = int(got[0][3]), int(got[0][4])   # the cell's centre: text differs from it
+        cell = px[sy - 28:sy + 28, sx - 28:sx + 28]
+        ink = int((np.abs(cell - np.median(cell, axis=(0, 1))).max(axis=2) > 60).sum())
+        ok = ok and ink > 20
+    check(ok, "zoomed in side by side, %s's tile draws its values: %s" % (name, got))
 
 shots = os.environ.get("HT_SHOTS")
 if shots:

@@ -6,7 +6,10 @@ resolution, whatever the zoom), beside the numbers of the picture as shown:
      mean, median and PSNR are compare's (--backend cpu: to the digits shown; the default
      backend within 5e-4), and the as-shown numbers are there too;
   2. another pair (Cannon.blur.exr) in the wipe at 1:1, where no map is computed: compare's
-     values."""
+     values;
+  3. three files against the reference in the grid layout: each tile's FLIP mean is
+     compare's, and the files read for them are four (the reference once for the three, not
+     once per file: the hook's "whole_reads")."""
 import os
 import re
 import subprocess
@@ -34,14 +37,19 @@ def compare(ref, test, *backend):
             "psnr": float(re.search(r"PSNR (\S+) dB", out).group(1))}
 
 
-def compare_text(ref, test, keys, window):
-    """The layout hook's Compare lines: (the whole image's text, the as-shown text)."""
+def hook_lines(args, keys, window):
+    """The layout hook's lines of the screenshot run of `view ARGS`."""
     lay = os.path.join(tmp, "layout")
-    r = subprocess.run([BIN, "view", test, "--reference", ref, "--window", window, "--keys",
-                        keys, "--screenshot", os.path.join(tmp, "s.png")], capture_output=True,
+    r = subprocess.run([BIN, "view", *args, "--window", window, "--keys", keys,
+                        "--screenshot", os.path.join(tmp, "s.png")], capture_output=True,
                        text=True, timeout=300, env=dict(os.environ, HT_TEST_LAYOUT=lay))
     check(r.returncode == 0, "view: exit %d %s" % (r.returncode, r.stderr[-300:]))
-    lines = open(lay).read().splitlines()
+    return open(lay).read().splitlines()
+
+
+def compare_text(ref, test, keys, window):
+    """The layout hook's Compare lines: (the whole image's text, the as-shown text)."""
+    lines = hook_lines([test, "--reference", ref], keys, window)
     whole = " ".join(l[len("whole: "):] for l in lines if l.startswith("whole: "))
     shown = " ".join(l[len("compare: "):] for l in lines if l.startswith("compare: "))
     return whole, shown
@@ -68,4 +76,16 @@ check_pair("HDR-FLIP, fitted", os.path.join(SHARED, "Cannon.ref.exr"),
            os.path.join(SHARED, "Cannon.noise.exr"), "f t t t t t t", "640x400", True)
 check_pair("wipe, 1:1", os.path.join(SHARED, "Cannon.ref.exr"),
            os.path.join(SHARED, "Cannon.blur.exr"), "ctrl+0", "960x600", False)
+REF = os.path.join(SHARED, "Cannon.ref.exr")
+TESTS = [os.path.join(SHARED, "Cannon.%s.exr" % n) for n in ("noise", "blur", "shift")]
+lines = hook_lines([*TESTS, "--reference", REF, "--layout", "grid"], "f", "1280x800")
+whole = "\n".join(l[len("whole: "):] for l in lines if l.startswith("whole: "))
+for path in TESTS:
+    name = os.path.basename(path)
+    m = re.search(re.escape(name) + r":\n\s*FLIP (\S+)", whole)
+    want = compare(REF, path, "--backend", "cpu")["mean"]
+    check(m and m.group(1) == "%.4f" % want, "grid: %s's whole FLIP mean %s = compare's %.4f"
+          % (name, m.group(1) if m else None, want))
+reads = [l for l in lines if l.startswith("whole_reads: ")]
+check(reads == ["whole_reads: 4"], "grid: the reference read once for three files: %s" % reads)
 sys.exit(1 if xwin.fails else 0)
