@@ -19,8 +19,8 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
     return image_load(path, &lo, img, err, errlen);
 }
 
-/* The reference's image in its pipeline, loaded when the entry changed. False with the reason
- * in v->doc.ref_err. */
+/* The reference's image in the document, loaded when the entry changed, and in its pipeline
+ * (the renderer's upload). False with the reason in v->doc.ref_err. */
 static bool ref_load(viewer *v)
 {
     if (v->s.ref < 0 || v->s.ref >= v->doc.list.nfiles) {
@@ -28,26 +28,26 @@ static bool ref_load(viewer *v)
         return false;
     }
     const char *path = v->doc.list.files[v->s.ref];
-    if (strcmp(path, v->doc.ref_path) == 0)   /* loaded, or failed: not again every frame */
-        return v->doc.ref_loaded;
-    v->doc.ref_loaded = false;
-    image_free(&v->doc.ref_img);
-    char err[HT_ERR_MAX];
-    if (!v->rnd.ref_pipe && !(v->rnd.ref_pipe = pipeline_create(err, sizeof err))) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
-        return false;
-    }
-    snprintf(v->doc.ref_path, sizeof v->doc.ref_path, "%s", path);
-    if (!viewer_read_other(v, path, &v->doc.ref_img, err, sizeof err) ||
-        !pipeline_upload(v->rnd.ref_pipe, &v->doc.ref_img, err, sizeof err)) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+    if (strcmp(path, v->doc.ref_path) != 0) {   /* loaded, or failed: not again every frame */
+        v->doc.ref_loaded = false;
         image_free(&v->doc.ref_img);
-        return false;
+        snprintf(v->doc.ref_path, sizeof v->doc.ref_path, "%s", path);
+        char err[HT_ERR_MAX];
+        if (!viewer_read_other(v, path, &v->doc.ref_img, err, sizeof err)) {
+            snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+            return false;
+        }
+        v->doc.ref_loaded = true;
+        v->doc.ref_gen++;
+        v->doc.ref_err[0] = '\0';
     }
-    v->doc.ref_loaded = true;
-    v->rnd.ref_exposures_ok = false;
-    v->doc.ref_err[0] = '\0';
-    return true;
+    char err[HT_ERR_MAX];
+    if (!renderer_ref_upload(&v->rnd, &v->doc, err, sizeof err)) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+        v->doc.ref_loaded = false;
+        image_free(&v->doc.ref_img);
+    }
+    return v->doc.ref_loaded;
 }
 
 bool viewer_ref_shown(viewer *v)

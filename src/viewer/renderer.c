@@ -196,6 +196,28 @@ bool renderer_stats_update(viewer *v)
 }
 
 /* ---------------------------------------------------------------------------------------
+ * The document's images in the pipelines */
+
+bool renderer_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen)
+{
+    if (!d->have_image || r->uploaded_gen == d->image_gen)
+        return true;
+    r->uploaded_gen = d->image_gen;   /* failed or not: once per image, not every frame */
+    return pipeline_upload(r->pipe, &d->img, err, errlen);
+}
+
+bool renderer_ref_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen)
+{
+    if (!d->ref_loaded || r->ref_uploaded_gen == d->ref_gen)
+        return true;
+    r->ref_uploaded_gen = d->ref_gen;
+    if (!r->ref_pipe && !(r->ref_pipe = pipeline_create(err, errlen)))
+        return false;
+    r->ref_exposures_ok = false;
+    return pipeline_upload(r->ref_pipe, &d->ref_img, err, errlen);
+}
+
+/* ---------------------------------------------------------------------------------------
  * The frame */
 
 /* What a frame's picture depends on: with the same key the last output is presented again

@@ -66,6 +66,9 @@ int viewer_draw_frame(viewer *v)
     glClearColor(0.12f, 0.12f, 0.13f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
+    char uerr[HT_ERR_MAX];
+    if (!renderer_upload(&v->rnd, &v->doc, uerr, sizeof uerr))
+        viewer_upload_failed(v, uerr);
     if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
         v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->doc.have_image) {

@@ -102,6 +102,12 @@ const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
  * of date; true when it ran passes (the frame must be rendered again). */
 bool renderer_stats_update(viewer *v);
+/* The document's shown image into the pipeline when its image_gen changed since the last
+ * call (the loop's, before a frame's passes; a sequence's before its adaptation), and the
+ * reference's (ref_gen) into a pipeline of its own, created at the first. True when nothing
+ * was to do; false with the reason in ERR (the generation is not tried again). */
+bool renderer_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen);
+bool renderer_ref_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen);
 /* What a frame's picture depends on (REF: the reference is drawn too, viewer_ref_shown, which
  * the loop asks first: it loads the reference), and whether two are the same (re-present, no
  * passes). */
@@ -292,9 +298,15 @@ bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 /* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
  * the next load asks for. False with the reason in ERR. */
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
-/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
- * the reason in ERR and no image shown when the upload fails. */
+/* Makes the loaded *IMG (taken over) the shown image: parts and layers, a new image_gen
+ * (the renderer uploads it: renderer_upload). False with the reason in ERR and no image shown
+ * when its colour space does not go on the display. */
 bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
+/* The shown image gone (freed, have_image false). */
+void viewer_image_drop(viewer *v);
+/* The shown image's upload failed with ERR: dropped, and said as a failed load of the
+ * current entry is (load_err "PATH: ERR", stderr). */
+void viewer_upload_failed(viewer *v, const char *err);
 
 /* viewer_net.c */
 
