@@ -68,28 +68,31 @@ bool viewer_ref_shown(viewer *v)
     return true;
 }
 
-void viewer_ref_render(viewer *v, const scene_view *view, int samples)
+bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session *s,
+                       const viewer_frame_key *key, char *err, size_t errlen)
 {
-    tonemap_params tm = v->s.tm;
+    tonemap_params tm = s->tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     char why[HT_ERR_MAX];
-    if (!tonemap_set_colour(&tm, &v->doc.ref_img.colour, why, sizeof why)) {   /* its own space */
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", why);
-        return;
+    if (!tonemap_set_colour(&tm, &d->ref_img.colour, why, sizeof why)) {   /* its own space */
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
     }
-    char err[HT_ERR_MAX];
-    if (!v->rnd.ref_scene && !(v->rnd.ref_scene = pass_scene_create(err, sizeof err))) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
-        return;
+    if (!r->ref_scene && !(r->ref_scene = pass_scene_create(why, sizeof why))) {
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
     }
-    ht_source scene =
-        pass_scene_run_image(v->rnd.ref_scene, v->rnd.ref_pipe, !v->doc.ref_img.half_exact, v->vp.w,
-                             v->vp.h, samples, *view);
-    v->rnd.ref_src = scene;
-    pipeline_copy_result(v->rnd.ref_pipe, v->rnd.pipe);   /* this frame's curve, on the GPU */
-    pipeline_set_display(v->rnd.ref_pipe, viewer_display_of(v));
-    if (!pipeline_run_pass(v->rnd.ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
+    ht_source scene = pass_scene_run_image(r->ref_scene, r->ref_pipe, !d->ref_img.half_exact,
+                                           key->w, key->h, key->samples,
+                                           viewer_scene_view_at(s, d, key->w, key->h));
+    r->ref_src = scene;
+    pipeline_copy_result(r->ref_pipe, r->pipe);   /* this frame's curve, on the GPU */
+    pipeline_set_display(r->ref_pipe, viewer_display_in(r, s));
+    if (!pipeline_run_pass(r->ref_pipe, HT_PASS_apply, scene, &tm, why, sizeof why)) {
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
+    }
+    return true;
 }
 
 void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1)

@@ -51,6 +51,15 @@ static void update_view(viewer *v)
     }
 }
 
+/* The renderer's errors of the frame on the message line, each said once (a pass that
+ * cannot run fails every frame). */
+static void say_gpu_errors(viewer *v)
+{
+    for (int i = 0; i < v->rnd.nerrs; i++)
+        if (!strstr(v->message, v->rnd.errs[i]))
+            viewer_set_message(v, true, "GPU pipeline: %s", v->rnd.errs[i]);
+}
+
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
@@ -79,15 +88,18 @@ int viewer_draw_frame(viewer *v)
         bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */
         samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
-        viewer_frame_key key = renderer_frame_key(v, samples, viewer_ref_shown(v));
+        viewer_frame_key key = renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h,
+                                                  samples, viewer_ref_shown(v));
         bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
         if (changed || v->rnd.latency_due) {
             /* A sequence's frame adapted in time: its result is the frame's curve. */
             v->rnd.playing = viewer_seq_playing(v);
-            renderer_render(v, &key, f32, viewer_seq_adapted(v));
-            scene_view sv = viewer_scene_view(v);
-            if (key.ref)
-                viewer_ref_render(v, &sv, samples);
+            renderer_render(&v->rnd, &v->doc, &v->s, &key, f32, viewer_seq_adapted(v),
+                            v->testing);
+            say_gpu_errors(v);
+            char rerr[HT_ERR_MAX];
+            if (key.ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, &key, rerr, sizeof rerr))
+                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->rnd.latency_due = changed && v->rnd.latency == 1;

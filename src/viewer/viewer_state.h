@@ -224,6 +224,9 @@ typedef struct viewer_render {
     bool playing;              /* a sequence plays (the loop sets it): each frame is a new
                                   image, so renderer_result gives the analysis of the frame
                                   before (the same settings) rather than none */
+    /* The GPU's errors of the last render, for the loop to say on the message line. */
+    char errs[4][HT_ERR_MAX];
+    int nerrs;
     /* The document's generations in the pipelines (renderer_upload, renderer_ref_upload). */
     unsigned long uploaded_gen, ref_uploaded_gen;
     int samples;               /* what the last frame got */
