@@ -133,48 +133,42 @@ static bool stats_wanted(const viewer_document *d, const session *s)
     return d->have_image && (s->show_marks || (s->show_panels && s->hist_mode != HIST_LOG));
 }
 
-/* renderer_stats_update's work: the statistics of the image with the current settings. */
-static void stats_compute(viewer *v)
+/* renderer_stats_update's work: the statistics of D's image with S's settings; false with
+ * the reason in ERR. */
+static bool stats_compute(viewer_render *r, const viewer_document *d, const session *s,
+                          char *err, size_t errlen)
 {
-    v->rnd.stats_tried = true;
-    v->rnd.stats_ok = false;
-    v->rnd.stats_gen = v->doc.image_gen;
-    v->rnd.stats_tm = v->s.tm;
-    imgstats_free(&v->rnd.stats);
-    char err[HT_ERR_MAX];
-    if (!v->rnd.stats_ctx && !(v->rnd.stats_ctx = imgstats_gpu_create(err, sizeof err))) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source img = pipeline_image_source(v->rnd.pipe);
-    if (pipeline_image_pieces(v->rnd.pipe) != 1 || img.width != v->doc.img.width ||
-        img.height != v->doc.img.height) {
+    r->stats_tried = true;
+    r->stats_ok = false;
+    r->stats_gen = d->image_gen;
+    r->stats_tm = s->tm;
+    imgstats_free(&r->stats);
+    if (!r->stats_ctx && !(r->stats_ctx = imgstats_gpu_create(err, errlen)))
+        return false;
+    ht_source img = pipeline_image_source(r->pipe);
+    if (pipeline_image_pieces(r->pipe) != 1 || img.width != d->img.width ||
+        img.height != d->img.height) {
         /* An image in several textures: imgstats' GPU passes take one texture of the whole
          * image. The brightest pixel and the peaks come from the CPU reference then (the
          * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->doc.img, NULL, v->rnd.peaks, v->rnd.min_distance, &v->rnd.stats)) {
-            viewer_set_message(v, true, "statistics: out of memory");
-            return;
+        if (!imgstats_cpu(&d->img, NULL, r->peaks, r->min_distance, &r->stats)) {
+            snprintf(err, errlen, "out of memory");
+            return false;
         }
-        v->rnd.stats_ok = true;
-        return;
+        return r->stats_ok = true;
     }
     /* The output of this image's own curve, never the frame before's. */
-    pipeline_set_latency(v->rnd.pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->rnd.pipe, &v->s.tm, NULL, NULL, err, sizeof err);
-    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
-    if (!ok) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source out = {pipeline_output_texture(v->rnd.pipe), img.width, img.height, 1};
-    if (!imgstats_gpu_prepare(v->rnd.stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->rnd.stats_ctx, &v->doc.img, v->rnd.grey_kernel, v->rnd.peaks,
-                          v->rnd.min_distance, &v->rnd.stats, err, sizeof err)) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    v->rnd.stats_ok = true;
+    pipeline_set_latency(r->pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(r->pipe, &s->tm, NULL, NULL, err, errlen);
+    pipeline_set_latency(r->pipe, r->latency);
+    if (!ok)
+        return false;
+    ht_source out = {pipeline_output_texture(r->pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(r->stats_ctx, img, out, err, errlen) ||
+        !imgstats_gpu_run(r->stats_ctx, &d->img, r->grey_kernel, r->peaks, r->min_distance,
+                          &r->stats, err, errlen))
+        return false;
+    return r->stats_ok = true;
 }
 
 /* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
@@ -185,14 +179,16 @@ static void stats_compute(viewer *v)
  * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
  * frame's own passes, which overwrite the pipeline's frame and output again. True when it
  * ran them. */
-bool renderer_stats_update(viewer *v)
+bool renderer_stats_update(viewer_render *r, const viewer_document *d, const session *s,
+                           char *err, size_t errlen)
 {
-    if (!stats_wanted(&v->doc, &v->s))
+    err[0] = '\0';
+    if (!stats_wanted(d, s))
         return false;
-    if (v->rnd.stats_tried && v->rnd.stats_gen == v->doc.image_gen &&
-        tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm))
+    if (r->stats_tried && r->stats_gen == d->image_gen &&
+        tonemap_params_equal(&r->stats_tm, &s->tm))
         return false;
-    stats_compute(v);
+    stats_compute(r, d, s, err, errlen);
     return true;
 }
 

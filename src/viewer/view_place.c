@@ -12,7 +12,10 @@ view_place viewer_place_at(const session *s, const viewer_document *d, int w, in
     return view_placement(s->view, d->img.data_window[0], d->img.data_window[1], w, h);
 }
 
-view_place viewer_place(const viewer *v) { return viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h); }
+view_place viewer_place(const viewer *v)
+{
+    return viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+}
 
 scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h)
 {

@@ -83,7 +83,10 @@ int viewer_draw_frame(viewer *v)
     if (v->doc.have_image) {
         viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
-        bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
+        /* The statistics' passes overwrite the output: render again when they ran. */
+        bool stats_ran = renderer_stats_update(&v->rnd, &v->doc, &v->s, uerr, sizeof uerr);
+        if (uerr[0])
+            viewer_set_message(v, true, "statistics: %s", uerr);
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */

@@ -105,8 +105,10 @@ const tonemap_result *renderer_result(const viewer *v);
 const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
                               const session *s);
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
- * of date; true when it ran passes (the frame must be rendered again). */
-bool renderer_stats_update(viewer *v);
+ * of date; true when it ran passes (the frame must be rendered again). ERR: why they failed,
+ * or "" (the loop says it). */
+bool renderer_stats_update(viewer_render *r, const viewer_document *d, const session *s,
+                           char *err, size_t errlen);
 /* The document's shown image into the pipeline when its image_gen changed since the last
  * call (the loop's, before a frame's passes; a sequence's before its adaptation), and the
  * reference's (ref_gen) into a pipeline of its own, created at the first. True when nothing
