@@ -109,8 +109,10 @@ int viewer_draw_frame(viewer *v)
             v->rnd.last = key;
             v->rnd.have_last = true;
             v->rnd.cmp_shown = false;
-            if (key.ref && viewer_compare_map(v))
-                viewer_compare_run(v);   /* of this frame's pictures (v->rnd.last) */
+            /* The error map of this frame's pictures (v->rnd.last). */
+            if (key.ref && viewer_compare_map(v) &&
+                !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
+                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
             v->rnd.renders++;
         }
         viewer_present(v, key.ref);

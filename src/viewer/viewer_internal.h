@@ -385,9 +385,12 @@ bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session
 /* The picture into the viewport: the current image's output, then (REF) the reference's
  * over all of it (Z) or over the far side of the divider. */
 void viewer_present(viewer *v, bool ref);
-/* The error map of the frame's two pictures (after both were rendered), never waiting; its
- * numbers come with viewer_compare_poll, once a frame. */
-void viewer_compare_run(viewer *v);
+/* The error map of the frame's two pictures (r->last's, after both were rendered), when the
+ * frame shows one (viewer_compare_map), never waiting (SYNC: the test hooks' wait for its
+ * numbers); else they come with viewer_compare_poll, once a frame. False with the reason in
+ * ERR (the loop puts it in the document's ref_err). */
+bool viewer_compare_run(viewer_render *r, const viewer_document *dc, const session *s, bool sync,
+                        char *err, size_t errlen);
 void viewer_compare_poll(viewer *v);
 /* Whether the numbers (v->rnd.cmp_numbers) are those of the map shown: its run's, not an
  * earlier one's (then the panels say "computing"). */
