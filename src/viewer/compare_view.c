@@ -19,8 +19,8 @@ bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, s
     return image_load(path, &lo, img, err, errlen);
 }
 
-/* The reference's image in its pipeline, loaded when the entry changed. False with the reason
- * in v->doc.ref_err. */
+/* The reference's image in the document, loaded when the entry changed, and in its pipeline
+ * (the renderer's upload). False with the reason in v->doc.ref_err. */
 static bool ref_load(viewer *v)
 {
     if (v->s.ref < 0 || v->s.ref >= v->doc.list.nfiles) {
@@ -28,26 +28,26 @@ static bool ref_load(viewer *v)
         return false;
     }
     const char *path = v->doc.list.files[v->s.ref];
-    if (strcmp(path, v->doc.ref_path) == 0)   /* loaded, or failed: not again every frame */
-        return v->doc.ref_loaded;
-    v->doc.ref_loaded = false;
-    image_free(&v->doc.ref_img);
-    char err[HT_ERR_MAX];
-    if (!v->rnd.ref_pipe && !(v->rnd.ref_pipe = pipeline_create(err, sizeof err))) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
-        return false;
-    }
-    snprintf(v->doc.ref_path, sizeof v->doc.ref_path, "%s", path);
-    if (!viewer_read_other(v, path, &v->doc.ref_img, err, sizeof err) ||
-        !pipeline_upload(v->rnd.ref_pipe, &v->doc.ref_img, err, sizeof err)) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+    if (strcmp(path, v->doc.ref_path) != 0) {   /* loaded, or failed: not again every frame */
+        v->doc.ref_loaded = false;
         image_free(&v->doc.ref_img);
-        return false;
+        snprintf(v->doc.ref_path, sizeof v->doc.ref_path, "%s", path);
+        char err[HT_ERR_MAX];
+        if (!viewer_read_other(v, path, &v->doc.ref_img, err, sizeof err)) {
+            snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+            return false;
+        }
+        v->doc.ref_loaded = true;
+        v->doc.ref_gen++;
+        v->doc.ref_err[0] = '\0';
     }
-    v->doc.ref_loaded = true;
-    v->rnd.ref_exposures_ok = false;
-    v->doc.ref_err[0] = '\0';
-    return true;
+    char err[HT_ERR_MAX];
+    if (!renderer_ref_upload(&v->rnd, &v->doc, err, sizeof err)) {
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference %.200s", err);
+        v->doc.ref_loaded = false;
+        image_free(&v->doc.ref_img);
+    }
+    return v->doc.ref_loaded;
 }
 
 bool viewer_ref_shown(viewer *v)
@@ -68,28 +68,31 @@ bool viewer_ref_shown(viewer *v)
     return true;
 }
 
-void viewer_ref_render(viewer *v, const scene_view *view, int samples)
+bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session *s,
+                       const viewer_frame_key *key, char *err, size_t errlen)
 {
-    tonemap_params tm = v->s.tm;
+    tonemap_params tm = s->tm;
     tm.veil = tm.acuity = tm.color_loss = false;   /* the stage runs on the current image only */
     char why[HT_ERR_MAX];
-    if (!tonemap_set_colour(&tm, &v->doc.ref_img.colour, why, sizeof why)) {   /* its own space */
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", why);
-        return;
+    if (!tonemap_set_colour(&tm, &d->ref_img.colour, why, sizeof why)) {   /* its own space */
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
     }
-    char err[HT_ERR_MAX];
-    if (!v->rnd.ref_scene && !(v->rnd.ref_scene = pass_scene_create(err, sizeof err))) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
-        return;
+    if (!r->ref_scene && !(r->ref_scene = pass_scene_create(why, sizeof why))) {
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
     }
-    ht_source scene =
-        pass_scene_run_image(v->rnd.ref_scene, v->rnd.ref_pipe, !v->doc.ref_img.half_exact, v->vp.w,
-                             v->vp.h, samples, *view);
-    v->rnd.ref_src = scene;
-    pipeline_copy_result(v->rnd.ref_pipe, v->rnd.pipe);   /* this frame's curve, on the GPU */
-    pipeline_set_display(v->rnd.ref_pipe, viewer_display_of(v));
-    if (!pipeline_run_pass(v->rnd.ref_pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "reference: %.200s", err);
+    ht_source scene = pass_scene_run_image(r->ref_scene, r->ref_pipe, !d->ref_img.half_exact,
+                                           key->w, key->h, key->samples,
+                                           viewer_scene_view_at(s, d, key->w, key->h));
+    r->ref_src = scene;
+    pipeline_copy_result(r->ref_pipe, r->pipe);   /* this frame's curve, on the GPU */
+    pipeline_set_display(r->ref_pipe, viewer_display_in(r, s));
+    if (!pipeline_run_pass(r->ref_pipe, HT_PASS_apply, scene, &tm, why, sizeof why)) {
+        snprintf(err, errlen, "reference: %.200s", why);
+        return false;
+    }
+    return true;
 }
 
 void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1)
@@ -133,88 +136,90 @@ void viewer_present(viewer *v, bool ref)
 
 /* HDR-FLIP's exposures, from the reference's pixels (as FLIP's tool derives them): once a
  * reference. */
-static bool ref_exposures(viewer *v, const flip_params *fp, char *err, size_t errlen)
+static bool ref_exposures(viewer_render *r, const viewer_document *d, const flip_params *fp,
+                          char *err, size_t errlen)
 {
-    if (v->rnd.ref_exposures_ok)
+    if (r->ref_exposures_ok)
         return true;
-    if (!v->doc.ref_img.rgba) {
+    if (!d->ref_img.rgba) {
         snprintf(err, errlen, "HDR-FLIP needs the reference's floats");
         return false;
     }
-    v->rnd.ref_exposures_ok =
-        flip_exposures_for(v->doc.ref_img.rgba, v->doc.ref_img.width, v->doc.ref_img.height, 4, fp,
-                           &v->rnd.ref_exposures, err, errlen);
-    return v->rnd.ref_exposures_ok;
+    r->ref_exposures_ok = flip_exposures_for(d->ref_img.rgba, d->ref_img.width, d->ref_img.height,
+                                             4, fp, &r->ref_exposures, err, errlen);
+    return r->ref_exposures_ok;
 }
 
 /* Where the numbers are taken, in viewport pixels: the region when there is one, else the
  * image as it is shown (the viewport's pixels outside it, black in both, would dilute the
  * means); clipped to the viewport. */
-static flip_rect numbers_rect(const viewer *v)
+static flip_rect numbers_rect(const viewer_document *d, const session *s, int w, int h)
 {
     flip_rect r = {0, 0, 0, 0};
-    const int whole[4] = {0, 0, v->doc.img.width - 1, v->doc.img.height - 1};
-    const int *q = v->doc.region_valid ? v->doc.region.rect : whole;
-    view_place p = viewer_place(v);
+    const int whole[4] = {0, 0, d->img.width - 1, d->img.height - 1};
+    const int *q = d->region_valid ? d->region.rect : whole;
+    view_place p = viewer_place_at(s, d, w, h);
     view_point a = view_to_window(p, (view_point){q[0], q[1]});
     view_point b = view_to_window(p, (view_point){q[2] + 1, q[3] + 1});
     int x0 = (int)fmax(0, floor(a.x)), y0 = (int)fmax(0, floor(a.y));
-    int x1 = (int)fmin(v->vp.w, ceil(b.x)), y1 = (int)fmin(v->vp.h, ceil(b.y));
+    int x1 = (int)fmin(w, ceil(b.x)), y1 = (int)fmin(h, ceil(b.y));
     if (x1 > x0 && y1 > y0)
         r = (flip_rect){x0, y0, x1 - x0, y1 - y0};
     return r;
 }
 
-void viewer_compare_run(viewer *v)
+bool viewer_compare_run(viewer_render *r, const viewer_document *dc, const session *s, bool sync,
+                        char *err, size_t errlen)
 {
     static const metrics_map MAPS[COMPARE_COUNT] = {
         [COMPARE_DIFF] = METRICS_MAP_DIFF, [COMPARE_ABS] = METRICS_MAP_ABS,
         [COMPARE_SQUARED] = METRICS_MAP_SQUARED, [COMPARE_RELATIVE] = METRICS_MAP_RELATIVE,
         [COMPARE_FLIP] = METRICS_MAP_FLIP, [COMPARE_HDR_FLIP] = METRICS_MAP_FLIP};
-    char err[HT_ERR_MAX];
-    v->rnd.cmp_shown = false;
-    if (!v->rnd.cmp && !(v->rnd.cmp = compare_gpu_create(err, sizeof err))) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "comparison: %.200s", err);
-        return;
+    char why[HT_ERR_MAX];
+    r->cmp_shown = false;
+    if (!r->cmp && !(r->cmp = compare_gpu_create(why, sizeof why))) {
+        snprintf(err, errlen, "comparison: %.200s", why);
+        return false;
     }
     compare_gpu_desc d = {0};
-    bool ldr = v->s.compare == COMPARE_FLIP;
+    bool ldr = s->compare == COMPARE_FLIP;
     d.ref = (compare_gpu_image){
-        ldr ? pipeline_output_texture(v->rnd.ref_pipe) : v->rnd.ref_src.texture, v->vp.w, v->vp.h};
+        ldr ? pipeline_output_texture(r->ref_pipe) : r->ref_src.texture, r->last.w, r->last.h};
     d.test = (compare_gpu_image){
-        ldr ? pipeline_output_texture(v->rnd.pipe) : v->rnd.scene_src.texture, v->vp.w, v->vp.h};
-    d.source = ldr ? FLIP_SRC_SRGB : v->s.compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
+        ldr ? pipeline_output_texture(r->pipe) : r->scene_src.texture, r->last.w, r->last.h};
+    d.source = ldr ? FLIP_SRC_SRGB : s->compare == COMPARE_HDR_FLIP ? FLIP_SRC_HDR
                                                                     : FLIP_SRC_LINEAR;
-    d.mode = MAPS[v->s.compare];
-    d.rect = numbers_rect(v);
-    d.flip.ppd = (float)v->s.ppd;
-    d.flip.tonemapper = (flip_tonemapper)v->s.flip_tonemapper;
-    d.skip_flip = v->s.compare < COMPARE_FLIP;
-    if (v->s.compare == COMPARE_HDR_FLIP && !ref_exposures(v, &d.flip, err, sizeof err)) {
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "HDR-FLIP: %.200s", err);
-        return;
+    d.mode = MAPS[s->compare];
+    d.rect = numbers_rect(dc, s, r->last.w, r->last.h);
+    d.flip.ppd = (float)s->ppd;
+    d.flip.tonemapper = (flip_tonemapper)s->flip_tonemapper;
+    d.skip_flip = s->compare < COMPARE_FLIP;
+    if (s->compare == COMPARE_HDR_FLIP && !ref_exposures(r, dc, &d.flip, why, sizeof why)) {
+        snprintf(err, errlen, "HDR-FLIP: %.200s", why);
+        return false;
     }
-    d.exposures = v->rnd.ref_exposures;
+    d.exposures = r->ref_exposures;
     /* Only the rectangle changed since the last run with FLIP: its map is kept
      * (compare_gpu.h's flip_unchanged; HDR-FLIP is an LDR-FLIP per exposure). */
-    viewer_frame_key key = v->rnd.last;
+    viewer_frame_key key = r->last;
     memset(key.region, 0, sizeof key.region);
     d.flip_unchanged =
-        !d.skip_flip && v->rnd.cmp_key_valid && renderer_key_equal(&key, &v->rnd.cmp_key);
+        !d.skip_flip && r->cmp_key_valid && renderer_key_equal(&key, &r->cmp_key);
     /* The linear maps read the scene pictures with texelFetch: one sample a pixel (viewer.c
      * asks for it; a staged human-vision picture may still have several). */
-    if (viewer_compare_linear(v) && (v->rnd.ref_src.samples != 1 || v->rnd.scene_src.samples != 1))
-        snprintf(err, sizeof err, "the pictures have several samples a pixel (MSAA)");
+    if (s->compare != COMPARE_FLIP && (r->ref_src.samples != 1 || r->scene_src.samples != 1))
+        snprintf(why, sizeof why, "the pictures have several samples a pixel (MSAA)");
     else
-        v->rnd.cmp_shown = compare_gpu_run(v->rnd.cmp, &d, err, sizeof err);
-    if (v->rnd.cmp_shown)
-        v->rnd.cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
-    if (v->rnd.cmp_shown && v->testing && compare_gpu_wait(v->rnd.cmp, &v->rnd.cmp_numbers))
-        v->rnd.cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
-    v->rnd.cmp_key = key;
-    v->rnd.cmp_key_valid = v->rnd.cmp_shown && !d.skip_flip;
-    if (!v->rnd.cmp_shown)
-        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "comparison: %.200s", err);
+        r->cmp_shown = compare_gpu_run(r->cmp, &d, why, sizeof why);
+    if (r->cmp_shown)
+        r->cmp_runs++;   /* as compare_gpu counts its runs: the numbers' run */
+    if (r->cmp_shown && sync && compare_gpu_wait(r->cmp, &r->cmp_numbers))
+        r->cmp_have = true;   /* the hooks' screenshots: this frame's numbers, waited for */
+    r->cmp_key = key;
+    r->cmp_key_valid = r->cmp_shown && !d.skip_flip;
+    if (!r->cmp_shown)
+        snprintf(err, errlen, "comparison: %.200s", why);
+    return r->cmp_shown;
 }
 
 bool viewer_compare_ready(const viewer *v)

@@ -33,11 +33,11 @@ bool viewer_ocio_resolve(viewer *v, display_params *d)
     return true;
 }
 
-void viewer_ocio_params(const viewer *v, tonemap_params *tm)
+void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params *tm)
 {
-    if (v->s.disp.mode != HT_VIEW_OCIO)
+    if (s->disp.mode != HT_VIEW_OCIO)
         return;
-    tm->colour = v->rnd.ocio_x;   /* the pixels to the input space; OCIO does the rest */
+    tm->colour = r->ocio_x;   /* the pixels to the input space; OCIO does the rest */
     tm->gamut = HT_GAMUT_CLIP;
 }
 

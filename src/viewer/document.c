@@ -77,9 +77,14 @@ const char *viewer_tile_name(const viewer *v, int i)
     return e >= 0 && e < v->doc.list.nfiles ? viewer_base_name(v->doc.list.files[e]) : "";
 }
 
+const display_params *viewer_display_in(const viewer_render *r, const session *s)
+{
+    return s->disp.mode == HT_VIEW_TONEMAP ? NULL : &r->disp_res;
+}
+
 const display_params *viewer_display_of(const viewer *v)
 {
-    return v->s.disp.mode == HT_VIEW_TONEMAP ? NULL : &v->rnd.disp_res;
+    return viewer_display_in(&v->rnd, &v->s);
 }
 
 bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen)

@@ -101,7 +101,8 @@ const tonemap_result *renderer_result(const viewer *v)
 {
     if (!v->rnd.frame.valid || !v->rnd.pipe || !v->doc.have_image)
         return NULL;
-    viewer_frame_key now = renderer_frame_key(v, v->rnd.samples, false);
+    viewer_frame_key now =
+        renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h, v->rnd.samples, false);
     now = analysis_key(&now);
     if (v->rnd.playing)   /* every frame a new image: the record of the one before is shown */
         now.image = v->rnd.frame.key.image;
@@ -119,12 +120,12 @@ const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
 /* ---------------------------------------------------------------------------------------
  * Statistics on demand */
 
-/* A pass that cannot run (its program does not build on this driver): said on screen and on
- * stderr once, not every frame. */
-static void gpu_error(viewer *v, const char *err)
+/* A pass that cannot run (its program does not build on this driver): kept for the loop,
+ * which says it on screen and on stderr once, not every frame (viewer_draw_frame). */
+static void gpu_error(viewer_render *r, const char *err)
 {
-    if (!strstr(v->message, err))
-        viewer_set_message(v, true, "GPU pipeline: %s", err);
+    if (r->nerrs < (int)(sizeof r->errs / sizeof r->errs[0]))
+        snprintf(r->errs[r->nerrs++], sizeof r->errs[0], "%s", err);
 }
 
 static bool stats_wanted(const viewer_document *d, const session *s)
@@ -132,48 +133,42 @@ static bool stats_wanted(const viewer_document *d, const session *s)
     return d->have_image && (s->show_marks || (s->show_panels && s->hist_mode != HIST_LOG));
 }
 
-/* renderer_stats_update's work: the statistics of the image with the current settings. */
-static void stats_compute(viewer *v)
+/* renderer_stats_update's work: the statistics of D's image with S's settings; false with
+ * the reason in ERR. */
+static bool stats_compute(viewer_render *r, const viewer_document *d, const session *s,
+                          char *err, size_t errlen)
 {
-    v->rnd.stats_tried = true;
-    v->rnd.stats_ok = false;
-    v->rnd.stats_gen = v->doc.image_gen;
-    v->rnd.stats_tm = v->s.tm;
-    imgstats_free(&v->rnd.stats);
-    char err[HT_ERR_MAX];
-    if (!v->rnd.stats_ctx && !(v->rnd.stats_ctx = imgstats_gpu_create(err, sizeof err))) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source img = pipeline_image_source(v->rnd.pipe);
-    if (pipeline_image_pieces(v->rnd.pipe) != 1 || img.width != v->doc.img.width ||
-        img.height != v->doc.img.height) {
+    r->stats_tried = true;
+    r->stats_ok = false;
+    r->stats_gen = d->image_gen;
+    r->stats_tm = s->tm;
+    imgstats_free(&r->stats);
+    if (!r->stats_ctx && !(r->stats_ctx = imgstats_gpu_create(err, errlen)))
+        return false;
+    ht_source img = pipeline_image_source(r->pipe);
+    if (pipeline_image_pieces(r->pipe) != 1 || img.width != d->img.width ||
+        img.height != d->img.height) {
         /* An image in several textures: imgstats' GPU passes take one texture of the whole
          * image. The brightest pixel and the peaks come from the CPU reference then (the
          * same answer); the histograms of the output are not available. */
-        if (!imgstats_cpu(&v->doc.img, NULL, v->rnd.peaks, v->rnd.min_distance, &v->rnd.stats)) {
-            viewer_set_message(v, true, "statistics: out of memory");
-            return;
+        if (!imgstats_cpu(&d->img, NULL, r->peaks, r->min_distance, &r->stats)) {
+            snprintf(err, errlen, "out of memory");
+            return false;
         }
-        v->rnd.stats_ok = true;
-        return;
+        return r->stats_ok = true;
     }
     /* The output of this image's own curve, never the frame before's. */
-    pipeline_set_latency(v->rnd.pipe, 0);
-    bool ok = pipeline_tonemap_uploaded(v->rnd.pipe, &v->s.tm, NULL, NULL, err, sizeof err);
-    pipeline_set_latency(v->rnd.pipe, v->rnd.latency);
-    if (!ok) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    ht_source out = {pipeline_output_texture(v->rnd.pipe), img.width, img.height, 1};
-    if (!imgstats_gpu_prepare(v->rnd.stats_ctx, img, out, err, sizeof err) ||
-        !imgstats_gpu_run(v->rnd.stats_ctx, &v->doc.img, v->rnd.grey_kernel, v->rnd.peaks,
-                          v->rnd.min_distance, &v->rnd.stats, err, sizeof err)) {
-        viewer_set_message(v, true, "statistics: %s", err);
-        return;
-    }
-    v->rnd.stats_ok = true;
+    pipeline_set_latency(r->pipe, 0);
+    bool ok = pipeline_tonemap_uploaded(r->pipe, &s->tm, NULL, NULL, err, errlen);
+    pipeline_set_latency(r->pipe, r->latency);
+    if (!ok)
+        return false;
+    ht_source out = {pipeline_output_texture(r->pipe), img.width, img.height, 1};
+    if (!imgstats_gpu_prepare(r->stats_ctx, img, out, err, errlen) ||
+        !imgstats_gpu_run(r->stats_ctx, &d->img, r->grey_kernel, r->peaks, r->min_distance,
+                          &r->stats, err, errlen))
+        return false;
+    return r->stats_ok = true;
 }
 
 /* The statistics for the histogram panel's RGBA and grey modes and for the markers, computed
@@ -184,15 +179,39 @@ static void stats_compute(viewer *v)
  * then draws the histograms straight from imgstats' SSBO on every frame. Runs before the
  * frame's own passes, which overwrite the pipeline's frame and output again. True when it
  * ran them. */
-bool renderer_stats_update(viewer *v)
+bool renderer_stats_update(viewer_render *r, const viewer_document *d, const session *s,
+                           char *err, size_t errlen)
 {
-    if (!stats_wanted(&v->doc, &v->s))
+    err[0] = '\0';
+    if (!stats_wanted(d, s))
         return false;
-    if (v->rnd.stats_tried && v->rnd.stats_gen == v->doc.image_gen &&
-        tonemap_params_equal(&v->rnd.stats_tm, &v->s.tm))
+    if (r->stats_tried && r->stats_gen == d->image_gen &&
+        tonemap_params_equal(&r->stats_tm, &s->tm))
         return false;
-    stats_compute(v);
+    stats_compute(r, d, s, err, errlen);
     return true;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The document's images in the pipelines */
+
+bool renderer_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen)
+{
+    if (!d->have_image || r->uploaded_gen == d->image_gen)
+        return true;
+    r->uploaded_gen = d->image_gen;   /* failed or not: once per image, not every frame */
+    return pipeline_upload(r->pipe, &d->img, err, errlen);
+}
+
+bool renderer_ref_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen)
+{
+    if (!d->ref_loaded || r->ref_uploaded_gen == d->ref_gen)
+        return true;
+    r->ref_uploaded_gen = d->ref_gen;
+    if (!r->ref_pipe && !(r->ref_pipe = pipeline_create(err, errlen)))
+        return false;
+    r->ref_exposures_ok = false;
+    return pipeline_upload(r->ref_pipe, &d->ref_img, err, errlen);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -200,14 +219,15 @@ bool renderer_stats_update(viewer *v)
 
 /* What a frame's picture depends on: with the same key the last output is presented again
  * (a cursor move, a help or panel change redraws only the panels). */
-viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref)
+viewer_frame_key renderer_frame_key(const viewer_render *r, const viewer_document *d,
+                                    const session *s, int w, int h, int samples, bool ref)
 {
-    viewer_frame_key k = {pipeline_image_generation(v->rnd.pipe), v->s.view, v->s.tm, samples,
-                          v->s.adapt_view, v->vp.w, v->vp.h, v->rnd.disp_res, ref,
-                          v->rnd.ref_pipe ? pipeline_image_generation(v->rnd.ref_pipe) : 0,
-                          v->s.compare, {0}, v->s.ppd, v->s.flip_tonemapper};
-    if (v->doc.region_valid)
-        memcpy(k.region, v->doc.region.rect, sizeof k.region);
+    viewer_frame_key k = {pipeline_image_generation(r->pipe), s->view, s->tm, samples,
+                          s->adapt_view, w, h, r->disp_res, ref,
+                          r->ref_pipe ? pipeline_image_generation(r->ref_pipe) : 0,
+                          s->compare, {0}, s->ppd, s->flip_tonemapper};
+    if (d->region_valid)
+        memcpy(k.region, d->region.rect, sizeof k.region);
     return k;
 }
 
@@ -248,50 +268,52 @@ bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params
 /* Scene pass, analysis and apply into the pipeline's output; the status read-back. With the
  * human-vision stage the scene is drawn from the staged picture and only the apply pass runs
  * on it (the pipeline leaves its own stage out there: pipeline_human_for_apply). */
-void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
-                     const tonemap_result *adapted)
+void renderer_render(viewer_render *r, const viewer_document *d, const session *s,
+                     const viewer_frame_key *key, bool f32, const tonemap_result *adapted,
+                     bool sync)
 {
     int samples = key->samples;
-    ht_source img = pipeline_image_source(v->rnd.pipe), pic;
+    ht_source img = pipeline_image_source(r->pipe), pic;
     char err[HT_ERR_MAX];
-    bool human = viewer_human_shown(v);
-    bool staged = human && renderer_human_picture(v->rnd.pipe, &v->rnd.human, &v->s.tm, &pic,
-                                                  err, sizeof err);
+    r->nerrs = 0;
+    bool human = viewer_human_shown_in(r, s);
+    bool staged = human && renderer_human_picture(r->pipe, &r->human, &s->tm, &pic, err,
+                                                  sizeof err);
     if (human && !staged)
-        gpu_error(v, err);
+        gpu_error(r, err);
     if (!staged)   /* the analysis below replaces the one the kept picture goes with */
-        v->rnd.human.cached = false;
+        r->human.cached = false;
     /* An image in pieces: the picture without the options (the status says so). */
-    tonemap_params tm = v->s.tm;
+    tonemap_params tm = s->tm;
     if (!human)
         tm.veil = tm.acuity = tm.color_loss = false;
-    viewer_ocio_params(v, &tm);
+    viewer_ocio_params(r, s, &tm);
     /* Every piece of an image larger than one texture (pipeline_upload), downsampled on the
      * GPU when zoomed out. */
-    ht_source scene = staged ? pass_scene_run(v->rnd.scene, pic, true, v->vp.w, v->vp.h, samples,
-                                              viewer_scene_view(v))
-                             : pass_scene_run_image(v->rnd.scene, v->rnd.pipe, f32, v->vp.w,
-                                                    v->vp.h, samples, viewer_scene_view(v));
-    v->rnd.scene_src = scene;
-    if (pass_scene_error(v->rnd.scene)[0])
-        gpu_error(v, pass_scene_error(v->rnd.scene));
+    scene_view sv = viewer_scene_view_at(s, d, key->w, key->h);
+    ht_source scene = staged ? pass_scene_run(r->scene, pic, true, key->w, key->h, samples, sv)
+                             : pass_scene_run_image(r->scene, r->pipe, f32, key->w, key->h,
+                                                    samples, sv);
+    r->scene_src = scene;
+    if (pass_scene_error(r->scene)[0])
+        gpu_error(r, pass_scene_error(r->scene));
     if (staged) {
-        if (!pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-            gpu_error(v, err);
+        if (!pipeline_run_pass(r->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+            gpu_error(r, err);
     } else if (adapted) {
-        if (!pipeline_apply_result(v->rnd.pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
-            !pipeline_run_pass(v->rnd.pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
-            gpu_error(v, err);
-    } else if (!pipeline_frame(v->rnd.pipe, v->s.adapt_view ? scene : img, scene, &tm, err,
+        if (!pipeline_apply_result(r->pipe, &tm, adapted, NULL, 8, err, sizeof err) ||
+            !pipeline_run_pass(r->pipe, HT_PASS_apply, scene, &tm, err, sizeof err))
+            gpu_error(r, err);
+    } else if (!pipeline_frame(r->pipe, s->adapt_view ? scene : img, scene, &tm, err,
                                sizeof err)) {
-        gpu_error(v, err);
+        gpu_error(r, err);
     }
-    if (v->testing) {
-        pipeline_read_result(v->rnd.pipe, &v->rnd.frame.r);   /* hooks: exact text, no hurry */
-        v->rnd.frame.key = analysis_key(key);
-        v->rnd.frame.valid = true;
+    if (sync) {
+        pipeline_read_result(r->pipe, &r->frame.r);   /* hooks: exact text, no hurry */
+        r->frame.key = analysis_key(key);
+        r->frame.valid = true;
     } else {
-        readback_start(&v->rnd, key);
+        readback_start(r, key);
     }
 }
 

@@ -7,22 +7,33 @@
 #include "human.h"
 #include "viewer_internal.h"
 
+view_place viewer_place_at(const session *s, const viewer_document *d, int w, int h)
+{
+    return view_placement(s->view, d->img.data_window[0], d->img.data_window[1], w, h);
+}
+
 view_place viewer_place(const viewer *v)
 {
-    return view_placement(v->s.view, v->doc.img.data_window[0], v->doc.img.data_window[1], v->vp.w,
-                          v->vp.h);
+    return viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+}
+
+scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h)
+{
+    view_place p = viewer_place_at(s, d, w, h);
+    return (scene_view){p.x, p.y, p.zoom};
 }
 
 scene_view viewer_scene_view(const viewer *v)
 {
-    view_place p = viewer_place(v);
-    return (scene_view){p.x, p.y, p.zoom};
+    return viewer_scene_view_at(&v->s, &v->doc, v->vp.w, v->vp.h);
 }
 
-bool viewer_human_shown(const viewer *v)
+bool viewer_human_shown_in(const viewer_render *r, const session *s)
 {
-    return human_requested(&v->s.tm) && pipeline_image_pieces(v->rnd.pipe) == 1;
+    return human_requested(&s->tm) && pipeline_image_pieces(r->pipe) == 1;
 }
+
+bool viewer_human_shown(const viewer *v) { return viewer_human_shown_in(&v->rnd, &v->s); }
 
 void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy)
 {

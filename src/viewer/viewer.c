@@ -51,6 +51,15 @@ static void update_view(viewer *v)
     }
 }
 
+/* The renderer's errors of the frame on the message line, each said once (a pass that
+ * cannot run fails every frame). */
+static void say_gpu_errors(viewer *v)
+{
+    for (int i = 0; i < v->rnd.nerrs; i++)
+        if (!strstr(v->message, v->rnd.errs[i]))
+            viewer_set_message(v, true, "GPU pipeline: %s", v->rnd.errs[i]);
+}
+
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
@@ -66,33 +75,44 @@ int viewer_draw_frame(viewer *v)
     glClearColor(0.12f, 0.12f, 0.13f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
+    char uerr[HT_ERR_MAX];
+    if (!renderer_upload(&v->rnd, &v->doc, uerr, sizeof uerr))
+        viewer_upload_failed(v, uerr);
     if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
         v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->doc.have_image) {
         viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
-        bool stats_ran = renderer_stats_update(v);   /* it overwrites the output: render again */
+        /* The statistics' passes overwrite the output: render again when they ran. */
+        bool stats_ran = renderer_stats_update(&v->rnd, &v->doc, &v->s, uerr, sizeof uerr);
+        if (uerr[0])
+            viewer_set_message(v, true, "statistics: %s", uerr);
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
         bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
         /* An error map of the linear pictures compares pixels: one sample each. */
         samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
-        viewer_frame_key key = renderer_frame_key(v, samples, viewer_ref_shown(v));
+        viewer_frame_key key = renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h,
+                                                  samples, viewer_ref_shown(v));
         bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
         if (changed || v->rnd.latency_due) {
             /* A sequence's frame adapted in time: its result is the frame's curve. */
             v->rnd.playing = viewer_seq_playing(v);
-            renderer_render(v, &key, f32, viewer_seq_adapted(v));
-            scene_view sv = viewer_scene_view(v);
-            if (key.ref)
-                viewer_ref_render(v, &sv, samples);
+            renderer_render(&v->rnd, &v->doc, &v->s, &key, f32, viewer_seq_adapted(v),
+                            v->testing);
+            say_gpu_errors(v);
+            char rerr[HT_ERR_MAX];
+            if (key.ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, &key, rerr, sizeof rerr))
+                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
             /* In the one-frame-latency form a changed picture shows the curve of the frame
              * before (pipeline_set_latency); run_loop renders it again when it stays. */
             v->rnd.latency_due = changed && v->rnd.latency == 1;
             v->rnd.last = key;
             v->rnd.have_last = true;
             v->rnd.cmp_shown = false;
-            if (key.ref && viewer_compare_map(v))
-                viewer_compare_run(v);   /* of this frame's pictures (v->rnd.last) */
+            /* The error map of this frame's pictures (v->rnd.last). */
+            if (key.ref && viewer_compare_map(v) &&
+                !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
+                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
             v->rnd.renders++;
         }
         viewer_present(v, key.ref);

@@ -90,7 +90,8 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
                    : synthetic_image(&img, img_w, img_h, 1);
     if (!file && !ok)
         snprintf(err, errlen, "out of memory for a %dx%d image", img_w, img_h);
-    if (!ok || !viewer_show_image(v, &img, err, errlen)) {
+    if (!ok || !viewer_show_image(v, &img, err, errlen) ||
+        !renderer_upload(&v->rnd, &v->doc, err, errlen)) {   /* before the timed frames */
         image_free(&img);
         return false;
     }

@@ -48,10 +48,8 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
                  v->doc.img.layer[0] ? v->doc.img.layer : "(none)");
     v->dirty = true;
     /* Its colour space on the session's display (the loaders checked the tags). */
-    if (!tonemap_set_colour(&v->s.tm, &v->doc.img.colour, err, errlen) ||
-        !pipeline_upload(v->rnd.pipe, &v->doc.img, err, errlen)) {
-        image_free(&v->doc.img);
-        v->doc.have_image = false;
+    if (!tonemap_set_colour(&v->s.tm, &v->doc.img.colour, err, errlen)) {
+        viewer_image_drop(v);
         return false;
     }
     v->doc.have_image = true;
@@ -60,6 +58,21 @@ bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen)
         v->doc.list.info[v->doc.list.cur] = (file_info){v->doc.img.width, v->doc.img.height};
     viewer_update_y_range(v);
     return true;
+}
+
+void viewer_image_drop(viewer *v)
+{
+    image_free(&v->doc.img);
+    v->doc.have_image = false;
+}
+
+void viewer_upload_failed(viewer *v, const char *err)
+{
+    viewer_image_drop(v);
+    const char *path = v->doc.list.cur < v->doc.list.nfiles ? v->doc.list.files[v->doc.list.cur]
+                                                            : "the image";
+    snprintf(v->doc.load_err, sizeof v->doc.load_err, "%.200s: %.300s", path, err);
+    fprintf(stderr, "hdrtone: %s\n", v->doc.load_err);
 }
 
 static void set_title(viewer *v, const char *path)

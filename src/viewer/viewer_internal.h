@@ -34,11 +34,14 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
 
 /* view_place.c: the view maths on the state (reads only) */
 
-/* The scene pass's view of the image (from the view and the viewport). */
+/* The scene pass's view of the image (from the view and the viewport; _at: of S's view of
+ * D's image in a viewport of W x H). */
 scene_view viewer_scene_view(const viewer *v);
+scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h);
 
-/* Where the current view puts the image in the window. */
+/* Where the current view puts the image in the window (_at: as viewer_scene_view_at). */
 view_place viewer_place(const viewer *v);
+view_place viewer_place_at(const session *s, const viewer_document *d, int w, int h);
 /* The view that fits the image (both its windows) into the viewport; FIRST: a new image's
  * first view (view_first: 1:1 when it fits). */
 view_state viewer_fit_view(const viewer *v, bool first);
@@ -48,6 +51,7 @@ void viewer_fit(viewer *v);
  * fits one texture (the stage reads it whole). With an option on and an image in pieces the
  * frame is tone-mapped without the options. */
 bool viewer_human_shown(const viewer *v);
+bool viewer_human_shown_in(const viewer_render *r, const session *s);
 /* The data-window pixel under viewport point (X, Y), clamped to the image. */
 void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
 /* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
@@ -77,6 +81,7 @@ image_load_options viewer_load_options(const viewer *v, bool shown, char *part, 
 const char *viewer_net_name(const viewer *v, const char *path);
 /* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
 const display_params *viewer_display_of(const viewer *v);
+const display_params *viewer_display_in(const viewer_render *r, const session *s);
 /* The reference's entry ("" when there is none, or its index is not in the list). */
 const char *viewer_ref_path(const viewer *v);
 /* The file name of tile I (its entry's base name). */
@@ -100,22 +105,34 @@ const tonemap_result *renderer_result(const viewer *v);
 const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
                               const session *s);
 /* The statistics for the histogram panel's output modes and the marks, when wanted and out
- * of date; true when it ran passes (the frame must be rendered again). */
-bool renderer_stats_update(viewer *v);
+ * of date; true when it ran passes (the frame must be rendered again). ERR: why they failed,
+ * or "" (the loop says it). */
+bool renderer_stats_update(viewer_render *r, const viewer_document *d, const session *s,
+                           char *err, size_t errlen);
+/* The document's shown image into the pipeline when its image_gen changed since the last
+ * call (the loop's, before a frame's passes; a sequence's before its adaptation), and the
+ * reference's (ref_gen) into a pipeline of its own, created at the first. True when nothing
+ * was to do; false with the reason in ERR (the generation is not tried again). */
+bool renderer_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen);
+bool renderer_ref_upload(viewer_render *r, const viewer_document *d, char *err, size_t errlen);
 /* What a frame's picture depends on (REF: the reference is drawn too, viewer_ref_shown, which
  * the loop asks first: it loads the reference), and whether two are the same (re-present, no
  * passes). */
-viewer_frame_key renderer_frame_key(const viewer *v, int samples, bool ref);
+viewer_frame_key renderer_frame_key(const viewer_render *r, const viewer_document *d,
+                                    const session *s, int w, int h, int samples, bool ref);
 bool renderer_key_equal(const viewer_frame_key *a, const viewer_frame_key *b);
 /* The human-vision stage's picture (human_gpu.h) of PIPE's image with TM in *PIC: the
  * analysis of the image, then the stage over it into the pipeline's float picture; C's kept
  * one while the image and TM are the same. False with the reason in ERR. */
 bool renderer_human_picture(pipeline *pipe, human_cache *c, const tonemap_params *tm,
                             ht_source *pic, char *err, size_t errlen);
-/* The frame's passes into the pipeline's output and the read-back of its analysis; ADAPTED: a
- * sequence's result adapted in time (viewer_seq_adapted) to apply, or NULL. */
-void renderer_render(viewer *v, const viewer_frame_key *key, bool f32,
-                     const tonemap_result *adapted);
+/* The frame's passes of KEY's picture into the pipeline's output and the read-back of its
+ * analysis (SYNC: read at once, for the test hooks); ADAPTED: a sequence's result adapted in
+ * time (viewer_seq_adapted) to apply, or NULL. The GPU's errors go to r->errs for the loop
+ * to say (the renderer writes only its part). */
+void renderer_render(viewer_render *r, const viewer_document *d, const session *s,
+                     const viewer_frame_key *key, bool f32, const tonemap_result *adapted,
+                     bool sync);
 
 /* viewer.c */
 
@@ -292,9 +309,15 @@ bool viewer_replace_current(viewer *v, char *err, size_t errlen);
 /* Loads PATH into *IMG: a network image (viewer_net_load) or a file, with the part and layer
  * the next load asks for. False with the reason in ERR. */
 bool viewer_load_source(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
-/* Makes the loaded *IMG (taken over) the shown image: parts and layers, upload. False with
- * the reason in ERR and no image shown when the upload fails. */
+/* Makes the loaded *IMG (taken over) the shown image: parts and layers, a new image_gen
+ * (the renderer uploads it: renderer_upload). False with the reason in ERR and no image shown
+ * when its colour space does not go on the display. */
 bool viewer_show_image(viewer *v, hdr_image *img, char *err, size_t errlen);
+/* The shown image gone (freed, have_image false). */
+void viewer_image_drop(viewer *v);
+/* The shown image's upload failed with ERR: dropped, and said as a failed load of the
+ * current entry is (load_err "PATH: ERR", stderr). */
+void viewer_upload_failed(viewer *v, const char *err);
 
 /* viewer_net.c */
 
@@ -333,7 +356,7 @@ double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
  * status line) when the config cannot be loaded or the image's space is degenerate. */
 bool viewer_ocio_resolve(viewer *v, display_params *d);
 /* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
-void viewer_ocio_params(const viewer *v, tonemap_params *tm);
+void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params *tm);
 /* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
  * NAMES, at most MAX; their count (0 without a config). Valid while the config lives. */
 int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max);
@@ -354,15 +377,20 @@ void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, i
  * single layout: the tiles of the others show the pictures side by side),
  * loading it when its entry changed; the reason in v->doc.ref_err when not. */
 bool viewer_ref_shown(viewer *v);
-/* The reference through the scene pass with VIEW and SAMPLES and the apply pass with the
- * current image's settings and curve (its latest read-back) into its pipeline's output. */
-void viewer_ref_render(viewer *v, const scene_view *view, int samples);
+/* The reference through the scene pass with KEY's view, size and samples and the apply pass
+ * with the current image's settings and curve (its latest read-back) into its pipeline's
+ * output. False with the reason in ERR (the loop puts it in the document's ref_err). */
+bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session *s,
+                       const viewer_frame_key *key, char *err, size_t errlen);
 /* The picture into the viewport: the current image's output, then (REF) the reference's
  * over all of it (Z) or over the far side of the divider. */
 void viewer_present(viewer *v, bool ref);
-/* The error map of the frame's two pictures (after both were rendered), never waiting; its
- * numbers come with viewer_compare_poll, once a frame. */
-void viewer_compare_run(viewer *v);
+/* The error map of the frame's two pictures (r->last's, after both were rendered), when the
+ * frame shows one (viewer_compare_map), never waiting (SYNC: the test hooks' wait for its
+ * numbers); else they come with viewer_compare_poll, once a frame. False with the reason in
+ * ERR (the loop puts it in the document's ref_err). */
+bool viewer_compare_run(viewer_render *r, const viewer_document *dc, const session *s, bool sync,
+                        char *err, size_t errlen);
 void viewer_compare_poll(viewer *v);
 /* Whether the numbers (v->rnd.cmp_numbers) are those of the map shown: its run's, not an
  * earlier one's (then the panels say "computing"). */

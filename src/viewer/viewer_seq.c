@@ -103,7 +103,13 @@ static void show(viewer *v, int i, bool block)
     bool first = !v->doc.have_image;
     bool same =
         !first && memcmp(img.data_window, v->doc.img.data_window, sizeof img.data_window) == 0;
-    if (!viewer_show_image(v, &img, err, sizeof err)) {
+    /* Uploaded now: the adaptation below analyses the frame in the pipeline. */
+    bool shown = viewer_show_image(v, &img, err, sizeof err);
+    if (shown && !renderer_upload(&v->rnd, &v->doc, err, sizeof err)) {
+        viewer_image_drop(v);
+        shown = false;
+    }
+    if (!shown) {
         viewer_set_message(v, true, "frame %d: %s", frame, err);
         image_free(&img);
         return;

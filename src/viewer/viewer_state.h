@@ -163,7 +163,8 @@ typedef struct viewer_document {
     file_list list;            /* the open images and the shown one's neighbours */
     hdr_image img;             /* the shown image */
     bool have_image;
-    unsigned long image_gen;   /* counts successful loads: the statistics' cache key */
+    unsigned long image_gen;   /* counts successful loads: the statistics' cache key, and
+                                  what tells the renderer to upload (renderer_upload) */
     double y_min, y_max;       /* valid luminance of the image in image units (no scale), by
                                   the current luminance weights */
     char load_err[HT_ERR_MAX];
@@ -190,6 +191,7 @@ typedef struct viewer_document {
     /* The reference's image (compare_view.c: viewer_ref_load): another entry of the list. */
     hdr_image ref_img;
     bool ref_loaded;
+    unsigned long ref_gen;     /* counts its loads: the renderer uploads a new one */
     char ref_path[4096];       /* what ref_img holds */
     char ref_err[256];         /* why the reference is not shown, or "" */
 
@@ -222,6 +224,11 @@ typedef struct viewer_render {
     bool playing;              /* a sequence plays (the loop sets it): each frame is a new
                                   image, so renderer_result gives the analysis of the frame
                                   before (the same settings) rather than none */
+    /* The GPU's errors of the last render, for the loop to say on the message line. */
+    char errs[4][HT_ERR_MAX];
+    int nerrs;
+    /* The document's generations in the pipelines (renderer_upload, renderer_ref_upload). */
+    unsigned long uploaded_gen, ref_uploaded_gen;
     int samples;               /* what the last frame got */
     int latency;               /* --latency: 1 = the pipeline's one-frame-latency form */
     bool latency_due;          /* the last render may show the frame before's curve: render
