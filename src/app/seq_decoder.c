@@ -206,3 +206,8 @@ int seq_decoder_workers(void)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN) / 2;
     return cpus < 2 ? 2 : cpus > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : (int)cpus;
 }
+
+int seq_decoder_frames(int threads)
+{
+    return threads + 4;
+}

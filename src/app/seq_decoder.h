@@ -16,6 +16,11 @@ typedef struct seq_decoder seq_decoder;
  * among the cores: image_load_options.threads). */
 int seq_decoder_workers(void);
 
+/* The most frames a player of THREADS decoders holds at once, the upload ring's slots
+ * (pipeline_upload_allocator): the cache's (threads + 2, decoding ones included), the one
+ * shown or being uploaded, and one whose upload the GPU may still be reading. */
+int seq_decoder_frames(int threads);
+
 /* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P (seq_frames_open's,
  * missing ones included), loaded with LO (its strings are copied), from index 0 on: half_exact
  * frames come with their half floats (what the GPU uploads) and, unless LO->half_only, their

@@ -38,7 +38,8 @@ static bool rgb_finite(const float *p)
 
 void imgstats_pixel_at(const hdr_image *img, size_t index, imgstats_pixel *px)
 {
-    const float *p = img->rgba + index * 4;
+    float p[4];   /* from the floats, or the half floats (a sequence's frame in the viewer) */
+    image_get_pixel(img, index, p);
     px->valid = true;
     px->x = (int)(index % (size_t)img->width);
     px->y = (int)(index / (size_t)img->width);
@@ -58,7 +59,8 @@ void imgstats_extrema_scan(const hdr_image *img, int x0, int y0, int x1, int y1,
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             int64_t idx = (int64_t)y * img->width + x;
-            const float *p = img->rgba + idx * 4;
+            float p[4];
+            image_get_pixel(img, (size_t)idx, p);
             if (!rgb_finite(p))
                 continue;
             double l = imgstats_luminance(w, p);
@@ -170,7 +172,8 @@ int imgstats_select_peaks(ht_peak *cand, size_t n, int width, int height, int k,
 /* Y_f of pixel (x, y), false when R, G or B or Y_f is not finite (ht_classify's NONFINITE). */
 static bool key_at(const hdr_image *img, const double w[3], int x, int y, float *key)
 {
-    const float *p = img->rgba + ((size_t)y * img->width + x) * 4;
+    float p[4];
+    image_get_pixel(img, (size_t)y * img->width + x, p);
     *key = imgstats_luminance_f(w, p);
     return rgb_finite(p) && isfinite(*key);
 }

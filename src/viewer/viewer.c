@@ -180,6 +180,7 @@ static bool screenshot(viewer *v, const char *path)
 
 void viewer_cleanup(viewer *v)
 {
+    viewer_seq_stop(v);   /* first: its decoders write into the pipeline's upload buffers */
     if (v->win || v->rnd.pipe) {   /* GL objects: the window's context, or bench's */
         platform_make_current(v);
         gpu_readback_destroy(&v->rnd.rb);
@@ -199,7 +200,6 @@ void viewer_cleanup(viewer *v)
     viewer_whole_stop(v);
     viewer_net_stop(v);
     viewer_watch_stop(v);
-    viewer_seq_stop(v);
     image_free(&v->doc.img);
     image_free(&v->doc.ref_img);
     imgstats_free(&v->rnd.stats);

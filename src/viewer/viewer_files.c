@@ -232,14 +232,21 @@ static void y_range_rows(void *ctx, int worker)
     size_t w = (size_t)img->width, y0 = (size_t)img->height * worker / j->workers,
            y1 = (size_t)img->height * (worker + 1) / j->workers;
     double lo = INFINITY, hi = 0;
-    const float *end = img->rgba + 4 * w * y1;
-    for (const float *p = img->rgba + 4 * w * y0; p < end; p += 4) {
-        double y = j->w[0] * p[0] + j->w[1] * p[1] + j->w[2] * p[2];
-        if (isfinite(y) && y > 0) {
-            lo = fmin(lo, y);
-            hi = fmax(hi, y);
+    /* A sequence's frame has only half floats: a row at a time as floats. */
+    float *row = img->rgba ? NULL : malloc(4 * w * sizeof *row);
+    for (size_t r = y0; r < y1 && (img->rgba || row); r++) {
+        const float *p = img->rgba ? img->rgba + 4 * w * r : row;
+        if (row)
+            image_half_to_rgba(img->half + 4 * w * r, 4 * w, row);
+        for (const float *end = p + 4 * w; p < end; p += 4) {
+            double y = j->w[0] * p[0] + j->w[1] * p[1] + j->w[2] * p[2];
+            if (isfinite(y) && y > 0) {
+                lo = fmin(lo, y);
+                hi = fmax(hi, y);
+            }
         }
     }
+    free(row);
     j->lo[worker] = lo;
     j->hi[worker] = hi;
 }
@@ -249,7 +256,7 @@ static void y_range_rows(void *ctx, int worker)
 void viewer_update_y_range(viewer *v)
 {
     v->doc.y_min = v->doc.y_max = 0;
-    if (!v->doc.have_image || !v->doc.img.rgba)
+    if (!v->doc.have_image || !(v->doc.img.rgba || v->doc.img.half))
         return;
     y_range_job *j = malloc(sizeof *j);
     if (!j)

@@ -1,6 +1,11 @@
 /* The viewer plays an image sequence (hdrtone SEQ): frames decoded ahead on worker threads
  * into a small cache, shown on a clock of --fps that never waits for them (a frame not
- * decoded when its time comes is dropped), with the temporal adaptation of adapt.h. */
+ * decoded when its time comes is dropped), with the temporal adaptation of adapt.h.
+ *
+ * The path is bench --playback's: an EXR frame of half channels is decoded as half floats
+ * alone, straight into the pipeline's upload ring (upload_ring.h), so that its upload copies
+ * nothing; the shown image then has no floats (img.rgba NULL), and what reads its pixels on
+ * the CPU (the inspector, pins, statistics, the y range, export) reads the half floats. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +33,7 @@ struct viewer_seq {
     int i0;
     int shown, good;         /* the index shown last (-1: none), the last that loaded */
     long dropped;
+    long uploads;            /* frames uploaded */
     double times[SEQ_RATE_WINDOW];   /* when the last frames were shown, for the rate */
     int ntimes;
 
@@ -114,6 +120,7 @@ static void show(viewer *v, int i, bool block)
         image_free(&img);
         return;
     }
+    s->uploads++;
     if (v->message_error && strncmp(v->message, "frame ", 6) == 0)
         v->message[0] = '\0';   /* a failed frame's message goes with the next good one */
     if (!same)
@@ -172,8 +179,11 @@ void viewer_seq_start(viewer *v)
     viewer_seq *s = v->seq;
     char err[HT_ERR_MAX];
     platform_title(v, s->title);   /* once: the frame number is in the status */
-    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, seq_decoder_workers(),
-                                     err, sizeof err))) {
+    int workers = seq_decoder_workers();
+    s->lo.half_only = true;
+    s->lo.half_alloc = pipeline_upload_allocator(v->rnd.pipe, seq_decoder_frames(workers));
+    if (!(s->dec = seq_decoder_start(&s->pat, s->first, s->count, &s->lo, workers, err,
+                                     sizeof err))) {
         viewer_set_message(v, true, "%s", err);
         return;
     }
@@ -187,6 +197,11 @@ void viewer_seq_stop(viewer *v)
     if (!v->seq)
         return;
     seq_decoder_stop(&v->seq->dec);
+    if (v->testing && v->rnd.pipe)   /* the hooks' line: the tests see the ring's share */
+        printf("playback: %ld uploads, %lu from the upload ring\n", v->seq->uploads,
+               pipeline_direct_uploads(v->rnd.pipe));
+    if (v->doc.img.half_alloc)   /* its buffer is the ring's: the pipeline's, going next */
+        viewer_image_drop(v);
     free(v->seq->reported);
     free(v->seq);
     v->seq = NULL;

@@ -42,10 +42,12 @@ static hovered hovered_image(const viewer *v)
     return h;
 }
 
-/* H's pixel under the cursor (its RGBA, and its data-window coordinates in *x, *y), or NULL
- * when the cursor is not over the image. The tiles share the view: H's image is placed as
- * the shown one is, on its own data window (tiles.c). */
-static const float *cursor_pixel(const viewer *v, const hovered *h, int *x, int *y)
+/* H's pixel under the cursor (its RGBA in BUF, from its floats or its half floats: a
+ * sequence's frame has only these, and its data-window coordinates in *x, *y), or NULL when
+ * the cursor is not over the image. The tiles share the view: H's image is placed as the
+ * shown one is, on its own data window (tiles.c). */
+static const float *cursor_pixel(const viewer *v, const hovered *h, int *x, int *y,
+                                 float buf[4])
 {
     const hdr_image *im = h->img;
     view_place p = view_placement(v->s.view, im->data_window[0], im->data_window[1], v->vp.w,
@@ -56,7 +58,8 @@ static const float *cursor_pixel(const viewer *v, const hovered *h, int *x, int 
         return NULL;
     *x = (int)ix;
     *y = (int)iy;
-    return im->rgba + 4 * ((size_t)iy * im->width + (size_t)ix);
+    image_get_pixel(im, (size_t)iy * im->width + (size_t)ix, buf);
+    return buf;
 }
 
 /* The display bytes of pixel P with TM and the tone curve R; false without a curve or for a
@@ -322,7 +325,8 @@ static void status_pixel(text_buf *t, const viewer *v)
 {
     hovered h = hovered_image(v);
     int ix, iy;
-    const float *p = cursor_pixel(v, &h, &ix, &iy);
+    float px[4];
+    const float *p = cursor_pixel(v, &h, &ix, &iy, px);
     if (!p) {
         add(t, "\npixel -  (F1 for help)");
         return;
@@ -374,8 +378,9 @@ void viewer_status_human(const viewer *v, char *buf, size_t len)
 bool viewer_cursor_lw(const viewer *v, double *lw)
 {
     int ix, iy;
+    float px[4];
     hovered h = hovered_image(v);   /* the shown image's histogram: its own pixels only */
-    const float *p = v->doc.have_image && !h.tile ? cursor_pixel(v, &h, &ix, &iy) : NULL;
+    const float *p = v->doc.have_image && !h.tile ? cursor_pixel(v, &h, &ix, &iy, px) : NULL;
     if (!p)
         return false;
     *lw = pixel_lw(v, p);
@@ -386,8 +391,9 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 {
     text_buf t = {buf, len, 0};
     int ix, iy;
+    float px[4];
     hovered h = hovered_image(v);
-    const float *p = v->doc.have_image ? cursor_pixel(v, &h, &ix, &iy) : NULL;
+    const float *p = v->doc.have_image ? cursor_pixel(v, &h, &ix, &iy, px) : NULL;
     if (!p) {
         add(&t, "(move the cursor over the picture)");
         return;
