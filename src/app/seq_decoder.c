@@ -30,21 +30,31 @@ struct seq_decoder {
     pthread_cond_t wake;     /* decoders: want moved, a slot freed, stop */
     pthread_cond_t done;     /* the taker: a slot finished */
     seq_slot slots[SEQ_SLOTS];
-    int want;                /* the index taken next: decoded first, then the ones after it */
+    int want;                /* decoded first, then the ones after it */
+    int next;                /* the player takes no index before it: frames from it on are
+                                kept (one decoded late is still shown: seq_decoder_take_due) */
     bool stop;
     pthread_t threads[SEQ_MAX_THREADS];
     int nthreads;
     int nslots;                 /* slots in use: the decoders + 2 */
 };
 
-/* How far index I lies after WANT, going forward with looping. */
-static int ahead(const seq_decoder *d, int i)
+/* How far index I lies after FROM, going forward with looping. */
+static int after(const seq_decoder *d, int from, int i)
 {
-    return ((i - d->want) % d->count + d->count) % d->count;
+    return ((i - from) % d->count + d->count) % d->count;
 }
 
-/* Under the lock: a slot to decode into and the index for it, or false. Frees what lies
- * outside the window [want, want + nslots). */
+/* Under the lock: whether slot SL's frame may go (decoded or failed, and outside the frames
+ * kept: NEXT .. WANT and the WINDOW from WANT). */
+static bool evictable(const seq_decoder *d, const seq_slot *sl, int window)
+{
+    return sl->state != SLOT_LOADING &&
+           after(d, d->next, sl->index) >= after(d, d->next, d->want) + window;
+}
+
+/* Under the lock: a slot to decode into and the index for it, or false. An empty slot
+ * first, else a frame no longer kept. */
 static bool pick(seq_decoder *d, int *slot, int *index)
 {
     int window = d->count < d->nslots ? d->count : d->nslots;
@@ -55,9 +65,10 @@ static bool pick(seq_decoder *d, int *slot, int *index)
             seq_slot *sl = &d->slots[j];
             if (sl->state != SLOT_EMPTY && sl->index == i)
                 have = true;
-            else if (free_slot < 0 &&
-                     (sl->state == SLOT_EMPTY ||
-                      (sl->state != SLOT_LOADING && ahead(d, sl->index) >= window)))
+            else if (sl->state == SLOT_EMPTY &&
+                     (free_slot < 0 || d->slots[free_slot].state != SLOT_EMPTY))
+                free_slot = j;
+            else if (free_slot < 0 && evictable(d, sl, window))
                 free_slot = j;
         }
         if (have)
@@ -149,36 +160,57 @@ seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
     return d;
 }
 
-int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *err,
-                     size_t errlen)
+/* Takes the latest decoded (or failed) frame of FROM .. DUE into *img, its index in *index;
+ * BLOCK waits for one. The decoders turn to DUE; frames from FROM on are kept. */
+static int take(seq_decoder *d, int from, int due, bool block, hdr_image *img, int *index,
+                char *err, size_t errlen)
 {
     err[0] = '\0';
     pthread_mutex_lock(&d->mu);
-    d->want = i;
+    d->next = from;
+    d->want = due;
     pthread_cond_broadcast(&d->wake);
     seq_slot *sl = NULL;
-    for (;;) {
-        for (int j = 0; j < d->nslots && !sl; j++)
-            if (d->slots[j].index == i &&
-                (d->slots[j].state == SLOT_READY || d->slots[j].state == SLOT_FAILED))
-                sl = &d->slots[j];
+    for (int span = after(d, from, due);; pthread_cond_wait(&d->done, &d->mu)) {
+        for (int j = 0; j < d->nslots; j++) {
+            seq_slot *c = &d->slots[j];
+            if ((c->state == SLOT_READY || c->state == SLOT_FAILED) &&
+                after(d, from, c->index) <= span &&
+                (!sl || after(d, from, c->index) > after(d, from, sl->index)))
+                sl = c;
+        }
         if (sl || !block)
             break;
-        pthread_cond_wait(&d->done, &d->mu);
     }
     int got = SEQ_TAKE_NOT_YET;
     if (sl) {
         got = sl->state == SLOT_READY ? SEQ_TAKE_OK : SEQ_TAKE_FAILED;
         *img = sl->img;
+        *index = sl->index;
         memset(&sl->img, 0, sizeof sl->img);
         if (got == SEQ_TAKE_FAILED)
             snprintf(err, errlen, "%s", sl->err);
         sl->state = SLOT_EMPTY;
-        d->want = (i + 1) % d->count;
+        d->next = (sl->index + 1) % d->count;
+        if (sl->index == due)
+            d->want = d->next;
         pthread_cond_broadcast(&d->wake);
     }
     pthread_mutex_unlock(&d->mu);
     return got;
+}
+
+int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *err,
+                     size_t errlen)
+{
+    int index;
+    return take(d, i, i, block, img, &index, err, errlen);
+}
+
+int seq_decoder_take_due(seq_decoder *d, int from, int due, hdr_image *img, int *index,
+                         char *err, size_t errlen)
+{
+    return take(d, from, due, false, img, index, err, errlen);
 }
 
 void seq_decoder_stop(seq_decoder **dp)

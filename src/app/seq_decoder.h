@@ -38,6 +38,15 @@ enum { SEQ_TAKE_NOT_YET, SEQ_TAKE_OK, SEQ_TAKE_FAILED };
 int seq_decoder_take(seq_decoder *d, int i, bool block, hdr_image *img, char *err,
                      size_t errlen);
 
+/* For a player on a clock: takes the latest frame of the indices FROM .. DUE (looping) that
+ * is decoded (or failed) without waiting, its index in *index, as seq_decoder_take does;
+ * SEQ_TAKE_NOT_YET when none is. The decoders turn to DUE, and a frame of FROM .. DUE still
+ * being decoded is kept for the next call: one that lands late is shown late, not thrown
+ * away (taking only DUE, a player slower to decode than its clock showed a fraction of what
+ * the decoders made). */
+int seq_decoder_take_due(seq_decoder *d, int from, int due, hdr_image *img, int *index,
+                         char *err, size_t errlen);
+
 /* Stops the threads and frees *d (accepts NULL); sets *d to NULL. */
 void seq_decoder_stop(seq_decoder **d);
 

@@ -75,18 +75,15 @@ static void adapt_shown(viewer *v, int frame, bool in_order)
     s->have_r = true;
 }
 
-/* Shows frame index I: its picture, or its error with the last good picture held. */
-static void show(viewer *v, int i, bool block)
+/* Shows frame index I as taken (GOT: SEQ_TAKE_OK, its image in *IMG, or SEQ_TAKE_FAILED,
+ * the reason in ERR): its picture, or its error with the last good picture held. */
+static void show_taken(viewer *v, int i, int got, hdr_image *img, const char *err)
 {
     viewer_seq *s = v->seq;
-    hdr_image img = {0};
-    char err[HT_ERR_MAX], path[4096];
-    int got = seq_decoder_take(s->dec, i, block, &img, err, sizeof err);
-    if (got == SEQ_TAKE_NOT_YET)
-        return;   /* the next poll tries again */
+    char path[4096], uerr[HT_ERR_MAX];
     bool ok = got == SEQ_TAKE_OK;
-    if (s->shown >= 0 && i > s->shown + 1 && s->playing)
-        s->dropped += i - s->shown - 1;
+    if (s->shown >= 0 && s->playing)   /* the frames passed over, looping included */
+        s->dropped += ((i - s->shown - 1) % s->count + s->count) % s->count;
     bool in_order = s->good >= 0 && i > s->good && (s->playing || i == s->shown + 1);
     s->shown = i;
     memmove(s->times, s->times + 1, sizeof s->times - sizeof s->times[0]);
@@ -108,16 +105,16 @@ static void show(viewer *v, int i, bool block)
     }
     bool first = !v->doc.have_image;
     bool same =
-        !first && memcmp(img.data_window, v->doc.img.data_window, sizeof img.data_window) == 0;
+        !first && memcmp(img->data_window, v->doc.img.data_window, sizeof img->data_window) == 0;
     /* Uploaded now: the adaptation below analyses the frame in the pipeline. */
-    bool shown = viewer_show_image(v, &img, err, sizeof err);
-    if (shown && !renderer_upload(&v->rnd, &v->doc, err, sizeof err)) {
+    bool shown = viewer_show_image(v, img, uerr, sizeof uerr);
+    if (shown && !renderer_upload(&v->rnd, &v->doc, uerr, sizeof uerr)) {
         viewer_image_drop(v);
         shown = false;
     }
     if (!shown) {
-        viewer_set_message(v, true, "frame %d: %s", frame, err);
-        image_free(&img);
+        viewer_set_message(v, true, "frame %d: %s", frame, uerr);
+        image_free(img);
         return;
     }
     s->uploads++;
@@ -134,6 +131,17 @@ static void show(viewer *v, int i, bool block)
     }
     adapt_shown(v, frame, in_order);
     s->good = i;
+}
+
+/* Shows frame index I, BLOCK waiting for it (else a frame not decoded yet is left for the
+ * next poll). */
+static void show(viewer *v, int i, bool block)
+{
+    hdr_image img = {0};
+    char err[HT_ERR_MAX];
+    int got = seq_decoder_take(v->seq->dec, i, block, &img, err, sizeof err);
+    if (got != SEQ_TAKE_NOT_YET)
+        show_taken(v, i, got, &img, err);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -219,8 +227,19 @@ void viewer_seq_poll(viewer *v)
     int due = v->testing ? (s->shown + (v->frames > 0)) % s->count
                          : (int)((s->i0 + (long long)floor((platform_time() - s->t0) * s->fps)) %
                                  s->count);
-    if (due != s->shown)
-        show(v, due, v->testing);
+    if (due == s->shown)
+        return;
+    if (v->testing) {
+        show(v, due, true);
+        return;
+    }
+    /* The latest frame decoded of those due since the last one shown. */
+    hdr_image img = {0};
+    char err[HT_ERR_MAX];
+    int i, got = seq_decoder_take_due(s->dec, (s->shown + 1) % s->count, due, &img, &i, err,
+                                      sizeof err);
+    if (got != SEQ_TAKE_NOT_YET)
+        show_taken(v, i, got, &img, err);
 }
 
 void viewer_seq_key(viewer *v, int arg)
