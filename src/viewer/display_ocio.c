@@ -7,27 +7,38 @@
 #include "ocio_view.h"
 #include "viewer_internal.h"
 
-/* The config, loaded once; NULL (the reason said once) when it cannot be. */
-static const ocio_config *config(viewer *v)
+/* R's config (PATH), loaded once; NULL when it cannot be, the reason in ERR the first time
+ * (then not tried again: ERR left as it was). */
+static const ocio_config *config_in(viewer_render *r, const char *path, char *err,
+                                    size_t errlen)
 {
-    if (!v->rnd.ocio && !v->rnd.ocio_failed) {
-        char err[HT_ERR_MAX];
-        if (!(v->rnd.ocio = ocio_config_load(v->s.disp.ocio_config, err, sizeof err))) {
-            v->rnd.ocio_failed = true;
-            viewer_set_message(v, true, "OCIO: %s", err);
-        }
-    }
-    return v->rnd.ocio;
+    if (!r->ocio && !r->ocio_failed && !(r->ocio = ocio_config_load(path, err, errlen)))
+        r->ocio_failed = true;
+    return r->ocio;
 }
 
-bool viewer_ocio_resolve(viewer *v, display_params *d)
+/* The config for the panels' lists; its failure said once on the message line. */
+static const ocio_config *config(viewer *v)
 {
-    char err[HT_ERR_MAX];
-    if (!config(v))
-        return false;
-    if (!ocio_view_input(d, &v->doc.img.colour, v->s.tm.white, &d->ocio_input, &v->rnd.ocio_x, err,
-                         sizeof err)) {
+    char err[HT_ERR_MAX] = "";
+    const ocio_config *c = config_in(&v->rnd, v->s.disp.ocio_config, err, sizeof err);
+    if (err[0])
         viewer_set_message(v, true, "OCIO: %s", err);
+    return c;
+}
+
+bool viewer_ocio_resolve(viewer_render *r, const viewer_document *doc, int white,
+                         display_params *d, char *err, size_t errlen)
+{
+    char why[HT_ERR_MAX] = "";
+    if (!config_in(r, d->ocio_config, why, sizeof why)) {
+        if (why[0])
+            snprintf(err, errlen, "OCIO: %s", why);
+        return false;
+    }
+    if (!ocio_view_input(d, &doc->img.colour, white, &d->ocio_input, &r->ocio_x, why,
+                         sizeof why)) {
+        snprintf(err, errlen, "OCIO: %s", why);
         return false;
     }
     return true;

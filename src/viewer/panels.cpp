@@ -176,7 +176,7 @@ static typed_field g_fields[4];   /* Lmin, Lmax, Ldmax, Dr */
 
 static void section_range(viewer *v)
 {
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     bool manual = v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin;
     double lo = manual ? v->s.tm.lmin : r && r->bw_max > r->bw_min ? exp(r->bw_min) : 1e-3;
     double hi = manual ? v->s.tm.lmax : r && r->bw_max > r->bw_min ? exp(r->bw_max) : 1e3;
@@ -397,7 +397,7 @@ static void status_bar(viewer *v)
             viewer_status_text(v, v->rnd.samples, text, sizeof text);
             panels_note_text("status", text);
             /* The analysis shown: its bins and counted pixels, or pending (renderer_result). */
-            const tonemap_result *r = renderer_result(v);
+            const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
             if (r)
                 snprintf(text, sizeof text, "bins %d counted %lu", r->bins,
                          (unsigned long)r->n_counted);

@@ -134,16 +134,9 @@ static void name_combo(viewer *v, const char *name, const char *const *names, in
         if (current && strcmp(current, names[i]) == 0)
             cur = k;
     }
-    ImGui::PushID(name);
-    panels_cell(0, 0.35f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-    panels_cell(0.35f, 0.65f);
-    int got = cur;
-    if (ImGui::Combo("##combo", &got, items, k, 12) && got != cur)
+    int got = panels_combo_row(name, items, k, cur, 12);
+    if (got >= 0)
         action_set(v, set, got - (none ? 1 : 0));
-    panels_note("combo_%s", name);
-    ImGui::PopID();
 }
 
 /* The OCIO view's choices: display, view, look, the input space (docs/colour.md). */

@@ -10,7 +10,7 @@
 static void plot_axis(const viewer *v, double *lo, double *hi)
 {
     double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     if (r && r->mapping != HT_MAP_NONE) {
         a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
@@ -130,7 +130,7 @@ void panels_histogram(viewer *v)
     float hr[4] = {p.a.x, p.a.y, p.size.x, p.size.y};
     memcpy(v->pnl.hist_rect, hr, sizeof v->pnl.hist_rect);
     plot_axis(v, &p.lo, &p.hi);
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
@@ -220,7 +220,7 @@ static void draw_display_frame(viewer *v, ImDrawList *dl)
     const int *dw = v->doc.img.data_window, *dp = v->doc.img.display_window;
     if (memcmp(dw, dp, sizeof v->doc.img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
         return;
-    view_place place = viewer_place(v);
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     view_point a = view_to_window(place, view_point{(double)(dp[0] - dw[0]),
                                                     (double)(dp[1] - dw[1])});
     view_point b = view_to_window(place, view_point{(double)(dp[2] + 1 - dw[0]),
@@ -236,7 +236,7 @@ static void draw_marks(viewer *v, ImDrawList *dl)
     const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (!v->s.show_marks || !st)
         return;
-    view_place place = viewer_place(v);
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     float u = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui);
     ImU32 cyan = IM_COL32(50, 240, 255, 255), mag = IM_COL32(255, 64, 230, 255);
     ImU32 shade = IM_COL32(0, 0, 0, 200);
@@ -276,7 +276,7 @@ static void draw_region(viewer *v, ImDrawList *dl)
         return;
     int r[4];
     viewer_region_rect(v, r);
-    view_place p = viewer_place(v);
+    view_place p = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     view_point a = view_to_window(p, view_point{(double)r[0], (double)r[1]});
     view_point b = view_to_window(p, view_point{(double)r[2] + 1, (double)r[3] + 1});
     float x = v->vp.x + (float)a.x - 1, y = v->vp.y + (float)a.y - 1;
@@ -305,7 +305,7 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     }
     if (v->s.compare != COMPARE_WIPE)
         return;
-    float at = (float)viewer_wipe_pos(v);
+    float at = (float)viewer_wipe_pos_at(&v->s, v->vp);
     if (v->s.wipe_horizontal) {
         dl->AddRectFilled(ImVec2(x, y + at - 1), ImVec2(x + w, y + at + 1), white);
         panels_label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
@@ -323,7 +323,8 @@ void panels_canvas(viewer *v, ImDrawList *dl)
     dl->PushClipRect(ImVec2(0, (float)v->vp.y),
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->doc.have_image) {
-        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->doc.img.width, v->doc.img.height);
+        view_place p = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+        panels_cover_outside(v, dl, v->vp, p, v->doc.img.width, v->doc.img.height);
         panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);

@@ -51,6 +51,9 @@ void panels_setting_label(ht_setting_id id);
  * (Enter applies any number: the setter clamps it to the limits); the chosen value, or NAN
  * when neither changed it. */
 double panels_log_slider(ht_setting_id id, double value, typed_field *f);
+/* A row of the label NAME and a combo of ITEMS (N, SHOWN at once when open) with CUR
+ * chosen: the index chosen when it changed, else -1. */
+int panels_combo_row(const char *name, const char *const *items, int n, int cur, int shown);
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
 void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
                        action_id set);

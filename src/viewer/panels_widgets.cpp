@@ -127,16 +127,23 @@ void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int va
         if (table[n].value == value)
             cur = n;
     }
+    int got = panels_combo_row(name, labels, n, cur, n);
+    if (got >= 0)
+        action_set(v, set, table[got].value);
+}
+
+int panels_combo_row(const char *name, const char *const *items, int n, int cur, int shown)
+{
     ImGui::PushID(name);
     panels_cell(0, 0.35f);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(name);
     panels_cell(0.35f, 0.65f);
     int got = cur;
-    if (ImGui::Combo("##combo", &got, labels, n, n) && got != cur)
-        action_set(v, set, table[got].value);
+    bool chose = ImGui::Combo("##combo", &got, items, n, shown) && got != cur;
     panels_note("combo_%s", name);
     ImGui::PopID();
+    return chose ? got : -1;
 }
 
 void panels_toggle(viewer *v, action_id id, const char *name)

@@ -81,14 +81,17 @@ int viewer_draw_frame(viewer *v)
     if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
         v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
     if (v->doc.have_image) {
-        viewer_display_update(v);   /* the image's units first: a session's region needs them */
+        /* The image's units first: a session's region needs them. */
+        viewer_display_update(&v->rnd, &v->doc, &v->s.disp, v->s.tm.white, uerr, sizeof uerr);
+        if (uerr[0])
+            viewer_set_message(v, true, "%s", uerr);
         update_view(v);
         /* The statistics' passes overwrite the output: render again when they ran. */
         bool stats_ran = renderer_stats_update(&v->rnd, &v->doc, &v->s, uerr, sizeof uerr);
         if (uerr[0])
             viewer_set_message(v, true, "statistics: %s", uerr);
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
-        bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
+        bool f32 = !v->doc.img.half_exact || viewer_human_shown_in(&v->rnd, &v->s);
         /* An error map of the linear pictures compares pixels: one sample each. */
         samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
         viewer_frame_key key = renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h,
@@ -115,9 +118,10 @@ int viewer_draw_frame(viewer *v)
                 snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
             v->rnd.renders++;
         }
-        viewer_present(v, key.ref);
-        viewer_tiles_render(v, samples);
-        viewer_tiles_present(v);
+        viewer_present(&v->rnd, &v->s, v->vp, v->fb_h, key.ref);
+        viewer_tiles_load(v);
+        viewer_tiles_render(&v->rnd, &v->s, &v->in, samples);
+        viewer_tiles_present(&v->rnd, v->fb_h);
     }
     v->rnd.samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
@@ -153,7 +157,7 @@ static bool screenshot(viewer *v, const char *path)
         fprintf(stderr, "hdrtone: screenshot: %s\n", err);
     else {
         /* Where the image is, for tests that compare its pixels. */
-        view_place sv = viewer_place(v);
+        view_place sv = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
                v->doc.img.width, v->doc.img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y,
                sv.zoom);

@@ -115,7 +115,7 @@ static void frame_changed(viewer *v)
 
 static void build_panels(viewer *v) { panels_build(v); }
 static void draw_gui(viewer *v) { ui_render(v->pnl.gui, v->fb_w, v->fb_h); }
-static void present(viewer *v) { viewer_present(v, false); }
+static void present(viewer *v) { viewer_present(&v->rnd, &v->s, v->vp, v->fb_h, false); }
 
 /* The frame's clear of the whole window (viewer_draw_frame's first draw; its colour is the
  * one the frame left set). */

@@ -34,13 +34,10 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
 
 /* view_place.c: the view maths on the state (reads only) */
 
-/* The scene pass's view of the image (from the view and the viewport; _at: of S's view of
- * D's image in a viewport of W x H). */
-scene_view viewer_scene_view(const viewer *v);
+/* The scene pass's view of S's view of D's image in a viewport of W x H. */
 scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h);
 
-/* Where the current view puts the image in the window (_at: as viewer_scene_view_at). */
-view_place viewer_place(const viewer *v);
+/* Where S's view puts D's image in a viewport of W x H. */
 view_place viewer_place_at(const session *s, const viewer_document *d, int w, int h);
 /* The view that fits the image (both its windows) into the viewport; FIRST: a new image's
  * first view (view_first: 1:1 when it fits). */
@@ -50,14 +47,13 @@ void viewer_fit(viewer *v);
 /* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
  * fits one texture (the stage reads it whole). With an option on and an image in pieces the
  * frame is tone-mapped without the options. */
-bool viewer_human_shown(const viewer *v);
 bool viewer_human_shown_in(const viewer_render *r, const session *s);
 /* The data-window pixel under viewport point (X, Y), clamped to the image. */
 void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
 /* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
 void viewer_region_rect(const viewer *v, int rect[4]);
-/* The divider's place in viewport pixels (x, or y when horizontal). */
-int viewer_wipe_pos(const viewer *v);
+/* S's divider's place in viewport VP's pixels (x, or y when horizontal). */
+int viewer_wipe_pos_at(const session *s, viewport vp);
 /* Whether the mode draws an error map (in the single layout), and whether it reads the
  * linear pictures (the scene pass then runs with one sample a pixel). */
 bool viewer_compare_map(const viewer *v);
@@ -80,7 +76,6 @@ image_load_options viewer_load_options(const viewer *v, bool shown, char *part, 
 /* The image name of a network entry of the list, else NULL (a file). */
 const char *viewer_net_name(const viewer *v, const char *path);
 /* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
-const display_params *viewer_display_of(const viewer *v);
 const display_params *viewer_display_in(const viewer_render *r, const session *s);
 /* The reference's entry ("" when there is none, or its index is not in the list). */
 const char *viewer_ref_path(const viewer *v);
@@ -97,10 +92,11 @@ bool renderer_create(viewer_render *r, char *err, size_t errlen);
  * the frame it was read from), never waiting; one of a frame drawn meanwhile is started then.
  * True when the record changed (a frame is to be drawn for it). */
 bool renderer_poll(viewer_render *r);
-/* The frame record's analysis when it is that of what is shown now (its key equals the
- * shown image's, settings' and, when the analysis reads the view, view's), else NULL: its
- * result is pending (a frame or so). Every reader of the analysis reads it here. */
-const tonemap_result *renderer_result(const viewer *v);
+/* The frame record's analysis when it is that of what is shown now in viewport VP (its key
+ * equals the shown image's, settings' and, when the analysis reads the view, view's), else
+ * NULL: its result is pending (a frame or so). Every reader of the analysis reads it here. */
+const tonemap_result *renderer_result(const viewer_render *r, const viewer_document *d,
+                                      const session *s, viewport vp);
 /* The statistics when they are of the shown image and settings (their key), else NULL. */
 const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
                               const session *s);
@@ -344,17 +340,22 @@ void viewer_watch_stop(viewer *v);
 
 /* display_view.c */
 
-/* The image's units and the display mode resolved for it (when either changed), set on the
- * pipelines for the next frame. */
-void viewer_display_update(viewer *v);
+/* D's image's units (set in DISP, the session's display mode) and DISP resolved for the image
+ * (when either changed, WHITE: the session's white rule), set on R's pipeline for the next
+ * frame. An OCIO view that cannot be shown falls back to tone mapping in DISP (the session's:
+ * the mode shown is the mode asked), the reason in ERR ("" when none), for the loop to say. */
+void viewer_display_update(viewer_render *r, const viewer_document *d, display_params *disp,
+                           int white, char *err, size_t errlen);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* display_ocio.c */
 
-/* D's OCIO input space for the image (d->ocio_input) and v->rnd.ocio_x; false (said on the
- * status line) when the config cannot be loaded or the image's space is degenerate. */
-bool viewer_ocio_resolve(viewer *v, display_params *d);
+/* D's OCIO input space for DOC's image (d->ocio_input) and r->ocio_x (WHITE: the session's
+ * white rule); false when the config cannot be loaded or the image's space is degenerate,
+ * the reason in ERR ("OCIO: ..."; "" for a config whose failure was said before). */
+bool viewer_ocio_resolve(viewer_render *r, const viewer_document *doc, int white,
+                         display_params *d, char *err, size_t errlen);
 /* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
 void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params *tm);
 /* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
@@ -372,7 +373,8 @@ const char *viewer_ocio_default(viewer *v, const char *display);
  * stepped to: it is a file of its own) into *IMG. False with the reason in ERR. */
 bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
 /* TEX's viewport pixels [X0, X1) x [Y0, Y1) (y down) onto AT of the window. */
-void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1);
+void viewer_blit(const viewer_render *r, int fb_h, unsigned tex, viewport at, int x0, int y0,
+                 int x1, int y1);
 /* Whether the frame shows the reference (a mode or Z, a reference of the image's size, the
  * single layout: the tiles of the others show the pictures side by side),
  * loading it when its entry changed; the reason in v->doc.ref_err when not. */
@@ -382,9 +384,9 @@ bool viewer_ref_shown(viewer *v);
  * output. False with the reason in ERR (the loop puts it in the document's ref_err). */
 bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session *s,
                        const viewer_frame_key *key, char *err, size_t errlen);
-/* The picture into the viewport: the current image's output, then (REF) the reference's
- * over all of it (Z) or over the far side of the divider. */
-void viewer_present(viewer *v, bool ref);
+/* The picture into viewport VP of a framebuffer FB_H high: the current image's output, then
+ * (REF) the reference's over all of it (Z) or over the far side of S's divider. */
+void viewer_present(const viewer_render *r, const session *s, viewport vp, int fb_h, bool ref);
 /* The error map of the frame's two pictures (r->last's, after both were rendered), when the
  * frame shows one (viewer_compare_map), never waiting (SYNC: the test hooks' wait for its
  * numbers); else they come with viewer_compare_poll, once a frame. False with the reason in
@@ -407,19 +409,26 @@ void viewer_tiles_layout(viewer *v);
  * tile (pan, zoom and the cursor's pixel are locked across the tiles); the tile it was in
  * (-1: none). */
 int viewer_tiles_point(const viewer *v, double *x, double *y);
-/* The settings tile T is drawn with: the shown image's, in T's image's colour space, without
+/* The settings tile T is drawn with: the session's, in T's image's colour space, without
  * the human-vision stage's switches (the Pixel section's; tile_render adds them); false with
  * the reason. */
-bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
+bool viewer_tile_params(const session *s, const viewer_tile *t, tonemap_params *tm, char *err,
                         size_t errlen);
 /* The other tile under the cursor, with its image and tone curve read (the renderer reads it
  * once a render of that tile), or NULL: the cursor is on the shown image's tile or none. */
 const viewer_tile *viewer_tile_hovered(const viewer *v);
-/* The other tiles' pictures (after the shown image's frame, with its SAMPLES), each rendered
- * again only when its key changed, and blitted to their places. A file that cannot be read
- * leaves its tile empty with the reason (viewer_tile.err, shown on it). */
-void viewer_tiles_render(viewer *v, int samples);
-void viewer_tiles_present(viewer *v);
+/* The other tiles' files into their pipelines when their entries changed: decoded on a
+ * worker (the loop's services: the list, the tev server's images, the test hooks' wait),
+ * uploaded by the frame after. A file that cannot be read leaves its tile empty with the
+ * reason (viewer_tile.err, shown on it). */
+void viewer_tiles_load(viewer *v);
+/* The loaded tiles' pictures (after the shown image's frame R->last, with its SAMPLES and
+ * S's settings), each rendered again only when its key changed; the tone curve of the tile
+ * IN's cursor is over read back. A pass that fails says why in the tile's err. */
+void viewer_tiles_render(viewer_render *r, const session *s, const viewer_input *in,
+                         int samples);
+/* The tiles' pictures blitted to their places in a framebuffer FB_H high. */
+void viewer_tiles_present(const viewer_render *r, int fb_h);
 void viewer_tiles_free(viewer *v);
 /* Whether a tile's file is decoding (the loop then polls; the frame uploads it once done);
  * viewer_tiles_poll, once a frame, asks for a frame when one is done. */
