@@ -9,6 +9,8 @@ void viewer_display_update(viewer_render *r, const viewer_document *d, display_p
                            int white, char *err, size_t errlen)
 {
     err[0] = '\0';
+    if (disp->mode == HT_VIEW_OCIO)   /* the config, for the panels' lists too */
+        viewer_ocio_load(r, disp->ocio_config, err, errlen);
     if (!d->have_image)
         return;
     bool image = r->disp_gen != d->image_gen;

@@ -35,15 +35,15 @@ static void note_value(const viewer *v, int pin, int file)
     panels_note_text("pin", line);
 }
 
-void panels_pins(viewer *v)
+void panels_pins(const viewer *v, viewer_panel *pnl)
 {
     if (v->s.npins == 0) {
         ImGui::TextDisabled("Ctrl+click on the picture pins a pixel");
         return;
     }
-    panels_enum_combo(v, "values", pin_value_modes, v->s.pin_values, ACT_SET_PIN_VALUES);
+    panels_enum_combo(pnl, "values", pin_value_modes, v->s.pin_values, ACT_SET_PIN_VALUES);
     if (ImGui::Button("clear pins (Backspace)"))
-        action_run(v, ACT_PINS_CLEAR);
+        panels_run(pnl, ACT_PINS_CLEAR);
     float name_w = ImGui::GetContentRegionAvail().x * 0.4f;
     for (int p = 0; p < v->s.npins; p++) {
         ImGui::Text("#%d  %d, %d", p + 1, v->s.pins[p][0], v->s.pins[p][1]);
@@ -62,7 +62,7 @@ void panels_pins(viewer *v)
     }
 }
 
-void panels_pin_marks(viewer *v, ImDrawList *dl)
+void panels_pin_marks(const viewer *v, ImDrawList *dl)
 {
     view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     float u = ui_scale(v->pnl.gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
@@ -173,7 +173,7 @@ static void values_draw(const viewer *v, ImDrawList *dl, const values_on *o)
     dl->PopClipRect();
 }
 
-void panels_pixel_values(viewer *v, ImDrawList *dl)
+void panels_pixel_values(const viewer *v, ImDrawList *dl)
 {
     /* The reference's side of the wipe (all of it while Z is held) is not this image's. */
     bool ref = v->s.ref >= 0 && !v->doc.ref_err[0];

@@ -67,7 +67,7 @@ int viewer_draw_frame(viewer *v)
     platform_framebuffer_size(v);   /* without a window bench's stand-in set it */
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
-    panels_layout(v);
+    panels_layout(v, &v->pnl, &v->vp);
     viewer_tiles_layout(v);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, v->fb_w, v->fb_h);
@@ -80,11 +80,11 @@ int viewer_draw_frame(viewer *v)
         viewer_upload_failed(v, uerr);
     if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
         v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
+    /* The image's units first: a session's region needs them. */
+    viewer_display_update(&v->rnd, &v->doc, &v->s.disp, v->s.tm.white, uerr, sizeof uerr);
+    if (uerr[0])
+        viewer_set_message(v, true, "%s", uerr);
     if (v->doc.have_image) {
-        /* The image's units first: a session's region needs them. */
-        viewer_display_update(&v->rnd, &v->doc, &v->s.disp, v->s.tm.white, uerr, sizeof uerr);
-        if (uerr[0])
-            viewer_set_message(v, true, "%s", uerr);
         update_view(v);
         /* The statistics' passes overwrite the output: render again when they ran. */
         bool stats_ran = renderer_stats_update(&v->rnd, &v->doc, &v->s, uerr, sizeof uerr);

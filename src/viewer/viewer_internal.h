@@ -351,6 +351,10 @@ double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* display_ocio.c */
 
+/* R's OCIO config (PATH), loaded the first time the mode is shown (by viewer_display_update,
+ * for the picture and the panels' lists); false when it cannot be, the reason in ERR
+ * ("OCIO: ...") the first time only: it is not tried again. */
+bool viewer_ocio_load(viewer_render *r, const char *path, char *err, size_t errlen);
 /* D's OCIO input space for DOC's image (d->ocio_input) and r->ocio_x (WHITE: the session's
  * white rule); false when the config cannot be loaded or the image's space is degenerate,
  * the reason in ERR ("OCIO: ..."; "" for a config whose failure was said before). */
@@ -360,9 +364,10 @@ bool viewer_ocio_resolve(viewer_render *r, const viewer_document *doc, int white
 void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params *tm);
 /* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
  * NAMES, at most MAX; their count (0 without a config). Valid while the config lives. */
-int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max);
+int viewer_ocio_names(const viewer_render *r, int list, const char *display, const char **names,
+                      int max);
 /* The config's default display (DISPLAY NULL), or DISPLAY's default view; "" without one. */
-const char *viewer_ocio_default(viewer *v, const char *display);
+const char *viewer_ocio_default(const viewer_render *r, const char *display);
 
 
 /* compare_view.c */
@@ -437,15 +442,17 @@ void viewer_tiles_poll(viewer *v);
 
 /* compare_whole.c */
 
-/* What viewer_whole_get found. */
+/* What viewer_whole_peek found. */
 enum { WHOLE_NONE, WHOLE_PENDING, WHOLE_READY, WHOLE_FAILED };
 /* The whole image's comparison of the list's entry ENTRY against the reference, as `hdrtone
  * compare --backend cpu REF FILE` computes it (flip_input_load, flip_report_cpu: full
  * resolution, FLIP's settings of the session): WHOLE_READY with *R; WHOLE_PENDING while a
- * worker computes it (started here: nothing waits); WHOLE_FAILED with the reason in *ERR;
- * WHOLE_NONE without a reference or for the reference itself. A result is kept for its key
- * (both files, ppd, FLIP's tone mapper) and dropped when the key changes. */
-int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err);
+ * worker computes it or until viewer_whole_ask starts it; WHOLE_FAILED with the reason in
+ * *ERR; WHOLE_NONE without a reference or for the reference itself. A result is kept for its
+ * key (both files, ppd, FLIP's tone mapper) and dropped when the key changes. */
+int viewer_whole_peek(const viewer *v, int entry, flip_report *r, const char **err);
+/* ENTRY's comparison wanted: started on a worker unless kept or running (nothing waits). */
+void viewer_whole_ask(viewer *v, int entry);
 /* Once a frame: takes a finished result (redraws); starts the next wanted one. */
 void viewer_whole_poll(viewer *v);
 /* Under the test hooks: waits for the computations wanted so far. Whether one runs (the loop
