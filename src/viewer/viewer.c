@@ -60,6 +60,31 @@ static void say_gpu_errors(viewer *v)
             viewer_set_message(v, true, "GPU pipeline: %s", v->rnd.errs[i]);
 }
 
+/* The frame's passes for KEY (F32: the scene pass keeps float; CHANGED: the key is new, not
+ * the one-frame-latency form's second render), the reference's and the error map; their
+ * errors said or put in the document's ref_err. */
+static void render(viewer *v, const viewer_frame_key *key, bool f32, bool changed)
+{
+    /* A sequence's frame adapted in time: its result is the frame's curve. */
+    v->rnd.playing = viewer_seq_playing(v);
+    renderer_render(&v->rnd, &v->doc, &v->s, key, f32, viewer_seq_adapted(v), v->testing);
+    say_gpu_errors(v);
+    char rerr[HT_ERR_MAX];
+    if (key->ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, key, rerr, sizeof rerr))
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
+    /* In the one-frame-latency form a changed picture shows the curve of the frame before
+     * (pipeline_set_latency); run_loop renders it again when it stays. */
+    v->rnd.latency_due = changed && v->rnd.latency == 1;
+    v->rnd.last = *key;
+    v->rnd.have_last = true;
+    v->rnd.cmp_shown = false;
+    /* The error map of this frame's pictures (v->rnd.last). */
+    if (key->ref && viewer_compare_map(v) &&
+        !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
+    v->rnd.renders++;
+}
+
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
@@ -97,27 +122,8 @@ int viewer_draw_frame(viewer *v)
         viewer_frame_key key = renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h,
                                                   samples, viewer_ref_shown(v));
         bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
-        if (changed || v->rnd.latency_due) {
-            /* A sequence's frame adapted in time: its result is the frame's curve. */
-            v->rnd.playing = viewer_seq_playing(v);
-            renderer_render(&v->rnd, &v->doc, &v->s, &key, f32, viewer_seq_adapted(v),
-                            v->testing);
-            say_gpu_errors(v);
-            char rerr[HT_ERR_MAX];
-            if (key.ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, &key, rerr, sizeof rerr))
-                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
-            /* In the one-frame-latency form a changed picture shows the curve of the frame
-             * before (pipeline_set_latency); run_loop renders it again when it stays. */
-            v->rnd.latency_due = changed && v->rnd.latency == 1;
-            v->rnd.last = key;
-            v->rnd.have_last = true;
-            v->rnd.cmp_shown = false;
-            /* The error map of this frame's pictures (v->rnd.last). */
-            if (key.ref && viewer_compare_map(v) &&
-                !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
-                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
-            v->rnd.renders++;
-        }
+        if (changed || v->rnd.latency_due)
+            render(v, &key, f32, changed);
         viewer_present(&v->rnd, &v->s, v->vp, v->fb_h, key.ref);
         viewer_tiles_load(v);
         viewer_tiles_render(&v->rnd, &v->s, &v->in, samples);
