@@ -412,7 +412,7 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
         viewer_cleanup(v);
         return 1;
     }
-    if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
+    if (o->reference && (v->s.ref = file_list_add(&v->doc.list, o->reference)) >= 0)
         v->s.compare = COMPARE_WIPE;
     if (sess)
         viewer_session_apply(v, sess);

@@ -345,7 +345,7 @@ void act_close_image(viewer *v, double index)
     if (i < 0 || i >= v->doc.list.nfiles)
         return;
     bool shown = i == v->doc.list.cur;
-    viewer_files_remove(v, i);
+    file_list_remove(&v->doc.list, i);   /* another entry shown stays shown; I: loaded below */
     if (i == v->s.ref)   /* the reference closed: none; one before it: its index moves */
         act_set_reference(v, -1);
     else if (i < v->s.ref)

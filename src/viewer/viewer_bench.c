@@ -82,7 +82,7 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
         !(v->pnl.gui = ui_create(v->pnl.ui_scale, err, errlen)))
         return false;
     hdr_image img = {0};
-    if ((v->doc.list.cur = viewer_files_add(v, file ? file : "synthetic")) < 0) {
+    if ((v->doc.list.cur = file_list_add(&v->doc.list, file ? file : "synthetic")) < 0) {
         snprintf(err, errlen, "out of memory");
         return false;
     }

@@ -291,12 +291,6 @@ void viewer_neighbour_step(viewer *v, int dir);
 void viewer_part_step(viewer *v, int dir);
 void viewer_layer_step(viewer *v, int dir);
 void viewer_reload(viewer *v, int arg);
-/* Adds PATH to the list unless it is there (file_list_add); returns its index (-1: no
- * memory). */
-int viewer_files_add(viewer *v, const char *path);
-/* Removes entry I (file_list_remove); the shown entry stays shown (another one when I was
- * it: the caller loads). */
-void viewer_files_remove(viewer *v, int i);
 /* Loads files[cur] into a new image and only when that succeeds replaces the shown one,
  * keeping view, zoom and settings when its windows are the same. False with the reason in
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
