@@ -85,6 +85,32 @@ static void render(viewer *v, const viewer_frame_key *key, bool f32, bool change
     v->rnd.renders++;
 }
 
+void viewer_clear(const viewer *v)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, v->fb_w, v->fb_h);
+    glClearColor(0.12f, 0.12f, 0.13f, 1);
+    glDisable(GL_SCISSOR_TEST);
+    if (!v->doc.have_image || v->rnd.ntiles > 1) {
+        glClear(GL_COLOR_BUFFER_BIT);
+        return;
+    }
+    /* The bands around the picture, in GL's bottom-up rows: left, right, above, below. */
+    int x0 = v->vp.x, x1 = v->vp.x + v->vp.w, y0 = v->fb_h - (v->vp.y + v->vp.h);
+    int y1 = v->fb_h - v->vp.y;
+    const int band[4][4] = {{0, 0, x0, v->fb_h},
+                            {x1, 0, v->fb_w - x1, v->fb_h},
+                            {x0, y1, v->vp.w, v->fb_h - y1},
+                            {x0, 0, v->vp.w, y0}};
+    glEnable(GL_SCISSOR_TEST);
+    for (int i = 0; i < 4; i++)
+        if (band[i][2] > 0 && band[i][3] > 0) {
+            glScissor(band[i][0], band[i][1], band[i][2], band[i][3]);
+            glClear(GL_COLOR_BUFFER_BIT);
+        }
+    glDisable(GL_SCISSOR_TEST);
+}
+
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
@@ -94,11 +120,6 @@ int viewer_draw_frame(viewer *v)
         return 0;   /* minimised */
     panels_layout(v, &v->pnl, &v->vp);
     viewer_tiles_layout(v);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, v->fb_w, v->fb_h);
-    glDisable(GL_SCISSOR_TEST);
-    glClearColor(0.12f, 0.12f, 0.13f, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
     char uerr[HT_ERR_MAX];
     if (!renderer_upload(&v->rnd, &v->doc, uerr, sizeof uerr))
@@ -109,6 +130,7 @@ int viewer_draw_frame(viewer *v)
     viewer_display_update(&v->rnd, &v->doc, &v->s.disp, v->s.tm.white, uerr, sizeof uerr);
     if (uerr[0])
         viewer_set_message(v, true, "%s", uerr);
+    viewer_clear(v);
     if (v->doc.have_image) {
         update_view(v);
         /* The statistics' passes overwrite the output: render again when they ran. */

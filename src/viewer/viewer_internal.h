@@ -142,6 +142,11 @@ void viewer_cleanup(viewer *v);
  * samples the picture got (0: minimised). */
 int viewer_draw_frame(viewer *v);
 
+/* The frame's clear of the window's framebuffer: only the bands around the picture where the
+ * present covers the viewport (one image shown), the whole window otherwise. A whole-window
+ * clear was 0.59 ms of a 4K frame's 1.75 on the lent H200 (BENCHMARKS.md). */
+void viewer_clear(const viewer *v);
+
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
  * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png; with
  * O's --hdr or --format, export's own run to ./NAME_tonemapped[-N].EXT (viewer_export.c). */
