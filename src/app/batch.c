@@ -178,19 +178,14 @@ static int load_threads(int n, int cpus)
  * same frames (BENCHMARKS.md, "Short batches, fill and drain": 16 x 4K uncompressed and DWAA
  * 1.2-1.5x faster one at a time, PIZ to JPEG 12 % slower two at a time). */
 enum { DECODES_AT_ONCE = 4, CHEAP_DECODE_NS = 8 };
-static int costly_threads(int cpus)
-{
-    return cpus / DECODES_AT_ONCE > 1 ? cpus / DECODES_AT_ONCE : 1;
-}
-
 static void decode_regime(batch *b, const hdr_image *img, double cpu_s)
 {
     double px = (double)img->width * img->height;
     b->probing = false;
     if (px > 0 && cpu_s * 1e9 / px <= CHEAP_DECODE_NS)
         return;
-    b->load_threads = costly_threads(b->cpus);
-    b->max_decoding = b->cpus / b->load_threads;
+    b->load_threads = b->cpus / DECODES_AT_ONCE > 1 ? b->cpus / DECODES_AT_ONCE : 1;
+    b->max_decoding = b->cpus / b->load_threads > 1 ? b->cpus / b->load_threads : 1;
 }
 
 /* The process's CPU seconds so far. */
@@ -411,51 +406,32 @@ static job *encode_ready(batch *b)
                ? &b->jobs[b->next_encode++] : NULL;
 }
 
-/* Below the GL thread, which the workers (and their decodes' and encodes' threads, which
- * inherit this) outnumber: its frames are the pipeline's, and a frame it waits for a core for
- * holds up every stage after it. The encoders further below the decoders: a decode is the next
- * frame the GL thread waits for, an encode waits for nothing after it but the batch's end (a
- * short batch's frames reached the GPU one decode apart, each decode slowed by the encodes
- * of the frames before it sharing its cores: BENCHMARKS.md, "Short batches, fill and
- * drain"). A thread cannot raise its own priority again, hence two kinds of workers. */
-enum { WORKER_NICE = 4, ENCODER_NICE = 10 };
+enum { WORKER_NICE = 4 };
 
-static void lower_priority(int nice)
-{
-    setpriority(PRIO_PROCESS, (id_t)gettid(), getpriority(PRIO_PROCESS, 0) + nice);
-}
-
-/* A decoder: decodes the next file when there is room ahead of the GPU, else waits. */
-static void *decoder(void *arg)
+/* A worker: encodes what is tone-mapped, else decodes the next file when there is room
+ * ahead of the GPU, else waits. One pool for both: since decoding became as cheap as
+ * encoding (a 4K PIZ frame ~200 ms, its PNG ~180 ms), a fixed split left one side idle
+ * while the other was the bottleneck. */
+static void *worker(void *arg)
 {
     batch *b = arg;
-    lower_priority(WORKER_NICE);
-    pthread_mutex_lock(&b->mu);
-    while (b->next_load < b->n) {
-        if (b->next_load - b->gpu_at >= b->ahead || b->decoding >= b->max_decoding) {
-            pthread_cond_wait(&b->cv, &b->mu);
-            continue;
-        }
-        job *j = &b->jobs[b->next_load++];
-        b->decoding++;
-        pthread_mutex_unlock(&b->mu);
-        decode_one(b, j);
-        pthread_mutex_lock(&b->mu);
-        b->decoding--;
-        pthread_cond_broadcast(&b->cv);
-    }
-    pthread_mutex_unlock(&b->mu);
-    return NULL;
-}
-
-/* An encoder: encodes what is tone-mapped, else helps the encodes under way, else waits. */
-static void *encoder(void *arg)
-{
-    batch *b = arg;
-    lower_priority(ENCODER_NICE);
+    /* A little below the GL thread, which the workers (and their decodes' and encodes'
+     * threads, which inherit this) outnumber: its frames are the pipeline's, and a frame it
+     * waits for a core for holds up every stage after it. */
+    setpriority(PRIO_PROCESS, (id_t)gettid(), getpriority(PRIO_PROCESS, 0) + WORKER_NICE);
     pthread_mutex_lock(&b->mu);
     for (;;) {
         job *j = encode_ready(b);
+        bool load = !j && b->next_load < b->n && b->next_load - b->gpu_at < b->ahead &&
+                    b->decoding < b->max_decoding;
+        if (load)
+            j = &b->jobs[b->next_load++];
+        b->decoding += load;
+        b->encoding += j && !load;
+        /* An encode takes the cores the decodes leave, shared with the other encodes: one
+         * in the steady state; a worker with nothing to do helps them (below). */
+        int free_cores = b->cpus - b->decoding * b->load_threads;
+        int enc_threads = free_cores / (b->encoding > 0 ? b->encoding : 1);
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
@@ -469,14 +445,16 @@ static void *encoder(void *arg)
                 pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
-        /* An encode takes the cores the decodes leave, shared with the other encodes: one
-         * in the steady state; an encoder with nothing to do helps them (above). */
-        b->encoding++;
-        int free_cores = b->cpus - b->decoding * b->load_threads;
-        int enc_threads = free_cores / b->encoding;
         pthread_mutex_unlock(&b->mu);
-        encode_one(b, j, enc_threads < 1 ? 1 : enc_threads);
+        if (load)
+            decode_one(b, j);
+        else
+            encode_one(b, j, enc_threads < 1 ? 1 : enc_threads);
         pthread_mutex_lock(&b->mu);
+        if (load) {
+            b->decoding--;
+            pthread_cond_broadcast(&b->cv);
+        }
     }
     pthread_mutex_unlock(&b->mu);
     return NULL;
@@ -684,16 +662,16 @@ static void process_cpu(double s[2])
 }
 
 /* The batch's measurements into *S. */
-static void fill_stats(const batch *b, const int started[2], batch_stats *s)
+static void fill_stats(const batch *b, int workers, batch_stats *s)
 {
     memcpy(s->busy_s, b->busy_s, sizeof s->busy_s);
     memcpy(s->gl_s, b->gl_s, sizeof s->gl_s);
     s->direct_uploads = batch_gpu_direct_uploads(b->gpu);
     for (int i = 0; s->timeline && i < b->n; i++)
         memcpy(s->timeline[i], b->jobs[i].at, sizeof s->timeline[i]);
-    s->threads[BATCH_decode] = started[0];
-    s->threads[BATCH_encode] = s->threads[BATCH_write] = started[1];
+    s->threads[BATCH_decode] = s->threads[BATCH_encode] = s->threads[BATCH_write] = workers;
     s->threads[BATCH_tonemap] = tonemap_threads(b);
+    s->shared = true;
     s->frames = 0;
     for (int i = 0; i < b->n; i++)
         s->frames += b->jobs[i].ok;
@@ -731,8 +709,10 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     process_cpu(b.cpu0_s);
     encode_terms_reset();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    /* One encoder per core (or --jobs). Frames in flight: half the workers' decoded ahead of
-     * the GPU, and a third tone-mapped waiting for an encoder: under jobs + 2 in memory. */
+    /* One worker per core (or --jobs), decoding or encoding. Frames in flight: half the
+     * workers' decoded ahead of the GPU (decoding is no longer the bottleneck: a frame costs
+     * about as much to decode as to encode), and a third tone-mapped waiting for a worker to
+     * encode them: under jobs + 2 in memory. */
     int workers = o->jobs > 0 ? o->jobs : cpus < 2 ? 2 : cpus > 64 ? 64 : (int)cpus;
     workers = workers > 64 ? 64 : workers;
     b.ahead = workers / 2 > 2 ? workers / 2 : 2;
@@ -751,25 +731,17 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
         b.timed = (image_allocator){timed_get, timed_put, &b};
         b.half_alloc = &b.timed;
     }
-    /* Decoders for the most decodes at once (the first file's probe decides how many run),
-     * an encoder a worker. */
-    int decoders = b.probing ? b.cpus / costly_threads(b.cpus) : b.max_decoding;
-    pthread_t threads[2 * 64];
-    int started[2] = {0, 0};
-    for (int i = 0; i < decoders + workers; i++)
-        if (pthread_create(&threads[started[0] + started[1]], NULL, i < decoders ? decoder : encoder,
-                           &b) == 0)
-            started[i >= decoders]++;
-    if (!started[0] || !started[1]) {
+    pthread_t threads[64];
+    int nthreads = 0;
+    for (int i = 0; i < workers; i++)
+        if (pthread_create(&threads[nthreads], NULL, worker, &b) == 0)
+            nthreads++;
+    if (nthreads == 0) {
         fprintf(stderr, "hdrtone export: cannot start worker threads\n");
-        pthread_mutex_lock(&b.mu);   /* the threads started end at once */
-        b.next_load = b.next_encode = n;
-        pthread_cond_broadcast(&b.cv);
-        pthread_mutex_unlock(&b.mu);
     } else {
         tonemap_all(&b);
     }
-    for (int i = 0; i < started[0] + started[1]; i++)
+    for (int i = 0; i < nthreads; i++)
         pthread_join(threads[i], NULL);
     if (b.half_alloc)
         batch_gpu_serve(b.be, true);
@@ -777,7 +749,7 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     for (int i = 0; i < n; i++)
         status |= !b.jobs[i].ok;
     if (stats)
-        fill_stats(&b, started, stats);
+        fill_stats(&b, nthreads, stats);
     batch_gpu_destroy(&b.gpu);
     pthread_cond_destroy(&b.cv);
     pthread_mutex_destroy(&b.mu);

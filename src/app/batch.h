@@ -41,13 +41,13 @@ extern const char *const batch_moment_names[BATCH_MOMENT_COUNT];
 
 /* What a batch measured: per stage, the seconds its threads were busy (summed over them; the
  * CPU backend's tone-map threads count as busy while the main thread is in it), and how many
- * threads ran it (encode and write: the same encoders); the frames exported and the
- * wall-clock seconds of the whole batch. */
+ * threads ran it; the frames exported and the wall-clock seconds of the whole batch. */
 typedef struct batch_stats {
     double busy_s[BATCH_STAGE_COUNT];
     int threads[BATCH_STAGE_COUNT];
     int frames;
     double wall_s;
+    bool shared;   /* decode, encode and write ran on the same threads (a pool of workers) */
     double gl_s[BATCH_GL_COUNT];   /* the GL thread's terms (GPU backend; else 0) */
     unsigned long direct_uploads;  /* frames uploaded straight from the decoders' buffers */
     double cpu_s[2];               /* the process's CPU seconds in the batch: user, system */
@@ -57,10 +57,9 @@ typedef struct batch_stats {
 } batch_stats;
 
 /* Tone-maps INPUTS[i] into OUTPUTS[i] for i < N with the backend BE, in o->format (ENCODE_AUTO: PNG; the caller
- * checks that it accepts the pixels), o->depth and o->quality, with o->jobs threads (at least
- * two) that encode and a few that decode, the encoders below the decoders in priority; the
- * main thread does the tone mapping (it owns the GL context; the CPU backend adds
- * tonemap_fast's workers). A float format (hdr, pfm) gets
+ * checks that it accepts the pixels), o->depth and o->quality, with o->jobs worker threads
+ * (at least two) that decode and encode; the main thread does the tone mapping (it owns the
+ * GL context; the CPU backend adds tonemap_fast's workers). A float format (hdr, pfm) gets
  * the linear output as Radiance's pcond writes it, from the CPU whatever the backend:
  * tonemap_cpu_apply_linear's values, and for hdr the EXPOSURE line tonemap_exposure_pcond.
  * Outputs "-" (all of them) make one stream on standard output, frames in input order, all

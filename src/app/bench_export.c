@@ -15,13 +15,13 @@
 #include "gl_context.h"
 
 /* Frames per second stage I of S allows: its threads over its time per frame (0: unknown);
- * for encode and write, which share the encoders, what they allow together. */
+ * for stages that share their threads, what they allow together. */
 static double stage_allows(const batch_stats *s, int i)
 {
     int threads = s->threads[i] ? s->threads[i] : 1;
     double busy = s->busy_s[i];
-    if (i == BATCH_encode || i == BATCH_write)
-        busy = s->busy_s[BATCH_encode] + s->busy_s[BATCH_write];
+    if (s->shared && i != BATCH_tonemap)
+        busy = s->busy_s[BATCH_decode] + s->busy_s[BATCH_encode] + s->busy_s[BATCH_write];
     return busy > 0 ? threads * (double)s->frames / busy : 0;
 }
 
@@ -107,8 +107,9 @@ static void print_stats(FILE *f, bool json, const ht_options *o, int n, const ba
                 s->busy_s[i] * 1e3 / frames,
                 100 * s->busy_s[i] / (s->wall_s * (s->threads[i] ? s->threads[i] : 1)),
                 stage_allows(s, i));
-    fprintf(f, "(encode and write share %d encoders: \"allows\" is for the two together)\n",
-            s->threads[BATCH_encode]);
+    if (s->shared)
+        fprintf(f, "(decode, encode and write share %d workers: \"allows\" is for the three "
+                   "together)\n", s->threads[BATCH_decode]);
     fprintf(f, "the process's CPU: %.1f ms a frame (%.1f of it the system's); the encode's "
                "terms, ms of CPU (wall) a frame:", (s->cpu_s[0] + s->cpu_s[1]) * 1e3 / frames,
             s->cpu_s[1] * 1e3 / frames);
