@@ -60,7 +60,6 @@ typedef struct batch {
     double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
     bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
     bool probing;                 /* the first file decodes alone (decode_regime) */
-    double probe_cpu_s;           /* the process's CPU at its decode's start */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
     int ahead, backlog;
@@ -164,7 +163,7 @@ static void finish(batch *b, job *j, bool ok)
 /* Threads decoding each file when the files do not keep every worker busy: the cores shared
  * among the files, a single file getting them all. When they do, the first file decodes
  * alone on every core (the first frame as early as one decode on all cores allows), and its
- * cost sets the rest (decode_regime). */
+ * codec sets the rest (decode_regime). */
 static int load_threads(int n, int cpus)
 {
     long t = cpus / (n > 1 ? n : 1);
@@ -172,28 +171,23 @@ static int load_threads(int n, int cpus)
 }
 
 /* After the first file's decode alone on every core, what the files after it get: a cheap
- * decode (uncompressed, DWAA: 1-5 ns of CPU a pixel) stays one file at a time on every core,
- * frames reaching the GPU in order one decode apart; a costly one (PIZ, ~11 ns) goes
- * DECODES_AT_ONCE at a time on a share of the cores each, which spends less CPU on the
- * same frames (BENCHMARKS.md, "Short batches, fill and drain": 16 x 4K uncompressed and DWAA
- * 1.2-1.5x faster one at a time, PIZ to JPEG 12 % slower two at a time). */
-enum { DECODES_AT_ONCE = 4, CHEAP_DECODE_NS = 8 };
-static void decode_regime(batch *b, const hdr_image *img, double cpu_s)
+ * decode stays one file at a time on every core, frames reaching the GPU in order one decode
+ * apart; a costly one goes DECODES_AT_ONCE at a time on a share of the cores each, which
+ * spends less CPU on the same frames. Cheap: the codecs measured so (one core, a 4K frame:
+ * uncompressed 2 ns a pixel, DWAA 5; PIZ 11, ZIP 19), 16 x 4K 1.3-1.5x and 1.2-1.3x faster one
+ * at a time on the 16-core GPU machine (BENCHMARKS.md, "Short batches, fill and drain"). The
+ * CPU the first decode took did not tell them apart there: on 16 threads DWAA's passed the
+ * bound that split them on two. */
+enum { DECODES_AT_ONCE = 4 };
+static void decode_regime(batch *b, const hdr_image *img)
 {
-    double px = (double)img->width * img->height;
+    static const char *const cheap[] = {"NONE", "DWAA"};   /* image_exr.c's names */
     b->probing = false;
-    if (px > 0 && cpu_s * 1e9 / px <= CHEAP_DECODE_NS)
-        return;
+    for (size_t i = 0; i < sizeof cheap / sizeof *cheap; i++)
+        if (strcmp(img->compression, cheap[i]) == 0)
+            return;
     b->load_threads = b->cpus / DECODES_AT_ONCE > 1 ? b->cpus / DECODES_AT_ONCE : 1;
     b->max_decoding = b->cpus / b->load_threads > 1 ? b->cpus / b->load_threads : 1;
-}
-
-/* The process's CPU seconds so far. */
-static double cpu_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* The job this thread decodes (decode_one), for timed_get. */
@@ -210,8 +204,6 @@ static void *timed_get(void *ctx, size_t bytes)
     void *p = b->ring->get(b->ring->ctx, bytes);
     if (j)
         j->at[BATCH_AT_buffer_got] = now_s() - b->t0;
-    if (j == b->jobs && b->probing)   /* the decode proper from here: not the buffer's making */
-        b->probe_cpu_s = cpu_now_s();
     return p;
 }
 
@@ -235,8 +227,6 @@ static void decode_one(batch *b, job *j)
     lo.half_alloc = b->half_alloc;
     double t = now_s();
     j->at[BATCH_AT_decode_start] = t - b->t0;
-    if (j == b->jobs && b->probing)
-        b->probe_cpu_s = cpu_now_s();
     decoding_job = j;
     bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
     decoding_job = NULL;
@@ -249,7 +239,7 @@ static void decode_one(batch *b, job *j)
     t = now_s() - t;
     pthread_mutex_lock(&b->mu);
     if (j == b->jobs && b->probing)
-        decode_regime(b, &j->img, cpu_now_s() - b->probe_cpu_s);
+        decode_regime(b, &j->img);
     b->busy_s[BATCH_decode] += t;
     if (!ok) {
         report_job(b, j, err);
