@@ -39,7 +39,7 @@ static int window_rows(const bench_gui_times *t, const bench_gui_floor *f, int w
         {"GUI: ui_render (CPU)", t->gui_cpu, NONE},
         {"GUI: ui_render (GPU)", t->gui, NONE},
         {"present (blit)", t->present, NONE},
-        {"clear (the window)", t->clear, NONE},
+        {"clear (around the picture)", t->clear, NONE},
     };
     _Static_assert(sizeof r / sizeof r[0] == GUI_ROWS, "GUI_ROWS counts them");
     for (size_t i = 0; i < GUI_ROWS; i++, n++) {

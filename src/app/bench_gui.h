@@ -37,7 +37,7 @@ typedef struct bench_gui_times {
     gpu_timing panels_cpu;     /* the panels' widgets built (panels_build): CPU */
     gpu_timing gui_cpu, gui;   /* ui_render (draw lists, upload, ui_draw): CPU, GPU */
     gpu_timing present;        /* the picture blitted into the window (viewer_present): GPU */
-    gpu_timing clear;          /* the frame's clear of the whole window: GPU */
+    gpu_timing clear;          /* the frame's clear (viewer_clear): GPU */
 } bench_gui_times;
 
 /* Opens FILE (NULL: bench's synthetic image of IMG_W x IMG_H) in a viewer with O's settings

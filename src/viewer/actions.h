@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct viewer;
+struct session;
 
 typedef enum action_group {
     GROUP_FILE, GROUP_VIEW, GROUP_COMPARE, GROUP_TONE, GROUP_HUMAN, GROUP_ANALYSIS,
@@ -57,6 +58,15 @@ typedef enum action_id {
 
 enum { ACTION_MAX_KEYS = 9 };
 
+/* What an action runs: a function of the session alone (the switches and setters that change
+ * only what is looked at and how: the compiler holds them to it), or of the whole viewer (it
+ * also loads or closes files, says a message, reads the renderer's record, the document or
+ * the viewport). Exactly one is set. */
+typedef struct action_fn {
+    void (*viewer)(struct viewer *v, double arg);
+    void (*session)(struct session *s, double arg);
+} action_fn;
+
 typedef struct shortcut {
     int key, mods;   /* GLFW key and modifier bits; key 0 ends the list */
 } shortcut;
@@ -68,7 +78,7 @@ typedef struct action {
                               ": " (action_menu_label); Markdown: `code` in backticks */
     action_group group;
     shortcut keys[ACTION_MAX_KEYS];
-    void (*run)(struct viewer *v, double arg);
+    action_fn run;
     double arg;            /* passed to run by keys and menus; setters get the panel's value */
     bool key_index;        /* keys pass the index of the pressed shortcut instead (1..9) */
     bool (*enabled)(const struct viewer *v);   /* NULL: always */

@@ -95,40 +95,36 @@ bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session
     return true;
 }
 
-void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1)
+void viewer_blit(const viewer_render *r, int fb_h, unsigned tex, viewport at, int x0, int y0,
+                 int x1, int y1)
 {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, v->rnd.present_fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->present_fbo);
     glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, 0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     /* The output's rows are the viewport's, bottom-up; the window's too. */
-    int sy0 = at.h - y1, sy1 = at.h - y0, dy = v->fb_h - (at.y + at.h);
+    int sy0 = at.h - y1, sy1 = at.h - y0, dy = fb_h - (at.y + at.h);
     glBlitFramebuffer(x0, sy0, x1, sy1, at.x + x0, dy + sy0, at.x + x1, dy + sy1,
                       GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-static void blit(viewer *v, unsigned tex, int x0, int y0, int x1, int y1)
+void viewer_present(const viewer_render *r, const session *s, viewport vp, int fb_h, bool ref)
 {
-    viewer_blit(v, tex, v->vp, x0, y0, x1, y1);
-}
-
-void viewer_present(viewer *v, bool ref)
-{
-    if (ref && v->rnd.cmp_shown && !v->s.flip_held) {   /* the error map */
-        blit(v, compare_gpu_texture(v->rnd.cmp), 0, 0, v->vp.w, v->vp.h);
+    if (ref && r->cmp_shown && !s->flip_held) {   /* the error map */
+        viewer_blit(r, fb_h, compare_gpu_texture(r->cmp), vp, 0, 0, vp.w, vp.h);
         return;
     }
-    blit(v, pipeline_output_texture(v->rnd.pipe), 0, 0, v->vp.w, v->vp.h);
+    viewer_blit(r, fb_h, pipeline_output_texture(r->pipe), vp, 0, 0, vp.w, vp.h);
     if (!ref)
         return;
-    unsigned r = pipeline_output_texture(v->rnd.ref_pipe);
-    int at = viewer_wipe_pos(v);
-    if (v->s.flip_held)
-        blit(v, r, 0, 0, v->vp.w, v->vp.h);
-    else if (v->s.compare == COMPARE_WIPE && v->s.wipe_horizontal)
-        blit(v, r, 0, at, v->vp.w, v->vp.h);
-    else if (v->s.compare == COMPARE_WIPE)
-        blit(v, r, at, 0, v->vp.w, v->vp.h);
+    unsigned tex = pipeline_output_texture(r->ref_pipe);
+    int at = viewer_wipe_pos_at(s, vp);
+    if (s->flip_held)
+        viewer_blit(r, fb_h, tex, vp, 0, 0, vp.w, vp.h);
+    else if (s->compare == COMPARE_WIPE && s->wipe_horizontal)
+        viewer_blit(r, fb_h, tex, vp, 0, at, vp.w, vp.h);
+    else if (s->compare == COMPARE_WIPE)
+        viewer_blit(r, fb_h, tex, vp, at, 0, vp.w, vp.h);
 }
 
 /* ---------------------------------------------------------------------------------------

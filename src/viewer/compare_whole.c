@@ -79,16 +79,21 @@ static void ref_drop(struct whole_cmp *w)
     w->ref_ok = false;
 }
 
+/* Whether W's key is that of the session's reference and settings now. */
+static bool whole_current(const struct whole_cmp *w, const viewer *v)
+{
+    return strcmp(viewer_ref_path(v), w->ref) == 0 && w->ppd == v->s.ppd &&
+           w->tonemapper == v->s.flip_tonemapper && w->white == v->s.tm.white;
+}
+
 /* The key of the session's reference and settings; a new one empties the results. */
 static struct whole_cmp *whole_keyed(viewer *v)
 {
     if (!v->whole && !(v->whole = calloc(1, sizeof *v->whole)))
         return NULL;
     struct whole_cmp *w = v->whole;
-    const char *ref = viewer_ref_path(v);
-    if (strcmp(ref, w->ref) != 0 || w->ppd != v->s.ppd || w->tonemapper != v->s.flip_tonemapper ||
-        w->white != v->s.tm.white) {
-        snprintf(w->ref, sizeof w->ref, "%s", ref);
+    if (!whole_current(w, v)) {
+        snprintf(w->ref, sizeof w->ref, "%s", viewer_ref_path(v));
         w->ppd = v->s.ppd;
         w->tonemapper = v->s.flip_tonemapper;
         w->white = v->s.tm.white;
@@ -128,29 +133,49 @@ static void whole_start(viewer *v, struct whole_cmp *w)
     }
 }
 
-int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err)
+/* Whether ENTRY has a whole-image comparison: a reference, and both files (a network image
+ * is no file to read again). */
+static bool whole_wanted(const viewer *v, int entry)
 {
-    if (v->s.ref < 0 || entry < 0 || entry >= v->doc.list.nfiles || entry == v->s.ref ||
-        viewer_net_name(v, v->doc.list.files[entry]) || viewer_net_name(v, viewer_ref_path(v)))
-        return WHOLE_NONE;   /* a network image is no file to read again */
-    struct whole_cmp *w = whole_keyed(v);
-    if (!w)
+    return v->s.ref >= 0 && entry >= 0 && entry < v->doc.list.nfiles && entry != v->s.ref &&
+           !viewer_net_name(v, v->doc.list.files[entry]) &&
+           !viewer_net_name(v, viewer_ref_path(v));
+}
+
+/* The item of file PATH in W, or -1. */
+static int whole_find(const struct whole_cmp *w, const char *path)
+{
+    for (int i = 0; i < w->n; i++)
+        if (strcmp(w->items[i].test, path) == 0)
+            return i;
+    return -1;
+}
+
+int viewer_whole_peek(const viewer *v, int entry, flip_report *r, const char **err)
+{
+    if (!whole_wanted(v, entry))
         return WHOLE_NONE;
-    const char *path = v->doc.list.files[entry];
-    int i = 0;
-    while (i < w->n && strcmp(w->items[i].test, path) != 0)
-        i++;
-    if (i == w->n) {   /* wanted now: the oldest result makes room */
-        if (w->n == WHOLE_ITEMS)
-            memmove(w->items, w->items + 1, sizeof w->items[0] * --w->n);
-        i = w->n++;
-        snprintf(w->items[i].test, sizeof w->items[i].test, "%s", path);
-        w->items[i].state = WHOLE_PENDING;
-        whole_start(v, w);
-    }
+    const struct whole_cmp *w = v->whole;
+    int i = w && whole_current(w, v) ? whole_find(w, v->doc.list.files[entry]) : -1;
+    if (i < 0)
+        return WHOLE_PENDING;   /* not asked for yet: viewer_whole_ask starts it */
     *r = w->items[i].r;
     *err = w->items[i].err;
     return w->items[i].state;
+}
+
+void viewer_whole_ask(viewer *v, int entry)
+{
+    struct whole_cmp *w = whole_wanted(v, entry) ? whole_keyed(v) : NULL;
+    const char *path = w ? v->doc.list.files[entry] : NULL;
+    if (!w || whole_find(w, path) >= 0)
+        return;
+    if (w->n == WHOLE_ITEMS)   /* the oldest result makes room */
+        memmove(w->items, w->items + 1, sizeof w->items[0] * --w->n);
+    int i = w->n++;
+    snprintf(w->items[i].test, sizeof w->items[i].test, "%s", path);
+    w->items[i].state = WHOLE_PENDING;
+    whole_start(v, w);
 }
 
 /* A finished job's answer into its item (when its key is still the current one). */

@@ -7,27 +7,25 @@
 #include "ocio_view.h"
 #include "viewer_internal.h"
 
-/* The config, loaded once; NULL (the reason said once) when it cannot be. */
-static const ocio_config *config(viewer *v)
+bool viewer_ocio_load(viewer_render *r, const char *path, char *err, size_t errlen)
 {
-    if (!v->rnd.ocio && !v->rnd.ocio_failed) {
-        char err[HT_ERR_MAX];
-        if (!(v->rnd.ocio = ocio_config_load(v->s.disp.ocio_config, err, sizeof err))) {
-            v->rnd.ocio_failed = true;
-            viewer_set_message(v, true, "OCIO: %s", err);
-        }
+    char why[HT_ERR_MAX];
+    if (!r->ocio && !r->ocio_failed && !(r->ocio = ocio_config_load(path, why, sizeof why))) {
+        r->ocio_failed = true;
+        snprintf(err, errlen, "OCIO: %s", why);
     }
-    return v->rnd.ocio;
+    return r->ocio != NULL;
 }
 
-bool viewer_ocio_resolve(viewer *v, display_params *d)
+bool viewer_ocio_resolve(viewer_render *r, const viewer_document *doc, int white,
+                         display_params *d, char *err, size_t errlen)
 {
-    char err[HT_ERR_MAX];
-    if (!config(v))
+    char why[HT_ERR_MAX];
+    if (!viewer_ocio_load(r, d->ocio_config, err, errlen))
         return false;
-    if (!ocio_view_input(d, &v->doc.img.colour, v->s.tm.white, &d->ocio_input, &v->rnd.ocio_x, err,
-                         sizeof err)) {
-        viewer_set_message(v, true, "OCIO: %s", err);
+    if (!ocio_view_input(d, &doc->img.colour, white, &d->ocio_input, &r->ocio_x, why,
+                         sizeof why)) {
+        snprintf(err, errlen, "OCIO: %s", why);
         return false;
     }
     return true;
@@ -41,18 +39,19 @@ void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params
     tm->gamut = HT_GAMUT_CLIP;
 }
 
-int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max)
+int viewer_ocio_names(const viewer_render *r, int list, const char *display, const char **names,
+                      int max)
 {
-    const ocio_config *c = config(v);
+    const ocio_config *c = r->ocio;
     int n = !c ? 0 : list < 0 ? ocio_view_count(c, display) : ocio_count(c, list);
     for (int i = 0; i < n && i < max; i++)
         names[i] = list < 0 ? ocio_view_name(c, display, i) : ocio_name(c, list, i);
     return n < max ? n : max;
 }
 
-const char *viewer_ocio_default(viewer *v, const char *display)
+const char *viewer_ocio_default(const viewer_render *r, const char *display)
 {
-    const ocio_config *c = config(v);
+    const ocio_config *c = r->ocio;
     if (!c)
         return "";
     return display ? ocio_default_view(c, display) : ocio_default_display(c);
@@ -62,7 +61,7 @@ const char *viewer_ocio_default(viewer *v, const char *display)
 static const char *nth(viewer *v, int list, int i)
 {
     const char *names[256];
-    int n = viewer_ocio_names(v, list, v->s.disp.ocio_display, names, 256);
+    int n = viewer_ocio_names(&v->rnd, list, v->s.disp.ocio_display, names, 256);
     return i >= 0 && i < n ? names[i] : NULL;
 }
 

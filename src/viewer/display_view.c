@@ -5,24 +5,30 @@
 
 #include "viewer_internal.h"
 
-void viewer_display_update(viewer *v)
+void viewer_display_update(viewer_render *r, const viewer_document *d, display_params *disp,
+                           int white, char *err, size_t errlen)
 {
-    if (!v->doc.have_image)
+    err[0] = '\0';
+    if (disp->mode == HT_VIEW_OCIO)   /* the config, for the panels' lists too */
+        viewer_ocio_load(r, disp->ocio_config, err, errlen);
+    if (!d->have_image)
         return;
-    bool image = v->rnd.disp_gen != v->doc.image_gen;
+    bool image = r->disp_gen != d->image_gen;
     if (image) {
-        units_of_image(&v->doc.img, v->doc.user_scale, &v->rnd.units);
-        display_set_units(&v->s.disp, &v->rnd.units);
+        units_of_image(&d->img, d->user_scale, &r->units);
+        display_set_units(disp, &r->units);
     }
-    if (image || memcmp(&v->s.disp, &v->rnd.disp_asked, sizeof v->s.disp) != 0) {
-        v->rnd.disp_asked = v->s.disp;
-        v->rnd.disp_res = v->s.disp;
-        display_resolve(&v->rnd.disp_res, &v->doc.img);   /* an automatic scale reads the image */
-        if (v->s.disp.mode == HT_VIEW_OCIO && !viewer_ocio_resolve(v, &v->rnd.disp_res))
-            v->s.disp.mode = v->rnd.disp_res.mode = HT_VIEW_TONEMAP;   /* said why */
-        v->rnd.disp_gen = v->doc.image_gen;
+    if (image || memcmp(disp, &r->disp_asked, sizeof *disp) != 0) {
+        r->disp_asked = *disp;
+        r->disp_res = *disp;
+        display_resolve(&r->disp_res, &d->img);   /* an automatic scale reads the image */
+        if (disp->mode == HT_VIEW_OCIO && !viewer_ocio_resolve(r, d, white, &r->disp_res, err,
+                                                               errlen))
+            disp->mode = r->disp_res.mode = HT_VIEW_TONEMAP;   /* ERR says why */
+        r->disp_gen = d->image_gen;
     }
-    pipeline_set_display(v->rnd.pipe, viewer_display_of(v));   /* the reference's: its render */
+    /* The reference's: its render (viewer_display_in's rule: tone mapping is none). */
+    pipeline_set_display(r->pipe, disp->mode == HT_VIEW_TONEMAP ? NULL : &r->disp_res);
 }
 
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb)

@@ -82,11 +82,6 @@ const display_params *viewer_display_in(const viewer_render *r, const session *s
     return s->disp.mode == HT_VIEW_TONEMAP ? NULL : &r->disp_res;
 }
 
-const display_params *viewer_display_of(const viewer *v)
-{
-    return viewer_display_in(&v->rnd, &v->s);
-}
-
 bool viewer_net_load(viewer *v, const char *name, hdr_image *img, char *err, size_t errlen)
 {
     if (!v->net) {

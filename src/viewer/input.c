@@ -87,7 +87,7 @@ static bool near_divider(const viewer *v, double x, double y)
 {
     if (v->s.compare != COMPARE_WIPE || v->s.ref < 0)
         return false;
-    double at = viewer_wipe_pos(v);
+    double at = viewer_wipe_pos_at(&v->s, v->vp);
     double d = v->s.wipe_horizontal ? y - v->vp.y - at : x - v->vp.x - at;
     return fabs(d) <= 8 * ui_scale(v->pnl.gui);
 }

@@ -31,7 +31,7 @@ int panels_legend_width(const viewer *v)
 }
 
 /* The error map's colour bar left of the picture: top the largest value. */
-static void draw_compare_bar(viewer *v, ImDrawList *dl, const metrics_colorbar *bar)
+static void draw_compare_bar(const viewer *v, ImDrawList *dl, const metrics_colorbar *bar)
 {
     float s = ui_scale(v->pnl.gui), x = 4 * s, y = (float)v->vp.y + 8 * s;
     float h = fminf(300 * s, (float)v->vp.h - 16 * s), w = 20 * s, th = ui_text_px(v->pnl.gui);
@@ -49,7 +49,7 @@ static void draw_compare_bar(viewer *v, ImDrawList *dl, const metrics_colorbar *
     }
 }
 
-void panels_legend(viewer *v, ImDrawList *dl)
+void panels_legend(const viewer *v, ImDrawList *dl)
 {
     metrics_colorbar bar;
     if (!panels_legend_width(v))
@@ -85,27 +85,27 @@ void panels_legend(viewer *v, ImDrawList *dl)
 static typed_field g_fields[3];   /* exposure, scale maximum, channel range (shown) */
 
 
-static void falsecolor_settings(viewer *v)
+static void falsecolor_settings(const viewer *v, viewer_panel *p)
 {
     bool autom = v->s.disp.fc_max <= 0;
     if (ImGui::Checkbox("automatic scale (falsecolor -s a)", &autom))
-        action_set(v, ACT_SET_FC_MAX, autom ? 0 : v->rnd.disp_res.fc_max);
+        panels_act(p, ACT_SET_FC_MAX, autom ? 0 : v->rnd.disp_res.fc_max);
     double x = panels_log_slider(HT_SET_FC_MAX, v->rnd.disp_res.fc_max, &g_fields[1]);
     if (!std::isnan(x))
-        action_set(v, ACT_SET_FC_MAX, x);
+        panels_act(p, ACT_SET_FC_MAX, x);
     panels_cell(0, 0.5f);
     int dec = panels_count(HT_SET_FC_LOG, v->s.disp.fc_decades);
     if (dec != v->s.disp.fc_decades)
-        action_set(v, ACT_SET_FC_DECADES, dec);
+        panels_act(p, ACT_SET_FC_DECADES, dec);
     panels_cell(0.5f, 0.5f);
     int steps = panels_count(HT_SET_FC_STEPS, v->s.disp.fc_steps);
     if (steps != v->s.disp.fc_steps)
-        action_set(v, ACT_SET_FC_STEPS, steps);
-    panels_enum_combo(v, "style", display_fc_styles, v->s.disp.fc_style, ACT_SET_FC_STYLE);
+        panels_act(p, ACT_SET_FC_STEPS, steps);
+    panels_enum_combo(p, "style", display_fc_styles, v->s.disp.fc_style, ACT_SET_FC_STYLE);
 }
 
 /* Setting ID's label and a linear slider of VALUE over its span; a move runs the setter SET. */
-static void slider(viewer *v, ht_setting_id id, double value, action_id set)
+static void slider(viewer_panel *p, ht_setting_id id, double value, action_id set)
 {
     const ht_setting *s = &ht_settings[id];
     ImGui::PushID(s->label);
@@ -115,14 +115,14 @@ static void slider(viewer *v, ht_setting_id id, double value, action_id set)
     float now = (float)value;
     if (ImGui::SliderFloat("##slider", &now, (float)s->span_lo, (float)s->span_hi, "%.2f") &&
         now != (float)value)
-        action_set(v, set, now);
+        panels_act(p, set, now);
     panels_note("slider_%s", s->name);   /* the label has a space: the hook's names have none */
     ImGui::PopID();
 }
 
 /* NAME and a combo of the N NAMES (first NONE when given: index -1) showing CURRENT (NULL:
  * NONE); a choice runs the setter SET with its index. */
-static void name_combo(viewer *v, const char *name, const char *const *names, int n,
+static void name_combo(viewer_panel *p, const char *name, const char *const *names, int n,
                        const char *current, const char *none, action_id set)
 {
     const char *items[257];
@@ -134,34 +134,27 @@ static void name_combo(viewer *v, const char *name, const char *const *names, in
         if (current && strcmp(current, names[i]) == 0)
             cur = k;
     }
-    ImGui::PushID(name);
-    panels_cell(0, 0.35f);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-    panels_cell(0.35f, 0.65f);
-    int got = cur;
-    if (ImGui::Combo("##combo", &got, items, k, 12) && got != cur)
-        action_set(v, set, got - (none ? 1 : 0));
-    panels_note("combo_%s", name);
-    ImGui::PopID();
+    int got = panels_combo_row(name, items, k, cur, 12);
+    if (got >= 0)
+        panels_act(p, set, got - (none ? 1 : 0));
 }
 
 /* The OCIO view's choices: display, view, look, the input space (docs/colour.md). */
-static void ocio_settings(viewer *v)
+static void ocio_settings(const viewer *v, viewer_panel *p)
 {
     const char *names[256];
     const display_params *d = &v->s.disp;
-    const char *display = d->ocio_display ? d->ocio_display : viewer_ocio_default(v, NULL);
-    int n = viewer_ocio_names(v, OCIO_DISPLAYS, NULL, names, 256);
-    name_combo(v, "display", names, n, display, NULL, ACT_SET_OCIO_DISPLAY);
-    n = viewer_ocio_names(v, -1, display, names, 256);
-    name_combo(v, "view", names, n, d->ocio_view ? d->ocio_view : viewer_ocio_default(v, display),
-               NULL, ACT_SET_OCIO_VIEW);
-    n = viewer_ocio_names(v, OCIO_LOOKS, NULL, names, 256);
+    const char *display = d->ocio_display ? d->ocio_display : viewer_ocio_default(&v->rnd, NULL);
+    int n = viewer_ocio_names(&v->rnd, OCIO_DISPLAYS, NULL, names, 256);
+    name_combo(p, "display", names, n, display, NULL, ACT_SET_OCIO_DISPLAY);
+    n = viewer_ocio_names(&v->rnd, -1, display, names, 256);
+    const char *view = d->ocio_view ? d->ocio_view : viewer_ocio_default(&v->rnd, display);
+    name_combo(p, "view", names, n, view, NULL, ACT_SET_OCIO_VIEW);
+    n = viewer_ocio_names(&v->rnd, OCIO_LOOKS, NULL, names, 256);
     if (n)
-        name_combo(v, "look", names, n, d->ocio_look, "none", ACT_SET_OCIO_LOOK);
-    n = viewer_ocio_names(v, OCIO_SPACES, NULL, names, 256);
-    name_combo(v, "input", names, n, d->ocio_input, "the file's", ACT_SET_OCIO_INPUT);
+        name_combo(p, "look", names, n, d->ocio_look, "none", ACT_SET_OCIO_LOOK);
+    n = viewer_ocio_names(&v->rnd, OCIO_SPACES, NULL, names, 256);
+    name_combo(p, "input", names, n, d->ocio_input, "the file's", ACT_SET_OCIO_INPUT);
     if (!d->ocio_input && v->rnd.disp_res.ocio_input) {
         char text[192];
         snprintf(text, sizeof text, "input: %s", v->rnd.disp_res.ocio_input);
@@ -169,28 +162,28 @@ static void ocio_settings(viewer *v)
     }
 }
 
-void panels_display(viewer *v)
+void panels_display(const viewer *v, viewer_panel *p)
 {
-    panels_enum_combo(v, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
+    panels_enum_combo(p, "show", display_modes, v->s.disp.mode, ACT_SET_VIEW);
     char text[256];
     if (v->s.disp.mode == HT_VIEW_EXPOSURE) {
-        slider(v, HT_SET_EXPOSURE, v->s.disp.exposure, ACT_SET_EXPOSURE);
-        slider(v, HT_SET_OFFSET, v->s.disp.offset, ACT_SET_OFFSET);
+        slider(p, HT_SET_EXPOSURE, v->s.disp.exposure, ACT_SET_EXPOSURE);
+        slider(p, HT_SET_OFFSET, v->s.disp.offset, ACT_SET_OFFSET);
         snprintf(text, sizeof text, "%+.2f EV, offset %+.3f (Ctrl+E, Ctrl+Shift+E)",
                  v->s.disp.exposure, v->s.disp.offset);
         panels_text(text, false);
     } else if (v->s.disp.mode == HT_VIEW_FALSECOLOR) {
-        falsecolor_settings(v);
+        falsecolor_settings(v, p);
     } else if (v->s.disp.mode == HT_VIEW_CHANNEL) {
-        panels_enum_combo(v, "channel", display_channels, v->s.disp.channel, ACT_SET_CHANNEL);
-        panels_enum_combo(v, "palette", display_channel_palettes, v->s.disp.ch_palette,
+        panels_enum_combo(p, "channel", display_channels, v->s.disp.channel, ACT_SET_CHANNEL);
+        panels_enum_combo(p, "palette", display_channel_palettes, v->s.disp.ch_palette,
                           ACT_SET_CH_PALETTE);
         snprintf(text, sizeof text, "range %.4g .. %.4g (%s)", v->rnd.disp_res.ch_min,
                  v->rnd.disp_res.ch_max, ht_enum_label(display_channel_palettes,
                                                    v->rnd.disp_res.ch_palette));
         panels_text(text, false);
     } else if (v->s.disp.mode == HT_VIEW_OCIO) {
-        ocio_settings(v);
+        ocio_settings(v, p);
     }
     colour_describe(&v->doc.img.colour, v->s.tm.display_space, text, sizeof text);
     panels_text(text, false);
@@ -221,7 +214,7 @@ void panels_region_text(const viewer *v, char *buf, size_t len)
              c->min, c->max, c->mean, c->median, c->log_average);
 }
 
-void panels_region(viewer *v)
+void panels_region(const viewer *v, viewer_panel *p)
 {
     char text[1024];
     panels_region_text(v, text, sizeof text);
@@ -232,14 +225,14 @@ void panels_region(viewer *v)
     panels_text(text, false);
     panels_note_text("region", text);
     if (ImGui::Button("clear (Backspace)"))
-        action_run(v, ACT_REGION_CLEAR);
+        panels_run(p, ACT_REGION_CLEAR);
 }
 
 /* ---------------------------------------------------------------------------------------
  * The comparison's numbers (compare_gpu.h), of the picture shown and of the region */
 
 /* FLIP's weighted histogram (100 buckets over [0, 1]) as bars. */
-static void flip_histogram(viewer *v, const flip_pooled *fp)
+static void flip_histogram(const viewer *v, const flip_pooled *fp)
 {
     ImVec2 a, size;
     if (!panels_plot_area(4 * panels_row(v), &a, &size))
@@ -256,17 +249,17 @@ static void flip_histogram(viewer *v, const flip_pooled *fp)
     }
 }
 
-void panels_compare_numbers(viewer *v)
+void panels_compare_numbers(const viewer *v, viewer_panel *p)
 {
     static typed_field ppd_field;
     if (v->s.compare >= COMPARE_FLIP) {
         double ppd = v->s.ppd > 0 ? v->s.ppd : flip_default_ppd();
         double x = panels_log_slider(HT_SET_PPD, ppd, &ppd_field);
         if (!std::isnan(x))
-            action_set(v, ACT_SET_PPD, x);
+            panels_act(p, ACT_SET_PPD, x);
     }
     if (v->s.compare == COMPARE_HDR_FLIP)
-        panels_enum_combo(v, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
+        panels_enum_combo(p, "tone mapper", flip_tonemappers, v->s.flip_tonemapper,
                           ACT_SET_FLIP_TONEMAPPER);
     if (v->rnd.cmp_shown && !viewer_compare_ready(v)) {   /* never another run's numbers */
         panels_text("the image as shown: computing...", false);

@@ -10,7 +10,7 @@
 static void plot_axis(const viewer *v, double *lo, double *hi)
 {
     double a = INFINITY, b = -INFINITY;
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     if (r && r->mapping != HT_MAP_NONE) {
         a = fmin(r->bw_min, log(fmax(r->lw_min, 1e-30)));
         b = fmax(r->bw_max, log(fmax(r->lw_max, 1e-30)));
@@ -55,7 +55,7 @@ static void plot_vline(const plot *p, float x, ImU32 col)
     p->dl->AddLine(ImVec2(x, p->a.y), ImVec2(x, p->a.y + p->size.y), col, 1);
 }
 
-static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
+static void plot_log(const viewer *v, const plot *p, const tonemap_result *r)
 {
     unsigned maxc = 1;
     for (unsigned i = 0; i < r->bins; i++)
@@ -94,7 +94,7 @@ static void plot_log(viewer *v, const plot *p, const tonemap_result *r)
         plot_vline(p, plot_x(p, log(lw)), IM_COL32(90, 220, 255, 255));
 }
 
-static void plot_output(viewer *v, const plot *p, const imgstats *st)
+static void plot_output(const viewer *v, const plot *p, const imgstats *st)
 {
     static const ImU32 cols[4] = {IM_COL32(255, 90, 90, 255), IM_COL32(90, 220, 90, 255),
                                   IM_COL32(110, 150, 255, 255), IM_COL32(200, 200, 200, 255)};
@@ -114,7 +114,7 @@ static void plot_output(viewer *v, const plot *p, const imgstats *st)
     }
 }
 
-void panels_histogram(viewer *v)
+void panels_histogram(const viewer *v, viewer_panel *pnl)
 {
     static const char *modes[HIST_MODES] = {"log luminance + curve", "RGBA of the output",
                                             "grey of the output"};
@@ -122,15 +122,15 @@ void panels_histogram(viewer *v)
     int m = v->s.hist_mode;
     ImGui::SetNextItemWidth(-1);
     if (ImGui::Combo("##histogram", &m, modes, HIST_MODES) && m != v->s.hist_mode)
-        action_set(v, ACT_SET_HIST_MODE, m);
+        panels_act(pnl, ACT_SET_HIST_MODE, m);
     plot p;
     if (!panels_plot_area(fmaxf(4 * row, fminf(9 * row, v->vp.h * 0.3f)), &p.a, &p.size))
         return;
     p.dl = ImGui::GetWindowDrawList();
     float hr[4] = {p.a.x, p.a.y, p.size.x, p.size.y};
-    memcpy(v->pnl.hist_rect, hr, sizeof v->pnl.hist_rect);
+    memcpy(pnl->hist_rect, hr, sizeof pnl->hist_rect);
     plot_axis(v, &p.lo, &p.hi);
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (v->s.hist_mode == HIST_LOG && r && r->bins > 0 && r->bw_max > r->bw_min)
         plot_log(v, &p, r);
@@ -160,7 +160,7 @@ void panels_histogram(viewer *v)
 /* ---------------------------------------------------------------------------------------
  * Help */
 
-void panels_help(viewer *v)
+void panels_help(const viewer *v)
 {
     float s = ui_scale(v->pnl.gui), row = panels_row(v);
     float w = fminf(720 * s, (float)v->fb_w - 16), h = fmaxf(6 * row, (float)v->fb_h * 0.85f);
@@ -215,12 +215,12 @@ static void stroke_rect(ImDrawList *dl, float x, float y, float w, float h, ImU3
 
 /* The display window's frame (when it differs from the data window): a line just outside
  * it, so it covers none of its pixels. */
-static void draw_display_frame(viewer *v, ImDrawList *dl)
+static void draw_display_frame(const viewer *v, ImDrawList *dl)
 {
     const int *dw = v->doc.img.data_window, *dp = v->doc.img.display_window;
     if (memcmp(dw, dp, sizeof v->doc.img.data_window) == 0 || dp[2] < dp[0] || dp[3] < dp[1])
         return;
-    view_place place = viewer_place(v);
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     view_point a = view_to_window(place, view_point{(double)(dp[0] - dw[0]),
                                                     (double)(dp[1] - dw[1])});
     view_point b = view_to_window(place, view_point{(double)(dp[2] + 1 - dw[0]),
@@ -231,12 +231,12 @@ static void draw_display_frame(viewer *v, ImDrawList *dl)
 }
 
 /* X: a cross-hair on the brightest pixel, squares on the peaks, numbered by rank. */
-static void draw_marks(viewer *v, ImDrawList *dl)
+static void draw_marks(const viewer *v, ImDrawList *dl)
 {
     const imgstats *st = renderer_stats(&v->rnd, &v->doc, &v->s);
     if (!v->s.show_marks || !st)
         return;
-    view_place place = viewer_place(v);
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     float u = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui);
     ImU32 cyan = IM_COL32(50, 240, 255, 255), mag = IM_COL32(255, 64, 230, 255);
     ImU32 shade = IM_COL32(0, 0, 0, 200);
@@ -270,13 +270,13 @@ static void draw_marks(viewer *v, ImDrawList *dl)
 }
 
 /* The region's rectangle, while dragged and after: a line just outside its pixels. */
-static void draw_region(viewer *v, ImDrawList *dl)
+static void draw_region(const viewer *v, ImDrawList *dl)
 {
     if (!v->in.region_drag && !v->doc.region_valid)
         return;
     int r[4];
     viewer_region_rect(v, r);
-    view_place p = viewer_place(v);
+    view_place p = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     view_point a = view_to_window(p, view_point{(double)r[0], (double)r[1]});
     view_point b = view_to_window(p, view_point{(double)r[2] + 1, (double)r[3] + 1});
     float x = v->vp.x + (float)a.x - 1, y = v->vp.y + (float)a.y - 1;
@@ -286,7 +286,7 @@ static void draw_region(viewer *v, ImDrawList *dl)
 }
 
 /* The wipe's divider and which side shows what; or, Z held, that the reference shows. */
-static void draw_compare(viewer *v, ImDrawList *dl)
+static void draw_compare(const viewer *v, ImDrawList *dl)
 {
     if (v->s.ref < 0 || v->doc.ref_err[0] || (v->s.compare == COMPARE_OFF && !v->s.flip_held) ||
         v->rnd.ntiles > 1)   /* the tiles show the pictures side by side */
@@ -305,7 +305,7 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     }
     if (v->s.compare != COMPARE_WIPE)
         return;
-    float at = (float)viewer_wipe_pos(v);
+    float at = (float)viewer_wipe_pos_at(&v->s, v->vp);
     if (v->s.wipe_horizontal) {
         dl->AddRectFilled(ImVec2(x, y + at - 1), ImVec2(x + w, y + at + 1), white);
         panels_label(dl, x + 6 * s, y + at - th - 4 * s, a, bg, fg);
@@ -317,13 +317,14 @@ static void draw_compare(viewer *v, ImDrawList *dl)
     }
 }
 
-void panels_canvas(viewer *v, ImDrawList *dl)
+void panels_canvas(const viewer *v, ImDrawList *dl)
 {
     /* The viewport and, left of it, the legend's room. */
     dl->PushClipRect(ImVec2(0, (float)v->vp.y),
                      ImVec2((float)(v->vp.x + v->vp.w), (float)(v->vp.y + v->vp.h)));
     if (v->doc.have_image) {
-        panels_cover_outside(v, dl, v->vp, viewer_place(v), v->doc.img.width, v->doc.img.height);
+        view_place p = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+        panels_cover_outside(v, dl, v->vp, p, v->doc.img.width, v->doc.img.height);
         panels_pixel_values(v, dl);
         draw_display_frame(v, dl);
         draw_marks(v, dl);

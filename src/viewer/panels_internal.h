@@ -51,8 +51,15 @@ void panels_setting_label(ht_setting_id id);
  * (Enter applies any number: the setter clamps it to the limits); the chosen value, or NAN
  * when neither changed it. */
 double panels_log_slider(ht_setting_id id, double value, typed_field *f);
+/* Asks for action ID to run after the panels are drawn (panels_build), with VALUE (a
+ * setter's) or with its table argument (panels_run). */
+void panels_act(viewer_panel *p, action_id id, double value);
+void panels_run(viewer_panel *p, action_id id);
+/* A row of the label NAME and a combo of ITEMS (N, SHOWN at once when open) with CUR
+ * chosen: the index chosen when it changed, else -1. */
+int panels_combo_row(const char *name, const char *const *items, int n, int cur, int shown);
 /* A combo of TABLE's labels with VALUE chosen; a choice runs the setter SET with its value. */
-void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
+void panels_enum_combo(viewer_panel *p, const char *name, const ht_enum *table, int value,
                        action_id set);
 /* Setting ID's label and a count with - and + buttons in the next cell (panels_cell); the
  * new count (clamped to the setting's limits), VALUE when unchanged. */
@@ -67,7 +74,7 @@ bool panels_plot_area(float h, ImVec2 *a, ImVec2 *size);
  * row's); whether it was clicked. */
 bool panels_selectable(const char *label, bool selected, float width);
 /* A checkbox showing action ID's state; a click runs it. */
-void panels_toggle(viewer *v, action_id id, const char *name);
+void panels_toggle(const viewer *v, viewer_panel *p, action_id id, const char *name);
 
 /* The height of one row of widgets (text and frame padding). */
 float panels_row(const viewer *v);
@@ -84,22 +91,22 @@ void panels_note_text(const char *name, const char *text);
 bool panels_noting(void);
 /* The histogram section: log-luminance histogram and the curve, or the output's RGBA or
  * grey histogram (Tab), with the mode as a combo. */
-void panels_histogram(viewer *v);
+void panels_histogram(const viewer *v, viewer_panel *p);
 /* The help window: every action by group with its keys, and a search field. */
-void panels_help(viewer *v);
+void panels_help(const viewer *v);
 /* What is drawn over the picture (no input) into DL: the display window's frame, the marks
  * (X), the region, the wipe's labels, the message of an image that failed to load. */
-void panels_canvas(viewer *v, ImDrawList *dl);
+void panels_canvas(const viewer *v, ImDrawList *dl);
 
 /* panels_display.cpp: the display mode's section of the dock; the false-colour legend or the
  * error map's colour bar (drawn left of the picture, in the room panels_legend_width keeps
  * there: 0 in other modes). */
-void panels_display(viewer *v);
-void panels_legend(viewer *v, ImDrawList *dl);
+void panels_display(const viewer *v, viewer_panel *p);
+void panels_legend(const viewer *v, ImDrawList *dl);
 int panels_legend_width(const viewer *v);
 /* The comparison's settings (FLIP's viewing conditions, HDR-FLIP's tone mapper) and numbers
  * of the picture shown and of the region, with FLIP's weighted histogram. */
-void panels_compare_numbers(viewer *v);
+void panels_compare_numbers(const viewer *v, viewer_panel *p);
 /* FLIP's pooled values (when FLIP) and the metrics as the Compare section shows them. */
 void panels_numbers_text(const flip_pooled *fp, bool flip, const metrics_values *m, char *buf,
                          size_t len);
@@ -113,7 +120,7 @@ void panels_cover_outside(const viewer *v, ImDrawList *dl, viewport at, view_pla
 void panels_label(ImDrawList *dl, float x, float y, const char *text, ImU32 bg, ImU32 fg,
                   float wrap = 0.0f);
 /* The Region section: the dragged rectangle's statistics, or how to drag one. */
-void panels_region(viewer *v);
+void panels_region(const viewer *v, viewer_panel *p);
 void panels_region_text(const viewer *v, char *buf, size_t len);
 
 /* panels_pins.cpp: the pinned pixels' list with each open image's values (the Pixel
@@ -122,17 +129,18 @@ void panels_region_text(const viewer *v, char *buf, size_t len);
  * hook's "pixel_values: COUNT X Y SX SY R G B" for the shown image, "tile_pixel_values: ..."
  * for each other tile: the labels drawn, the middle one's pixel, its centre in the window,
  * its values). */
-void panels_pins(viewer *v);
-void panels_pin_marks(viewer *v, ImDrawList *dl);
-void panels_pixel_values(viewer *v, ImDrawList *dl);
+void panels_pins(const viewer *v, viewer_panel *pnl);
+void panels_pin_marks(const viewer *v, ImDrawList *dl);
+void panels_pixel_values(const viewer *v, ImDrawList *dl);
 
 /* panels_tiles.cpp: over each tile of a layout its name and its file's whole-image numbers
  * against the reference, the shown tile outlined; the whole image's numbers in the Compare
  * section (each tile's in a layout). panels_whole_text: list entry ENTRY's numbers (FULL:
  * every value, else one line), "computing..." or why they failed, "" without a reference;
  * returns viewer_whole_get's state. */
-void panels_tiles(viewer *v, ImDrawList *dl);
-void panels_whole_numbers(viewer *v);
-int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len);
+void panels_tiles(const viewer *v, viewer_panel *p, ImDrawList *dl);
+void panels_whole_numbers(const viewer *v, viewer_panel *p);
+int panels_whole_text(const viewer *v, viewer_panel *p, int entry, bool full, char *buf,
+                      size_t len);
 
 #endif

@@ -35,15 +35,15 @@ static void note_value(const viewer *v, int pin, int file)
     panels_note_text("pin", line);
 }
 
-void panels_pins(viewer *v)
+void panels_pins(const viewer *v, viewer_panel *pnl)
 {
     if (v->s.npins == 0) {
         ImGui::TextDisabled("Ctrl+click on the picture pins a pixel");
         return;
     }
-    panels_enum_combo(v, "values", pin_value_modes, v->s.pin_values, ACT_SET_PIN_VALUES);
+    panels_enum_combo(pnl, "values", pin_value_modes, v->s.pin_values, ACT_SET_PIN_VALUES);
     if (ImGui::Button("clear pins (Backspace)"))
-        action_run(v, ACT_PINS_CLEAR);
+        panels_run(pnl, ACT_PINS_CLEAR);
     float name_w = ImGui::GetContentRegionAvail().x * 0.4f;
     for (int p = 0; p < v->s.npins; p++) {
         ImGui::Text("#%d  %d, %d", p + 1, v->s.pins[p][0], v->s.pins[p][1]);
@@ -62,9 +62,9 @@ void panels_pins(viewer *v)
     }
 }
 
-void panels_pin_marks(viewer *v, ImDrawList *dl)
+void panels_pin_marks(const viewer *v, ImDrawList *dl)
 {
-    view_place place = viewer_place(v);
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
     float u = ui_scale(v->pnl.gui), r = fmaxf(5 * u, (float)place.zoom * 0.5f);
     ImU32 fg = IM_COL32(255, 200, 40, 255), shade = IM_COL32(0, 0, 0, 200);
     for (int p = 0; p < v->s.npins; p++) {
@@ -95,7 +95,8 @@ enum { VALUES_MIN_PT = 40, VALUES_MAX_LABELS = 2500 };
 static ImU32 value_colour(const viewer *v, const float *p, bool shown, ImU32 *shade)
 {
     int b[3];
-    bool light = shown && !viewer_display_of(v) && viewer_pixel_bytes(v, &v->s.tm, p, b) &&
+    bool light = shown && !viewer_display_in(&v->rnd, &v->s) &&
+                 viewer_pixel_bytes(v, &v->s.tm, p, b) &&
                  0.2126 * b[0] + 0.7152 * b[1] + 0.0722 * b[2] > 140;
     *shade = light ? IM_COL32(255, 255, 255, 140) : IM_COL32(0, 0, 0, 160);
     return light ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
@@ -172,13 +173,13 @@ static void values_draw(const viewer *v, ImDrawList *dl, const values_on *o)
     dl->PopClipRect();
 }
 
-void panels_pixel_values(viewer *v, ImDrawList *dl)
+void panels_pixel_values(const viewer *v, ImDrawList *dl)
 {
     /* The reference's side of the wipe (all of it while Z is held) is not this image's. */
     bool ref = v->s.ref >= 0 && !v->doc.ref_err[0];
     bool wipe = ref && v->s.compare == COMPARE_WIPE;
-    float at = wipe ? (float)viewer_wipe_pos(v) : 0;
-    values_on shown = {&v->doc.img, v->vp, viewer_place(v),
+    float at = wipe ? (float)viewer_wipe_pos_at(&v->s, v->vp) : 0;
+    values_on shown = {&v->doc.img, v->vp, viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h),
                        wipe && !v->s.wipe_horizontal ? at : (float)v->vp.w,
                        wipe && v->s.wipe_horizontal ? at : (float)v->vp.h, true,
                        "pixel_values"};

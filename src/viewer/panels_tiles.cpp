@@ -3,11 +3,14 @@
  * the shown image's tile outlined; and the whole image's numbers in the Compare section. */
 #include "panels_internal.h"
 
-int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len)
+int panels_whole_text(const viewer *v, viewer_panel *p, int entry, bool full, char *buf, size_t len)
 {
     flip_report r;
     const char *err = "";
-    int state = viewer_whole_get(v, entry, &r, &err);
+    int state = viewer_whole_peek(v, entry, &r, &err);
+    int n = (int)(sizeof p->whole_asks / sizeof p->whole_asks[0]);
+    if (state == WHOLE_PENDING && p->nwhole_asks < n)   /* asked for after the drawing */
+        p->whole_asks[p->nwhole_asks++] = entry;
     buf[0] = '\0';
     if (state == WHOLE_PENDING)
         snprintf(buf, len, "FLIP and metrics: computing...");
@@ -24,7 +27,7 @@ int panels_whole_text(viewer *v, int entry, bool full, char *buf, size_t len)
 }
 
 /* Tile I's name over its top-left corner and its numbers (or why it is empty) below it. */
-static void tile_labels(viewer *v, ImDrawList *dl, int i)
+static void tile_labels(const viewer *v, viewer_panel *p, ImDrawList *dl, int i)
 {
     const viewer_tile *t = &v->rnd.tiles[i];
     float s = ui_scale(v->pnl.gui), th = ui_text_px(v->pnl.gui) + 4 * s;
@@ -34,7 +37,7 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
     snprintf(name, sizeof name, "%d  %s%s", t->entry + 1, viewer_tile_name(v, i),
              t->entry == v->s.ref ? "  (reference)" : "");
     panels_label(dl, x, y, name, bg, fg);
-    int state = panels_whole_text(v, t->entry, false, numbers, sizeof numbers);
+    int state = panels_whole_text(v, p, t->entry, false, numbers, sizeof numbers);
     bool failed = state == WHOLE_FAILED || (i != v->rnd.tile_cur && t->err[0]);
     if (i != v->rnd.tile_cur && t->err[0])
         snprintf(numbers, sizeof numbers, "%s", t->err);
@@ -48,7 +51,7 @@ static void tile_labels(viewer *v, ImDrawList *dl, int i)
     panels_note_text("tile_text", note);
 }
 
-void panels_tiles(viewer *v, ImDrawList *dl)
+void panels_tiles(const viewer *v, viewer_panel *p, ImDrawList *dl)
 {
     if (v->rnd.ntiles < 2)
         return;
@@ -61,7 +64,7 @@ void panels_tiles(viewer *v, ImDrawList *dl)
             panels_cover_outside(v, dl, a, view_placement(v->s.view, t->img.data_window[0],
                                                           t->img.data_window[1], a.w, a.h),
                                  t->img.width, t->img.height);
-        tile_labels(v, dl, i);
+        tile_labels(v, p, dl, i);
         dl->PopClipRect();
     }
     viewport c = v->vp;   /* the shown image's: the cursor's pixel and the panels are its */
@@ -69,7 +72,7 @@ void panels_tiles(viewer *v, ImDrawList *dl)
                 IM_COL32(230, 180, 60, 255), 0, 0, 2);
 }
 
-void panels_whole_numbers(viewer *v)
+void panels_whole_numbers(const viewer *v, viewer_panel *p)
 {
     char text[512];
     snprintf(text, sizeof text, "%d", viewer_whole_reads(v));
@@ -77,7 +80,7 @@ void panels_whole_numbers(viewer *v)
     if (v->rnd.ntiles > 1) {   /* each tile's, one line each */
         for (int i = 0; i < v->rnd.ntiles; i++) {
             const viewer_tile *t = &v->rnd.tiles[i];
-            if (panels_whole_text(v, t->entry, false, text, sizeof text) == WHOLE_NONE)
+            if (panels_whole_text(v, p, t->entry, false, text, sizeof text) == WHOLE_NONE)
                 continue;
             char line[700];
             snprintf(line, sizeof line, "%s:\n  %s", viewer_tile_name(v, i), text);
@@ -86,7 +89,7 @@ void panels_whole_numbers(viewer *v)
         }
         return;
     }
-    if (panels_whole_text(v, v->doc.list.cur, true, text, sizeof text) == WHOLE_NONE)
+    if (panels_whole_text(v, p, v->doc.list.cur, true, text, sizeof text) == WHOLE_NONE)
         return;
     panels_text("the whole image at full resolution:", false);
     panels_text(text, false);

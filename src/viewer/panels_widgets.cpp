@@ -117,7 +117,7 @@ double panels_log_slider(ht_setting_id id, double value, typed_field *f)
     return NAN;
 }
 
-void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int value,
+void panels_enum_combo(viewer_panel *p, const char *name, const ht_enum *table, int value,
                        action_id set)
 {
     const char *labels[16];
@@ -127,24 +127,42 @@ void panels_enum_combo(viewer *v, const char *name, const ht_enum *table, int va
         if (table[n].value == value)
             cur = n;
     }
+    int got = panels_combo_row(name, labels, n, cur, n);
+    if (got >= 0)
+        panels_act(p, set, table[got].value);
+}
+
+/* Queued in the panel part: the drawing reads the viewer as const. */
+static void queue(viewer_panel *p, action_id id, double value, bool set)
+{
+    int n = (int)(sizeof p->acts / sizeof p->acts[0]);
+    if (p->nacts < n)   /* more than a frame's clicks can ask for: dropped */
+        p->acts[p->nacts++] = {(int)id, value, set};
+}
+
+void panels_act(viewer_panel *p, action_id id, double value) { queue(p, id, value, true); }
+void panels_run(viewer_panel *p, action_id id) { queue(p, id, 0, false); }
+
+int panels_combo_row(const char *name, const char *const *items, int n, int cur, int shown)
+{
     ImGui::PushID(name);
     panels_cell(0, 0.35f);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(name);
     panels_cell(0.35f, 0.65f);
     int got = cur;
-    if (ImGui::Combo("##combo", &got, labels, n, n) && got != cur)
-        action_set(v, set, table[got].value);
+    bool chose = ImGui::Combo("##combo", &got, items, n, shown) && got != cur;
     panels_note("combo_%s", name);
     ImGui::PopID();
+    return chose ? got : -1;
 }
 
-void panels_toggle(viewer *v, action_id id, const char *name)
+void panels_toggle(const viewer *v, viewer_panel *p, action_id id, const char *name)
 {
     const action *a = action_get(id);
     bool on = a->checked(v);
     if (ImGui::Checkbox(name, &on))
-        action_run(v, id);
+        panels_run(p, id);
 }
 
 int panels_count(ht_setting_id id, int value)

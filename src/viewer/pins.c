@@ -182,7 +182,7 @@ int viewer_pin_value(const viewer *v, int file, int pin, double out[4])
     }
     case PIN_DISPLAY: {
         int b[3];
-        if (viewer_display_of(v) || !viewer_pixel_bytes(v, &tm, p, b))
+        if (viewer_display_in(&v->rnd, &v->s) || !viewer_pixel_bytes(v, &tm, p, b))
             return PIN_NO_CURVE;
         for (int c = 0; c < 3; c++)
             out[c] = b[c];
@@ -209,7 +209,8 @@ const char *viewer_pin_error(const viewer *v, int file)
 void act_pin(viewer *v, double arg)
 {
     (void)arg;
-    view_point i = view_to_image(viewer_place(v), (view_point){v->in.pin_at[0], v->in.pin_at[1]});
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+    view_point i = view_to_image(place, (view_point){v->in.pin_at[0], v->in.pin_at[1]});
     int x = (int)floor(i.x), y = (int)floor(i.y);
     if (!v->doc.have_image ||
         !(i.x >= 0 && i.y >= 0 && x < v->doc.img.width && y < v->doc.img.height)) {
@@ -238,8 +239,8 @@ void act_pins_clear(viewer *v, double arg)
     v->doc.pins_gen++;
 }
 
-void act_set_pin_values(viewer *v, double mode)
+void act_set_pin_values(session *s, double mode)
 {
     if (ht_enum_has(pin_value_modes, (int)mode))
-        v->s.pin_values = (int)mode;
+        s->pin_values = (int)mode;
 }

@@ -97,16 +97,16 @@ bool renderer_poll(viewer_render *rd)
     return changed;
 }
 
-const tonemap_result *renderer_result(const viewer *v)
+const tonemap_result *renderer_result(const viewer_render *r, const viewer_document *d,
+                                      const session *s, viewport vp)
 {
-    if (!v->rnd.frame.valid || !v->rnd.pipe || !v->doc.have_image)
+    if (!r->frame.valid || !r->pipe || !d->have_image)
         return NULL;
-    viewer_frame_key now =
-        renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h, v->rnd.samples, false);
+    viewer_frame_key now = renderer_frame_key(r, d, s, vp.w, vp.h, r->samples, false);
     now = analysis_key(&now);
-    if (v->rnd.playing)   /* every frame a new image: the record of the one before is shown */
-        now.image = v->rnd.frame.key.image;
-    return renderer_key_equal(&now, &v->rnd.frame.key) ? &v->rnd.frame.r : NULL;
+    if (r->playing)   /* every frame a new image: the record of the one before is shown */
+        now.image = r->frame.key.image;
+    return renderer_key_equal(&now, &r->frame.key) ? &r->frame.r : NULL;
 }
 
 const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,

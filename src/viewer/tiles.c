@@ -115,25 +115,25 @@ int viewer_tiles_point(const viewer *v, double *x, double *y)
 }
 
 /* The other tile under the cursor that holds a picture, or -1. */
-static int hovered(const viewer *v)
+static int hovered(const viewer_render *r, const viewer_input *in)
 {
-    int i = v->in.mouse_tile;
-    if (!v->in.mouse_in || v->rnd.ntiles < 2 || i < 0 || i >= v->rnd.ntiles || i == v->rnd.tile_cur)
+    int i = in->mouse_tile;
+    if (!in->mouse_in || r->ntiles < 2 || i < 0 || i >= r->ntiles || i == r->tile_cur)
         return -1;
-    const viewer_tile *t = &v->rnd.tiles[i];
+    const viewer_tile *t = &r->tiles[i];
     return t->ok && t->have_last && t->img.rgba ? i : -1;
 }
 
 const viewer_tile *viewer_tile_hovered(const viewer *v)
 {
-    int i = hovered(v);
+    int i = hovered(&v->rnd, &v->in);
     return i >= 0 && v->rnd.tiles[i].r_ok ? &v->rnd.tiles[i] : NULL;
 }
 
-bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
+bool viewer_tile_params(const session *s, const viewer_tile *t, tonemap_params *tm, char *err,
                         size_t errlen)
 {
-    *tm = v->s.tm;
+    *tm = s->tm;
     tm->veil = tm->acuity = tm->color_loss = false;
     return tonemap_set_colour(tm, &t->img.colour, err, errlen);
 }
@@ -196,15 +196,15 @@ bool viewer_tiles_loading(const viewer *v)
 /* T's picture after its scene pass: the human-vision stage when the shown image has it (as
  * the renderer's: the stage over the whole image, the scene drawn from its picture, then the
  * apply pass), else its own analysis of the whole image and the apply pass. */
-static bool tile_passes(viewer *v, viewer_tile *t, tonemap_params *tm, int samples,
+static bool tile_passes(const session *s, viewer_tile *t, tonemap_params *tm, int samples,
                         scene_view view, char *err, size_t errlen)
 {
-    bool human = human_requested(&v->s.tm) && pipeline_image_pieces(t->pipe) == 1;
+    bool human = human_requested(&s->tm) && pipeline_image_pieces(t->pipe) == 1;
     ht_source pic;
     if (human) {
-        tm->veil = v->s.tm.veil;   /* viewer_tile_params leaves them out */
-        tm->acuity = v->s.tm.acuity;
-        tm->color_loss = v->s.tm.color_loss;
+        tm->veil = s->tm.veil;   /* viewer_tile_params leaves them out */
+        tm->acuity = s->tm.acuity;
+        tm->color_loss = s->tm.color_loss;
         if (!renderer_human_picture(t->pipe, &t->human, tm, &pic, err, errlen))
             return false;
         ht_source scene = pass_scene_run(t->scene, pic, true, t->at.w, t->at.h, samples, view);
@@ -221,22 +221,22 @@ static bool tile_passes(viewer *v, viewer_tile *t, tonemap_params *tm, int sampl
  * and display mode. The OCIO view takes the tile's pixels, converted to the working space by
  * their own colour transform (viewer_tile_params), from there: as `hdrtone export` of the
  * tile's file does (its file's own input space instead differs from export's picture). */
-static void tile_render(viewer *v, viewer_tile *t, int samples)
+static void tile_render(const viewer_render *r, const session *s, viewer_tile *t, int samples)
 {
-    viewer_frame_key k = v->rnd.last;
+    viewer_frame_key k = r->last;
     k.image = pipeline_image_generation(t->pipe);
     if (t->have_last && renderer_key_equal(&k, &t->last))
         return;
     tonemap_params tm;
     char err[HT_ERR_MAX];
-    if (!viewer_tile_params(v, t, &tm, err, sizeof err)) {
+    if (!viewer_tile_params(s, t, &tm, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         return;
     }
-    pipeline_set_display(t->pipe, viewer_display_of(v));
-    view_place p = view_placement(v->s.view, t->img.data_window[0], t->img.data_window[1],
+    pipeline_set_display(t->pipe, viewer_display_in(r, s));
+    view_place p = view_placement(s->view, t->img.data_window[0], t->img.data_window[1],
                                   t->at.w, t->at.h);
-    if (!tile_passes(v, t, &tm, samples, (scene_view){p.x, p.y, p.zoom}, err, sizeof err)) {
+    if (!tile_passes(s, t, &tm, samples, (scene_view){p.x, p.y, p.zoom}, err, sizeof err)) {
         snprintf(t->err, sizeof t->err, "%.250s", err);
         return;
     }
@@ -245,25 +245,34 @@ static void tile_render(viewer *v, viewer_tile *t, int samples)
     t->r_ok = false;
 }
 
-void viewer_tiles_render(viewer *v, int samples)
+void viewer_tiles_load(viewer *v)
 {
     for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++)
-        if (i != v->rnd.tile_cur && tile_load(v, &v->rnd.tiles[i]))
-            tile_render(v, &v->rnd.tiles[i], samples);
-    int h = hovered(v);
-    viewer_tile *t = h >= 0 ? &v->rnd.tiles[h] : NULL;
+        if (i != v->rnd.tile_cur)
+            tile_load(v, &v->rnd.tiles[i]);
+}
+
+void viewer_tiles_render(viewer_render *r, const session *s, const viewer_input *in,
+                         int samples)
+{
+    for (int i = 0; r->ntiles > 1 && i < r->ntiles; i++)
+        if (i != r->tile_cur && r->tiles[i].ok)
+            tile_render(r, s, &r->tiles[i], samples);
+    int h = hovered(r, in);
+    viewer_tile *t = h >= 0 ? &r->tiles[h] : NULL;
     if (t && !t->r_ok) {   /* the Pixel section's curve: one wait a render, while hovered */
         pipeline_read_result(t->pipe, &t->r);
         t->r_ok = true;
     }
 }
 
-void viewer_tiles_present(viewer *v)
+void viewer_tiles_present(const viewer_render *r, int fb_h)
 {
-    for (int i = 0; v->rnd.ntiles > 1 && i < v->rnd.ntiles; i++) {
-        viewer_tile *t = &v->rnd.tiles[i];
-        if (i != v->rnd.tile_cur && t->ok && t->have_last)
-            viewer_blit(v, pipeline_output_texture(t->pipe), t->at, 0, 0, t->at.w, t->at.h);
+    for (int i = 0; r->ntiles > 1 && i < r->ntiles; i++) {
+        const viewer_tile *t = &r->tiles[i];
+        if (i != r->tile_cur && t->ok && t->have_last)
+            viewer_blit(r, fb_h, pipeline_output_texture(t->pipe), t->at, 0, 0, t->at.w,
+                        t->at.h);
     }
 }
 

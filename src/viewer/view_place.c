@@ -12,20 +12,10 @@ view_place viewer_place_at(const session *s, const viewer_document *d, int w, in
     return view_placement(s->view, d->img.data_window[0], d->img.data_window[1], w, h);
 }
 
-view_place viewer_place(const viewer *v)
-{
-    return viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
-}
-
 scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h)
 {
     view_place p = viewer_place_at(s, d, w, h);
     return (scene_view){p.x, p.y, p.zoom};
-}
-
-scene_view viewer_scene_view(const viewer *v)
-{
-    return viewer_scene_view_at(&v->s, &v->doc, v->vp.w, v->vp.h);
 }
 
 bool viewer_human_shown_in(const viewer_render *r, const session *s)
@@ -33,11 +23,10 @@ bool viewer_human_shown_in(const viewer_render *r, const session *s)
     return human_requested(&s->tm) && pipeline_image_pieces(r->pipe) == 1;
 }
 
-bool viewer_human_shown(const viewer *v) { return viewer_human_shown_in(&v->rnd, &v->s); }
-
 void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy)
 {
-    view_point p = view_to_image(viewer_place(v), (view_point){x, y});
+    view_place place = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
+    view_point p = view_to_image(place, (view_point){x, y});
     double fx = floor(p.x), fy = floor(p.y);
     *ix = (int)fmin(fmax(fx, 0), v->doc.img.width - 1);
     *iy = (int)fmin(fmax(fy, 0), v->doc.img.height - 1);
@@ -51,10 +40,10 @@ void viewer_region_rect(const viewer *v, int rect[4])
     rect[3] = v->in.region_a[1] > v->in.region_b[1] ? v->in.region_a[1] : v->in.region_b[1];
 }
 
-int viewer_wipe_pos(const viewer *v)
+int viewer_wipe_pos_at(const session *s, viewport vp)
 {
-    double f = fmin(1, fmax(0, v->s.wipe));
-    return (int)lround(f * (v->s.wipe_horizontal ? v->vp.h : v->vp.w));
+    double f = fmin(1, fmax(0, s->wipe));
+    return (int)lround(f * (s->wipe_horizontal ? vp.h : vp.w));
 }
 
 bool viewer_compare_map(const viewer *v)

@@ -60,6 +60,57 @@ static void say_gpu_errors(viewer *v)
             viewer_set_message(v, true, "GPU pipeline: %s", v->rnd.errs[i]);
 }
 
+/* The frame's passes for KEY (F32: the scene pass keeps float; CHANGED: the key is new, not
+ * the one-frame-latency form's second render), the reference's and the error map; their
+ * errors said or put in the document's ref_err. */
+static void render(viewer *v, const viewer_frame_key *key, bool f32, bool changed)
+{
+    /* A sequence's frame adapted in time: its result is the frame's curve. */
+    v->rnd.playing = viewer_seq_playing(v);
+    renderer_render(&v->rnd, &v->doc, &v->s, key, f32, viewer_seq_adapted(v), v->testing);
+    say_gpu_errors(v);
+    char rerr[HT_ERR_MAX];
+    if (key->ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, key, rerr, sizeof rerr))
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
+    /* In the one-frame-latency form a changed picture shows the curve of the frame before
+     * (pipeline_set_latency); run_loop renders it again when it stays. */
+    v->rnd.latency_due = changed && v->rnd.latency == 1;
+    v->rnd.last = *key;
+    v->rnd.have_last = true;
+    v->rnd.cmp_shown = false;
+    /* The error map of this frame's pictures (v->rnd.last). */
+    if (key->ref && viewer_compare_map(v) &&
+        !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
+        snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
+    v->rnd.renders++;
+}
+
+void viewer_clear(const viewer *v)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, v->fb_w, v->fb_h);
+    glClearColor(0.12f, 0.12f, 0.13f, 1);
+    glDisable(GL_SCISSOR_TEST);
+    if (!v->doc.have_image || v->rnd.ntiles > 1) {
+        glClear(GL_COLOR_BUFFER_BIT);
+        return;
+    }
+    /* The bands around the picture, in GL's bottom-up rows: left, right, above, below. */
+    int x0 = v->vp.x, x1 = v->vp.x + v->vp.w, y0 = v->fb_h - (v->vp.y + v->vp.h);
+    int y1 = v->fb_h - v->vp.y;
+    const int band[4][4] = {{0, 0, x0, v->fb_h},
+                            {x1, 0, v->fb_w - x1, v->fb_h},
+                            {x0, y1, v->vp.w, v->fb_h - y1},
+                            {x0, 0, v->vp.w, y0}};
+    glEnable(GL_SCISSOR_TEST);
+    for (int i = 0; i < 4; i++)
+        if (band[i][2] > 0 && band[i][3] > 0) {
+            glScissor(band[i][0], band[i][1], band[i][2], band[i][3]);
+            glClear(GL_COLOR_BUFFER_BIT);
+        }
+    glDisable(GL_SCISSOR_TEST);
+}
+
 /* One frame: the panels' layout and widgets, then the scene pass, analysis, apply (unless
  * nothing they depend on changed), present, and the panels over it. */
 int viewer_draw_frame(viewer *v)
@@ -67,57 +118,38 @@ int viewer_draw_frame(viewer *v)
     platform_framebuffer_size(v);   /* without a window bench's stand-in set it */
     if (v->fb_w <= 0 || v->fb_h <= 0)
         return 0;   /* minimised */
-    panels_layout(v);
+    panels_layout(v, &v->pnl, &v->vp);
     viewer_tiles_layout(v);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, v->fb_w, v->fb_h);
-    glDisable(GL_SCISSOR_TEST);
-    glClearColor(0.12f, 0.12f, 0.13f, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
     int samples = 1;
     char uerr[HT_ERR_MAX];
     if (!renderer_upload(&v->rnd, &v->doc, uerr, sizeof uerr))
         viewer_upload_failed(v, uerr);
     if (v->doc.region_valid && v->doc.region_gen != v->doc.image_gen)
         v->doc.region_valid = false;   /* another image, part or layer: its region is gone */
+    /* The image's units first: a session's region needs them. */
+    viewer_display_update(&v->rnd, &v->doc, &v->s.disp, v->s.tm.white, uerr, sizeof uerr);
+    if (uerr[0])
+        viewer_set_message(v, true, "%s", uerr);
+    viewer_clear(v);
     if (v->doc.have_image) {
-        viewer_display_update(v);   /* the image's units first: a session's region needs them */
         update_view(v);
         /* The statistics' passes overwrite the output: render again when they ran. */
         bool stats_ran = renderer_stats_update(&v->rnd, &v->doc, &v->s, uerr, sizeof uerr);
         if (uerr[0])
             viewer_set_message(v, true, "statistics: %s", uerr);
         /* The staged picture is float (pipeline_human_prepare): the scene keeps its bits. */
-        bool f32 = !v->doc.img.half_exact || viewer_human_shown(v);
+        bool f32 = !v->doc.img.half_exact || viewer_human_shown_in(&v->rnd, &v->s);
         /* An error map of the linear pictures compares pixels: one sample each. */
         samples = viewer_compare_linear(v) ? 1 : pass_scene_samples(v->rnd.scene, v->s.msaa, f32);
         viewer_frame_key key = renderer_frame_key(&v->rnd, &v->doc, &v->s, v->vp.w, v->vp.h,
                                                   samples, viewer_ref_shown(v));
         bool changed = stats_ran || !v->rnd.have_last || !renderer_key_equal(&key, &v->rnd.last);
-        if (changed || v->rnd.latency_due) {
-            /* A sequence's frame adapted in time: its result is the frame's curve. */
-            v->rnd.playing = viewer_seq_playing(v);
-            renderer_render(&v->rnd, &v->doc, &v->s, &key, f32, viewer_seq_adapted(v),
-                            v->testing);
-            say_gpu_errors(v);
-            char rerr[HT_ERR_MAX];
-            if (key.ref && !viewer_ref_render(&v->rnd, &v->doc, &v->s, &key, rerr, sizeof rerr))
-                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
-            /* In the one-frame-latency form a changed picture shows the curve of the frame
-             * before (pipeline_set_latency); run_loop renders it again when it stays. */
-            v->rnd.latency_due = changed && v->rnd.latency == 1;
-            v->rnd.last = key;
-            v->rnd.have_last = true;
-            v->rnd.cmp_shown = false;
-            /* The error map of this frame's pictures (v->rnd.last). */
-            if (key.ref && viewer_compare_map(v) &&
-                !viewer_compare_run(&v->rnd, &v->doc, &v->s, v->testing, rerr, sizeof rerr))
-                snprintf(v->doc.ref_err, sizeof v->doc.ref_err, "%.250s", rerr);
-            v->rnd.renders++;
-        }
-        viewer_present(v, key.ref);
-        viewer_tiles_render(v, samples);
-        viewer_tiles_present(v);
+        if (changed || v->rnd.latency_due)
+            render(v, &key, f32, changed);
+        viewer_present(&v->rnd, &v->s, v->vp, v->fb_h, key.ref);
+        viewer_tiles_load(v);
+        viewer_tiles_render(&v->rnd, &v->s, &v->in, samples);
+        viewer_tiles_present(&v->rnd, v->fb_h);
     }
     v->rnd.samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
@@ -153,7 +185,7 @@ static bool screenshot(viewer *v, const char *path)
         fprintf(stderr, "hdrtone: screenshot: %s\n", err);
     else {
         /* Where the image is, for tests that compare its pixels. */
-        view_place sv = viewer_place(v);
+        view_place sv = viewer_place_at(&v->s, &v->doc, v->vp.w, v->vp.h);
         printf("screenshot %s %dx%d image %dx%d at %d,%d zoom %g\n", path, v->fb_w, v->fb_h,
                v->doc.img.width, v->doc.img.height, v->vp.x + (int)sv.x, v->vp.y + (int)sv.y,
                sv.zoom);
@@ -402,7 +434,7 @@ static int viewer_run(viewer *v, const ht_options *o, char **files, int nfiles,
         viewer_cleanup(v);
         return 1;
     }
-    if (o->reference && (v->s.ref = viewer_files_add(v, o->reference)) >= 0)
+    if (o->reference && (v->s.ref = file_list_add(&v->doc.list, o->reference)) >= 0)
         v->s.compare = COMPARE_WIPE;
     if (sess)
         viewer_session_apply(v, sess);

@@ -14,12 +14,9 @@
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
-/* The analysis of what is shown (read back a frame or so late, never waited for here:
- * nothing in an input handler waits on the GPU); NULL while it is pending. */
-static const tonemap_result *current_result(const viewer *v) { return renderer_result(v); }
-
 /* A user range to adjust: the current one, or when automatic, the automatic range the last
- * frame used. False when there is none yet. */
+ * frame used (its analysis, read back a frame or so late and never waited for here: nothing
+ * in an input handler waits on the GPU). False when there is none yet. */
 static bool manual_range(viewer *v, double *lo, double *hi)
 {
     if (v->s.tm.lmin > 0 && v->s.tm.lmax > v->s.tm.lmin) {
@@ -27,7 +24,7 @@ static bool manual_range(viewer *v, double *lo, double *hi)
         *hi = v->s.tm.lmax;
         return true;
     }
-    const tonemap_result *r = current_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     if (!r || r->mapping == HT_MAP_NONE || !(r->bw_max > r->bw_min))
         return false;
     *lo = exp(r->bw_min);
@@ -72,31 +69,31 @@ void act_range_fit(viewer *v, double arg)
     v->s.tm.lmax = v->doc.y_max * v->s.tm.scale * 1.01;
 }
 
-void act_range_auto(viewer *v, double arg)
+void act_range_auto(session *s, double arg)
 {
     (void)arg;
-    v->s.tm.lmin = v->s.tm.lmax = 0;
+    s->tm.lmin = s->tm.lmax = 0;
 }
 
 static const double DISPLAY_STEP = 1.4142135623730951; /* half a stop */
 
-void act_ldmax(viewer *v, double dir)
+void act_ldmax(session *s, double dir)
 {
-    double l = dir > 0 ? v->s.tm.ldmax * DISPLAY_STEP : v->s.tm.ldmax / DISPLAY_STEP;
-    v->s.tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, l);
+    double l = dir > 0 ? s->tm.ldmax * DISPLAY_STEP : s->tm.ldmax / DISPLAY_STEP;
+    s->tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, l);
 }
 
-void act_drange(viewer *v, double dir)
+void act_drange(session *s, double dir)
 {
-    double d = dir > 0 ? v->s.tm.drange * DISPLAY_STEP : v->s.tm.drange / DISPLAY_STEP;
-    v->s.tm.drange = ht_setting_clamp(HT_SET_DRANGE, d);
+    double d = dir > 0 ? s->tm.drange * DISPLAY_STEP : s->tm.drange / DISPLAY_STEP;
+    s->tm.drange = ht_setting_clamp(HT_SET_DRANGE, d);
 }
 
 /* linear -> human -> none -> linear */
-void act_ceiling(viewer *v, double arg)
+void act_ceiling(session *s, double arg)
 {
     (void)arg;
-    v->s.tm.ceiling = ht_enum_next(tonemap_ceilings, v->s.tm.ceiling);
+    s->tm.ceiling = ht_enum_next(tonemap_ceilings, s->tm.ceiling);
 }
 
 /* *CHOICE to the next of CHOICES, and the parameter it needs, *PARAM, to DEFAULT when unset. */
@@ -107,10 +104,10 @@ static void next_choice(int *choice, const ht_enum *choices, double *param, doub
         *param = dflt;
 }
 
-void act_sampling(viewer *v, double arg)
+void act_sampling(session *s, double arg)
 {
     (void)arg;
-    next_choice(&v->s.tm.sampling, tonemap_samplings, &v->s.tm.fov, 40);
+    next_choice(&s->tm.sampling, tonemap_samplings, &s->tm.fov, 40);
 }
 
 void act_points(viewer *v, double arg)
@@ -129,28 +126,28 @@ void act_weights(viewer *v, double arg)
     viewer_update_y_range(v);
 }
 
-void act_linear(viewer *v, double arg)
+void act_linear(session *s, double arg)
 {
     (void)arg;
-    v->s.tm.force_linear = !v->s.tm.force_linear;
+    s->tm.force_linear = !s->tm.force_linear;
 }
 
 /* The human-vision options (human.h), each on its own key: ARG 0 veil, 1 acuity, 2 colour. */
-void act_human(viewer *v, double arg)
+void act_human(session *s, double arg)
 {
-    bool *opt[] = {&v->s.tm.veil, &v->s.tm.acuity, &v->s.tm.color_loss};
+    bool *opt[] = {&s->tm.veil, &s->tm.acuity, &s->tm.color_loss};
     *opt[(int)arg] = !*opt[(int)arg];
 }
 
 /* Shift+H: what --human sets (the three and the human ceiling) when not all three are on,
  * else the three off (the ceiling stays: C). */
-void act_human_all(viewer *v, double arg)
+void act_human_all(session *s, double arg)
 {
     (void)arg;
-    if (v->s.tm.veil && v->s.tm.acuity && v->s.tm.color_loss)
-        v->s.tm.veil = v->s.tm.acuity = v->s.tm.color_loss = false;
+    if (s->tm.veil && s->tm.acuity && s->tm.color_loss)
+        s->tm.veil = s->tm.acuity = s->tm.color_loss = false;
     else
-        human_params_all(&v->s.tm);
+        human_params_all(&s->tm);
 }
 
 /* Shift+P: the pcond preset, or back to the defaults; the ceiling, forced linear, transfer,
@@ -173,28 +170,28 @@ void act_pcond(viewer *v, double arg)
 
 /* Statistics panel and markers. */
 
-void act_hist_mode(viewer *v, double arg)
+void act_hist_mode(session *s, double arg)
 {
     (void)arg;
-    v->s.hist_mode = (v->s.hist_mode + 1) % HIST_MODES;
+    s->hist_mode = (s->hist_mode + 1) % HIST_MODES;
 }
 
-void act_marks(viewer *v, double arg)
+void act_marks(session *s, double arg)
 {
     (void)arg;
-    v->s.show_marks = !v->s.show_marks;
+    s->show_marks = !s->show_marks;
 }
 
-void act_bins(viewer *v, double dir)
+void act_bins(session *s, double dir)
 {
-    int b = dir > 0 ? v->s.tm.bins * 2 : v->s.tm.bins / 2;
-    v->s.tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
+    int b = dir > 0 ? s->tm.bins * 2 : s->tm.bins / 2;
+    s->tm.bins = b < HT_MIN_BINS ? HT_MIN_BINS : b > HT_MAX_BINS ? HT_MAX_BINS : b;
 }
 
-void act_transfer(viewer *v, double arg)
+void act_transfer(session *s, double arg)
 {
     (void)arg;
-    next_choice(&v->s.tm.transfer, tonemap_transfers, &v->s.tm.gamma, 2.2);
+    next_choice(&s->tm.transfer, tonemap_transfers, &s->tm.gamma, 2.2);
 }
 
 void act_msaa(viewer *v, double arg)
@@ -213,17 +210,17 @@ void act_msaa(viewer *v, double arg)
     v->s.msaa = 1;
 }
 
-void act_panels(viewer *v, double arg) { (void)arg; v->s.show_panels = !v->s.show_panels; }
+void act_panels(session *s, double arg) { (void)arg; s->show_panels = !s->show_panels; }
 void act_help(viewer *v, double arg)
 {
     (void)arg;
     v->s.show_help = !v->s.show_help;
     v->pnl.help_filter[0] = '\0';
 }
-void act_adapt(viewer *v, double arg) { (void)arg; v->s.adapt_view = !v->s.adapt_view; }
-void act_layout(viewer *v, double arg)
+void act_adapt(session *s, double arg) { (void)arg; s->adapt_view = !s->adapt_view; }
+void act_layout(session *s, double arg)
 {
-    v->s.layout = arg < 0 ? ht_enum_next(ht_layouts, v->s.layout) : (int)arg;
+    s->layout = arg < 0 ? ht_enum_next(ht_layouts, s->layout) : (int)arg;
 }
 
 /* Zoom keys zoom at the window's centre (the wheel at the cursor). */
@@ -236,11 +233,11 @@ void act_zoom(viewer *v, double dir)
 
 void act_fit(viewer *v, double arg) { (void)arg; viewer_fit(v); }
 
-void act_one(viewer *v, double arg)
+void act_one(session *s, double arg)
 {
     (void)arg;
-    v->s.view.zoom = 1;
-    v->s.fitted = false;
+    s->view.zoom = 1;
+    s->fitted = false;
 }
 
 void viewer_drop(viewer *v, char **paths, int n)
@@ -273,15 +270,15 @@ void viewer_zoom_by(viewer *v, double factor, double x, double y)
 }
 
 /* Arrow keys scroll the view: ARG is the direction (1 right, 2 left, 3 down, 4 up). */
-void act_pan(viewer *v, double arg)
+void act_pan(session *s, double arg)
 {
     const double step = 128.0;   /* window pixels; the image moves the other way */
-    v->s.fitted = false;
+    s->fitted = false;
     switch ((int)arg) {
-    case 1: v->s.view = view_pan(v->s.view, -step, 0); break;
-    case 2: v->s.view = view_pan(v->s.view, step, 0); break;
-    case 3: v->s.view = view_pan(v->s.view, 0, -step); break;
-    case 4: v->s.view = view_pan(v->s.view, 0, step); break;
+    case 1: s->view = view_pan(s->view, -step, 0); break;
+    case 2: s->view = view_pan(s->view, step, 0); break;
+    case 3: s->view = view_pan(s->view, 0, -step); break;
+    case 4: s->view = view_pan(s->view, 0, step); break;
     }
 }
 
@@ -348,7 +345,7 @@ void act_close_image(viewer *v, double index)
     if (i < 0 || i >= v->doc.list.nfiles)
         return;
     bool shown = i == v->doc.list.cur;
-    viewer_files_remove(v, i);
+    file_list_remove(&v->doc.list, i);   /* another entry shown stays shown; I: loaded below */
     if (i == v->s.ref)   /* the reference closed: none; one before it: its index moves */
         act_set_reference(v, -1);
     else if (i < v->s.ref)
@@ -364,10 +361,10 @@ void act_close(viewer *v, double arg)
 }
 
 /* Ctrl+O: the open box (a typed path; dropping files opens them too). */
-void act_open(viewer *v, double arg)
+void act_open(session *s, double arg)
 {
     (void)arg;
-    v->s.show_open = !v->s.show_open;
+    s->show_open = !s->show_open;
 }
 
 /* The open box's Enter: the typed path (file or folder) added to the list and shown. */
@@ -397,24 +394,24 @@ void act_copy_path(viewer *v, double arg)
 /* ---------------------------------------------------------------------------------------
  * Setters: the panels' sliders, lists and trees */
 
-void act_set_lmin(viewer *v, double x)
+void act_set_lmin(session *s, double x)
 {
     /* Lmin < Lmax: at the top limit, Lmin moves one step below it. */
-    v->s.tm.lmin =
+    s->tm.lmin =
         ht_setting_clamp(HT_SET_LMIN, fmin(x, ht_settings[HT_SET_LMAX].max / RANGE_STEP));
-    if (!(v->s.tm.lmax > v->s.tm.lmin))
-        v->s.tm.lmax = v->s.tm.lmin * RANGE_STEP;
+    if (!(s->tm.lmax > s->tm.lmin))
+        s->tm.lmax = s->tm.lmin * RANGE_STEP;
 }
 
-void act_set_lmax(viewer *v, double x)
+void act_set_lmax(session *s, double x)
 {
-    v->s.tm.lmax = ht_setting_clamp(HT_SET_LMAX, fmax(x, ht_settings[HT_SET_LMIN].min * 100));
-    if (!(v->s.tm.lmin > 0) || v->s.tm.lmin >= v->s.tm.lmax)
-        v->s.tm.lmin = v->s.tm.lmax / 100;
+    s->tm.lmax = ht_setting_clamp(HT_SET_LMAX, fmax(x, ht_settings[HT_SET_LMIN].min * 100));
+    if (!(s->tm.lmin > 0) || s->tm.lmin >= s->tm.lmax)
+        s->tm.lmin = s->tm.lmax / 100;
 }
 
-void act_set_ldmax(viewer *v, double x) { v->s.tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, x); }
-void act_set_drange(viewer *v, double x) { v->s.tm.drange = ht_setting_clamp(HT_SET_DRANGE, x); }
+void act_set_ldmax(session *s, double x) { s->tm.ldmax = ht_setting_clamp(HT_SET_LDMAX, x); }
+void act_set_drange(session *s, double x) { s->tm.drange = ht_setting_clamp(HT_SET_DRANGE, x); }
 
 /* The enumerated setters keep the value when X is none of the table's (a stale index). */
 static void set_enum(int *field, const ht_enum *table, double x)
@@ -422,13 +419,13 @@ static void set_enum(int *field, const ht_enum *table, double x)
     if (x == (int)x && ht_enum_has(table, (int)x))
         *field = (int)x;
 }
-void act_set_ceiling(viewer *v, double x) { set_enum(&v->s.tm.ceiling, tonemap_ceilings, x); }
+void act_set_ceiling(session *s, double x) { set_enum(&s->tm.ceiling, tonemap_ceilings, x); }
 
-void act_set_sampling(viewer *v, double x)
+void act_set_sampling(session *s, double x)
 {
-    set_enum(&v->s.tm.sampling, tonemap_samplings, x);
-    if (!(v->s.tm.fov > 0))
-        v->s.tm.fov = ht_settings[HT_SET_FOV].def;
+    set_enum(&s->tm.sampling, tonemap_samplings, x);
+    if (!(s->tm.fov > 0))
+        s->tm.fov = ht_settings[HT_SET_FOV].def;
 }
 
 void act_set_weights(viewer *v, double x)
@@ -437,22 +434,22 @@ void act_set_weights(viewer *v, double x)
     viewer_update_y_range(v);
 }
 
-void act_set_transfer(viewer *v, double x)
+void act_set_transfer(session *s, double x)
 {
-    set_enum(&v->s.tm.transfer, tonemap_transfers, x);
-    if (!(v->s.tm.gamma > 0))
-        v->s.tm.gamma = 2.2;
+    set_enum(&s->tm.transfer, tonemap_transfers, x);
+    if (!(s->tm.gamma > 0))
+        s->tm.gamma = 2.2;
 }
 
-void act_set_msaa(viewer *v, double x) { v->s.msaa = (int)ht_setting_clamp(HT_SET_MSAA, x); }
-void act_set_hist_mode(viewer *v, double x)
+void act_set_msaa(session *s, double x) { s->msaa = (int)ht_setting_clamp(HT_SET_MSAA, x); }
+void act_set_hist_mode(session *s, double x)
 {
-    v->s.hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES;
+    s->hist_mode = ((int)x % HIST_MODES + HIST_MODES) % HIST_MODES;
 }
 
-void act_set_bins(viewer *v, double x)
+void act_set_bins(session *s, double x)
 {
-    v->s.tm.bins = (int)ht_setting_clamp(HT_SET_BINS, x);
+    s->tm.bins = (int)ht_setting_clamp(HT_SET_BINS, x);
 }
 
 /* Parts and layers by index: stepped to, so that the file list's rules (default layer of a
@@ -497,25 +494,25 @@ void act_reference(viewer *v, double arg)
     act_set_reference(v, v->doc.list.cur);
 }
 
-void act_set_compare(viewer *v, double mode)
+void act_set_compare(session *s, double mode)
 {
     int m = (int)mode;
-    v->s.compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
+    s->compare = m >= 0 && m < COMPARE_COUNT ? m : COMPARE_OFF;
 }
 
-void act_compare(viewer *v, double arg)
+void act_compare(session *s, double arg)
 {
     (void)arg;
-    v->s.compare = ht_enum_next(compare_modes, v->s.compare);
+    s->compare = ht_enum_next(compare_modes, s->compare);
 }
 
-void act_wipe_axis(viewer *v, double arg)
+void act_wipe_axis(session *s, double arg)
 {
     (void)arg;
-    v->s.wipe_horizontal = !v->s.wipe_horizontal;
+    s->wipe_horizontal = !s->wipe_horizontal;
 }
 
-void act_set_ppd(viewer *v, double ppd) { v->s.ppd = ht_setting_clamp(HT_SET_PPD, ppd); }
+void act_set_ppd(session *s, double ppd) { s->ppd = ht_setting_clamp(HT_SET_PPD, ppd); }
 
 void act_set_flip_tonemapper(viewer *v, double t)
 {
@@ -525,67 +522,67 @@ void act_set_flip_tonemapper(viewer *v, double t)
     }
 }
 
-void act_set_wipe(viewer *v, double at) { v->s.wipe = clampd(at, 0, 1); }
-void act_flip(viewer *v, double down) { v->s.flip_held = down != 0; }
+void act_set_wipe(session *s, double at) { s->wipe = clampd(at, 0, 1); }
+void act_flip(session *s, double down) { s->flip_held = down != 0; }
 
 /* ---------------------------------------------------------------------------------------
  * The display mode (display_view.c) */
 
-void act_set_view(viewer *v, double mode)
+void act_set_view(session *s, double mode)
 {
     if (ht_enum_has(display_modes, (int)mode))
-        v->s.disp.mode = (int)mode;
+        s->disp.mode = (int)mode;
 }
 
-void act_view_channel(viewer *v, double arg)
+void act_view_channel(session *s, double arg)
 {
     (void)arg;
-    if (v->s.disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
-        v->s.disp.channel = ht_enum_next(display_channels, v->s.disp.channel);
-        v->s.disp.ch_min = v->s.disp.ch_max = 0;
+    if (s->disp.mode == HT_VIEW_CHANNEL) {   /* again: the next channel, its own range */
+        s->disp.channel = ht_enum_next(display_channels, s->disp.channel);
+        s->disp.ch_min = s->disp.ch_max = 0;
     }
-    v->s.disp.mode = HT_VIEW_CHANNEL;
+    s->disp.mode = HT_VIEW_CHANNEL;
 }
 
-void act_exposure(viewer *v, double steps)
+void act_exposure(session *s, double steps)
 {
-    double ev = v->s.disp.exposure + steps * ht_settings[HT_SET_EXPOSURE].step;
-    v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
+    double ev = s->disp.exposure + steps * ht_settings[HT_SET_EXPOSURE].step;
+    s->disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
 }
-void act_set_exposure(viewer *v, double ev)
+void act_set_exposure(session *s, double ev)
 {
-    v->s.disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
+    s->disp.exposure = ht_setting_clamp(HT_SET_EXPOSURE, ev);
 }
-void act_set_offset(viewer *v, double x) { v->s.disp.offset = ht_setting_clamp(HT_SET_OFFSET, x); }
-void act_set_fc_max(viewer *v, double cd)
+void act_set_offset(session *s, double x) { s->disp.offset = ht_setting_clamp(HT_SET_OFFSET, x); }
+void act_set_fc_max(session *s, double cd)
 {
-    v->s.disp.fc_max = cd > 0 ? ht_setting_clamp(HT_SET_FC_MAX, cd) : 0;   /* 0: automatic */
+    s->disp.fc_max = cd > 0 ? ht_setting_clamp(HT_SET_FC_MAX, cd) : 0;   /* 0: automatic */
 }
-void act_set_fc_decades(viewer *v, double n)
+void act_set_fc_decades(session *s, double n)
 {
-    v->s.disp.fc_decades = (int)ht_setting_clamp(HT_SET_FC_LOG, n);
+    s->disp.fc_decades = (int)ht_setting_clamp(HT_SET_FC_LOG, n);
 }
-void act_set_fc_steps(viewer *v, double n)
+void act_set_fc_steps(session *s, double n)
 {
-    v->s.disp.fc_steps = (int)ht_setting_clamp(HT_SET_FC_STEPS, n);
-}
-
-void act_set_fc_style(viewer *v, double s)
-{
-    set_enum(&v->s.disp.fc_style, display_fc_styles, s);
+    s->disp.fc_steps = (int)ht_setting_clamp(HT_SET_FC_STEPS, n);
 }
 
-void act_set_channel(viewer *v, double c)
+void act_set_fc_style(session *s, double style)
+{
+    set_enum(&s->disp.fc_style, display_fc_styles, style);
+}
+
+void act_set_channel(session *s, double c)
 {
     if (ht_enum_has(display_channels, (int)c)) {
-        v->s.disp.channel = (int)c;
-        v->s.disp.ch_min = v->s.disp.ch_max = 0;   /* its own range */
+        s->disp.channel = (int)c;
+        s->disp.ch_min = s->disp.ch_max = 0;   /* its own range */
     }
 }
 
-void act_set_ch_palette(viewer *v, double p)
+void act_set_ch_palette(session *s, double p)
 {
-    set_enum(&v->s.disp.ch_palette, display_channel_palettes, p);
+    set_enum(&s->disp.ch_palette, display_channel_palettes, p);
 }
 
 /* ---------------------------------------------------------------------------------------

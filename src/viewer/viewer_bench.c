@@ -82,7 +82,7 @@ static bool viewer_open(viewer *v, const char *file, int img_w, int img_h, int w
         !(v->pnl.gui = ui_create(v->pnl.ui_scale, err, errlen)))
         return false;
     hdr_image img = {0};
-    if ((v->doc.list.cur = viewer_files_add(v, file ? file : "synthetic")) < 0) {
+    if ((v->doc.list.cur = file_list_add(&v->doc.list, file ? file : "synthetic")) < 0) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -115,17 +115,9 @@ static void frame_changed(viewer *v)
 
 static void build_panels(viewer *v) { panels_build(v); }
 static void draw_gui(viewer *v) { ui_render(v->pnl.gui, v->fb_w, v->fb_h); }
-static void present(viewer *v) { viewer_present(v, false); }
+static void present(viewer *v) { viewer_present(&v->rnd, &v->s, v->vp, v->fb_h, false); }
 
-/* The frame's clear of the whole window (viewer_draw_frame's first draw; its colour is the
- * one the frame left set). */
-static void clear_window(viewer *v)
-{
-    (void)v;
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDisable(GL_SCISSOR_TEST);
-    glClear(GL_COLOR_BUFFER_BIT);
-}
+static void clear_window(viewer *v) { viewer_clear(v); }
 
 /* One timed step of a run: its GPU timer and, per run, CPU time until submitted and time
  * until the GPU finished (glFinish). */

@@ -397,9 +397,6 @@ void viewer_layer_step(viewer *v, int dir)
                            names[i][0] ? names[i] : "(none)", v->doc.img.rgb_source);
 }
 
-int viewer_files_add(viewer *v, const char *path) { return file_list_add(&v->doc.list, path); }
-void viewer_files_remove(viewer *v, int i) { file_list_remove(&v->doc.list, i); }
-
 void viewer_files_drop(viewer *v, char **paths, int n)
 {
     if (n <= 0)

@@ -34,13 +34,10 @@ void viewer_set_message(viewer *v, bool error, const char *fmt, ...)
 
 /* view_place.c: the view maths on the state (reads only) */
 
-/* The scene pass's view of the image (from the view and the viewport; _at: of S's view of
- * D's image in a viewport of W x H). */
-scene_view viewer_scene_view(const viewer *v);
+/* The scene pass's view of S's view of D's image in a viewport of W x H. */
 scene_view viewer_scene_view_at(const session *s, const viewer_document *d, int w, int h);
 
-/* Where the current view puts the image in the window (_at: as viewer_scene_view_at). */
-view_place viewer_place(const viewer *v);
+/* Where S's view puts D's image in a viewport of W x H. */
 view_place viewer_place_at(const session *s, const viewer_document *d, int w, int h);
 /* The view that fits the image (both its windows) into the viewport; FIRST: a new image's
  * first view (view_first: 1:1 when it fits). */
@@ -50,14 +47,13 @@ void viewer_fit(viewer *v);
 /* Whether the frame shows the human-vision stage (human_gpu.h): an option is on and the image
  * fits one texture (the stage reads it whole). With an option on and an image in pieces the
  * frame is tone-mapped without the options. */
-bool viewer_human_shown(const viewer *v);
 bool viewer_human_shown_in(const viewer_render *r, const session *s);
 /* The data-window pixel under viewport point (X, Y), clamped to the image. */
 void viewer_image_pixel(const viewer *v, double x, double y, int *ix, int *iy);
 /* The region's rectangle (x0, y0, x1, y1 inclusive) from its dragged corners. */
 void viewer_region_rect(const viewer *v, int rect[4]);
-/* The divider's place in viewport pixels (x, or y when horizontal). */
-int viewer_wipe_pos(const viewer *v);
+/* S's divider's place in viewport VP's pixels (x, or y when horizontal). */
+int viewer_wipe_pos_at(const session *s, viewport vp);
 /* Whether the mode draws an error map (in the single layout), and whether it reads the
  * linear pictures (the scene pass then runs with one sample a pixel). */
 bool viewer_compare_map(const viewer *v);
@@ -80,7 +76,6 @@ image_load_options viewer_load_options(const viewer *v, bool shown, char *part, 
 /* The image name of a network entry of the list, else NULL (a file). */
 const char *viewer_net_name(const viewer *v, const char *path);
 /* What the pipelines' apply pass shows: NULL for tone mapping, else the resolved mode. */
-const display_params *viewer_display_of(const viewer *v);
 const display_params *viewer_display_in(const viewer_render *r, const session *s);
 /* The reference's entry ("" when there is none, or its index is not in the list). */
 const char *viewer_ref_path(const viewer *v);
@@ -97,10 +92,11 @@ bool renderer_create(viewer_render *r, char *err, size_t errlen);
  * the frame it was read from), never waiting; one of a frame drawn meanwhile is started then.
  * True when the record changed (a frame is to be drawn for it). */
 bool renderer_poll(viewer_render *r);
-/* The frame record's analysis when it is that of what is shown now (its key equals the
- * shown image's, settings' and, when the analysis reads the view, view's), else NULL: its
- * result is pending (a frame or so). Every reader of the analysis reads it here. */
-const tonemap_result *renderer_result(const viewer *v);
+/* The frame record's analysis when it is that of what is shown now in viewport VP (its key
+ * equals the shown image's, settings' and, when the analysis reads the view, view's), else
+ * NULL: its result is pending (a frame or so). Every reader of the analysis reads it here. */
+const tonemap_result *renderer_result(const viewer_render *r, const viewer_document *d,
+                                      const session *s, viewport vp);
 /* The statistics when they are of the shown image and settings (their key), else NULL. */
 const imgstats *renderer_stats(const viewer_render *r, const viewer_document *d,
                               const session *s);
@@ -145,6 +141,11 @@ void viewer_cleanup(viewer *v);
  * layout, the passes unless nothing they depend on changed, present, the panels. Returns the
  * samples the picture got (0: minimised). */
 int viewer_draw_frame(viewer *v);
+
+/* The frame's clear of the window's framebuffer: only the bands around the picture where the
+ * present covers the viewport (one image shown), the whole window otherwise. A whole-window
+ * clear was 0.59 ms of a 4K frame's 1.75 on the lent H200 (BENCHMARKS.md). */
+void viewer_clear(const viewer *v);
 
 /* S: the export the action asked for (v->export_due), run by the loop after a frame: the
  * full image as `hdrtone export --backend gpu` computes it, to ./NAME_tonemapped[-N].png; with
@@ -295,12 +296,6 @@ void viewer_neighbour_step(viewer *v, int dir);
 void viewer_part_step(viewer *v, int dir);
 void viewer_layer_step(viewer *v, int dir);
 void viewer_reload(viewer *v, int arg);
-/* Adds PATH to the list unless it is there (file_list_add); returns its index (-1: no
- * memory). */
-int viewer_files_add(viewer *v, const char *path);
-/* Removes entry I (file_list_remove); the shown entry stays shown (another one when I was
- * it: the caller loads). */
-void viewer_files_remove(viewer *v, int i);
 /* Loads files[cur] into a new image and only when that succeeds replaces the shown one,
  * keeping view, zoom and settings when its windows are the same. False with the reason in
  * ERR, the shown image untouched (a file caught half-written keeps the last good picture). */
@@ -344,24 +339,34 @@ void viewer_watch_stop(viewer *v);
 
 /* display_view.c */
 
-/* The image's units and the display mode resolved for it (when either changed), set on the
- * pipelines for the next frame. */
-void viewer_display_update(viewer *v);
+/* D's image's units (set in DISP, the session's display mode) and DISP resolved for the image
+ * (when either changed, WHITE: the session's white rule), set on R's pipeline for the next
+ * frame. An OCIO view that cannot be shown falls back to tone mapping in DISP (the session's:
+ * the mode shown is the mode asked), the reason in ERR ("" when none), for the loop to say. */
+void viewer_display_update(viewer_render *r, const viewer_document *d, display_params *disp,
+                           int white, char *err, size_t errlen);
 /* Luminance in cd/m^2 of the colour RGB by the image's units (units.h). */
 double viewer_luminance_cd_m2(const viewer *v, const float *rgb);
 
 /* display_ocio.c */
 
-/* D's OCIO input space for the image (d->ocio_input) and v->rnd.ocio_x; false (said on the
- * status line) when the config cannot be loaded or the image's space is degenerate. */
-bool viewer_ocio_resolve(viewer *v, display_params *d);
+/* R's OCIO config (PATH), loaded the first time the mode is shown (by viewer_display_update,
+ * for the picture and the panels' lists); false when it cannot be, the reason in ERR
+ * ("OCIO: ...") the first time only: it is not tried again. */
+bool viewer_ocio_load(viewer_render *r, const char *path, char *err, size_t errlen);
+/* D's OCIO input space for DOC's image (d->ocio_input) and r->ocio_x (WHITE: the session's
+ * white rule); false when the config cannot be loaded or the image's space is degenerate,
+ * the reason in ERR ("OCIO: ..."; "" for a config whose failure was said before). */
+bool viewer_ocio_resolve(viewer_render *r, const viewer_document *doc, int white,
+                         display_params *d, char *err, size_t errlen);
 /* In the OCIO view, TM takes the image's matrix to the view's input space, clipped. */
 void viewer_ocio_params(const viewer_render *r, const session *s, tonemap_params *tm);
 /* The names of LIST (OCIO_SPACES, OCIO_DISPLAYS, OCIO_LOOKS; -1: the views of DISPLAY) into
  * NAMES, at most MAX; their count (0 without a config). Valid while the config lives. */
-int viewer_ocio_names(viewer *v, int list, const char *display, const char **names, int max);
+int viewer_ocio_names(const viewer_render *r, int list, const char *display, const char **names,
+                      int max);
 /* The config's default display (DISPLAY NULL), or DISPLAY's default view; "" without one. */
-const char *viewer_ocio_default(viewer *v, const char *display);
+const char *viewer_ocio_default(const viewer_render *r, const char *display);
 
 
 /* compare_view.c */
@@ -372,7 +377,8 @@ const char *viewer_ocio_default(viewer *v, const char *display);
  * stepped to: it is a file of its own) into *IMG. False with the reason in ERR. */
 bool viewer_read_other(viewer *v, const char *path, hdr_image *img, char *err, size_t errlen);
 /* TEX's viewport pixels [X0, X1) x [Y0, Y1) (y down) onto AT of the window. */
-void viewer_blit(viewer *v, unsigned tex, viewport at, int x0, int y0, int x1, int y1);
+void viewer_blit(const viewer_render *r, int fb_h, unsigned tex, viewport at, int x0, int y0,
+                 int x1, int y1);
 /* Whether the frame shows the reference (a mode or Z, a reference of the image's size, the
  * single layout: the tiles of the others show the pictures side by side),
  * loading it when its entry changed; the reason in v->doc.ref_err when not. */
@@ -382,9 +388,9 @@ bool viewer_ref_shown(viewer *v);
  * output. False with the reason in ERR (the loop puts it in the document's ref_err). */
 bool viewer_ref_render(viewer_render *r, const viewer_document *d, const session *s,
                        const viewer_frame_key *key, char *err, size_t errlen);
-/* The picture into the viewport: the current image's output, then (REF) the reference's
- * over all of it (Z) or over the far side of the divider. */
-void viewer_present(viewer *v, bool ref);
+/* The picture into viewport VP of a framebuffer FB_H high: the current image's output, then
+ * (REF) the reference's over all of it (Z) or over the far side of S's divider. */
+void viewer_present(const viewer_render *r, const session *s, viewport vp, int fb_h, bool ref);
 /* The error map of the frame's two pictures (r->last's, after both were rendered), when the
  * frame shows one (viewer_compare_map), never waiting (SYNC: the test hooks' wait for its
  * numbers); else they come with viewer_compare_poll, once a frame. False with the reason in
@@ -407,19 +413,26 @@ void viewer_tiles_layout(viewer *v);
  * tile (pan, zoom and the cursor's pixel are locked across the tiles); the tile it was in
  * (-1: none). */
 int viewer_tiles_point(const viewer *v, double *x, double *y);
-/* The settings tile T is drawn with: the shown image's, in T's image's colour space, without
+/* The settings tile T is drawn with: the session's, in T's image's colour space, without
  * the human-vision stage's switches (the Pixel section's; tile_render adds them); false with
  * the reason. */
-bool viewer_tile_params(const viewer *v, const viewer_tile *t, tonemap_params *tm, char *err,
+bool viewer_tile_params(const session *s, const viewer_tile *t, tonemap_params *tm, char *err,
                         size_t errlen);
 /* The other tile under the cursor, with its image and tone curve read (the renderer reads it
  * once a render of that tile), or NULL: the cursor is on the shown image's tile or none. */
 const viewer_tile *viewer_tile_hovered(const viewer *v);
-/* The other tiles' pictures (after the shown image's frame, with its SAMPLES), each rendered
- * again only when its key changed, and blitted to their places. A file that cannot be read
- * leaves its tile empty with the reason (viewer_tile.err, shown on it). */
-void viewer_tiles_render(viewer *v, int samples);
-void viewer_tiles_present(viewer *v);
+/* The other tiles' files into their pipelines when their entries changed: decoded on a
+ * worker (the loop's services: the list, the tev server's images, the test hooks' wait),
+ * uploaded by the frame after. A file that cannot be read leaves its tile empty with the
+ * reason (viewer_tile.err, shown on it). */
+void viewer_tiles_load(viewer *v);
+/* The loaded tiles' pictures (after the shown image's frame R->last, with its SAMPLES and
+ * S's settings), each rendered again only when its key changed; the tone curve of the tile
+ * IN's cursor is over read back. A pass that fails says why in the tile's err. */
+void viewer_tiles_render(viewer_render *r, const session *s, const viewer_input *in,
+                         int samples);
+/* The tiles' pictures blitted to their places in a framebuffer FB_H high. */
+void viewer_tiles_present(const viewer_render *r, int fb_h);
 void viewer_tiles_free(viewer *v);
 /* Whether a tile's file is decoding (the loop then polls; the frame uploads it once done);
  * viewer_tiles_poll, once a frame, asks for a frame when one is done. */
@@ -428,15 +441,17 @@ void viewer_tiles_poll(viewer *v);
 
 /* compare_whole.c */
 
-/* What viewer_whole_get found. */
+/* What viewer_whole_peek found. */
 enum { WHOLE_NONE, WHOLE_PENDING, WHOLE_READY, WHOLE_FAILED };
 /* The whole image's comparison of the list's entry ENTRY against the reference, as `hdrtone
  * compare --backend cpu REF FILE` computes it (flip_input_load, flip_report_cpu: full
  * resolution, FLIP's settings of the session): WHOLE_READY with *R; WHOLE_PENDING while a
- * worker computes it (started here: nothing waits); WHOLE_FAILED with the reason in *ERR;
- * WHOLE_NONE without a reference or for the reference itself. A result is kept for its key
- * (both files, ppd, FLIP's tone mapper) and dropped when the key changes. */
-int viewer_whole_get(viewer *v, int entry, flip_report *r, const char **err);
+ * worker computes it or until viewer_whole_ask starts it; WHOLE_FAILED with the reason in
+ * *ERR; WHOLE_NONE without a reference or for the reference itself. A result is kept for its
+ * key (both files, ppd, FLIP's tone mapper) and dropped when the key changes. */
+int viewer_whole_peek(const viewer *v, int entry, flip_report *r, const char **err);
+/* ENTRY's comparison wanted: started on a worker unless kept or running (nothing waits). */
+void viewer_whole_ask(viewer *v, int entry);
 /* Once a frame: takes a finished result (redraws); starts the next wanted one. */
 void viewer_whole_poll(viewer *v);
 /* Under the test hooks: waits for the computations wanted so far. Whether one runs (the loop

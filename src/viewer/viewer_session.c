@@ -298,12 +298,12 @@ void viewer_session_apply(viewer *v, viewer_session_file *s)
 {
     const json_value *cur = json_get(&s->root, "current"), *ref = json_get(&s->root, "reference");
     if (cur->type == JSON_STRING && access(cur->str, R_OK) == 0) {
-        int i = viewer_files_add(v, cur->str);
+        int i = file_list_add(&v->doc.list, cur->str);
         if (i >= 0)
             v->doc.list.cur = i;
     }
     if (ref->type == JSON_STRING && access(ref->str, R_OK) == 0)
-        v->s.ref = viewer_files_add(v, ref->str);
+        v->s.ref = file_list_add(&v->doc.list, ref->str);
     v->s.compare = v->s.ref >= 0 ? s->compare : COMPARE_OFF;
     v->s.wipe = s->wipe;
     v->s.wipe_horizontal = s->wipe_horizontal;

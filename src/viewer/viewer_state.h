@@ -313,6 +313,16 @@ typedef struct viewer_panel {
     char open_path[1024];      /* the open box's text */
     char help_filter[64];      /* the help's search text: typed while the help shows */
     int ui_frames;             /* frames to draw again for the GUI to settle after input */
+    /* What the panels' drawing (which reads the viewer as const) asked for, done in order by
+     * panels_build once they are drawn: the actions run (panels_act), the whole-image
+     * numbers wanted (viewer_whole_ask). */
+    struct {
+        int id;                /* action_id */
+        double value;
+        bool set;              /* a setter's value, else the table's argument */
+    } acts[16];
+    int nacts;
+    int whole_asks[HT_GRID_MAX + 1], nwhole_asks;
 } viewer_panel;
 
 /* The viewer: its parts, the services' state, and the loop's own fields. */

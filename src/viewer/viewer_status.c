@@ -33,11 +33,12 @@ typedef struct hovered {
 
 static hovered hovered_image(const viewer *v)
 {
-    hovered h = {&v->doc.img, v->s.tm, renderer_result(v), NULL};
+    hovered h = {&v->doc.img, v->s.tm, renderer_result(&v->rnd, &v->doc, &v->s, v->vp),
+                 NULL};
     const viewer_tile *t = viewer_tile_hovered(v);
     tonemap_params tm;
     char err[HT_ERR_MAX];
-    if (t && viewer_tile_params(v, t, &tm, err, sizeof err))
+    if (t && viewer_tile_params(&v->s, t, &tm, err, sizeof err))
         h = (hovered){&t->img, tm, &t->r, t};
     return h;
 }
@@ -103,7 +104,7 @@ static void add(text_buf *t, const char *fmt, ...)
  * human-vision stage, whose grids are in the image's pixels (renderer_render). */
 static bool analyses_view(const viewer *v)
 {
-    return v->s.adapt_view && !viewer_human_shown(v);
+    return v->s.adapt_view && !viewer_human_shown_in(&v->rnd, &v->s);
 }
 
 const char *viewer_msaa_note(const viewer *v, int samples, bool brief)
@@ -274,7 +275,7 @@ static void status_human(text_buf *t, const viewer *v)
     const tonemap_params *tm = &v->s.tm;
     if (!human_requested(tm))
         return;
-    if (!viewer_human_shown(v)) {
+    if (!viewer_human_shown_in(&v->rnd, &v->s)) {
         add(t, "\nhuman vision: not shown (the image is in %d pieces, larger than one GPU "
                "texture)", pipeline_image_pieces(v->rnd.pipe));
         return;
@@ -340,7 +341,7 @@ static void status_pixel(text_buf *t, const viewer *v)
 
 void viewer_status_text(const viewer *v, int samples, char *buf, size_t len)
 {
-    const tonemap_result *r = renderer_result(v);
+    const tonemap_result *r = renderer_result(&v->rnd, &v->doc, &v->s, v->vp);
     text_buf t = {buf, len, 0};
     status_view(&t, v, samples);
     char seq[256];
@@ -417,7 +418,7 @@ void viewer_pixel_text(const viewer *v, char *buf, size_t len)
 
 bool viewer_pixel_bytes(const viewer *v, const tonemap_params *tm, const float *p, int out[3])
 {
-    return pixel_bytes(tm, renderer_result(v), p, out);
+    return pixel_bytes(tm, renderer_result(&v->rnd, &v->doc, &v->s, v->vp), p, out);
 }
 
 void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)

@@ -27,7 +27,7 @@ rows = {p["name"]: p for p in d["results"][-1]["passes"]}
 for what in ("viewer frame with GUI", "GUI frame: CPU", "GUI frame: until done",
              "GUI frame: picture unchanged", "viewer frame, panels hidden",
              "GUI: panels built (CPU)", "GUI: ui_render (CPU)", "GUI: ui_render (GPU)",
-             "present (blit)", "clear (the window)"):
+             "present (blit)", "clear (around the picture)"):
     name = f"{what}, {W}x{H}"
     check(name in rows and rows[name]["median_us"] > 0, f"row {name}: {rows.get(name)}")
 frame, plain = rows.get(f"viewer frame with GUI, {W}x{H}"), rows.get(

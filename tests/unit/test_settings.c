@@ -65,7 +65,7 @@ static void test_cli(void)
 /* The viewer's setter of a setting and where it keeps the value. */
 typedef struct {
     ht_setting_id id;
-    void (*set)(struct viewer *, double);
+    void (*set)(session *, double);
     double (*get)(const viewer *);
 } viewer_setting;
 
@@ -94,35 +94,35 @@ static void test_viewer(void)
     for (size_t i = 0; i < sizeof SETTERS / sizeof SETTERS[0]; i++) {
         const viewer_setting *t = &SETTERS[i];
         const ht_setting *s = &ht_settings[t->id];
-        t->set(v, beyond(s->max, +1));
+        t->set(&v->s, beyond(s->max, +1));
         CHECK_EQ(t->get(v), s->max);
-        t->set(v, s->min);
+        t->set(&v->s, s->min);
         CHECK_EQ(t->get(v), s->min);
         if (t->id != HT_SET_FC_MAX) {   /* fc-max: 0 and below mean automatic */
-            t->set(v, beyond(s->min, -1));
+            t->set(&v->s, beyond(s->min, -1));
             CHECK_EQ(t->get(v), s->min);
         }
     }
     /* Lmin and Lmax: clamped to the limits and kept in order. */
-    act_set_lmax(v, 1e40);
+    act_set_lmax(&v->s, 1e40);
     CHECK_EQ(v->s.tm.lmax, ht_settings[HT_SET_LMAX].max);
-    act_set_lmin(v, 1e40);
+    act_set_lmin(&v->s, 1e40);
     CHECK(v->s.tm.lmin < v->s.tm.lmax && v->s.tm.lmax <= ht_settings[HT_SET_LMAX].max,
           "Lmin %g Lmax %g", v->s.tm.lmin, v->s.tm.lmax);
     /* The keys step the exposure by the table's step. */
-    act_set_exposure(v, 0);
-    act_exposure(v, +1);
+    act_set_exposure(&v->s, 0);
+    act_exposure(&v->s, +1);
     CHECK_EQ(v->s.disp.exposure, ht_settings[HT_SET_EXPOSURE].step);
     /* Enumerated setters: a value the table lacks changes nothing. */
     v->s.tm.ceiling = HT_CEILING_LINEAR;
-    act_set_ceiling(v, 99);
+    act_set_ceiling(&v->s, 99);
     CHECK_EQ(v->s.tm.ceiling, HT_CEILING_LINEAR);
     v->s.tm.sampling = HT_SAMPLING_PIXELS;
     v->s.tm.fov = 40;
-    act_set_sampling(v, -3);
+    act_set_sampling(&v->s, -3);
     CHECK_EQ(v->s.tm.sampling, HT_SAMPLING_PIXELS);
     v->s.tm.transfer = HT_TRANSFER_SRGB;
-    act_set_transfer(v, 1.5);
+    act_set_transfer(&v->s, 1.5);
     CHECK_EQ(v->s.tm.transfer, HT_TRANSFER_SRGB);
     free(v);
 }
