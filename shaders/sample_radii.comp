@@ -3,19 +3,21 @@
 // interior foveal pixel, the solid angle omega of a picture pixel there (from the differences of the
 // neighbouring view rays) against the visible frequency at the foveal luminance,
 // sr = (pi / 180) / sqrt(omega) / hacuity(La); the border copies its inner neighbour. The
-// grid (fw * fh floats) is followed by the largest radius (at least 1; set to 1 before the
-// dispatch, pass_veil_radii), which the CPU reads.
+// grid is fw * fh floats; each group's largest radius (at least 1) goes to its slot of
+// GroupMax, which the CPU reads and takes the largest of (pass_veil_radii_max): nothing to
+// clear before the dispatch nor to copy after it (~5 us each on an H200).
 layout(local_size_x = HT_RADII_GROUP) in;
 layout(rgba32f, binding = 0) readonly uniform image2D u_fov;   // the current foveal image
 layout(std430, binding = HT_BIND_RAY_DIRS) readonly buffer Dirs { vec4 dirs[]; };
-// The radii as float bits: the largest is kept by an atomicMax on them.
-layout(std430, binding = HT_BIND_SAMPLE_RADII) buffer Radii { uint sr[]; };
+layout(std430, binding = HT_BIND_SAMPLE_RADII) writeonly buffer Radii { float sr[]; };
+// Bound for this pass alone at a binding its program does not otherwise use.
+layout(std430, binding = HT_BIND_POINT_EXACT) writeonly buffer GroupMax { float group_max[]; };
 uniform ivec2 u_pic;    // the picture
 uniform ivec2 u_grid;   // fw, fh
 uniform float u_scale;
 
 const double PI = 3.14159265358979323846lf;
-shared uint s_max;
+shared uint s_max;   // float bits of radii >= 1: they order as the floats
 
 // human_hacuity: cycles/degree at adaptation luminance la (cd/m^2); its floor at la <= 0.
 float hacuity(float la)
@@ -51,9 +53,9 @@ void main()
     if (k < n) {
         ivec2 c = clamp(ivec2(k % u_grid.x, k / u_grid.x), ivec2(1), u_grid - 2);
         float r = interior ? radius_at(c) : 0.0;
-        sr[k] = floatBitsToUint(r);
-        atomicMax(s_max, floatBitsToUint(max(r, 1.0)));   // >= 1: the bits order as floats
+        sr[k] = r;
+        atomicMax(s_max, floatBitsToUint(max(r, 1.0)));
     }
     barrier();
-    if (t == 0u) atomicMax(sr[n], s_max);
+    if (t == 0u) group_max[gl_WorkGroupID.x] = uintBitsToFloat(s_max);
 }

@@ -27,7 +27,7 @@ typedef struct ht_human_grids {
  * pipeline_tonemap_* with the options; pipeline.h) left: its human_report, as human_cpu_analyze
  * fills it, or NULL when that analysis had no human-vision option (an image in pieces refuses
  * the options: its frame fails with the reason); and its grids, the pipeline's own buffers
- * (sample_radii holds fw * fh radii, then their largest), all zero without the options. */
+ * (sample_radii holds fw * fh radii), all zero without the options. */
 const human_report *pipeline_human_report(const pipeline *p);
 ht_human_grids pipeline_human_grids(const pipeline *p);
 /* Reads the grids back (tests): VEIL fw * fh * 3 floats (rgb), SR fw * fh floats; either may

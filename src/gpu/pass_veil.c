@@ -14,7 +14,8 @@ struct pass_veil {
     gpu_buf dirs;               /* fw * fh vec4 view-ray directions (HT_BIND_RAY_DIRS) */
     int dirs_w, dirs_h;         /* the picture and field of view they were made for */
     double dirs_fov;
-    gpu_buf max_sr;             /* the largest radius, copied for the read-back */
+    gpu_buf max_sr;             /* each radii group's largest radius, read back */
+    unsigned groups;            /* the groups of the pending read */
     gpu_readback *rb;           /* its fenced read-back (made on first use) */
     int slot;                   /* the pending read's slot, -1: none */
     float last_max;             /* the last one collected (0: none yet) */
@@ -73,7 +74,7 @@ bool pass_veil_prepare(pass_veil *p, int w, int h, const tonemap_params *params,
         p->dirs_fov = params->fov;
     }
     gpu_buf_recreate(&b->veil, n * 4 * sizeof(float));
-    gpu_buf_recreate(&b->sample_radii, (n + 1) * sizeof(float));
+    gpu_buf_recreate(&b->sample_radii, n * sizeof(float));
     b->fov_w = fw;
     b->fov_h = fh;
     return true;
@@ -115,12 +116,10 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_SAMPLE_RADII, b->sample_radii.id);
     glBindImageTexture(0, fov.texture, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
     unsigned n = (unsigned)b->fov_w * (unsigned)b->fov_h;
-    const float one = 1.0f;   /* the largest radius' start (sample_radii.comp) */
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->sample_radii.id);
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32F, (GLintptr)(n * sizeof one),
-                         sizeof one, GL_RED, GL_FLOAT, &one);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glDispatchCompute((n + HT_RADII_GROUP - 1) / HT_RADII_GROUP, 1, 1);
+    p->groups = (n + HT_RADII_GROUP - 1) / HT_RADII_GROUP;
+    gpu_buf_recreate(&p->max_sr, p->groups * sizeof(float));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_EXACT, p->max_sr.id);
+    glDispatchCompute(p->groups, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     /* A fenced read instead of glGetBufferSubData, which waits for everything queued before
      * it and leaves the GPU idle until the CPU queues more (a round trip, ~60 us on an H200):
@@ -130,12 +129,8 @@ bool pass_veil_radii(pass_veil *p, ht_source fov, int w, int h, const ht_buffers
         return false;
     }
     gpu_readback_cancel(p->rb, p->slot);   /* a frame that stopped before collecting it */
-    gpu_buf_recreate(&p->max_sr, sizeof(float));
-    glBindBuffer(GL_COPY_READ_BUFFER, b->sample_radii.id);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, p->max_sr.id);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                        (GLintptr)(n * sizeof(float)), 0, sizeof(float));
-    p->slot = gpu_readback_start_buffer(p->rb, p->max_sr.id, sizeof(float), err, errlen);
+    p->slot =
+        gpu_readback_start_buffer(p->rb, p->max_sr.id, p->groups * sizeof(float), err, errlen);
     return p->slot >= 0;
 }
 
@@ -147,11 +142,19 @@ bool pass_veil_radii_max(pass_veil *p, float *max_sr, char *err, size_t errlen)
         *max_sr = p->last_max;
         return true;
     }
-    if (!p->rb || !gpu_readback_finish(p->rb, slot, max_sr, err, errlen)) {
-        if (!p->rb)
+    float *group = p->rb && slot >= 0 ? malloc(p->groups * sizeof *group) : NULL;
+    if (!group || !gpu_readback_finish(p->rb, slot, group, err, errlen)) {
+        if (!p->rb || slot < 0)
             snprintf(err, errlen, "no sample radii pending");
+        else if (!group)
+            snprintf(err, errlen, "out of memory");
+        free(group);
         return false;
     }
+    *max_sr = 1.0f;   /* each group's is at least 1 */
+    for (unsigned g = 0; g < p->groups; g++)
+        *max_sr = group[g] > *max_sr ? group[g] : *max_sr;
+    free(group);
     p->last_max = *max_sr;
     return true;
 }

@@ -260,7 +260,7 @@ HT_STATS_BINDINGS(HT_ENUM_)
 
 /* Binding points of the human-vision stage's foveal-resolution inputs (human.h), fw x fh
  * grids, top row first, in the picture's units: the veil, fw * fh vec4 (rgb; a 0), and the
- * sample radii, fw * fh floats (input pixels) followed by their largest (at least 1); and the
+ * sample radii, fw * fh floats (input pixels); and the
  * analysis' view-ray directions (human_ray_dirs), fw * fh vec4 (xyz; w 0). */
 #define HT_HUMAN_BINDINGS(X)       \
     X(HT_BIND_VEIL, 10)            \
