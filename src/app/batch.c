@@ -59,11 +59,14 @@ typedef struct batch {
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
     double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
     bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
+    bool probing;                 /* the first file decodes alone (decode_regime) */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
     int ahead, backlog;
     bool to_half;                 /* decoders hand the GPU half floats (half-exact images) */
-    const image_allocator *half_alloc; /* where they decode them: the GPU's upload buffers */
+    const image_allocator *half_alloc; /* where they decode them: timed_alloc over ring */
+    const image_allocator *ring;  /* the GPU's upload buffers (batch_gpu_allocator) */
+    image_allocator timed;        /* ring's, each get timed into the decoding job's moments */
     bool linear;                  /* o->format holds floats: map_linear's output */
     bool uhdr;                    /* an Ultra HDR JPEG: px holds the 16-bit HDR rendition,
                                      then the 8-bit SDR base of the options sdr */
@@ -157,15 +160,57 @@ static void finish(batch *b, job *j, bool ok)
     pthread_cond_broadcast(&b->cv);
 }
 
-/* Threads decoding each file: when the files keep every worker busy, the cores shared among
- * DECODES_AT_ONCE files (in input order, so the GPU gets its first frame after a quarter of a
- * frame's decode on one core, not a whole one while seven more decode beside it); else the
- * cores shared among the files, a single file getting them all. */
-enum { DECODES_AT_ONCE = 4 };
-static int load_threads(int n, int workers, int cpus)
+/* Threads decoding each file when the files do not keep every worker busy: the cores shared
+ * among the files, a single file getting them all. When they do, the first file decodes
+ * alone on every core (the first frame as early as one decode on all cores allows), and its
+ * codec sets the rest (decode_regime). */
+static int load_threads(int n, int cpus)
 {
-    long t = n > 1 && n >= workers ? cpus / DECODES_AT_ONCE : cpus / (n > 1 ? n : 1);
+    long t = cpus / (n > 1 ? n : 1);
     return t < 1 ? 1 : t > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)t;
+}
+
+/* After the first file's decode alone on every core, what the files after it get: a cheap
+ * decode stays one file at a time on every core, frames reaching the GPU in order one decode
+ * apart; a costly one goes DECODES_AT_ONCE at a time on a share of the cores each, which
+ * spends less CPU on the same frames. Cheap: the codecs measured so (one core, a 4K frame:
+ * uncompressed 2 ns a pixel, DWAA 5; PIZ 11, ZIP 19), 16 x 4K 1.3-1.5x and 1.2-1.3x faster one
+ * at a time on the 16-core GPU machine (BENCHMARKS.md, "Short batches, fill and drain"). The
+ * CPU the first decode took did not tell them apart there: on 16 threads DWAA's passed the
+ * bound that split them on two. */
+enum { DECODES_AT_ONCE = 4 };
+static void decode_regime(batch *b, const hdr_image *img)
+{
+    static const char *const cheap[] = {"NONE", "DWAA"};   /* image_exr.c's names */
+    b->probing = false;
+    for (size_t i = 0; i < sizeof cheap / sizeof *cheap; i++)
+        if (strcmp(img->compression, cheap[i]) == 0)
+            return;
+    b->load_threads = b->cpus / DECODES_AT_ONCE > 1 ? b->cpus / DECODES_AT_ONCE : 1;
+    b->max_decoding = b->cpus / b->load_threads > 1 ? b->cpus / b->load_threads : 1;
+}
+
+/* The job this thread decodes (decode_one), for timed_get. */
+static _Thread_local job *decoding_job;
+
+/* The upload buffers' get, its wait recorded as the decoding job's buffer_asked and
+ * buffer_got (bench --export's timeline: how long a decoder waited for the GL thread). */
+static void *timed_get(void *ctx, size_t bytes)
+{
+    batch *b = ctx;
+    job *j = decoding_job;
+    if (j)
+        j->at[BATCH_AT_buffer_asked] = now_s() - b->t0;
+    void *p = b->ring->get(b->ring->ctx, bytes);
+    if (j)
+        j->at[BATCH_AT_buffer_got] = now_s() - b->t0;
+    return p;
+}
+
+static void timed_put(void *ctx, void *p)
+{
+    batch *b = ctx;
+    b->ring->put(b->ring->ctx, p);
 }
 
 /* Decodes J (a worker, without the lock). */
@@ -182,7 +227,9 @@ static void decode_one(batch *b, job *j)
     lo.half_alloc = b->half_alloc;
     double t = now_s();
     j->at[BATCH_AT_decode_start] = t - b->t0;
+    decoding_job = j;
     bool ok = image_load(j->in, &lo, &j->img, err, sizeof err);
+    decoding_job = NULL;
     if (ok && b->to_half && human_requested(&b->o->tm) && !image_add_floats(&j->img)) {
         snprintf(err, sizeof err, "%s: out of memory", j->in);
         image_free(&j->img);
@@ -191,6 +238,8 @@ static void decode_one(batch *b, job *j)
     j->at[BATCH_AT_decoded] = now_s() - b->t0;
     t = now_s() - t;
     pthread_mutex_lock(&b->mu);
+    if (j == b->jobs && b->probing)
+        decode_regime(b, &j->img);
     b->busy_s[BATCH_decode] += t;
     if (!ok) {
         report_job(b, j, err);
@@ -663,12 +712,15 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     options_sdr_base(o, &b.sdr);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.cpus = o->jobs > 0 ? o->jobs : cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-    b.load_threads = load_threads(n, workers, b.cpus);
-    b.max_decoding = b.cpus / b.load_threads > 1 ? b.cpus / b.load_threads : 1;
+    b.probing = n > 1 && n >= workers;
+    b.load_threads = b.probing ? load_threads(1, b.cpus) : load_threads(n, b.cpus);
+    b.max_decoding = b.probing ? 1 : b.cpus / b.load_threads > 1 ? b.cpus / b.load_threads : 1;
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
-    if (b.to_half)
-        b.half_alloc = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b);
+    if (b.to_half && (b.ring = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b))) {
+        b.timed = (image_allocator){timed_get, timed_put, &b};
+        b.half_alloc = &b.timed;
+    }
     pthread_t threads[64];
     int nthreads = 0;
     for (int i = 0; i < workers; i++)

@@ -32,7 +32,8 @@ extern const char *const batch_gl_names[BATCH_GL_COUNT];
 
 /* A frame's moments, seconds from the batch's start (bench --export --json's "timeline"). */
 #define BATCH_MOMENTS(X)                                                               \
-    X(decode_start) X(decoded) X(gl_start) X(gl_issued) X(mapped) X(encode_start) X(done)
+    X(decode_start) X(buffer_asked) X(buffer_got) X(decoded) X(gl_start) X(gl_issued)      \
+    X(mapped) X(encode_start) X(done)
 #define BATCH_MOMENT_ENUM_(n) BATCH_AT_##n,
 enum { BATCH_MOMENTS(BATCH_MOMENT_ENUM_) BATCH_MOMENT_COUNT };
 #undef BATCH_MOMENT_ENUM_

@@ -32,4 +32,27 @@ PY
 text=$("$HT_BIN" bench --export "$img" --backend cpu 2>&1) || { echo "FAIL: text: $text"; exit 1; }
 grep -q "the encode's terms, ms of CPU (wall) a frame: .*deflate" <<<"$text" ||
     { echo "FAIL: text output: $text"; exit 1; }
+# On the GPU (llvmpipe here): each frame's moments in order, and the first of files enough to
+# keep every worker busy decoded alone (batch.c, decode_regime) before the next one starts.
+exr=$("$HT_BIN" bench --export "$img" "$img" "$img" --backend gpu --jobs 2 --json 2>&1)
+if [[ $? -eq 0 ]]; then
+python3 - "$exr" <<'PY' || exit 1
+import json, sys
+d = [json.loads(l) for l in sys.argv[1].splitlines() if l.startswith("{")][0]
+m = d["timeline_ms"]["moments"]
+assert m[:4] == ["decode_start", "buffer_asked", "buffer_got", "decoded"], m
+frames = d["timeline_ms"]["frames"]
+assert len(frames) == 3, frames
+for f in frames:
+    at = dict(zip(m, f))
+    seq = [at["decode_start"], at["decoded"], at["gl_start"], at["gl_issued"], at["mapped"],
+           at["encode_start"], at["done"]]
+    assert seq == sorted(seq), at
+    if at["buffer_got"] > 0:   # a direct upload: the decode waited between these two
+        assert at["decode_start"] <= at["buffer_asked"] <= at["buffer_got"] <= at["decoded"], at
+assert frames[1][0] >= frames[0][3], "the second decode began before the first ended: %s" % frames
+PY
+else
+    echo "no GPU here: the timeline check skipped ($exr)" | head -3
+fi
 echo ok
