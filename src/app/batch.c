@@ -41,6 +41,7 @@ typedef struct job {
 typedef struct batch {
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    unsigned wakes;               /* wake()s so far: a worker that let go of the lock sees one */
     job *jobs;
     int n;
     int next_load, next_encode;   /* next index a worker claims to decode / to encode */
@@ -75,6 +76,13 @@ typedef struct batch {
     batch_gpu *gpu;               /* the GPU stage, made by the first GPU job */
     const batch_hook *hook;       /* a sequence's (batch_export_hooked), or NULL */
 } batch;
+
+/* Under the lock: something a waiter waits for changed. */
+static void wake(batch *b)
+{
+    b->wakes++;
+    pthread_cond_broadcast(&b->cv);
+}
 
 #define BATCH_STAGE_NAME_(n) #n,
 const char *const batch_stage_names[BATCH_STAGE_COUNT] = {BATCH_STAGES(BATCH_STAGE_NAME_)};
@@ -157,7 +165,7 @@ static void finish(batch *b, job *j, bool ok)
         if (b->finished == b->n)
             fputc('\n', stderr);
     }
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
 }
 
 /* Threads decoding each file when the files do not keep every worker busy: the cores shared
@@ -246,7 +254,7 @@ static void decode_one(batch *b, job *j)
         finish(b, j, false);
     }
     j->loaded = true;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->mu);
 }
 
@@ -428,10 +436,13 @@ static void *worker(void *arg)
             /* Pieces of encodes under way (PNG's stripes), else wait: without the help the
              * batch's end waited for encodes begun on one core while the others idled (a
              * quarter of a 16-frame batch on the 16-core GPU machine). */
+            unsigned seen = b->wakes;
             pthread_mutex_unlock(&b->mu);
             bool helped = zlib_stripes_help();
             pthread_mutex_lock(&b->mu);
-            if (!helped)
+            /* A wake while the lock was let go is not waited for again: the batch's last
+             * one (a failed file's) would leave this worker waiting for ever. */
+            if (!helped && b->wakes == seen)
                 pthread_cond_wait(&b->cv, &b->mu);
             continue;
         }
@@ -443,7 +454,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&b->mu);
         if (load) {
             b->decoding--;
-            pthread_cond_broadcast(&b->cv);
+            wake(b);
         }
     }
     pthread_mutex_unlock(&b->mu);
@@ -456,7 +467,7 @@ static void mapped(batch *b, job *j, bool ok, const char *msg)
     j->at[BATCH_AT_mapped] = now_s() - b->t0;
     if (ok) {
         j->mapped = true;
-        pthread_cond_broadcast(&b->cv);
+        wake(b);
     } else {
         report_job(b, j, msg);
         image_pool_put(j->px, px_bytes(b, j));
@@ -570,7 +581,7 @@ static void ring_wanted(void *ctx)
     batch *b = ctx;
     pthread_mutex_lock(&b->mu);
     b->ring_wanted = true;
-    pthread_cond_broadcast(&b->cv);
+    wake(b);
     pthread_mutex_unlock(&b->mu);
 }
 
@@ -606,7 +617,7 @@ static void tonemap_all(batch *b)
         job *j = &b->jobs[i];
         pthread_mutex_lock(&b->mu);
         b->gpu_at = i;
-        pthread_cond_broadcast(&b->cv);
+        wake(b);
         bool ready = j->loaded && i - b->finished <= b->ahead + b->backlog;
         pthread_mutex_unlock(&b->mu);
         /* The last frame's read-back now, not after this one's upload, when this one is not
