@@ -102,3 +102,27 @@ void test_scene_lamp(int x, int y, float rgb[3])
     rgb[1] = l;
     rgb[2] = l * 0.7f;
 }
+
+int test_tsv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        fields[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        p = t + 1;
+    }
+    fields[n - 1][strcspn(fields[n - 1], "\r\n")] = '\0';
+    return n;
+}
+
+int test_tsv_column(char **names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    fprintf(stderr, "MANIFEST.tsv has no column '%s'\n", name);
+    exit(1);
+}

@@ -57,6 +57,12 @@ extern float test_lamp_x, test_lamp_y;
 void test_scene_random(int x, int y, float rgb[3]);
 void test_scene_lamp(int x, int y, float rgb[3]);
 
+/* The manifest's rows (MANIFEST.tsv): test_tsv_split cuts LINE in place at tabs into at most
+ * MAX fields (the line's end dropped) and returns their number; test_tsv_column returns the
+ * index of the column NAME among the header's N NAMES, or exits 1 naming it. */
+int test_tsv_split(char *line, char **fields, int max);
+int test_tsv_column(char **names, int n, const char *name);
+
 /* A deterministic pseudo-random float in [0,1) (xorshift), for reproducible test data. */
 float test_rand(unsigned *state);
 

@@ -12,31 +12,6 @@
 
 enum { MAX_COLS = 40 };
 
-/* Splits LINE in place at tabs; returns the number of fields. */
-static int split_tabs(char *line, char **f, int max)
-{
-    int n = 0;
-    for (char *p = line; n < max;) {
-        f[n++] = p;
-        char *t = strchr(p, '\t');
-        if (!t)
-            break;
-        *t = '\0';
-        p = t + 1;
-    }
-    f[n - 1][strcspn(f[n - 1], "\r\n")] = '\0';
-    return n;
-}
-
-static int column(char **names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    fprintf(stderr, "MANIFEST.tsv has no column '%s'\n", name);
-    exit(1);
-}
-
 static void check_brightest(const char *label, const imgstats_pixel *b, int rx, int ry, int ax,
                             int ay)
 {
@@ -74,13 +49,13 @@ int main(void)
     char *names[MAX_COLS], *v[MAX_COLS];
     if (!fgets(header, sizeof header, f))
         return 1;
-    int ncols = split_tabs(header, names, MAX_COLS);
-    int c_file = column(names, ncols, "file");
-    int c_rel = column(names, ncols, "brightest_xy_datawindow_rel");
-    int c_abs = column(names, ncols, "brightest_xy_abs");
+    int ncols = test_tsv_split(header, names, MAX_COLS);
+    int c_file = test_tsv_column(names, ncols, "file");
+    int c_rel = test_tsv_column(names, ncols, "brightest_xy_datawindow_rel");
+    int c_abs = test_tsv_column(names, ncols, "brightest_xy_abs");
     int loaded = 0;
     while (fgets(line, sizeof line, f)) {
-        if (split_tabs(line, v, MAX_COLS) != ncols)
+        if (test_tsv_split(line, v, MAX_COLS) != ncols)
             continue;
         int rx, ry, ax, ay;
         if (sscanf(v[c_rel], "(%d,%d)", &rx, &ry) != 2 ||

@@ -12,34 +12,6 @@
 
 #define MAX_COLS 40
 
-/* Splits LINE (modified in place) at tabs. Returns the number of fields. */
-static int split_tabs(char *line, char **fields, int max)
-{
-    int n = 0;
-    char *p = line;
-    while (n < max) {
-        fields[n++] = p;
-        char *t = strchr(p, '\t');
-        if (!t)
-            break;
-        *t = '\0';
-        p = t + 1;
-    }
-    char *nl = strpbrk(fields[n - 1], "\r\n");
-    if (nl)
-        *nl = '\0';
-    return n;
-}
-
-static int column(char **names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    fprintf(stderr, "MANIFEST.tsv has no column '%s'\n", name);
-    exit(1);
-}
-
 /* "(x0,y0)-(x1,y1)" → box; "(x,y)" → box[0..1]. */
 static bool parse_box(const char *s, int box[4])
 {
@@ -71,15 +43,16 @@ typedef struct cols {
 
 static cols find_columns(char **names, int n)
 {
-    return (cols){column(names, n, "file"), column(names, n, "width_x_height"),
-                  column(names, n, "data_window"), column(names, n, "display_window"),
-                  column(names, n, "channels_pixel_types"), column(names, n, "compression"),
-                  column(names, n, "parts"), column(names, n, "pixels"),
-                  column(names, n, "finite_pixels"), column(names, n, "Y_pos_pixels"),
-                  column(names, n, "Y_min"), column(names, n, "Y_max"), column(names, n, "Y_mean"),
-                  column(names, n, "brightest_xy_datawindow_rel"), column(names, n, "nan_values"),
-                  column(names, n, "inf_values"), column(names, n, "neg_values"),
-                  column(names, n, "tinyexr_1.0.1_debian")};
+    static const char *const key[] = {
+        "file", "width_x_height", "data_window", "display_window", "channels_pixel_types",
+        "compression", "parts", "pixels", "finite_pixels", "Y_pos_pixels", "Y_min", "Y_max",
+        "Y_mean", "brightest_xy_datawindow_rel", "nan_values", "inf_values", "neg_values",
+        "tinyexr_1.0.1_debian"};
+    int at[sizeof key / sizeof key[0]];
+    for (size_t i = 0; i < sizeof key / sizeof key[0]; i++)
+        at[i] = test_tsv_column(names, n, key[i]);
+    return (cols){at[0],  at[1],  at[2],  at[3],  at[4],  at[5],  at[6],  at[7],  at[8],
+                  at[9],  at[10], at[11], at[12], at[13], at[14], at[15], at[16], at[17]};
 }
 
 /* A file the manifest says this build cannot read: refused with the file, the reason and the
@@ -221,14 +194,14 @@ int main(void)
         return 1;
     }
     char *names[MAX_COLS];
-    int ncols = split_tabs(header, names, MAX_COLS);
+    int ncols = test_tsv_split(header, names, MAX_COLS);
     cols c = find_columns(names, ncols);
     int loaded = 0, refused = 0, rows = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
         char *v[MAX_COLS];
-        int n = split_tabs(line, v, MAX_COLS);
+        int n = test_tsv_split(line, v, MAX_COLS);
         if (n < ncols) {
             CHECK(false, "manifest row with %d of %d columns: %s", n, ncols, v[0]);
             continue;
