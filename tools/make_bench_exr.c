@@ -11,6 +11,7 @@
 #include <tinyexr.h>
 
 #include "image.h"
+#include "map_write.h"
 
 #ifdef HT_HAVE_OPENEXR
 #include <ImfCRgbaFile.h>
@@ -89,29 +90,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[5], "dwaa") == 0)
         return write_dwaa(argv[2], ch, w, h);
 #endif
-    EXRHeader header;
-    EXRImage image;
-    InitEXRHeader(&header);
-    InitEXRImage(&image);
-    image.num_channels = 3;
-    image.images = (unsigned char **)ch;
-    image.width = w;
-    image.height = h;
-    header.num_channels = 3;
-    EXRChannelInfo info[3];
-    memset(info, 0, sizeof info);
-    strcpy(info[0].name, "B");
-    strcpy(info[1].name, "G");
-    strcpy(info[2].name, "R");
-    header.channels = info;
-    int types[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT};
-    int req[3] = {TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF};
-    header.pixel_types = types;
-    header.requested_pixel_types = req;
-    header.compression_type = comp;
-    const char *msg = NULL;
-    if (SaveEXRImageToFile(&image, &header, argv[2], &msg) != TINYEXR_SUCCESS) {
-        fprintf(stderr, "%s: %s\n", argv[2], msg ? msg : "cannot write");
+    const char *names[3] = {"B", "G", "R"};
+    if (!exr_write_planes(argv[2], (const float *const *)ch, names, 3, w, h, true, comp, err,
+                          sizeof err)) {
+        fprintf(stderr, "%s\n", err);
         return 1;
     }
     for (int c = 0; c < 3; c++)

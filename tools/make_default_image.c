@@ -21,6 +21,8 @@
 
 #include <tinyexr.h>
 
+#include "map_write.h"
+
 #define W 960
 #define H 540
 
@@ -298,56 +300,15 @@ int main(int argc, char **argv) {
         }
     }
 
-    EXRHeader header;
-    EXRImage image;
-    InitEXRHeader(&header);
-    InitEXRImage(&image);
-    image.num_channels = 3;
-    image.images = (unsigned char **)ch;
-    image.width = W;
-    image.height = H;
-
-    EXRChannelInfo infos[3];
-    memset(infos, 0, sizeof infos);
     const char *names[3] = {"B", "G", "R"};
-    for (int k = 0; k < 3; k++) {
-        strncpy(infos[k].name, names[k], sizeof infos[k].name - 1);
-    }
-    int pixel_types[3] = {TINYEXR_PIXELTYPE_FLOAT, TINYEXR_PIXELTYPE_FLOAT,
-                          TINYEXR_PIXELTYPE_FLOAT};
-    int requested[3] = {TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF, TINYEXR_PIXELTYPE_HALF};
-    header.num_channels = 3;
-    header.channels = infos;
-    header.pixel_types = pixel_types;
-    header.requested_pixel_types = requested;
-    header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
-
-    size_t tl = strlen(out) + 16;
-    char *tmp = malloc(tl);
-    if (!tmp) {
-        fprintf(stderr, "make_default_image: out of memory\n");
-        return 1;
-    }
-    snprintf(tmp, tl, "%s.tmp", out);
-
-    const char *err = NULL;
-    int rc = SaveEXRImageToFile(&image, &header, tmp, &err);
+    char err[512];
+    bool ok = exr_write_planes(out, (const float *const *)ch, names, 3, W, H, true,
+                               TINYEXR_COMPRESSIONTYPE_ZIP, err, sizeof err);
     for (int k = 0; k < 3; k++) free(ch[k]);
-    if (rc != TINYEXR_SUCCESS) {
-        fprintf(stderr, "make_default_image: cannot write %s: %s\n", tmp,
-                err ? err : "unknown error");
-        if (err) FreeEXRErrorMessage(err);
-        remove(tmp);
-        free(tmp);
+    if (!ok) {
+        fprintf(stderr, "make_default_image: %s\n", err);
         return 1;
     }
-    if (rename(tmp, out) != 0) {
-        perror("make_default_image: rename");
-        remove(tmp);
-        free(tmp);
-        return 1;
-    }
-    free(tmp);
 
     long size = -1;
     FILE *f = fopen(out, "rb");
