@@ -540,7 +540,7 @@ static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decod
     bool ok = dec == DECODE_HALF
                   ? image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
                                        sizeof L->why)
-                  : image_openexr_core_half(data, size, L->part, names, L->threads, L->half, n,
+                  : image_openexr_core_half(data, size, L->part, names, L->threads, L->half,
                                             L->why, sizeof L->why);
     if (!ok)
         return false;

@@ -194,9 +194,9 @@ bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *
 /* The same with OpenEXRCore, which refuses a chunk that decompresses to fewer bytes than its
  * pixels need (the C++ library 3.1 then leaves the rest of its line buffer, stale memory, in
  * the image): chunks on up to THREADS threads, each channel written in place with the
- * interleaved stride; N = the data window's pixels. */
+ * interleaved stride, the slots of no channel filled too (colour 0, alpha 1). */
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
-                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             const char *const names[4], int threads, uint16_t *out,
                              char *why, size_t wl);
 
 /* True when this build has the OpenEXR library. */

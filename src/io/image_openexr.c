@@ -128,6 +128,7 @@ typedef struct core_job {
     int nplanes;
     uint16_t *rgba;  /* interleaved mode: the planes decoded straight into these RGBA halves, */
     const int *slot; /* plane p into slot slot[p] (image_openexr_core_half); NULL: floats */
+    unsigned absent; /* interleaved mode: the slots no plane fills (bit k: slot k) */
     int *types;      /* each plane's EXR_PIXEL_* type */
     uint32_t tw, th; /* tile size (tiled) */
     int32_t lines;   /* scanlines per chunk (scanline) */
@@ -349,6 +350,29 @@ static exr_result_t core_chunk_info(core_job *j, long k, exr_chunk_info_t *ci)
                                         ci);
 }
 
+/* Interleaved mode: the slots no plane fills, in the chunk of W x H pixels at OX, OY (relative
+ * to the data window): colour 0, alpha 1. Done per chunk, while its pixels are in cache and on
+ * every decoding thread, not in one pass over the image afterwards. */
+static void core_fill_absent(const core_job *j, long ox, long oy, long w, long h)
+{
+    uint64_t keep = 0, fill = 0; /* a pixel's four halves as one word, slot k at bits 16k */
+    for (int k = 0; k < 4; k++)
+        if (j->absent & 1u << k)
+            fill |= (uint64_t)(k == 3 ? 0x3c00 : 0) << 16 * k;
+        else
+            keep |= (uint64_t)0xffff << 16 * k;
+    size_t nx = (size_t)j->dw.max.x - (size_t)j->dw.min.x + 1;
+    for (long y = 0; y < h; y++) {
+        uint16_t *row = j->rgba + ((size_t)(oy + y) * nx + (size_t)ox) * 4;
+        for (long x = 0; x < w; x++) {
+            uint64_t px;
+            memcpy(&px, row + 4 * x, sizeof px);
+            px = (px & keep) | fill;
+            memcpy(row + 4 * x, &px, sizeof px);
+        }
+    }
+}
+
 /* Decodes chunk K of level 0 into the planes. */
 static bool core_decode_chunk(core_worker *w, long k)
 {
@@ -379,6 +403,8 @@ static bool core_decode_chunk(core_worker *w, long k)
         fail(rv, "decoding pixels", w->why, sizeof w->why);
         return false;
     }
+    if (j->rgba && j->absent)
+        core_fill_absent(j, ox, oy, ci.width, ci.height);
     for (int c = 0; c < w->dec.channel_count && !j->rgba; c++)
         for (int p = 0; p < j->nplanes; p++)
             if (w->dec.channels[c].decode_to_ptr &&
@@ -500,24 +526,22 @@ bool image_openexr_decode(const uint8_t *data, size_t size, int part, int thread
 }
 
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
-                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             const char *const names[4], int threads, uint16_t *out,
                              char *why, size_t wl)
 {
     exr_plane planes[4];
     int slot[4], np = 0;
+    unsigned absent = 0;
     for (int k = 0; k < 4; k++)
         if (names[k]) {
             planes[np] = (exr_plane){names[k], 0, 0, NULL};
             slot[np++] = k;
+        } else {
+            absent |= 1u << k;
         }
     core_job j = {.src = {data, size}, .part = part, .planes = planes, .nplanes = np,
-                  .rgba = out, .slot = slot, .why = why, .wl = wl};
-    if (!core_run(&j, threads))
-        return false;
-    for (int k = 0; k < 4; k++) /* the slots of no channel: colour 0, alpha 1 */
-        for (size_t i = 0; !names[k] && i < n; i++)
-            out[i * 4 + k] = k == 3 ? 0x3c00 : 0;
-    return true;
+                  .rgba = out, .slot = slot, .absent = absent, .why = why, .wl = wl};
+    return core_run(&j, threads);
 }
 
 #else /* !HT_HAVE_OPENEXR */
@@ -534,10 +558,9 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
 bool image_have_openexr(void) { return false; }
 
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
-                             const char *const names[4], int threads, uint16_t *out, size_t n,
+                             const char *const names[4], int threads, uint16_t *out,
                              char *why, size_t wl)
 {
-    (void)n;
     return image_openexr_half(data, size, part, names, threads, out, why, wl);
 }
 
