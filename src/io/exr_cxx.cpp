@@ -80,11 +80,31 @@ std::string absent_name(const Imf::Header &header, const char *base)
     return name;
 }
 
+/* Reads IP's data window into OUT (its frame buffer) in bands of rows from the top, telling PR
+ * after each: a band is whole chunks (none decoded twice), at least two per thread (the
+ * threads stay busy) and about a sixteenth of the image. */
+void read_bands(Imf::InputPart &ip, const image_progress *pr, int chunk, const uint16_t *out,
+                int threads)
+{
+    Imath::Box2i dw = ip.header().dataWindow();
+    int64_t rows = (int64_t)dw.max.y - dw.min.y + 1, w = (int64_t)dw.max.x - dw.min.x + 1;
+    chunk = chunk < 1 ? 1 : chunk;
+    int64_t band = (rows + 15) / 16, least = 2 * chunk * (threads > 1 ? threads : 1);
+    band = band < least ? least : band;
+    band = (band + chunk - 1) / chunk * chunk;
+    for (int64_t y = 0; y < rows; y += band) {
+        int64_t end = y + band < rows ? y + band : rows;
+        ip.readPixels((int)(dw.min.y + y), (int)(dw.min.y + end - 1));
+        pr->rows(pr->ctx, out, (int)w, (int)end, (int)rows);
+    }
+}
+
 /* Reads level 0 of part PART of IN into OUT (W x H x 4 halves): slot k from channel
  * NAMES[k], or, without one, filled with 0 (colour) or 1 (alpha) unless SLOTS < 4 (the floor:
  * slots SLOTS.. untouched). */
 void read_part(Imf::MultiPartInputFile &in, int part, const char *const names[4],
-               uint16_t *out, int slots = 4)
+               uint16_t *out, int slots = 4, const image_progress *pr = NULL, int chunk = 1,
+               int threads = 1)
 {
     Imf::InputPart ip(in, part);
     const Imf::Header &h = ip.header();
@@ -102,7 +122,11 @@ void read_part(Imf::MultiPartInputFile &in, int part, const char *const names[4]
                                    ys, 1, 1, k == 3 ? 1.0 : 0.0));
     }
     ip.setFrameBuffer(fb);
-    ip.readPixels(dw.min.y, dw.max.y);
+    if (!pr) {
+        ip.readPixels(dw.min.y, dw.max.y);
+        return;
+    }
+    read_bands(ip, pr, chunk, out, threads);
 }
 
 /* Runs FN, turning any exception into "OpenEXR library: ..." in WHY. */
@@ -143,12 +167,22 @@ bool with_file(const uint8_t *data, size_t size, int threads, char *why, size_t 
 
 } // namespace
 
+extern "C" bool image_openexr_half_progress(const uint8_t *data, size_t size, int part,
+                                            const char *const names[4], int threads,
+                                            uint16_t *out, const image_progress *pr,
+                                            int chunk_rows, char *why, size_t wl)
+{
+    return with_file(data, size, threads, why, wl, [&](Imf::MultiPartInputFile &in) {
+        read_part(in, part, names, out, 4, pr, chunk_rows, threads);
+    });
+}
+
 extern "C" bool image_openexr_half(const uint8_t *data, size_t size, int part,
                                    const char *const names[4], int threads, uint16_t *out,
                                    char *why, size_t wl)
 {
-    return with_file(data, size, threads, why, wl,
-                     [&](Imf::MultiPartInputFile &in) { read_part(in, part, names, out); });
+    return image_openexr_half_progress(data, size, part, names, threads, out, NULL, 1, why,
+                                       wl);
 }
 
 extern "C" bool image_exr_floor_threads(const uint8_t *data, size_t size, int threads,

@@ -48,8 +48,7 @@ const char *exr_compression_name(int c)
     return NULL;
 }
 
-/* Scanlines per chunk of each compression (OpenEXR file layout). */
-static int lines_per_chunk(int compression)
+int exr_lines_per_chunk(int compression)
 {
     switch (compression) {
     case 3: return 16;  /* ZIP */
@@ -508,7 +507,7 @@ static bool count_tiles(exr_part_info *p, const char *where, char *why, size_t w
 static bool count_scanline_chunks(exr_part_info *p, const char *where, int64_t w, int64_t h,
                                   char *why, size_t wl)
 {
-    int lpc = lines_per_chunk(p->compression);
+    int lpc = exr_lines_per_chunk(p->compression);
     p->expected_chunks = ((uint64_t)h + (uint64_t)lpc - 1) / (uint64_t)lpc;
     p->decode_bytes = (uint64_t)w * (uint64_t)h * (uint64_t)p->nchannels * 4;
     if (p->decode_bytes > EXR_MAX_BYTES) {
@@ -582,7 +581,7 @@ static bool check_scanline_chunk(const exr_part_info *p, const uint8_t *ch, uint
                                  uint64_t *raw, char *why, size_t wl)
 {
     int64_t y = rd_i32(ch);
-    int lpc = lines_per_chunk(p->compression);
+    int lpc = exr_lines_per_chunk(p->compression);
     if (y < p->dw[1] || y > p->dw[3] || (y - p->dw[1]) % lpc != 0) {
         snprintf(why, wl, "damaged file (chunk %llu has invalid scanline %lld)",
                  (unsigned long long)c, (long long)y);

@@ -67,6 +67,8 @@ bool exr_validate(const uint8_t *data, size_t size, exr_file *f, char *why, size
 /* Frees what exr_validate filled and empties *F. Accepts an empty or already freed file. */
 void exr_file_free(exr_file *f);
 
+/* Scanlines per chunk of a scanline part of compression id C (OpenEXR file layout). */
+int exr_lines_per_chunk(int c);
 /* "PIZ" for compression id 4; NULL for an unknown id. */
 const char *exr_compression_name(int c);
 

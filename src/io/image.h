@@ -15,6 +15,17 @@ typedef struct image_allocator {
     void *ctx;
 } image_allocator;
 
+/* A load's progress (image_load_options.progress), for a viewer showing rows as they land:
+ * rows(ctx, half, width, done, height) says that the first DONE of the HEIGHT rows of HALF
+ * (WIDTH x HEIGHT x 4 half floats, the buffer the image will own) are final. Called on the
+ * loading thread, DONE growing, the last call with DONE = HEIGHT; only by OpenEXR's C++
+ * decoder of colour views straight to half floats (it then decodes in bands of rows, each on
+ * all its threads); other loads never call it. */
+typedef struct image_progress {
+    void (*rows)(void *ctx, const uint16_t *half, int width, int done, int height);
+    void *ctx;
+} image_progress;
+
 /* Where an image's colour space came from (stats' colorspace.source: colour_source_name). */
 enum {
     IMAGE_COLOUR_DEFAULT = 0,         /* none said: the format's default (Rec. 709, D65) */
@@ -141,6 +152,7 @@ typedef struct image_load_options {
                                  instead of the file's (--colorspace); else unused */
     bool sdr_base;            /* an Ultra HDR JPEG: its SDR base alone, not the HDR rendition
                                  (--sdr-base) */
+    const image_progress *progress; /* NULL, or told of the rows decoded (image_progress) */
 } image_load_options;
 
 /* OpenEXR decoders. AUTO picks by measurement (BENCHMARKS.md, "Decoding straight to half

@@ -373,6 +373,7 @@ typedef struct exr_load {
     const image_allocator *half_alloc; /* where half came from, NULL = the pool */
     bool half_only;           /* image_load_options.half_only */
     const image_allocator *alloc; /* image_load_options.half_alloc */
+    const image_progress *progress; /* image_load_options.progress */
     char why[HT_ERR_MAX];     /* the reason of a failure, without the path */
 } exr_load;
 
@@ -518,6 +519,12 @@ static void grey_range(void *arg, size_t begin, size_t end)
         px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
 }
 
+/* Rows of one chunk of part P: its tiles' height, or its compression's scanlines. */
+static int chunk_rows(const exr_part_info *p)
+{
+    return p->tiled ? (int)p->tile_h : exr_lines_per_chunk(p->compression);
+}
+
 /* Decodes the view straight into L->half with DEC (the C++ library or OpenEXRCore). */
 static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decoder dec)
 {
@@ -538,8 +545,9 @@ static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decod
         names[k] = from[k] >= 0 && v->idx[from[k]] >= 0 ? L->p->chans[v->idx[from[k]]].name
                                                         : NULL;
     bool ok = dec == DECODE_HALF
-                  ? image_openexr_half(data, size, L->part, names, L->threads, L->half, L->why,
-                                       sizeof L->why)
+                  ? image_openexr_half_progress(data, size, L->part, names, L->threads, L->half,
+                                                grey ? NULL : L->progress, chunk_rows(L->p),
+                                                L->why, sizeof L->why)
                   : image_openexr_core_half(data, size, L->part, names, L->threads, L->half,
                                             L->why, sizeof L->why);
     if (!ok)
@@ -671,6 +679,7 @@ bool image_load_exr(const char *path, const uint8_t *data, size_t size,
     L.threads = image_load_threads(opts);
     L.half_only = opts->half_only;
     L.alloc = opts->half_alloc;
+    L.progress = opts->progress;
     if (!exr_validate(data, size, &L.file, L.why, sizeof L.why) || !select_view(&L, opts))
         goto fail;
     if (!image_check_pixels(path, (uint64_t)L.w, (uint64_t)L.h, opts, err, errlen))

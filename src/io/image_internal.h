@@ -190,6 +190,11 @@ bool image_openexr_rgba(const char *path, const int dw[4], float *rgba, char *wh
  * WHY. */
 bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
                         int threads, uint16_t *out, char *why, size_t wl);
+/* The same, telling PR (NULL: none) of the rows done as image_progress says, in bands of
+ * whole chunks of CHUNK_ROWS rows (the part's scanlines per chunk or tile height). */
+bool image_openexr_half_progress(const uint8_t *data, size_t size, int part,
+                                 const char *const names[4], int threads, uint16_t *out,
+                                 const image_progress *pr, int chunk_rows, char *why, size_t wl);
 
 /* The same with OpenEXRCore, which refuses a chunk that decompresses to fewer bytes than its
  * pixels need (the C++ library 3.1 then leaves the rest of its line buffer, stale memory, in

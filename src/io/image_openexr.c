@@ -564,6 +564,15 @@ bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
     return image_openexr_half(data, size, part, names, threads, out, why, wl);
 }
 
+bool image_openexr_half_progress(const uint8_t *data, size_t size, int part,
+                                 const char *const names[4], int threads, uint16_t *out,
+                                 const image_progress *pr, int chunk_rows, char *why, size_t wl)
+{
+    (void)pr;
+    (void)chunk_rows;
+    return image_openexr_half(data, size, part, names, threads, out, why, wl);
+}
+
 bool image_openexr_half(const uint8_t *data, size_t size, int part, const char *const names[4],
                         int threads, uint16_t *out, char *why, size_t wl)
 {
