@@ -18,6 +18,8 @@ struct load_job {
     char *path;                /* a copy: the list's entry may go while it loads */
     char part[64], layer[64];  /* what lo points at */
     image_load_options lo;
+    image_progress progress;   /* lo.progress for the shown file's load: rows_done's */
+    atomic_int rows_done, rows;   /* what it told last: rows done of rows (0 of 0: nothing) */
     hdr_image img;
     bool ok;
     char err[HT_ERR_MAX];
@@ -36,6 +38,16 @@ static void *worker(void *arg)
     }
     atomic_store(&j->done, true);
     return NULL;
+}
+
+/* image_progress.rows: the rows for load_job_progress (the worker's; read on the UI thread). */
+static void rows_done(void *ctx, const uint16_t *half, int width, int done, int height)
+{
+    load_job *j = ctx;
+    (void)half;
+    (void)width;
+    atomic_store(&j->rows, height);
+    atomic_store(&j->rows_done, done);
 }
 
 /* J on a thread of its own (here when none starts). */
@@ -66,10 +78,20 @@ load_job *load_job_start(viewer *v, const char *path, bool shown)
         return NULL;
     }
     j->lo = viewer_load_options(v, shown, j->part, sizeof j->part, j->layer, sizeof j->layer);
+    if (shown) {
+        j->progress = (image_progress){rows_done, j};
+        j->lo.progress = &j->progress;
+    }
     return begin(j);
 }
 
 bool load_job_done(const load_job *j) { return atomic_load(&j->done); }
+
+int load_job_percent(const load_job *j)
+{
+    int done = atomic_load(&j->rows_done), rows = atomic_load(&j->rows);
+    return rows > 0 ? (int)((long long)done * 100 / rows) : -1;
+}
 const char *load_job_path(const load_job *j) { return j->path; }
 hdr_image *load_job_image(load_job *j) { return &j->img; }
 const char *load_job_err(const load_job *j) { return j->err; }

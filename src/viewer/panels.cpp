@@ -470,8 +470,10 @@ extern "C" void panels_build(viewer *v)
     panels_tiles(v, p, ImGui::GetBackgroundDrawList());
     char shown[64];
     snprintf(shown, sizeof shown, "%dx%d", v->doc.img.width, v->doc.img.height);
+    char loading[280];
+    viewer_loading_text(v, loading, sizeof loading);
     if (viewer_loading(v) && v->doc.list.nfiles > 0)
-        panels_note_text("loading", viewer_base_name(v->doc.list.files[v->doc.list.cur]));
+        panels_note_text("loading", loading);
     else if (v->doc.have_image)
         panels_note_text("shown", shown);
     panels_layout_end();

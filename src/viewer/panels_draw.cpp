@@ -333,10 +333,9 @@ void panels_canvas(const viewer *v, ImDrawList *dl)
         draw_compare(v, dl);
         panels_legend(v, dl);
     } else {
-        char loading[300];
-        snprintf(loading, sizeof loading, "loading %s ...",
-                 v->doc.list.nfiles > 0 ? viewer_base_name(v->doc.list.files[v->doc.list.cur])
-                                        : "");
+        char name[280], loading[300];
+        viewer_loading_text(v, name, sizeof name);
+        snprintf(loading, sizeof loading, "loading %s ...", name);
         const char *t = v->doc.load_err[0]     ? v->doc.load_err
                         : viewer_loading(v) ? loading
                         : v->net           ? "waiting for images (tev protocol, --listen)"

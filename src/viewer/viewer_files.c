@@ -143,6 +143,7 @@ static void load_start(viewer *v)
 {
     v->doc.load_want = false;
     v->doc.load_job_gen = v->doc.load_gen;
+    v->doc.load_percent = -1;
     /* As viewer_load_source asks (--colorspace too: it was left out here once). */
     if (!(v->doc.load_job = load_job_start(v, v->doc.list.files[v->doc.list.cur], true)))
         snprintf(v->doc.load_err, sizeof v->doc.load_err, "out of memory");
@@ -168,8 +169,12 @@ void viewer_load_poll(viewer *v)
 {
     load_job *j = v->doc.load_job;
     if (j) {
-        if (!load_job_done(j))
+        if (!load_job_done(j)) {
+            int pct = load_job_percent(j);   /* a band of rows in: the status line says so */
+            v->dirty = v->dirty || pct != v->doc.load_percent;
+            v->doc.load_percent = pct;
             return;
+        }
         v->doc.load_job = NULL;
         if (v->doc.load_job_gen == v->doc.load_gen && !v->doc.load_want) /* still the one wanted */
             load_finish(v, load_job_path(j), load_job_wait(j), load_job_image(j),
@@ -182,6 +187,17 @@ void viewer_load_poll(viewer *v)
 }
 
 bool viewer_loading(const viewer *v) { return v->doc.load_job || v->doc.load_want; }
+
+void viewer_loading_text(const viewer *v, char *buf, size_t len)
+{
+    const char *name =
+        v->doc.list.nfiles > 0 ? viewer_base_name(v->doc.list.files[v->doc.list.cur]) : "";
+    int pct = v->doc.load_job ? load_job_percent(v->doc.load_job) : -1;
+    if (pct >= 0)
+        snprintf(buf, len, "%s %d %%", name, pct);
+    else
+        snprintf(buf, len, "%s", name);
+}
 
 void viewer_load_stop(viewer *v)
 {

@@ -261,6 +261,9 @@ void viewer_load_begin(viewer *v);
 void viewer_load_poll(viewer *v);
 /* Whether a load is on its way (the loop then polls instead of waiting for events). */
 bool viewer_loading(const viewer *v);
+/* The shown file's base name into BUF, with " 45 %" while its load is on its way and its
+ * decoder tells its rows (load_job_percent): what "loading" shows. */
+void viewer_loading_text(const viewer *v, char *buf, size_t len);
 /* Waits for the worker and frees its job (the viewer's end). */
 void viewer_load_stop(viewer *v);
 
@@ -271,6 +274,9 @@ typedef struct load_job load_job;
 load_job *load_job_start(viewer *v, const char *path, bool shown);
 /* Whether it has finished (without waiting); the path it loads. */
 bool load_job_done(const load_job *j);
+/* The share of its rows decoded, 0 to 100, from the loader's progress (image_progress: a
+ * shown file's load, where its decoder tells it), or -1 while none was told. */
+int load_job_percent(const load_job *j);
 const char *load_job_path(const load_job *j);
 /* Waits for it: whether the image loaded; then its image (the caller may move it out, leaving
  * zeros) or the reason. */

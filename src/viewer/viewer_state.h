@@ -187,6 +187,7 @@ typedef struct viewer_document {
     unsigned long load_job_gen;   /* load_gen when the job began */
     unsigned long load_gen;
     bool load_want;
+    int load_percent;             /* load_job_percent as last drawn (a change redraws) */
 
     /* The reference's image (compare_view.c: viewer_ref_load): another entry of the list. */
     hdr_image ref_img;
