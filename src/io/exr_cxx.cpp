@@ -81,17 +81,16 @@ std::string absent_name(const Imf::Header &header, const char *base)
 }
 
 /* Reads IP's data window into OUT (its frame buffer) in bands of rows from the top, telling PR
- * after each: a band is whole chunks (none decoded twice), at least two per thread (the
- * threads stay busy) and about a sixteenth of the image. */
+ * after each: a band is whole chunks (none decoded twice), a multiple of the thread count and
+ * at least two per thread (no thread idles at a band's end) and about a sixteenth of the image. */
 void read_bands(Imf::InputPart &ip, const image_progress *pr, int chunk, const uint16_t *out,
                 int threads)
 {
     Imath::Box2i dw = ip.header().dataWindow();
     int64_t rows = (int64_t)dw.max.y - dw.min.y + 1, w = (int64_t)dw.max.x - dw.min.x + 1;
     chunk = chunk < 1 ? 1 : chunk;
-    int64_t band = (rows + 15) / 16, least = 2 * chunk * (threads > 1 ? threads : 1);
-    band = band < least ? least : band;
-    band = (band + chunk - 1) / chunk * chunk;
+    int64_t step = chunk * (threads > 1 ? threads : 1), band = (rows + 15) / 16;
+    band = band < 2 * step ? 2 * step : (band + step - 1) / step * step;
     for (int64_t y = 0; y < rows; y += band) {
         int64_t end = y + band < rows ? y + band : rows;
         ip.readPixels((int)(dw.min.y + y), (int)(dw.min.y + end - 1));

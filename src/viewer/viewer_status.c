@@ -450,6 +450,10 @@ void viewer_status_line(const viewer *v, char *buf, size_t len, bool *error)
             *nl = '\0';
         viewer_seq_status(v, seq, sizeof seq);   /* first: a narrow window still shows it */
         snprintf(buf, len, "%s%s%s   F1: help", seq, seq[0] ? "   " : "", text);
+    } else if (viewer_loading(v) && v->doc.list.nfiles > 0) {
+        char name[280];
+        viewer_loading_text(v, name, sizeof name);
+        snprintf(buf, len, "loading %s   F1: help", name);
     } else if (v->net) {
         snprintf(buf, len, "waiting for images: tev protocol on port %d   F1: help",
                  tev_server_port(v->net));
