@@ -7,10 +7,12 @@
 #include <unistd.h>
 #include <string.h>
 
-/* Decoders at most, and the frames the cache holds: the one asked for and the next ones. */
-/* The cache: two frames more than the decoders, so each has one to work on while the two
- * next to be shown wait (about threads + 2 frames in memory). */
-enum { SEQ_MAX_THREADS = 8, SEQ_SLOTS = SEQ_MAX_THREADS + 2 };
+/* Decoders at most. The cache (the frame asked for and the next ones) holds SEQ_WAITING frames
+ * more than its decoders, so each has one to work on while the SEQ_WAITING next to be shown
+ * wait; out of it a player holds SEQ_TAKEN more: the one shown or being uploaded, and one
+ * whose upload the GPU may still be reading (seq_decoder_frames). */
+enum { SEQ_MAX_THREADS = 8, SEQ_WAITING = 2, SEQ_TAKEN = 2 };
+enum { SEQ_SLOTS = SEQ_MAX_THREADS + SEQ_WAITING };
 enum { SLOT_EMPTY, SLOT_LOADING, SLOT_READY, SLOT_FAILED };
 
 typedef struct seq_slot {
@@ -36,7 +38,7 @@ struct seq_decoder {
     bool stop;
     pthread_t threads[SEQ_MAX_THREADS];
     int nthreads;
-    int nslots;                 /* slots in use: the decoders + 2 */
+    int nslots;                 /* slots in use: the decoders + SEQ_WAITING */
 };
 
 /* How far index I lies after FROM, going forward with looping. */
@@ -149,7 +151,7 @@ seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
     pthread_cond_init(&d->wake, NULL);
     pthread_cond_init(&d->done, NULL);
     threads = threads < 1 ? 1 : threads > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : threads;
-    d->nslots = threads + 2;
+    d->nslots = threads + SEQ_WAITING;
     for (int i = 0; i < threads; i++)
         if (pthread_create(&d->threads[d->nthreads], NULL, worker, d) == 0)
             d->nthreads++;
@@ -241,5 +243,5 @@ int seq_decoder_workers(void)
 
 int seq_decoder_frames(int threads)
 {
-    return threads + 4;
+    return threads + SEQ_WAITING + SEQ_TAKEN;
 }

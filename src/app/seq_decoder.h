@@ -17,8 +17,8 @@ typedef struct seq_decoder seq_decoder;
 int seq_decoder_workers(void);
 
 /* The most frames a player of THREADS decoders holds at once, the upload ring's slots
- * (pipeline_upload_allocator): the cache's (threads + 2, decoding ones included), the one
- * shown or being uploaded, and one whose upload the GPU may still be reading. */
+ * (pipeline_upload_allocator): the cache's, decoding ones included, and the ones taken out
+ * of it (seq_decoder.c, SEQ_WAITING and SEQ_TAKEN). */
 int seq_decoder_frames(int threads);
 
 /* Starts THREADS decoders of the frames FIRST .. FIRST + COUNT - 1 of P (seq_frames_open's,
