@@ -19,11 +19,11 @@
 #include "encode.h"
 #include "encode_codecs.h"
 #include "encode_terms.h"
+#include "help_pool.h"
 #include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
-#include "zlib_stripes.h"
 
 
 typedef struct job {
@@ -436,12 +436,12 @@ static void *worker(void *arg)
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
-            /* Pieces of encodes under way (PNG's stripes), else wait: without the help the
+            /* Pieces of encodes under way (PNG and JPEG stripes), else wait: without the help the
              * batch's end waited for encodes begun on one core while the others idled (a
              * quarter of a 16-frame batch on the 16-core GPU machine). */
             unsigned seen = b->wakes;
             pthread_mutex_unlock(&b->mu);
-            bool helped = zlib_stripes_help();
+            bool helped = help_pool_help();
             pthread_mutex_lock(&b->mu);
             /* A wake while the lock was let go is not waited for again: the batch's last
              * one (a failed file's) would leave this worker waiting for ever. */
