@@ -119,16 +119,23 @@ static const unsigned char *scan_bytes(const jpeg_bytes *p, size_t *len)
 }
 
 /* Stripe 0's header (its SOF's height the frame's), a DRI of INTERVAL MCUs, its SOS, then
- * the scans, each but the last followed by RSTn (n = 0..7 in turn), then EOI. */
-static bool join_pieces(const jpeg_job *j, unsigned interval, encode_buffer *out)
+ * the scans, each but the last followed by RSTn (n = 0..7 in turn), then EOI. False with the
+ * reason in j->why. */
+static bool join_pieces(jpeg_job *j, unsigned interval, encode_buffer *out)
 {
     const jpeg_bytes *p0 = &j->out[0];
     size_t sof = find_marker(p0, 0xc0), sos = find_marker(p0, 0xda), total = p0->len + 6;
     for (int k = 1; k < j->pieces; k++)
         total += j->out[k].len + 2;
-    unsigned char *o = sof && sos ? malloc(total) : NULL;
-    if (!o)
+    if (!sof || !sos) {
+        snprintf(j->why, sizeof j->why, "the JPEG encoder's stripe has no baseline frame or scan");
         return false;
+    }
+    unsigned char *o = malloc(total);
+    if (!o) {
+        snprintf(j->why, sizeof j->why, "out of memory for the JPEG's stripes");
+        return false;
+    }
     memcpy(o, p0->buf, sos);
     o[sof + 5] = (unsigned char)(j->im->height >> 8);
     o[sof + 6] = (unsigned char)j->im->height;
@@ -169,9 +176,7 @@ static bool encode_pieces(jpeg_job *j, int threads, unsigned interval, encode_bu
     bool ok = (j->out = calloc((size_t)j->pieces, sizeof *j->out)) != NULL;
     if (ok) {
         help_pool_run(&j->help, threads < j->pieces ? threads : j->pieces, jpeg_worker);
-        ok = !atomic_load(&j->failed);
-        if (ok && !(ok = join_pieces(j, interval, out)))
-            snprintf(j->why, sizeof j->why, "out of memory for the JPEG's stripes");
+        ok = !atomic_load(&j->failed) && join_pieces(j, interval, out);
     } else {
         snprintf(j->why, sizeof j->why, "out of memory for the JPEG's stripes");
     }
