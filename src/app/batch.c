@@ -19,11 +19,11 @@
 #include "encode.h"
 #include "encode_codecs.h"
 #include "encode_terms.h"
+#include "help_pool.h"
 #include "output_tags.h"
 #include "human.h"
 #include "png_export.h"
 #include "tonemap_fast.h"
-#include "zlib_stripes.h"
 
 
 typedef struct job {
@@ -60,7 +60,7 @@ typedef struct batch {
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
     double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
     bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
-    bool probing;                 /* the first file decodes alone (decode_regime) */
+    bool first_alone;             /* the first file decodes alone (decode_regime) */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
     int ahead, backlog;
@@ -178,24 +178,27 @@ static int load_threads(int n, int cpus)
     return t < 1 ? 1 : t > HT_MAX_LOAD_THREADS ? HT_MAX_LOAD_THREADS : (int)t;
 }
 
+/* B's cores shared X ways, at least one each. */
+static int cpus_per(const batch *b, int x)
+{
+    return b->cpus / x > 1 ? b->cpus / x : 1;
+}
+
 /* After the first file's decode alone on every core, what the files after it get: a cheap
- * decode stays one file at a time on every core, frames reaching the GPU in order one decode
- * apart; a costly one goes DECODES_AT_ONCE at a time on a share of the cores each, which
- * spends less CPU on the same frames. Cheap: the codecs measured so (one core, a 4K frame:
- * uncompressed 2 ns a pixel, DWAA 5; PIZ 11, ZIP 19), 16 x 4K 1.3-1.5x and 1.2-1.3x faster one
- * at a time on the 16-core GPU machine (BENCHMARKS.md, "Short batches, fill and drain"). The
- * CPU the first decode took did not tell them apart there: on 16 threads DWAA's passed the
- * bound that split them on two. */
+ * decode (image_decode_cost) stays one file at a time on every core, frames reaching the GPU
+ * in order one decode apart; a costly one goes DECODES_AT_ONCE at a time on a share of the
+ * cores each, which spends less CPU on the same frames. Cheap codecs' 16 x 4K ran 1.3-1.5x
+ * and 1.2-1.3x faster one at a time on the 16-core GPU machine (BENCHMARKS.md, "Short
+ * batches, fill and drain"). The CPU the first decode took did not tell them apart there: on
+ * 16 threads DWAA's passed the bound that split them on two. */
 enum { DECODES_AT_ONCE = 4 };
 static void decode_regime(batch *b, const hdr_image *img)
 {
-    static const char *const cheap[] = {"NONE", "DWAA"};   /* image_exr.c's names */
-    b->probing = false;
-    for (size_t i = 0; i < sizeof cheap / sizeof *cheap; i++)
-        if (strcmp(img->compression, cheap[i]) == 0)
-            return;
-    b->load_threads = b->cpus / DECODES_AT_ONCE > 1 ? b->cpus / DECODES_AT_ONCE : 1;
-    b->max_decoding = b->cpus / b->load_threads > 1 ? b->cpus / b->load_threads : 1;
+    b->first_alone = false;
+    if (img->decode_cost == IMAGE_DECODE_CHEAP)
+        return;
+    b->load_threads = cpus_per(b, DECODES_AT_ONCE);
+    b->max_decoding = cpus_per(b, b->load_threads);
 }
 
 /* The job this thread decodes (decode_one), for timed_get. */
@@ -246,7 +249,7 @@ static void decode_one(batch *b, job *j)
     j->at[BATCH_AT_decoded] = now_s() - b->t0;
     t = now_s() - t;
     pthread_mutex_lock(&b->mu);
-    if (j == b->jobs && b->probing)
+    if (j == b->jobs && b->first_alone)
         decode_regime(b, &j->img);
     b->busy_s[BATCH_decode] += t;
     if (!ok) {
@@ -433,12 +436,12 @@ static void *worker(void *arg)
         if (!j && b->next_load >= b->n && b->next_encode >= b->n)
             break;
         if (!j) {
-            /* Pieces of encodes under way (PNG's stripes), else wait: without the help the
+            /* Pieces of encodes under way (PNG and JPEG stripes), else wait: without the help the
              * batch's end waited for encodes begun on one core while the others idled (a
              * quarter of a 16-frame batch on the 16-core GPU machine). */
             unsigned seen = b->wakes;
             pthread_mutex_unlock(&b->mu);
-            bool helped = zlib_stripes_help();
+            bool helped = help_pool_help();
             pthread_mutex_lock(&b->mu);
             /* A wake while the lock was let go is not waited for again: the batch's last
              * one (a failed file's) would leave this worker waiting for ever. */
@@ -723,9 +726,9 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     options_sdr_base(o, &b.sdr);
     b.to_half = o->backend == HT_BACKEND_GPU && !(hook && hook->tonemap) && !b.linear;
     b.cpus = o->jobs > 0 ? o->jobs : cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
-    b.probing = n > 1 && n >= workers;
-    b.load_threads = b.probing ? load_threads(1, b.cpus) : load_threads(n, b.cpus);
-    b.max_decoding = b.probing ? 1 : b.cpus / b.load_threads > 1 ? b.cpus / b.load_threads : 1;
+    b.first_alone = n > 1 && n >= workers;
+    b.load_threads = load_threads(b.first_alone ? 1 : n, b.cpus);
+    b.max_decoding = b.first_alone ? 1 : cpus_per(&b, b.load_threads);
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
     if (b.to_half && (b.ring = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b))) {

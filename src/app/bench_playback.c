@@ -155,11 +155,10 @@ int bench_playback(cmd_backend *be, const ht_options *o, char **files, int n)
         /* Frames as half floats alone, decoded into the upload buffers (as the viewer plays
          * them: viewer_seq.c). */
         image_load_options lo = options_load(o);
-        int count = f.last - f.first + 1, workers = seq_decoder_workers();
+        int count = f.last - f.first + 1;
         lo.half_only = true;
-        lo.half_alloc = pipeline_upload_allocator(b->pipe, seq_decoder_frames(workers));
-        seq_decoder *d = seq_decoder_start(&f.pat, f.first, count, &lo, workers, err,
-                                           sizeof err);
+        seq_decoder *d = seq_decoder_start(b->pipe, &f.pat, f.first, count, &lo,
+                                           seq_decoder_workers(), err, sizeof err);
         if (!d) {
             fprintf(stderr, "hdrtone bench: %s\n", err);
             status = 1;

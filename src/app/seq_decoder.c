@@ -7,10 +7,12 @@
 #include <unistd.h>
 #include <string.h>
 
-/* Decoders at most, and the frames the cache holds: the one asked for and the next ones. */
-/* The cache: two frames more than the decoders, so each has one to work on while the two
- * next to be shown wait (about threads + 2 frames in memory). */
-enum { SEQ_MAX_THREADS = 8, SEQ_SLOTS = SEQ_MAX_THREADS + 2 };
+/* Decoders at most. The cache (the frame asked for and the next ones) holds SEQ_WAITING frames
+ * more than its decoders, so each has one to work on while the SEQ_WAITING next to be shown
+ * wait; out of it a player holds SEQ_TAKEN more: the one shown or being uploaded, and one
+ * whose upload the GPU may still be reading (seq_decoder_frames). */
+enum { SEQ_MAX_THREADS = 8, SEQ_WAITING = 2, SEQ_TAKEN = 2 };
+enum { SEQ_SLOTS = SEQ_MAX_THREADS + SEQ_WAITING };
 enum { SLOT_EMPTY, SLOT_LOADING, SLOT_READY, SLOT_FAILED };
 
 typedef struct seq_slot {
@@ -36,7 +38,9 @@ struct seq_decoder {
     bool stop;
     pthread_t threads[SEQ_MAX_THREADS];
     int nthreads;
-    int nslots;                 /* slots in use: the decoders + 2 */
+    int nslots;                 /* slots in use: the decoders + SEQ_WAITING */
+    pipeline *pipe;             /* whose upload ring the frames are decoded into, or NULL */
+    bool ring_wanted;           /* a decoder waits for a ring buffer: the taker makes it */
 };
 
 /* How far index I lies after FROM, going forward with looping. */
@@ -124,7 +128,18 @@ static void *worker(void *arg)
     return NULL;
 }
 
-seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
+/* A decoder waits for a buffer of the upload ring (pipeline_upload_notify): the taker's,
+ * on the GL thread, to make (take). */
+static void ring_wanted(void *ctx)
+{
+    seq_decoder *d = ctx;
+    pthread_mutex_lock(&d->mu);
+    d->ring_wanted = true;
+    pthread_cond_broadcast(&d->done);
+    pthread_mutex_unlock(&d->mu);
+}
+
+seq_decoder *seq_decoder_start(pipeline *pipe, const seq_pattern *p, int first, int count,
                                const image_load_options *lo, int threads, char *err,
                                size_t errlen)
 {
@@ -149,7 +164,13 @@ seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
     pthread_cond_init(&d->wake, NULL);
     pthread_cond_init(&d->done, NULL);
     threads = threads < 1 ? 1 : threads > SEQ_MAX_THREADS ? SEQ_MAX_THREADS : threads;
-    d->nslots = threads + 2;
+    d->nslots = threads + SEQ_WAITING;
+    if (pipe) {
+        d->lo.half_alloc = pipeline_upload_allocator(pipe, seq_decoder_frames(threads));
+        d->pipe = d->lo.half_alloc ? pipe : NULL;
+    }
+    if (d->pipe)
+        pipeline_upload_notify(d->pipe, ring_wanted, d);
     for (int i = 0; i < threads; i++)
         if (pthread_create(&d->threads[d->nthreads], NULL, worker, d) == 0)
             d->nthreads++;
@@ -160,8 +181,19 @@ seq_decoder *seq_decoder_start(const seq_pattern *p, int first, int count,
     return d;
 }
 
+/* Under the lock, on the GL thread: makes the ring buffer a decoder waits for. */
+static void serve_ring(seq_decoder *d)
+{
+    if (!d->ring_wanted)
+        return;
+    d->ring_wanted = false;
+    pthread_mutex_unlock(&d->mu);
+    pipeline_upload_serve(d->pipe);
+    pthread_mutex_lock(&d->mu);
+}
+
 /* Takes the latest decoded (or failed) frame of FROM .. DUE into *img, its index in *index;
- * BLOCK waits for one. The decoders turn to DUE; frames from FROM on are kept. */
+ * BLOCK waits for one, making the ring's buffers the decoders ask for meanwhile. The decoders turn to DUE; frames from FROM on are kept. */
 static int take(seq_decoder *d, int from, int due, bool block, hdr_image *img, int *index,
                 char *err, size_t errlen)
 {
@@ -172,6 +204,7 @@ static int take(seq_decoder *d, int from, int due, bool block, hdr_image *img, i
     pthread_cond_broadcast(&d->wake);
     seq_slot *sl = NULL;
     for (int span = after(d, from, due);; pthread_cond_wait(&d->done, &d->mu)) {
+        serve_ring(d);
         for (int j = 0; j < d->nslots; j++) {
             seq_slot *c = &d->slots[j];
             if ((c->state == SLOT_READY || c->state == SLOT_FAILED) &&
@@ -218,6 +251,8 @@ void seq_decoder_stop(seq_decoder **dp)
     seq_decoder *d = *dp;
     if (!d)
         return;
+    if (d->pipe)   /* a decoder waiting for a ring buffer takes none: the pool's */
+        pipeline_upload_notify(d->pipe, NULL, NULL);
     pthread_mutex_lock(&d->mu);
     d->stop = true;
     pthread_cond_broadcast(&d->wake);
@@ -241,5 +276,5 @@ int seq_decoder_workers(void)
 
 int seq_decoder_frames(int threads)
 {
-    return threads + 4;
+    return threads + SEQ_WAITING + SEQ_TAKEN;
 }

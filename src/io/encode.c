@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include <libdeflate.h>
-#include <turbojpeg.h>
 
 enum {
     PNG_FILTER_SUB = 1,
@@ -261,37 +260,6 @@ static bool encode_png(const encode_image *im, int threads, encode_buffer *out, 
     return ok;
 }
 
-static bool encode_jpeg(const encode_image *im, int quality, encode_buffer *out, char *err,
-                        size_t errlen)
-{
-    bool grey = im->channels == 1;
-    int samp = grey ? TJSAMP_GRAY : TJSAMP_444;
-    unsigned long cap = tjBufSize(im->width, im->height, samp);
-    tjhandle tj = tjInitCompress();
-    unsigned char *buf = tj && cap != (unsigned long)-1 ? malloc(cap) : NULL;
-    unsigned long len = cap;
-    bool ok = buf && tjCompress2(tj, im->pixels, im->width, im->width * im->channels, im->height,
-                                 grey ? TJPF_GRAY : TJPF_RGB, &buf, &len, samp, quality,
-                                 TJFLAG_NOREALLOC) == 0;
-    if (!ok) {
-        snprintf(err, errlen, "JPEG encoding failed: %s",
-                 !tj ? "no encoder" : !buf ? "out of memory" : tjGetErrorStr2(tj));
-        free(buf);
-    } else {
-        out->data = buf;
-        out->len = len;
-        if (im->tags && im->tags->icc &&
-            !(ok = out_tags_jpeg_icc(out, im->tags->icc, im->tags->icc_len, err, errlen))) {
-            free(out->data);
-            out->data = NULL;
-            out->len = 0;
-        }
-    }
-    if (tj)
-        tjDestroy(tj);
-    return ok;
-}
-
 static uint8_t clamp_byte(float v)
 {
     return (uint8_t)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)(v + 0.5f));
@@ -484,8 +452,8 @@ bool encode_image_threads(encode_format f, int quality, const encode_image *im,
     case ENCODE_PNG:
         return encode_png(im, threads, out, err, errlen);
     case ENCODE_JPEG:
-        return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, out, err,
-                           errlen);
+        return encode_jpeg(im, quality < 1 ? 1 : quality > 100 ? 100 : quality, threads, out,
+                           err, errlen);
     case ENCODE_Y4M:
         return im->depth == 16
                    ? encode_y4m_frame10(im, im->tags && im->tags->chroma420, out, err, errlen)

@@ -20,6 +20,12 @@ bool encode_avif(const encode_image *im, int quality, encode_buffer *out, char *
 bool encode_jxl(const encode_image *im, int quality, encode_buffer *out, char *err,
                 size_t errlen);
 
+/* 8-bit RGB (4:4:4) or grey as baseline JPEG at QUALITY 1..100, the tags' ICC profile in
+ * APP2; a frame of 256 rows or more in stripes on up to THREADS threads (< 1: one), joined
+ * by restart markers (encode_jpeg.c), the bytes the same for any THREADS. */
+bool encode_jpeg(const encode_image *im, int quality, int threads, encode_buffer *out,
+                 char *err, size_t errlen);
+
 /* An Ultra HDR gain-map JPEG (uhdr_write.c; its layout in uhdr.h): the base SDR (8-bit RGB,
  * its tags' ICC profile) exactly as encode_image_to(ENCODE_JPEG, QUALITY) encodes it; the
  * gain map, full resolution, 8-bit grey JPEG at quality 100, the log2 ratio of HDR's luminance

@@ -450,6 +450,14 @@ static bool cxx_whole(const exr_part_info *p)
            p->compression == EXR_DWAB;
 }
 
+/* Uncompressed and DWAA data decode cheaply, the rest not (image_decode_cost's numbers; DWAB,
+ * not measured, counted costly). */
+static image_decode_cost exr_decode_cost(int compression)
+{
+    return compression == EXR_NO_COMPRESSION || compression == EXR_DWAA ? IMAGE_DECODE_CHEAP
+                                                                        : IMAGE_DECODE_COSTLY;
+}
+
 /* A half view straight into the half floats, on as many threads as asked, by the C++ library
  * where it is safe (cxx_whole: the fastest of the three, BENCHMARKS.md, "Decoding straight to
  * half floats"), else by OpenEXRCore; else tinyexr on one thread unless the headers say it
@@ -655,6 +663,7 @@ static void fill_image(exr_load *L, exr_decoder dec, hdr_image *img)
     exr_describe_channels(p, img->channels, sizeof img->channels);
     snprintf(img->compression, sizeof img->compression, "%s",
              exr_compression_name(p->compression));
+    img->decode_cost = exr_decode_cost(p->compression);
     snprintf(img->rgb_source, sizeof img->rgb_source, "%s", L->view.rgb_source);
     img->part = L->part;
     img->part_count = L->file.nparts;

@@ -14,6 +14,7 @@
 
 #include "deflate_fast.h"
 #include "encode_terms.h"
+#include "help_pool.h"
 #include "parallel.h"
 
 /* ---- Compressing the pieces ---- */
@@ -25,8 +26,7 @@ typedef struct piece {
 } piece;
 
 typedef struct stripes_job {
-    struct stripes_job *link;   /* the next job open to helpers */
-    int helpers;                /* zlib_stripes_help's threads in it (under open_mu) */
+    help_job help;              /* first: the pool's view of the job */
     int pieces;
     size_t near[2];             /* deflate_fast's near distances */
     const size_t *len;
@@ -186,47 +186,15 @@ static void stripes_worker(void *ctx, int worker)
     stripes_run(ctx, INT_MAX);
 }
 
-/* The jobs under way, open to other threads' help (zlib_stripes_help). */
-static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t helpers_done = PTHREAD_COND_INITIALIZER;
-static stripes_job *open_jobs;
-
-bool zlib_stripes_help(void)
+static bool stripes_open(help_job *h)
 {
-    pthread_mutex_lock(&open_mu);
-    stripes_job *j = open_jobs;
-    while (j && (atomic_load(&j->next) >= j->pieces || atomic_load(&j->failed)))
-        j = j->link;
-    if (j)
-        j->helpers++;
-    pthread_mutex_unlock(&open_mu);
-    if (!j)
-        return false;
-    stripes_run(j, 1);   /* one piece: the helper's own work may be waiting */
-    pthread_mutex_lock(&open_mu);
-    j->helpers--;
-    pthread_cond_broadcast(&helpers_done);
-    pthread_mutex_unlock(&open_mu);
-    return true;
+    stripes_job *j = (stripes_job *)h;
+    return atomic_load(&j->next) < j->pieces && !atomic_load(&j->failed);
 }
 
-/* Runs J's pieces on WORKERS threads, other threads' help welcome; returns when every piece
- * is done and no helper is left in J. */
-static void run_open(stripes_job *j, int workers)
+static void stripes_piece(help_job *h)
 {
-    pthread_mutex_lock(&open_mu);
-    j->link = open_jobs;
-    open_jobs = j;
-    pthread_mutex_unlock(&open_mu);
-    parallel_run(workers, stripes_worker, j);
-    pthread_mutex_lock(&open_mu);
-    stripes_job **at = &open_jobs;
-    while (*at != j)
-        at = &(*at)->link;
-    *at = j->link;
-    while (j->helpers > 0)
-        pthread_cond_wait(&helpers_done, &open_mu);
-    pthread_mutex_unlock(&open_mu);
+    stripes_run((stripes_job *)h, 1);
 }
 
 /* The Adler-32 of A's bytes followed by LEN2 bytes whose Adler-32 is B. */
@@ -282,14 +250,15 @@ bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, 
                        size_t near0, size_t near1, int threads, size_t head, size_t tail,
                        uint8_t **z, size_t *zlen, char *err, size_t errlen)
 {
-    stripes_job j = {.pieces = pieces, .near = {near0 ? near0 : 1, near1 ? near1 : 1},
+    stripes_job j = {.help = {.open = stripes_open, .piece = stripes_piece}, .pieces = pieces,
+                     .near = {near0 ? near0 : 1, near1 ? near1 : 1},
                      .len = piece_len, .fill = fill, .ctx = ctx,
                      .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, j.out == NULL || pieces < 1);
     int workers = threads > 0 ? threads : online_cpus();
     if (!atomic_load(&j.failed))
-        run_open(&j, workers < pieces ? workers : pieces);
+        help_pool_run(&j.help, workers < pieces ? workers : pieces, stripes_worker);
     encode_mark m = encode_mark_now();
     bool ok = !atomic_load(&j.failed) && join(&j, head, tail, z, zlen);
     encode_term_add(ENCODE_TERM_join, m);

@@ -3,7 +3,7 @@
  * and ending on a byte (an empty stored block after the last block, as zlib's Z_SYNC_FLUSH
  * ends), joined, with the Adler-32 of the whole. Any inflater reads it. The pieces depend
  * on the caller's split only, never on the threads, so the bytes are the same on any
- * machine. */
+ * machine. Idle threads may help with the pieces (help_pool.h). */
 #ifndef HT_ZLIB_STRIPES_H
 #define HT_ZLIB_STRIPES_H
 
@@ -30,10 +30,5 @@ bool zlib_stripes(int pieces, const size_t *piece_len, zlib_piece_fn fill, void 
 bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, void *ctx,
                        size_t near0, size_t near1, int threads, size_t head, size_t tail,
                        uint8_t **z, size_t *zlen, char *err, size_t errlen);
-
-/* Compresses pieces of a zlib_stripes call under way on another thread, if one has pieces not
- * yet taken (an idle batch worker's help: the last frames' encodes then end on every core,
- * whatever threads they started with). False when there was none. */
-bool zlib_stripes_help(void);
 
 #endif

@@ -1,7 +1,7 @@
 /* zlib_stripes: pieces of every kind (random bytes, a noisy ramp, zeros, one byte, a random
  * block repeated) joined into one zlib stream that libdeflate's strict inflater reads back
  * byte for byte with its Adler-32; the same bytes on 1, 2 and 5 threads and with other
- * threads' help (zlib_stripes_help, as idle batch workers give it); a piece of repeats far
+ * threads' help (help_pool_help, as idle batch workers give it); a piece of repeats far
  * apart takes the hash (much smaller than its bytes). deflate_fast alone, final and not
  * (then followed by a final stream), with and without its hash, inflates to its input:
  * skewed counts (codes the length limit must shorten), one repeated byte (matches of 258
@@ -18,6 +18,7 @@
 #include <stb_image.h>
 
 #include "encode.h"
+#include "help_pool.h"
 #include "deflate_fast.h"
 #include "testutil.h"
 #include "zlib_stripes.h"
@@ -149,7 +150,7 @@ static void check_fast_alone(void)
     free(b);
 }
 
-/* Helpers: call zlib_stripes_help until STOP, counting the pieces they did. */
+/* Helpers: call help_pool_help until STOP, counting the pieces they did. */
 typedef struct helping {
     atomic_bool stop, started;
     atomic_int helped;
@@ -160,7 +161,7 @@ static void *helper(void *arg)
     helping *h = arg;
     atomic_store(&h->started, true);
     while (!atomic_load(&h->stop))
-        if (zlib_stripes_help())
+        if (help_pool_help())
             atomic_fetch_add(&h->helped, 1);
     return NULL;
 }
@@ -172,7 +173,7 @@ static void check_help(const pieces *p)
     char err[128];
     uint8_t *alone = NULL, *helped = NULL;
     size_t alone_len = 0, helped_len = 0;
-    CHECK(!zlib_stripes_help(), "help with no stream under way did something");
+    CHECK(!help_pool_help(), "help with no stream under way did something");
     CHECK(zlib_stripes(p->n, p->len, fill, (void *)p, 1, 3, 1, &alone, &alone_len, err, sizeof err),
           "alone: %s", err);
     helping h = {0};
