@@ -189,9 +189,8 @@ void viewer_seq_start(viewer *v)
     platform_title(v, s->title);   /* once: the frame number is in the status */
     int workers = seq_decoder_workers();
     s->lo.half_only = true;
-    s->lo.half_alloc = pipeline_upload_allocator(v->rnd.pipe, seq_decoder_frames(workers));
-    if (!(s->dec = seq_decoder_start(v->rnd.pipe, &s->pat, s->first, s->count, &s->lo, workers, err,
-                                     sizeof err))) {
+    if (!(s->dec = seq_decoder_start(v->rnd.pipe, &s->pat, s->first, s->count, &s->lo,
+                                     workers, err, sizeof err))) {
         viewer_set_message(v, true, "%s", err);
         return;
     }

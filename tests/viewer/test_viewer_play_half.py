@@ -44,7 +44,7 @@ def stats(frame, *args):
     return json.loads(r.stdout)
 
 
-# Paused after 8 window frames (the frames decoded once the ring had buffers come from it):
+# Paused after 8 window frames (every frame decoded into the ring, the first ones too):
 # X marks the brightest pixel and the peaks, S exports the shown frame.
 keys = " ".join(["ctrl+0"] * 8 + ["space", "x", "s", "ctrl+0"])   # s: a frame after it
 r = subprocess.run([BIN, SEQ, "--adapt", "none", "--msaa", "1", "--no-panels", "--window",
