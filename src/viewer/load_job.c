@@ -19,6 +19,7 @@ struct load_job {
     char part[64], layer[64];  /* what lo points at */
     image_load_options lo;
     image_progress progress;   /* lo.progress for the shown file's load: rows_done's */
+    preview_rows *preview;     /* the shown file's rows as they land, reduced */
     atomic_int rows_done, rows;   /* what it told last: rows done of rows (0 of 0: nothing) */
     hdr_image img;
     bool ok;
@@ -40,12 +41,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* image_progress.rows: the rows for load_job_progress (the worker's; read on the UI thread). */
+/* image_progress.rows: the rows for load_job_percent and the preview's copy of them (the
+ * worker's; read on the UI thread). */
 static void rows_done(void *ctx, const uint16_t *half, int width, int done, int height)
 {
     load_job *j = ctx;
-    (void)half;
-    (void)width;
+    preview_rows_add(j->preview, half, width, done, height);
     atomic_store(&j->rows, height);
     atomic_store(&j->rows_done, done);
 }
@@ -78,7 +79,7 @@ load_job *load_job_start(viewer *v, const char *path, bool shown)
         return NULL;
     }
     j->lo = viewer_load_options(v, shown, j->part, sizeof j->part, j->layer, sizeof j->layer);
-    if (shown) {
+    if (shown && (j->preview = preview_rows_new())) {   /* none: no share, no preview */
         j->progress = (image_progress){rows_done, j};
         j->lo.progress = &j->progress;
     }
@@ -93,6 +94,7 @@ int load_job_percent(const load_job *j)
     return rows > 0 ? (int)((long long)done * 100 / rows) : -1;
 }
 const char *load_job_path(const load_job *j) { return j->path; }
+preview_rows *load_job_preview(load_job *j) { return j->preview; }
 hdr_image *load_job_image(load_job *j) { return &j->img; }
 const char *load_job_err(const load_job *j) { return j->err; }
 
@@ -109,6 +111,7 @@ void load_job_free(load_job *j)
 {
     load_job_wait(j);
     image_free(&j->img);
+    preview_rows_free(j->preview);
     free(j->path);
     free(j);
 }

@@ -474,6 +474,13 @@ extern "C" void panels_build(viewer *v)
     viewer_loading_text(v, loading, sizeof loading);
     if (viewer_loading(v) && v->doc.list.nfiles > 0)
         panels_note_text("loading", loading);
+    int at[4], rows;
+    char preview[128];
+    if (viewer_preview_place(v, at, &rows)) {   /* the tests' boundary of the rows shown */
+        snprintf(preview, sizeof preview, "%d rows at %d %d %d %d", rows, at[0], at[1], at[2],
+                 at[3]);
+        panels_note_text("preview", preview);
+    }
     else if (v->doc.have_image)
         panels_note_text("shown", shown);
     panels_layout_end();

@@ -150,6 +150,8 @@ int viewer_draw_frame(viewer *v)
         viewer_tiles_load(v);
         viewer_tiles_render(&v->rnd, &v->s, &v->in, samples);
         viewer_tiles_present(&v->rnd, v->fb_h);
+    } else {
+        viewer_preview_draw(v);   /* a file loading: the rows landed */
     }
     v->rnd.samples = samples;
     /* The panels after the frame, so that they show its record; a click in them runs an
@@ -216,6 +218,7 @@ void viewer_cleanup(viewer *v)
     if (v->win || v->rnd.pipe) {   /* GL objects: the window's context, or bench's */
         platform_make_current(v);
         gpu_readback_destroy(&v->rnd.rb);
+        viewer_preview_destroy(v);
         glDeleteFramebuffers(1, &v->rnd.present_fbo);
         ui_destroy(&v->pnl.gui);
         imgstats_gpu_destroy(&v->rnd.stats_ctx);

@@ -88,6 +88,7 @@ static const char *load_prepare(viewer *v)
 {
     image_free(&v->doc.img);
     v->doc.have_image = false;
+    viewer_preview_drop(v);   /* an earlier load's rows */
     v->doc.load_err[0] = '\0';
     v->message[0] = '\0';
     v->doc.load_gen++;
@@ -169,14 +170,18 @@ void viewer_load_poll(viewer *v)
 {
     load_job *j = v->doc.load_job;
     if (j) {
+        bool wanted = v->doc.load_job_gen == v->doc.load_gen && !v->doc.load_want;
         if (!load_job_done(j)) {
             int pct = load_job_percent(j);   /* a band of rows in: the status line says so */
             v->dirty = v->dirty || pct != v->doc.load_percent;
             v->doc.load_percent = pct;
+            if (wanted && load_job_preview(j))   /* and the rows landed show */
+                viewer_preview_update(v, load_job_preview(j));
             return;
         }
+        viewer_preview_drop(v);   /* the image or the error instead */
         v->doc.load_job = NULL;
-        if (v->doc.load_job_gen == v->doc.load_gen && !v->doc.load_want) /* still the one wanted */
+        if (wanted)
             load_finish(v, load_job_path(j), load_job_wait(j), load_job_image(j),
                         load_job_err(j));
         v->dirty = true;

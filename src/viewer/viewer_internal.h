@@ -289,6 +289,29 @@ void load_job_free(load_job *j);
  * caller's, FN's results in it once load_job_done (or load_job_wait); NULL when out of
  * memory. load_job_path is NULL and load_job_image empty for it. */
 load_job *load_job_run(void (*fn)(void *arg), void *arg);
+/* The reduced copy of a shown file's rows as they land (load_preview.c), or NULL (another
+ * job, or out of memory). */
+typedef struct preview_rows preview_rows;
+preview_rows *load_job_preview(load_job *j);
+
+/* load_preview.c: the picture while a file loads. The copy: made empty; the viewport the
+ * image will be shown in (the window's thread, any time: the copy's reduction); the rows of
+ * image_progress's call (the loading thread); freed (accepts NULL). */
+preview_rows *preview_rows_new(void);
+void preview_rows_fit(preview_rows *p, int w, int h);
+void preview_rows_add(preview_rows *p, const uint16_t *half, int width, int done, int height);
+void preview_rows_free(preview_rows *p);
+/* The window's thread: P's new rows into the preview's texture (a redraw asked when there
+ * are); the preview gone (its texture; the next load starts afresh), and its pipeline too
+ * (the window's end); the preview drawn where the image will first be shown (the rows landed
+ * tone-mapped, the rest left as the canvas was cleared), false when there is none. */
+void viewer_preview_update(viewer *v, preview_rows *p);
+void viewer_preview_drop(viewer *v);
+void viewer_preview_destroy(viewer *v);
+bool viewer_preview_draw(viewer *v);
+/* Where the preview lies: the whole image's rectangle in the window (x, y, w, h: framebuffer
+ * pixels, top-left origin) and the image rows it shows, from the top; false when none. */
+bool viewer_preview_place(const viewer *v, int rect[4], int *rows);
 /* Valid luminance range of the image on the CPU by the current weights (y_min, y_max), for
  * "fit the range to the image" and the panel's x axis. */
 void viewer_update_y_range(viewer *v);

@@ -15,6 +15,7 @@ typedef struct GLFWwindow GLFWwindow;
 
 #include "compare_gpu.h"
 #include "flip_input.h"
+#include "gpu_resource.h"
 #include "settings.h"
 #include "display.h"
 #include "file_list.h"
@@ -213,10 +214,21 @@ typedef struct viewer_document {
 
 /* The renderer's part (renderer.c, compare_view.c, tiles.c, display_view.c): GPU objects
  * and what it measured. Written by the renderer only; panels and text read it. */
+/* The picture while a file loads (load_preview.c): the rows landed, reduced, and their
+ * tone mapping. */
+typedef struct viewer_preview {
+    pipeline *pipe;            /* its own: kept for the next load, destroyed with the window */
+    gpu_tex tex;               /* the reduced rows, RGBA16F; 0 between loads */
+    int k, width, height;      /* K image pixels a texel either way; the image's size */
+    int rows, drawn;           /* texture rows uploaded; rows tone-mapped in PIPE's output */
+    bool failed;               /* the pipeline cannot run here: the text alone */
+} viewer_preview;
+
 typedef struct viewer_render {
     pipeline *pipe;
     pass_scene *scene;
     unsigned present_fbo;      /* reads the pipeline's output texture for the blit */
+    viewer_preview preview;    /* the picture while a file loads */
     frame_record frame;
     struct gpu_readback *rb;   /* the analysis' fenced read-back (readback.h) */
     int rb_slot;               /* its read in flight, -1: none ... */
