@@ -109,7 +109,10 @@ void viewer_preview_update(viewer *v, preview_rows *p)
     if (rows <= g->rows)
         return;
     if (!g->rows) {
+        /* And the output, once for the load: the pipeline's own, made anew for each band's
+         * size, stalled llvmpipe's apply pass up to a second here (BENCHMARKS.md). */
         gpu_tex_recreate(&g->tex, p->w, p->h, GL_RGBA16F, 1);
+        gpu_tex_recreate(&g->out, p->w, p->h, GL_RGBA8, 1);
         g->k = p->k;
         g->width = p->width;
         g->height = p->height;
@@ -128,6 +131,7 @@ void viewer_preview_drop(viewer *v)
     if (g->rows)
         v->dirty = true;
     gpu_tex_destroy(&g->tex);
+    gpu_tex_destroy(&g->out);
     if (g->pipe)
         pipeline_release_textures(g->pipe);
     g->rows = g->drawn = 0;
@@ -166,8 +170,13 @@ static bool preview_render(viewer *v)
     ht_source src = {g->tex.id, g->tex.width, g->rows, 1};   /* the rows landed alone */
     /* A driver where it cannot run: the text alone, as before (the image's own frame says
      * why, if it fails too), not tried again every frame. */
-    g->failed = (!g->pipe && !(g->pipe = pipeline_create(err, sizeof err))) ||
-                !pipeline_frame(g->pipe, src, src, &tm, err, sizeof err);
+    if (!g->pipe && !(g->pipe = pipeline_create(err, sizeof err))) {
+        g->failed = true;
+        return false;
+    }
+    pipeline_set_output(g->pipe, g->out.id);
+    g->failed = !pipeline_frame(g->pipe, src, src, &tm, err, sizeof err);
+    pipeline_set_output(g->pipe, 0);
     g->drawn = g->rows;
     return !g->failed;
 }
@@ -205,7 +214,7 @@ bool viewer_preview_draw(viewer *v)
     glScissor(x0, v->fb_h - y1, x1 - x0, y1 - y0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, v->rnd.present_fbo);
     glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                         pipeline_output_texture(g->pipe), 0);
+                         g->out.id, 0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     /* The output's row 0 is the image's top: flipped into the window's bottom-up rows. */
     glBlitFramebuffer(0, 0, g->tex.width, g->rows, r[0], v->fb_h - r[1],

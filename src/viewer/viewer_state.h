@@ -219,6 +219,7 @@ typedef struct viewer_document {
 typedef struct viewer_preview {
     pipeline *pipe;            /* its own: kept for the next load, destroyed with the window */
     gpu_tex tex;               /* the reduced rows, RGBA16F; 0 between loads */
+    gpu_tex out;               /* their tone mapping, RGBA8, the same size (PIPE's output) */
     int k, width, height;      /* K image pixels a texel either way; the image's size */
     int rows, drawn;           /* texture rows uploaded; rows tone-mapped in PIPE's output */
     bool failed;               /* the pipeline cannot run here: the text alone */

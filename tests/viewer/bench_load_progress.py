@@ -1,8 +1,9 @@
 """Not a test (ctest runs test_*): times an 8K file's load in a real window under Xvfb, two
 binaries alternated, the median of ROUNDS runs each: key Down (the file, on a worker) -> the
-first 'loading: big.exr N %' note (HT_TEST_LAYOUT) and -> 'shown: 7680x4320' (the whole image).
+first 'loading: big.exr N %' note (HT_TEST_LAYOUT), -> the first 'preview:' note (the first
+picture of the rows landed) and -> 'shown: 7680x4320' (the whole image).
   /usr/bin/python3 tests/viewer/bench_load_progress.py BASE_BIN NEW_BIN MAKE_BENCH_EXR ROUNDS COMP...
-(BENCHMARKS.md, "The preview while loading")."""
+(BENCHMARKS.md, "The preview while loading", "The preview picture while loading")."""
 import os
 import re
 import statistics
@@ -21,9 +22,9 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def one(small, big):
-    """(seconds to the first share, seconds to the whole image) of one load."""
+    """Seconds to the first share, to the first picture, to the whole image, of one load."""
     v = xwin.Viewer(small, big, "--window", "960x600", "--msaa", "1")
-    first = whole = None
+    first = pic = whole = None
     try:
         t0 = time.time()
         xwin.xdo("key", "--window", v.wid, "Down")
@@ -33,12 +34,14 @@ def one(small, big):
             t = time.time() - t0
             if first is None and re.search(r"loading: big\.exr \d+ %", text):
                 first = t
+            if pic is None and "\npreview: " in "\n" + text:
+                pic = t
             if "shown: 7680x4320" in text:
                 whole = t
             time.sleep(0.005)
     finally:
         v.close()
-    return first, whole
+    return first, pic, whole
 
 
 def main():
@@ -56,11 +59,11 @@ def main():
                 os.environ["HT_BIN"] = b
                 runs.setdefault(name, []).append(one(small, big))
         for name, r in runs.items():
-            firsts = [f for f, _ in r if f is not None]
-            print("%s %s: first share %s s, whole %.3f s (median of %d: %s)"
-                  % (comp, name, "%.3f" % statistics.median(firsts) if firsts else "-",
-                     statistics.median(w for _, w in r), rounds,
-                     " ".join("%.3f" % w for _, w in r)))
+            med = ["%.3f" % statistics.median(t) if t else "-"
+                   for t in ([x[i] for x in r if x[i] is not None] for i in (0, 1))]
+            print("%s %s: first share %s s, first picture %s s, whole %.3f s (median of %d: %s)"
+                  % (comp, name, med[0], med[1], statistics.median(x[2] for x in r), rounds,
+                     " ".join("%.3f" % x[2] for x in r)))
 
 
 main()
