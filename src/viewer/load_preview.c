@@ -4,7 +4,7 @@
  *
  * The loading thread keeps a reduced copy of the rows as they land (preview_rows_add: every
  * K-th pixel of every K-th row, K from the zoom the image will first be shown at, so that the
- * copy has about the viewport's pixels, not the image's: an 8K image's full rows would be
+ * copy has at most the viewport's pixels, not the image's: an 8K image's full rows would be
  * ~265 MB to copy and upload). The window's thread uploads only the copy's new rows into a
  * texture of its own and tone-maps them with a pipeline of its own (viewer_preview_*): the
  * shown image's pipeline, its curve (and the one-frame latency's), its textures and the view
@@ -69,7 +69,9 @@ static bool rows_begin(preview_rows *p, int width, int height)
         vh = 1080;
     }
     double zoom = first_place(width, height, vw, vh).zoom;
-    p->k = zoom < 1 ? (int)floor(1 / zoom) : 1;
+    /* Rounded up: at most the viewport's pixels (a 4K image at a zoom of 0.6 would be copied
+     * whole otherwise), shown enlarged by less than 2. */
+    p->k = zoom < 1 ? (int)ceil(1 / zoom - 1e-9) : 1;
     p->width = width;
     p->height = height;
     p->w = (width + p->k - 1) / p->k;
@@ -132,8 +134,6 @@ void viewer_preview_drop(viewer *v)
         v->dirty = true;
     gpu_tex_destroy(&g->tex);
     gpu_tex_destroy(&g->out);
-    if (g->pipe)
-        pipeline_release_textures(g->pipe);
     g->rows = g->drawn = 0;
 }
 
