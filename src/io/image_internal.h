@@ -68,6 +68,12 @@ bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
 bool image_jpeg_is_uhdr(const uint8_t *data, size_t size);
 bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
                      const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+/* A PNG or JPEG picture without an HDR signal (image_ldr_sniff; image_uhdr.c): display-
+ * referred, as an Ultra HDR base alone: its colour tags honoured (image_ldr.h), in cd/m^2 with
+ * SDR white at HT_HDR_REF_WHITE, as tev and HDRView open such pictures beside HDR ones; same
+ * contract as image_load. */
+bool image_load_sdr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
 /* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
  * exr_validate) to IMG's metadata, in the file's order, each value as text. */

@@ -92,7 +92,8 @@ bool image_ldr_load_memory(const char *path, const uint8_t *data, size_t size,
     img->rgb = px ? malloc((size_t)w * (size_t)h * 3 * sizeof *img->rgb) : NULL;
     bool ok = img->rgb != NULL;
     if (!ok)
-        snprintf(err, errlen, "%s: %s", path, px ? "out of memory" : stbi_failure_reason());
+        snprintf(err, errlen, "%s: %s%s%s", path, px ? "out of memory" : "unreadable ",
+                 px ? "" : png ? "PNG: " : "JPEG: ", px ? "" : stbi_failure_reason());
     else
         ok = ldr_values(path, px, want, wide, &t, img, err, errlen);
     stbi_image_free(px);
