@@ -17,6 +17,8 @@
 
 #include "viewer_internal.h"
 
+static const double PREVIEW_EVERY_S = 0.2;   /* the least time between two tone mappings */
+
 struct preview_rows {
     atomic_int fit_w, fit_h;   /* the viewport, from the window's thread: K's */
     /* Set by the first rows, before ROWS publishes them (read only when ROWS > 0): */
@@ -102,14 +104,25 @@ void preview_rows_add(preview_rows *p, const uint16_t *half, int width, int done
 /* ---------------------------------------------------------------------------------------
  * The window's thread */
 
+/* Whether the rows landed are due to be tone-mapped again: each time is a pipeline frame on
+ * the window's thread, which on a CPU rasteriser takes the cores the decoder runs on (at every
+ * band of an 8K load it cost the load 4.5 % here; BENCHMARKS.md). */
+static bool render_due(const viewer_preview *g)
+{
+    return !g->failed && g->drawn < g->rows &&
+           (!g->drawn || platform_time() - g->drawn_at >= PREVIEW_EVERY_S);
+}
+
 void viewer_preview_update(viewer *v, preview_rows *p)
 {
     viewer_preview *g = &v->rnd.preview;
     if (v->vp.w > 0 && v->vp.h > 0)
         preview_rows_fit(p, v->vp.w, v->vp.h);
     int rows = atomic_load(&p->rows);
-    if (rows <= g->rows)
+    if (rows <= g->rows) {
+        v->dirty = v->dirty || render_due(g);   /* rows held back by the last render */
         return;
+    }
     if (!g->rows) {
         /* And the output, once for the load: the pipeline's own, made anew for each band's
          * size, stalled llvmpipe's apply pass up to a second here (BENCHMARKS.md). */
@@ -124,7 +137,7 @@ void viewer_preview_update(viewer *v, preview_rows *p)
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, g->rows, p->w, rows - g->rows, GL_RGBA, GL_HALF_FLOAT,
                     p->half + (size_t)g->rows * (size_t)p->w * 4);
     g->rows = rows;
-    v->dirty = true;
+    v->dirty = v->dirty || render_due(g);
 }
 
 void viewer_preview_drop(viewer *v)
@@ -135,6 +148,7 @@ void viewer_preview_drop(viewer *v)
     gpu_tex_destroy(&g->tex);
     gpu_tex_destroy(&g->out);
     g->rows = g->drawn = 0;
+    g->drawn_at = 0;
 }
 
 void viewer_preview_destroy(viewer *v)
@@ -159,13 +173,13 @@ static tonemap_params preview_params(const viewer *v)
     return tm;
 }
 
-/* The tone-mapped rows into the preview pipeline's output (once per new rows). */
+/* The tone-mapped rows into the preview's output when due; whether it holds any. */
 static bool preview_render(viewer *v)
 {
     viewer_preview *g = &v->rnd.preview;
     char err[HT_ERR_MAX];
-    if (g->drawn == g->rows || g->failed)
-        return !g->failed;
+    if (!render_due(g))
+        return g->drawn > 0 && !g->failed;
     tonemap_params tm = preview_params(v);
     ht_source src = {g->tex.id, g->tex.width, g->rows, 1};   /* the rows landed alone */
     /* A driver where it cannot run: the text alone, as before (the image's own frame says
@@ -178,20 +192,21 @@ static bool preview_render(viewer *v)
     g->failed = !pipeline_frame(g->pipe, src, src, &tm, err, sizeof err);
     pipeline_set_output(g->pipe, 0);
     g->drawn = g->rows;
+    g->drawn_at = platform_time();
     return !g->failed;
 }
 
 bool viewer_preview_place(const viewer *v, int rect[4], int *rows)
 {
     const viewer_preview *g = &v->rnd.preview;
-    if (!g->rows || g->failed || v->rnd.ntiles > 1 || v->vp.w <= 0 || v->vp.h <= 0)
+    if (!g->drawn || g->failed || v->rnd.ntiles > 1 || v->vp.w <= 0 || v->vp.h <= 0)
         return false;
     view_place pl = first_place(g->width, g->height, v->vp.w, v->vp.h);
     rect[0] = v->vp.x + (int)pl.x;
     rect[1] = v->vp.y + (int)pl.y;
     rect[2] = (int)lround(g->width * pl.zoom);
     rect[3] = (int)lround(g->height * pl.zoom);
-    *rows = g->rows * g->k < g->height ? g->rows * g->k : g->height;
+    *rows = g->drawn * g->k < g->height ? g->drawn * g->k : g->height;
     return true;
 }
 
@@ -199,7 +214,7 @@ bool viewer_preview_draw(viewer *v)
 {
     viewer_preview *g = &v->rnd.preview;
     int r[4], rows;
-    if (!viewer_preview_place(v, r, &rows) || !preview_render(v))
+    if (v->rnd.ntiles > 1 || !preview_render(v) || !viewer_preview_place(v, r, &rows))
         return false;
     double s = (double)r[2] / g->width * g->k;   /* window pixels per preview pixel */
     /* Within the rows landed and the viewport (the copy's last column and row may reach past
@@ -213,13 +228,12 @@ bool viewer_preview_draw(viewer *v)
     glEnable(GL_SCISSOR_TEST);
     glScissor(x0, v->fb_h - y1, x1 - x0, y1 - y0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, v->rnd.present_fbo);
-    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                         g->out.id, 0);
+    glFramebufferTexture(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, g->out.id, 0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     /* The output's row 0 is the image's top: flipped into the window's bottom-up rows. */
-    glBlitFramebuffer(0, 0, g->tex.width, g->rows, r[0], v->fb_h - r[1],
+    glBlitFramebuffer(0, 0, g->tex.width, g->drawn, r[0], v->fb_h - r[1],
                       r[0] + (int)lround(g->tex.width * s),
-                      v->fb_h - r[1] - (int)lround(g->rows * s), GL_COLOR_BUFFER_BIT, GL_LINEAR);
+                      v->fb_h - r[1] - (int)lround(g->drawn * s), GL_COLOR_BUFFER_BIT, GL_LINEAR);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glDisable(GL_SCISSOR_TEST);
     return true;

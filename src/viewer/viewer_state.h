@@ -221,7 +221,8 @@ typedef struct viewer_preview {
     gpu_tex tex;               /* the reduced rows, RGBA16F; 0 between loads */
     gpu_tex out;               /* their tone mapping, RGBA8, the same size (PIPE's output) */
     int k, width, height;      /* K image pixels a texel either way; the image's size */
-    int rows, drawn;           /* texture rows uploaded; rows tone-mapped in PIPE's output */
+    int rows, drawn;           /* texture rows uploaded; rows tone-mapped in OUT */
+    double drawn_at;           /* platform_time of that tone mapping */
     bool failed;               /* the pipeline cannot run here: the text alone */
 } viewer_preview;
 

@@ -61,9 +61,10 @@ def main():
         for name, r in runs.items():
             med = ["%.3f" % statistics.median(t) if t else "-"
                    for t in ([x[i] for x in r if x[i] is not None] for i in (0, 1))]
-            print("%s %s: first share %s s, first picture %s s, whole %.3f s (median of %d: %s)"
-                  % (comp, name, med[0], med[1], statistics.median(x[2] for x in r), rounds,
-                     " ".join("%.3f" % x[2] for x in r)))
+            print("%s %s: first share %s s, first picture %s s, whole %.3f s (median of %d; "
+                  "least %.3f: %s)" % (comp, name, med[0], med[1],
+                                       statistics.median(x[2] for x in r), rounds,
+                                       min(x[2] for x in r), " ".join("%.3f" % x[2] for x in r)))
 
 
 main()
