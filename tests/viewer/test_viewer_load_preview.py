@@ -146,6 +146,7 @@ def failed_load(small, bad):
     check(a is None, "no preview note after the failure")
     check(empty > 0.999, "the viewport is background after the failure (%.4f)" % empty)
     check("bad.exr" in err and "PIZ" in err, "the error names the file and the reason")
+    check("Sanitizer" not in err, "no sanitizer report (a leak of the preview's copy)")
 
 
 def main():
