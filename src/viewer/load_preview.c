@@ -5,7 +5,9 @@
  * The loading thread keeps a reduced copy of the rows as they land (preview_rows_add: every
  * K-th pixel of every K-th row, K from the zoom the image will first be shown at, so that the
  * copy has at most the viewport's pixels, not the image's: an 8K image's full rows would be
- * ~265 MB to copy and upload). The window's thread uploads only the copy's new rows into a
+ * ~265 MB to copy and upload). It is made inside the hook, on the loading thread, so the
+ * loader's buffer is read only while it surely exists (a load that fails frees it before the
+ * window's thread hears of it). The window's thread uploads only the copy's new rows into a
  * texture of its own and tone-maps them with a pipeline of its own (viewer_preview_*): the
  * shown image's pipeline, its curve (and the one-frame latency's), its textures and the view
  * are never touched, so the first frame of the whole image is the one a load without a
@@ -48,7 +50,8 @@ void preview_rows_fit(preview_rows *p, int w, int h)
 /* The view a WIDTH x HEIGHT image gets first in a VW x VH viewport (update_view's, with the
  * display window taken as the data window: the hook tells rows only, the windows come with
  * the whole image; most files have them equal, and where not only the preview's place
- * differs a little, never the image's first frame). */
+ * differs a little, never the image's first frame; a --session's saved view, too, applies
+ * to the whole image alone). */
 static view_place first_place(int width, int height, int vw, int vh)
 {
     const int dw[4] = {0, 0, width - 1, height - 1};
