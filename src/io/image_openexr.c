@@ -509,7 +509,7 @@ static bool core_read_chunks(core_job *j, int threads)
     if (n > j->nchunks)
         n = j->nchunks > 0 ? (int)j->nchunks : 1;
     core_worker w[HT_MAX_LOAD_THREADS];
-    bool ok = !j->pr || (j->landed = calloc((size_t)j->nchunks, 1));
+    bool ok = !j->pr || (j->landed = calloc((size_t)j->nchunks + 1, 1));
     for (int i = 0; i < n; i++) {
         w[i] = (core_worker){.j = j, .dec = EXR_DECODE_PIPELINE_INITIALIZER};
         w[i].slots = calloc((size_t)j->nplanes + 1, sizeof *w[i].slots);
@@ -581,7 +581,7 @@ bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
     int slot[4], np = 0;
     unsigned absent = 0, copy = 0;
     for (int k = 0; k < 4; k++)
-        if (k > 0 && names[k] && names[0] && strcmp(names[k], names[0]) == 0) {
+        if ((k == 1 || k == 2) && names[k] && names[0] && !strcmp(names[k], names[0])) {
             copy |= 1u << k;
         } else if (names[k]) {
             planes[np] = (exr_plane){names[k], 0, 0, NULL};
