@@ -5,6 +5,7 @@ colour tags honoured. Checked against values computed here from sRGB's curve: an
 flat-colour JPEG (Pillow, quality 100: one DC level, exact) each export byte for byte like an
 OpenEXR of the expected linear values, and stats reads the expected luminance; broken and
 truncated files are refused with the file named and no output."""
+import base64
 import json
 import os
 import struct
@@ -114,15 +115,37 @@ back = np.asarray(Image.open(path("flat.jpg")), dtype=np.int64)
 check(np.array_equal(back, flat), "Pillow's own decode of the flat JPEG is not exact")
 same_stats("flat.jpg", WHITE * srgb_decode(flat / 255.0))
 
+# A damaged JPEG found by fuzz_load: stb_image "decodes" it with rows it never writes (pixels of
+# whatever memory held); libjpeg-turbo finds the damage and the file is refused.
+DAMAGED_JPEG = base64.b64decode(
+    "/9j/4AAQSkZJRgABAQAAAQABAAD/4QLDaHR0yMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEA"
+    "PwD1j9hSJLb4c6rDCixRR3rIkaABVUM4AAHQCvRwUnPC0pSd24x/I6+J6NPD57j6NGKjGNaokkrJJTkkkloklokj/9n/"
+    "2P/gABBKRklGAAEBAAABAAEAAP/hAf5odHRwOi8vbnMuYWRvYmUuY29tL3hhcC8xLjAvADx4OnhtcG1ldGEgeG1sbnM6"
+    "eD0iYWRvYmU6bnM6bWV0YS8iIHg6eG1wdGs9ImhkcnRvbmUiPjxyZGY6UkRGIHhtbG5zOnJkZj0iaHR0cDovL3d3dy53"
+    "My5vcmcvMTk5OS8wMi8yMi1yZGYtc3ludGF4LW5zIyI+PHJkZjpEZXNjcmlwdGlvbiByZGY6YWJvdXQ9IiIgeG1sbnM6"
+    "aGRyZ209Imh0dHA6Ly9ucy5hZG9iZS5jb20vaGRyLWdhaW4tbWFwLzEuMC8iIGhkcmdtOlZlcnNpb249IjEuMCIgaGQl"
+    "cmdtOkdhaW5NYXBNaW49Ii00LjExNzc2MDY2IiBoZHJnbTpHYWluTWFwTWF4PSI2LjQxNDEyMzA2IiBoZHJnbTpHYW1t"
+    "YT0iMSIgaGRyZ206T2Zmc2V0U0RSPSIwLjAwMDI0NDE0MDYyNSIgaGRyZ206T2Zmc2V0SERSPSIwLjAwMDI0NDE0MDYy"
+    "NSIgaGRyZ206SERSQ2FwYWNpdHlNaW49IjAiIGhkcmfV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/"
+    "APWP2FIktvhzqsMKLFFHesiRoAFVQzgAAdAK9HBSc8LSlJ3bjH8jr4no08PnuPo0YqMY1qiSSsklOSSSWiSWiSP/2f/Y"
+    "/+AAEEpGSUYAAQEAAAEAAQAA/+EB/mh0dHA6Ly9ucy5hZG9iZS5jb20veGFwLzEuMC8APHg6eG1wbWV0YSB4bWxuczp4"
+    "PSJhZG9iZTpuczptZXRhLyIgeDp4bXB0az0iaGRydG9uZSI+PHIBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEB4gEBAQER"
+    "AQEBAf/AAAsIAAMABQEBEQD/xAAfAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgv/xAC1EAACAQMDAgQDBQUEBAAA"
+    "AX0BAgMABBEFEiExQQYTUWEHInEUMoGRoQgjQrHBFVLR8CQzYnKCCQoWFxgZGiUmJygpKjTRNjc4OTpDREVGR0hJSlNU"
+    "VVZXWFlaY2RlZmdoaWpzdHV2d3h5eoOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU"
+    "1dbX2Nna4eLj5OXm5+jp6vHy8/T19vf4+fr/2gAIAQEAAD8At/s167qnw9+N3/BQf4c+BZ4/CHgL4c/t7/tX/D/wF4P8"
+    "O2llpHh3wh4I8EftD/Fvwp4Q8KeHtJsreGz0rQfDXhrR9K0PRdMtIo7XT9M0+1tLeNIoUUf/2Q==")
 # Broken files: refused with the file named, no output left.
 good = open(path("grid.png"), "rb").read()
 open(path("trunc.png"), "wb").write(good[:len(good) // 2])
 open(path("trunc.jpg"), "wb").write(open(path("flat.jpg"), "rb").read()[:200])
 open(path("head.png"), "wb").write(good[:16])
-for name in ("trunc.png", "trunc.jpg", "head.png"):
+open(path("damaged.jpg"), "wb").write(DAMAGED_JPEG)
+for name in ("trunc.png", "trunc.jpg", "head.png", "damaged.jpg"):
     out = path(name + ".out.png")
     r = run("export", path(name), "-o", out)
-    check(r.returncode != 0 and path(name) in r.stderr and "unreadable" in r.stderr,
+    check(r.returncode != 0 and path(name) in r.stderr and
+          ("unreadable" in r.stderr or "damaged JPEG" in r.stderr),
           "%s: exit %d, %r" % (name, r.returncode, r.stderr.strip()))
     check(not os.path.exists(out), "%s: an output was written" % name)
 
