@@ -64,7 +64,7 @@ def viewport(v):
 
 def partial_picture(v, tmp):
     """Grabs the window while part of the image has landed; checks the picture and the
-    background; False when no grab fell while between 5 % and 70 % of it had landed."""
+    background; False when no grab fell while between 3 % and 85 % of it had landed."""
     xwin.xdo("key", "--window", v.wid, "Down")
     end, prev, last = time.time() + 60, 0, 0
     while time.time() < end:
@@ -75,12 +75,12 @@ def partial_picture(v, tmp):
         # frame before it, whose rows are at least those of the note before (PREV).
         if a and a[0] != last:
             prev, last = last, a[0]
-        if not 0.05 * H < prev or not last < 0.7 * H:
+        if not 0.03 * H < prev or not last < 0.85 * H:
             time.sleep(0.005)
             continue
         px = v.pixels()
         b, loading = preview_note(v)
-        if not loading or not b or b[0] > 0.9 * H:
+        if not loading or not b or b[0] > 0.95 * H:
             continue
         Image.fromarray(px).save(os.path.join(tmp, "loading.png"))
         vx, vy, vw, vh = viewport(v)
@@ -162,7 +162,7 @@ def main():
     v = xwin.Viewer(small, big, *ARGS)
     try:
         px_ok = False
-        for _ in range(3):   # a busy machine may land it all between two looks
+        for _ in range(5):   # a busy machine may land it all between two looks
             px_ok = partial_picture(v, tmp)
             if px_ok:
                 break
