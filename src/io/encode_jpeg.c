@@ -155,7 +155,7 @@ static bool encode_pieces(jpeg_job *j, int threads, unsigned interval, encode_bu
 {
     bool ok = (j->out = calloc((size_t)j->help.pieces, sizeof *j->out)) != NULL;
     if (ok) {
-        help_pool_run(&j->help, threads < j->help.pieces ? threads : j->help.pieces);
+        help_pool_run(&j->help, threads);
         ok = !atomic_load(&j->help.failed) && join_pieces(j, interval, out);
     } else {
         snprintf(j->why, sizeof j->why, "out of memory for the JPEG's stripes");
@@ -173,7 +173,7 @@ bool encode_jpeg(const encode_image *im, int quality, int threads, encode_buffer
     jpeg_job j = {.im = im, .quality = quality, .rows = k * JPEG_MCU};
     help_job_init(&j.help, k ? (im->height + k * JPEG_MCU - 1) / (k * JPEG_MCU) : 1, jpeg_run);
     jpeg_bytes whole = {NULL, 0};
-    bool ok = k ? encode_pieces(&j, threads < 1 ? 1 : threads,
+    bool ok = k ? encode_pieces(&j, threads,
                                 (unsigned)(k * ((im->width + JPEG_MCU - 1) / JPEG_MCU)), out)
                 : compress_rows(im, quality, 0, im->height, &whole, j.why, sizeof j.why);
     if (ok && !k) {

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "parallel.h"
 
@@ -61,14 +62,16 @@ static void job_worker(void *ctx, int worker)
     j->run(j, INT_MAX);
 }
 
-void help_pool_run(help_job *j, int workers)
+void help_pool_run(help_job *j, int threads)
 {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long workers = threads > 0 ? threads : cpus > 0 ? cpus : 1;
     pthread_mutex_lock(&open_mu);
     j->helpers = 0;
     j->link = open_jobs;
     open_jobs = j;
     pthread_mutex_unlock(&open_mu);
-    parallel_run(workers, job_worker, j);
+    parallel_run(workers < j->pieces ? (int)workers : j->pieces, job_worker, j);
     pthread_mutex_lock(&open_mu);
     help_job **at = &open_jobs;
     while (*at != j)

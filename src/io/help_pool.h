@@ -28,9 +28,10 @@ void help_job_init(help_job *j, int pieces, void (*run)(help_job *j, int max));
  * *MAX is spent or J failed. */
 int help_pool_take(help_job *j, int *max);
 
-/* Runs J's RUN on WORKERS threads (parallel_run), J open to help_pool_help meanwhile;
- * returns when every worker has returned and no helper is left in J. */
-void help_pool_run(help_job *j, int workers);
+/* Runs J's RUN on THREADS threads (< 1: one per online CPU; no more than J's pieces;
+ * parallel_run), J open to help_pool_help meanwhile; returns when every worker has returned
+ * and no helper is left in J. */
+void help_pool_run(help_job *j, int threads);
 
 /* One piece of a job under way on another thread, if one has a piece left; false when none. */
 bool help_pool_help(void);

@@ -7,14 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libdeflate.h>
 
 #include "deflate_fast.h"
 #include "encode_terms.h"
 #include "help_pool.h"
-#include "parallel.h"
 
 /* ---- Compressing the pieces ---- */
 
@@ -186,12 +184,6 @@ static uint32_t adler32_join(uint32_t a, uint32_t b, size_t len2)
     return s2 << 16 | s1;
 }
 
-static int online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > PARALLEL_MAX_WORKERS ? PARALLEL_MAX_WORKERS : (int)n;
-}
-
 /* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian), after HEAD
  * bytes of a buffer with TAIL more after them. */
 static bool join(const stripes_job *j, size_t head, size_t tail, uint8_t **z, size_t *zlen)
@@ -233,9 +225,8 @@ bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, 
                      .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
     help_job_init(&j.help, pieces, stripes_run);
     atomic_store(&j.help.failed, j.out == NULL || pieces < 1);
-    int workers = threads > 0 ? threads : online_cpus();
     if (!atomic_load(&j.help.failed))
-        help_pool_run(&j.help, workers < pieces ? workers : pieces);
+        help_pool_run(&j.help, threads);
     encode_mark m = encode_mark_now();
     bool ok = !atomic_load(&j.help.failed) && join(&j, head, tail, z, zlen);
     encode_term_add(ENCODE_TERM_join, m);
