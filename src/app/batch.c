@@ -192,30 +192,13 @@ static int cpus_per(const batch *b, int x)
  * batches, fill and drain"). The CPU the first decode took did not tell them apart there: on
  * 16 threads DWAA's passed the bound that split them on two. */
 enum { DECODES_AT_ONCE = 4 };
-static void costly_regime(batch *b)
-{
-    b->first_alone = false;
-    b->load_threads = cpus_per(b, DECODES_AT_ONCE);
-    b->max_decoding = cpus_per(b, b->load_threads);
-}
-
 static void decode_regime(batch *b, const hdr_image *img)
 {
     b->first_alone = false;
-    if (img->decode_cost != IMAGE_DECODE_CHEAP)
-        costly_regime(b);
-}
-
-/* Where the first file's headers tell a costly codec, the costly regime from the start: a
- * decode alone would only learn it, while the other cores wait (the first four frames come
- * about as soon from four decodes at once). */
-static void first_regime(batch *b)
-{
-    image_load_options lo = options_load(b->o);
-    image_decode_cost cost;
-    if (b->first_alone && image_probe_decode_cost(b->jobs[0].in, lo.part, &cost) &&
-        cost == IMAGE_DECODE_COSTLY)
-        costly_regime(b);
+    if (img->decode_cost == IMAGE_DECODE_CHEAP)
+        return;
+    b->load_threads = cpus_per(b, DECODES_AT_ONCE);
+    b->max_decoding = cpus_per(b, b->load_threads);
 }
 
 /* The job this thread decodes (decode_one), for timed_get. */
@@ -746,7 +729,6 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     b.first_alone = n > 1 && n >= workers;
     b.load_threads = load_threads(b.first_alone ? 1 : n, b.cpus);
     b.max_decoding = b.first_alone ? 1 : cpus_per(&b, b.load_threads);
-    first_regime(&b);
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
     if (b.to_half && (b.ring = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b))) {

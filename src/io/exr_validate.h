@@ -69,9 +69,6 @@ void exr_file_free(exr_file *f);
 
 /* Scanlines per chunk of a scanline part of compression id C (OpenEXR file layout). */
 int exr_lines_per_chunk(int c);
-/* What compression id C costs to decode: uncompressed and DWAA data decode cheaply, the rest
- * not (image_decode_cost's numbers; DWAB, not measured, counted costly). */
-image_decode_cost exr_decode_cost(int c);
 /* "PIZ" for compression id 4; NULL for an unknown id. */
 const char *exr_compression_name(int c);
 

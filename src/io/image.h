@@ -181,11 +181,6 @@ typedef enum image_decoder {
 /* Largest error message any loader writes. */
 #define HT_ERR_MAX 512
 
-/* What decoding PATH's part PART (image_load_options.part) will cost, from its headers alone
- * (an OpenEXR file's compression), into *COST; false when PATH is no valid OpenEXR file or
- * has no such part (image_load then says why). */
-bool image_probe_decode_cost(const char *path, const char *part, image_decode_cost *cost);
-
 /* Loads PATH by its content (magic bytes), not its extension, with OPTS (NULL = every default).
  * On success fills *img (the caller frees it with image_free) and returns true. On failure
  * returns false, leaves *img empty and writes one line "PATH: reason" to err (errlen bytes).

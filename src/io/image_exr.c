@@ -450,7 +450,9 @@ static bool cxx_whole(const exr_part_info *p)
            p->compression == EXR_DWAB;
 }
 
-image_decode_cost exr_decode_cost(int compression)
+/* Uncompressed and DWAA data decode cheaply, the rest not (image_decode_cost's numbers; DWAB,
+ * not measured, counted costly). */
+static image_decode_cost exr_decode_cost(int compression)
 {
     return compression == EXR_NO_COMPRESSION || compression == EXR_DWAA ? IMAGE_DECODE_CHEAP
                                                                         : IMAGE_DECODE_COSTLY;
