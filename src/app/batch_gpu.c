@@ -123,15 +123,14 @@ const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,
     return a;
 }
 
-bool batch_gpu_serve(cmd_backend *be, batch_ring_op op)
+void batch_gpu_serve(cmd_backend *be, bool stop)
 {
     char err[HT_ERR_MAX];
     pipeline *p = backend_pipeline(be, err, sizeof err);
-    if (p && op == BATCH_RING_STOP)
+    if (p && stop)
         pipeline_upload_notify(p, NULL, NULL);
-    else if (p && op == BATCH_RING_SERVE)
+    else if (p)
         pipeline_upload_serve(p);
-    return p && op == BATCH_RING_AHEAD && pipeline_upload_make_ahead(p);
 }
 
 unsigned long batch_gpu_direct_uploads(const batch_gpu *g)
