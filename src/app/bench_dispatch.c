@@ -162,7 +162,9 @@ static void report(FILE *f, const char *title, int runs, int n)
     double busy = 0, idle = 0, span[2] = {0, 0};
     if (!col)
         abort();
-    fprintf(f, "\n%s: the frame's GPU work, medians of %d frames (us; idle: the GPU before it)\n"
+    fprintf(f, "\n%s: the frame's GPU work, medians of %d frames (us; idle: the GPU waiting "
+               "before the piece, where it ran dry, not where the CPU spent the time; cpu: the "
+               "CPU from issuing the piece before to issuing this one)\n"
                "%3s  %-20s %-22s %-16s %9s %9s %9s\n",
             title, runs, "#", "kind", "program", "groups", "gpu", "idle", "cpu");
     for (int i = 0; i < n; i++) {

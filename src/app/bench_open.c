@@ -15,8 +15,9 @@
 
 enum { OPEN_MAX_RUNS = 51 };
 
-/* Per run: the open (decode + upload + first frame), its decode, and the floor's upload. */
-enum { T_OPEN, T_DECODE, T_UPLOAD, T_COUNT };
+/* Per run: the open (decode + upload + first frame), its decode, the floor's upload, and (a
+ * load of its own, with the progress hook set) start to the first rows told. */
+enum { T_OPEN, T_DECODE, T_UPLOAD, T_FIRST_ROWS, T_COUNT };
 
 typedef struct open_run {
     const ht_options *o;
@@ -64,6 +65,37 @@ static bool keep_copy(open_run *r, const hdr_image *img)
     return true;
 }
 
+/* When a load began, and when its progress first told rows since (-1: not yet). */
+typedef struct first_rows {
+    double start, ms;
+} first_rows;
+
+static void on_first_rows(void *ctx, const uint16_t *half, int width, int done, int height)
+{
+    (void)half, (void)width, (void)done, (void)height;
+    first_rows *f = ctx;
+    if (f->ms < 0)
+        f->ms = gpu_timer_clock_ms() - f->start;
+}
+
+/* Run I's load with the progress hook set (image_progress: what a viewer could show first),
+ * apart from the open so that its time stays the hook-less one: start to the first rows told,
+ * -1 when the decoder tells none. */
+static bool first_rows_run(open_run *r, int i, char *err, size_t errlen)
+{
+    first_rows f = {.ms = -1};
+    image_progress pr = {on_first_rows, &f};
+    image_load_options lo = r->lo;
+    lo.progress = &pr;
+    hdr_image img = {0};
+    f.start = gpu_timer_clock_ms();
+    bool ok = image_load(r->file, &lo, &img, err, errlen);
+    image_free(&img);
+    if (i >= 0)
+        r->ms[T_FIRST_ROWS][i] = f.ms;
+    return ok;
+}
+
 /* Run I (-1: the warm-up): open, then the floor's upload. */
 static bool one_run(open_run *r, int i, char *err, size_t errlen)
 {
@@ -91,7 +123,7 @@ static bool one_run(open_run *r, int i, char *err, size_t errlen)
 }
 
 static void print_open(const open_run *r, double open, double decode, double floor_decode,
-                       double upload)
+                       double upload, double first)
 {
     double floor = floor_decode >= 0 ? floor_decode + upload : -1;
     double ratio = floor > 0 ? open / floor : -1;
@@ -104,13 +136,18 @@ static void print_open(const open_run *r, double open, double decode, double flo
                r->img0.height);
         commands_json_str(stdout, r->img0.compression);
         printf(", \"open_ms\": %.3f, \"decode_ms\": %.3f, \"floor_ms\": %.3f, "
-               "\"floor_decode_ms\": %.3f, \"floor_upload_ms\": %.3f, \"ratio\": %.3f}\n",
-               open, decode, floor, floor_decode, upload, ratio);
+               "\"floor_decode_ms\": %.3f, \"floor_upload_ms\": %.3f, \"ratio\": %.3f, "
+               "\"first_rows_ms\": %.3f}\n",
+               open, decode, floor, floor_decode, upload, ratio, first);
         return;
     }
     printf("open of %s (%d x %d, %s) on %s: first tone-mapped frame after %.1f ms (decode "
            "%.1f ms)\n", r->file, r->img0.width, r->img0.height, r->img0.compression,
            gl_renderer(), open, decode);
+    if (first >= 0)
+        printf("first rows told by the decode's progress after %.1f ms\n", first);
+    else
+        printf("no rows told before the whole decode (its decoder tells no progress)\n");
     if (floor > 0)
         printf("floor (OpenEXR on all cores into a reused buffer %.1f ms + upload %.1f ms): "
                "%.1f ms; ratio %.2f\n", floor_decode, upload, floor, ratio);
@@ -137,14 +174,14 @@ int bench_open(cmd_backend *be, const ht_options *o, char **files, int n)
     r->lo.half_alloc = pipeline_upload_allocator(r->pipe, 2);
     int runs = o->runs < OPEN_MAX_RUNS ? o->runs : OPEN_MAX_RUNS, status = 0;
     for (int i = -1; i < runs && status == 0; i++)
-        if (!one_run(r, i, err, sizeof err)) {
+        if (!one_run(r, i, err, sizeof err) || !first_rows_run(r, i, err, sizeof err)) {
             fprintf(stderr, "hdrtone bench: %s\n", err);
             status = 1;
         }
     if (status == 0) {
         double open = median(r->ms[T_OPEN], runs), decode = median(r->ms[T_DECODE], runs);
-        double upload = median(r->ms[T_UPLOAD], runs);
-        print_open(r, open, decode, bench_decode_floor_threads_ms(r->file, 0), upload);
+        double upload = median(r->ms[T_UPLOAD], runs), first = median(r->ms[T_FIRST_ROWS], runs);
+        print_open(r, open, decode, bench_decode_floor_threads_ms(r->file, 0), upload, first);
     }
     image_pool_put(r->copy, r->copy_bytes);
     free(r);

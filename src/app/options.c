@@ -221,7 +221,8 @@ static const opt_def OPTIONS[] = {
          "buffer (the floor), measured in the same run, and each OpenEXR decoder"),
     FLAG("open", HT_CMD_BENCH, bench_open,
          "time FILE from its open to its first tone-mapped frame, headless, beside OpenEXR's "
-         "own decode on all cores into a reused buffer plus the upload (the floor)"),
+         "own decode on all cores into a reused buffer plus the upload (the floor), and, in "
+         "loads of their own, to the first rows the decode's progress tells (first_rows_ms)"),
     FLAG("dispatches", HT_CMD_BENCH, bench_dispatches,
          "time each piece of GPU work of a frame (dispatches, copies, clears, read-backs) by "
          "timestamps, with the GPU's idle time before each, instead of the passes' table; "

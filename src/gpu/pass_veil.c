@@ -165,7 +165,7 @@ bool pass_veil_binning_save(pass_veil *p, const ht_buffers *b, unsigned binnings
     unsigned prog = pass_use(&p->base, BINNING, 1, err, errlen);
     if (!prog)
         return false;
-    glProgramUniform1i(prog, glGetUniformLocation(prog, "u_slot"), slot);
+    pass_set_int(prog, "u_slot", slot);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_FRAME, b->frame.id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HT_BIND_POINT_EXACT, binnings);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);   /* after the analysis' writes */

@@ -82,7 +82,9 @@ std::string absent_name(const Imf::Header &header, const char *base)
 
 /* Reads IP's data window into OUT (its frame buffer) in bands of rows from the top, telling PR
  * after each: a band is whole chunks (none decoded twice), a multiple of the thread count and
- * at least two per thread (no thread idles at a band's end) and about a sixteenth of the image. */
+ * about a sixteenth of the image; at least two per thread (no thread idles long at a band's
+ * end) but the first, one per thread, so that the first rows come early on many cores (16
+ * threads of 32-row PIZ chunks: 512 rows, not 1024 of a 4K picture's 2160). */
 void read_bands(Imf::InputPart &ip, const image_progress *pr, int chunk, const uint16_t *out,
                 int threads)
 {
@@ -90,9 +92,9 @@ void read_bands(Imf::InputPart &ip, const image_progress *pr, int chunk, const u
     int64_t rows = (int64_t)dw.max.y - dw.min.y + 1, w = (int64_t)dw.max.x - dw.min.x + 1;
     chunk = chunk < 1 ? 1 : chunk;
     int64_t step = chunk * (threads > 1 ? threads : 1), band = (rows + 15) / 16;
-    band = band < 2 * step ? 2 * step : (band + step - 1) / step * step;
-    for (int64_t y = 0; y < rows; y += band) {
-        int64_t end = y + band < rows ? y + band : rows;
+    band = (band + step - 1) / step * step;
+    for (int64_t y = 0, n = band; y < rows; y += n, n = band < 2 * step ? 2 * step : band) {
+        int64_t end = y + n < rows ? y + n : rows;
         ip.readPixels((int)(dw.min.y + y), (int)(dw.min.y + end - 1));
         pr->rows(pr->ctx, out, (int)w, (int)end, (int)rows);
     }

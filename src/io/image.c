@@ -309,12 +309,11 @@ bool image_load_memory(const char *path, const uint8_t *data, size_t size,
     } else if (fmt == IMAGE_FORMAT_HEIF) {
         ok = single_image_options(path, opts, err, errlen) &&
              image_load_heif(path, data, size, opts, img, err, errlen);
+    } else if (fmt == IMAGE_FORMAT_PNG || fmt == IMAGE_FORMAT_JPEG) {
+        ok = single_image_options(path, opts, err, errlen) &&
+             image_load_sdr(path, data, size, opts, img, err, errlen);
     } else if (fmt != IMAGE_FORMAT_NONE) {
         ok = image_load_oiio(path, data, size, fmt, opts, img, err, errlen);
-    } else if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
-        snprintf(err, errlen, "%s: is a PNG file, not an HDR image (hdrtone --formats lists "
-                              "what it reads)", path);
-        ok = false;
     } else {
         snprintf(err, errlen,
                  "%s: not an image file hdrtone reads (unrecognised content; hdrtone --formats "

@@ -18,9 +18,11 @@ typedef struct image_allocator {
 /* A load's progress (image_load_options.progress), for a viewer showing rows as they land:
  * rows(ctx, half, width, done, height) says that the first DONE of the HEIGHT rows of HALF
  * (WIDTH x HEIGHT x 4 half floats, the buffer the image will own) are final. Called on the
- * loading thread, DONE growing, the last call with DONE = HEIGHT; only by OpenEXR's C++
- * decoder of colour views straight to half floats (it then decodes in bands of rows, each on
- * all its threads); other loads never call it. */
+ * loading thread, DONE growing, the last call with DONE = HEIGHT (never for a load that
+ * fails); only by the OpenEXR decoders straight to half floats: the C++ library's of colour
+ * views (PIZ, DWA: it then decodes in bands of rows, each on all its threads) and
+ * OpenEXRCore's of colour and grey views (the rest: it tells the whole chunks decoded from the
+ * top about every sixteenth of the image); other loads never call it. */
 typedef struct image_progress {
     void (*rows)(void *ctx, const uint16_t *half, int width, int done, int height);
     void *ctx;

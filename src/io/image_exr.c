@@ -546,21 +546,23 @@ static bool decode_half(exr_load *L, const uint8_t *data, size_t size, exr_decod
         return false;
     }
     const exr_view *v = &L->view;
-    bool grey = v->mode == VIEW_GREY;
-    const int from[4] = {grey ? VIEW_Y : VIEW_R, grey ? -1 : VIEW_G, grey ? -1 : VIEW_B, VIEW_A};
+    bool grey = v->mode == VIEW_GREY, core = dec == DECODE_CORE_HALF;
+    /* Grey: OpenEXRCore copies Y into G and B per chunk (its rows final as they land), the
+     * C++ library leaves them to grey_range afterwards (and tells no progress). */
+    const int from[4] = {grey ? VIEW_Y : VIEW_R, !grey ? VIEW_G : core ? VIEW_Y : -1,
+                         !grey ? VIEW_B : core ? VIEW_Y : -1, VIEW_A};
     const char *names[4];
     for (int k = 0; k < 4; k++)
         names[k] = from[k] >= 0 && v->idx[from[k]] >= 0 ? L->p->chans[v->idx[from[k]]].name
                                                         : NULL;
-    bool ok = dec == DECODE_HALF
-                  ? image_openexr_half_progress(data, size, L->part, names, L->threads, L->half,
-                                                grey ? NULL : L->progress, chunk_rows(L->p),
-                                                L->why, sizeof L->why)
-                  : image_openexr_core_half(data, size, L->part, names, L->threads, L->half,
-                                            L->why, sizeof L->why);
+    bool ok = core ? image_openexr_core_half(data, size, L->part, names, L->threads, L->half,
+                                             L->progress, L->why, sizeof L->why)
+                   : image_openexr_half_progress(data, size, L->part, names, L->threads,
+                                                 L->half, grey ? NULL : L->progress,
+                                                 chunk_rows(L->p), L->why, sizeof L->why);
     if (!ok)
         return false;
-    if (grey)
+    if (grey && !core)
         parallel_ranges(L->threads, n, grey_range, L->half);
     return true;
 }

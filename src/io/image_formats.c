@@ -43,6 +43,10 @@ static const image_format FORMATS[IMAGE_FORMAT_COUNT] = {
     [IMAGE_FORMAT_PNM] = {"PNM", "OpenImageIO", "pnm", ".pnm .ppm .pgm .pbm",
                           "image/x-portable-anymap;image/x-portable-pixmap;"
                           "image/x-portable-graymap;image/x-portable-bitmap"},
+    /* Display-referred pictures (image_load_sdr); a PNG with a PQ or HLG cICP and an Ultra HDR
+     * JPEG are told apart by content before (image_load). */
+    [IMAGE_FORMAT_PNG] = {"PNG", "stb_image", NULL, ".png", "image/png"},
+    [IMAGE_FORMAT_JPEG] = {"JPEG", "stb_image", NULL, ".jpg .jpeg", "image/jpeg"},
 };
 
 const image_format *image_format_get(image_format_id id)
@@ -181,6 +185,10 @@ image_format_id image_format_sniff(const uint8_t *d, size_t size)
     if (size >= 3 && d[0] == 'P' && d[1] >= '1' && d[1] <= '6' &&
         (d[2] == ' ' || d[2] == '\n' || d[2] == '\r' || d[2] == '\t'))
         return IMAGE_FORMAT_PNM;
+    if (size >= 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0)
+        return IMAGE_FORMAT_PNG;
+    if (size >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff)
+        return IMAGE_FORMAT_JPEG;
     image_format_id b = bmff_format(d, size);
     if (b != IMAGE_FORMAT_NONE)
         return b;
@@ -227,6 +235,8 @@ void image_formats_print(FILE *f)
         else if (id == IMAGE_FORMAT_JXL)
             snprintf(lib, sizeof lib, "libjxl %u.%u.%u", jxl / 1000000, jxl / 1000 % 1000,
                      jxl % 1000);
+        else if (id == IMAGE_FORMAT_PNG || id == IMAGE_FORMAT_JPEG)
+            snprintf(lib, sizeof lib, "stb_image (display-referred: white at 203 cd/m^2)");
         else if (id == IMAGE_FORMAT_HEIF)
             snprintf(lib, sizeof lib, "libheif %s", heif_get_version());
         else if (id == IMAGE_FORMAT_EXR)
@@ -243,7 +253,6 @@ void image_formats_print(FILE *f)
         else
             fprintf(f, "  %-10s %-40s %s\n", m->name, m->extensions, lib);
     }
-    fputs("  PNG, JPEG  (compare's display-referred pictures only)  stb_image\n", f);
     fputs("MIME types (the desktop entry's):\n  ", f);
     for (int id = IMAGE_FORMAT_NONE + 1; id < IMAGE_FORMAT_COUNT; id++)
         fprintf(f, "%s;", FORMATS[id].mime);

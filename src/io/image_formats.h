@@ -13,7 +13,7 @@ typedef enum image_format_id {
     IMAGE_FORMAT_EXR, IMAGE_FORMAT_RADIANCE, IMAGE_FORMAT_PFM, IMAGE_FORMAT_JXL,
     IMAGE_FORMAT_TIFF, IMAGE_FORMAT_RAW, IMAGE_FORMAT_DPX, IMAGE_FORMAT_CINEON, IMAGE_FORMAT_PSD,
     IMAGE_FORMAT_WEBP, IMAGE_FORMAT_HEIF, IMAGE_FORMAT_JP2, IMAGE_FORMAT_DDS, IMAGE_FORMAT_TGA,
-    IMAGE_FORMAT_BMP, IMAGE_FORMAT_PNM,
+    IMAGE_FORMAT_BMP, IMAGE_FORMAT_PNM, IMAGE_FORMAT_PNG, IMAGE_FORMAT_JPEG,
     IMAGE_FORMAT_COUNT
 } image_format_id;
 
@@ -31,7 +31,9 @@ const image_format *image_format_get(image_format_id id);
 /* The format of a file by its first bytes (DATA, SIZE bytes: the whole file, as TGA is known
  * by its footer): IMAGE_FORMAT_NONE when none matches. TIFF files that are camera raws (a DNG's
  * DNGVersion tag, Canon CR2, and NEF, ARW, PEF, SRW, ... by their first directory: a camera's
- * Make with SubIFDs or a CFA mosaic) are IMAGE_FORMAT_RAW, never by the file's extension. */
+ * Make with SubIFDs or a CFA mosaic) are IMAGE_FORMAT_RAW, never by the file's extension.
+ * Every PNG is IMAGE_FORMAT_PNG and every JPEG IMAGE_FORMAT_JPEG, HDR ones too (image_load tells
+ * those apart first). */
 image_format_id image_format_sniff(const uint8_t *data, size_t size);
 
 /* Whether DATA is IMAGE_FORMAT_RAW only by that guess about its first directory (a TIFF-shaped

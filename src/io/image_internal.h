@@ -68,6 +68,12 @@ bool image_load_png_hdr(const char *path, const uint8_t *data, size_t size,
 bool image_jpeg_is_uhdr(const uint8_t *data, size_t size);
 bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
                      const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
+/* A PNG or JPEG picture without an HDR signal (image_ldr_sniff; image_uhdr.c): display-
+ * referred, as an Ultra HDR base alone: its colour tags honoured (image_ldr.h), in cd/m^2 with
+ * SDR white at HT_HDR_REF_WHITE, as tev and HDRView open such pictures beside HDR ones; same
+ * contract as image_load. */
+bool image_load_sdr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen);
 
 /* Adds every attribute of the OpenEXR header at POS of DATA (SIZE bytes; walked by
  * exr_validate) to IMG's metadata, in the file's order, each value as text. */
@@ -199,10 +205,12 @@ bool image_openexr_half_progress(const uint8_t *data, size_t size, int part,
 /* The same with OpenEXRCore, which refuses a chunk that decompresses to fewer bytes than its
  * pixels need (the C++ library 3.1 then leaves the rest of its line buffer, stale memory, in
  * the image): chunks on up to THREADS threads, each channel written in place with the
- * interleaved stride, the slots of no channel filled too (colour 0, alpha 1). */
+ * interleaved stride, the slots of no channel filled too (colour 0, alpha 1), and a G or B
+ * named as R (slot 0) a copy of R (a grey view: Y in R, G, B). Tells PR (NULL: none) of the
+ * rows done as image_progress says, about every sixteenth of the image. */
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
                              const char *const names[4], int threads, uint16_t *out,
-                             char *why, size_t wl);
+                             const image_progress *pr, char *why, size_t wl);
 
 /* True when this build has the OpenEXR library. */
 bool image_have_openexr(void);

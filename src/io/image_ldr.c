@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <stb_image.h>
+#include <turbojpeg.h>
 
 #include "icc.h"
 #include "image_internal.h"
@@ -55,6 +56,41 @@ static bool ldr_values(const char *path, const void *px, int channels, bool wide
     return true;
 }
 
+/* Whether the JPEG DATA decodes without an error or a warning in libjpeg-turbo (at 1/8 scale:
+ * every entropy-coded segment still read). stb_image decodes some damaged files "successfully"
+ * with rows it never wrote (pixels of whatever memory held), so a damaged file is refused
+ * here, as libjpeg's tools and Pillow refuse it. False with "PATH: reason". */
+static bool jpeg_intact(const char *path, const uint8_t *data, size_t size, char *err,
+                        size_t errlen)
+{
+    tjhandle tj = tjInitDecompress();
+    if (!tj) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return false;
+    }
+    int w, h, sub, cs;
+    unsigned char *out = NULL;
+    const char *why = NULL;
+    if (tjDecompressHeader3(tj, data, (unsigned long)size, &w, &h, &sub, &cs) != 0) {
+        why = tjGetErrorStr2(tj);
+    } else {
+        int pf = cs == TJCS_CMYK || cs == TJCS_YCCK ? TJPF_CMYK : TJPF_GRAY;
+        tjscalingfactor eighth = {1, 8};
+        int sw = TJSCALED(w, eighth), sh = TJSCALED(h, eighth);
+        out = malloc((size_t)sw * sh * tjPixelSize[pf]);
+        if (!out)
+            why = "out of memory";
+        else if (tjDecompress2(tj, data, (unsigned long)size, out, sw, 0, sh, pf,
+                               0) != 0 && tjGetErrorCode(tj) == TJERR_FATAL)
+            why = tjGetErrorStr2(tj);
+    }
+    if (why)
+        snprintf(err, errlen, "%s: damaged JPEG (%s)", path, why);
+    free(out);
+    tjDestroy(tj);
+    return why == NULL;
+}
+
 bool image_ldr_load_memory(const char *path, const uint8_t *data, size_t size,
                            uint64_t max_pixels, ldr_image *img, char *err, size_t errlen)
 {
@@ -77,6 +113,8 @@ bool image_ldr_load_memory(const char *path, const uint8_t *data, size_t size,
                  (unsigned long long)limit);
         return false;
     }
+    if (!png && !jpeg_intact(path, data, size, err, errlen))
+        return false;
     ldr_tags t;
     if (!(png ? ldr_tags_png : ldr_tags_jpeg)(path, data, size, &t, err, errlen))
         return false;
@@ -92,7 +130,8 @@ bool image_ldr_load_memory(const char *path, const uint8_t *data, size_t size,
     img->rgb = px ? malloc((size_t)w * (size_t)h * 3 * sizeof *img->rgb) : NULL;
     bool ok = img->rgb != NULL;
     if (!ok)
-        snprintf(err, errlen, "%s: %s", path, px ? "out of memory" : stbi_failure_reason());
+        snprintf(err, errlen, "%s: %s%s%s", path, px ? "out of memory" : "unreadable ",
+                 px ? "" : png ? "PNG: " : "JPEG: ", px ? "" : stbi_failure_reason());
     else
         ok = ldr_values(path, px, want, wide, &t, img, err, errlen);
     stbi_image_free(px);

@@ -129,6 +129,7 @@ typedef struct core_job {
     uint16_t *rgba;  /* interleaved mode: the planes decoded straight into these RGBA halves, */
     const int *slot; /* plane p into slot slot[p] (image_openexr_core_half); NULL: floats */
     unsigned absent; /* interleaved mode: the slots no plane fills (bit k: slot k) */
+    unsigned copy;   /* interleaved mode: the slots that copy slot 0 (grey: Y in R, G, B) */
     int *types;      /* each plane's EXR_PIXEL_* type */
     uint32_t tw, th; /* tile size (tiled) */
     int32_t lines;   /* scanlines per chunk (scanline) */
@@ -138,6 +139,10 @@ typedef struct core_job {
     long fail_at;    /* the lowest chunk that failed (nchunks = none); its reason in why */
     char *why;
     size_t wl;
+    const image_progress *pr; /* interleaved mode: NULL, or told of the rows done */
+    uint8_t *landed;  /* with pr: chunk k decoded (under mu) */
+    long prefix;      /* with pr: chunks 0 to prefix - 1 all decoded (under mu) */
+    long told;        /* with pr: the rows last told (the loading thread's alone) */
 } core_job;
 
 /* A thread's view of one plane in the current chunk. */
@@ -351,13 +356,17 @@ static exr_result_t core_chunk_info(core_job *j, long k, exr_chunk_info_t *ci)
 }
 
 /* Interleaved mode: the slots no plane fills, in the chunk of W x H pixels at OX, OY (relative
- * to the data window): colour 0, alpha 1. Done per chunk, while its pixels are in cache and on
- * every decoding thread, not in one pass over the image afterwards. */
+ * to the data window): colour 0, alpha 1, or (j->copy) slot 0's value. Done per chunk, while
+ * its pixels are in cache and on every decoding thread, not in one pass over the image
+ * afterwards, and so the chunk's rows are final once it is decoded (image_progress). */
 static void core_fill_absent(const core_job *j, long ox, long oy, long w, long h)
 {
-    uint64_t keep = 0, fill = 0; /* a pixel's four halves as one word, slot k at bits 16k */
+    uint64_t keep = 0, fill = 0, copy = 0; /* a pixel's four halves as one word, slot k at
+                                              bits 16k; COPY: 1 in the slots copying slot 0 */
     for (int k = 0; k < 4; k++)
-        if (j->absent & 1u << k)
+        if (j->copy & 1u << k)
+            copy |= (uint64_t)1 << 16 * k;
+        else if (j->absent & 1u << k)
             fill |= (uint64_t)(k == 3 ? 0x3c00 : 0) << 16 * k;
         else
             keep |= (uint64_t)0xffff << 16 * k;
@@ -367,10 +376,43 @@ static void core_fill_absent(const core_job *j, long ox, long oy, long w, long h
         for (long x = 0; x < w; x++) {
             uint64_t px;
             memcpy(&px, row + 4 * x, sizeof px);
-            px = (px & keep) | fill;
+            px = (px & keep) | fill | (px & 0xffff) * copy;
             memcpy(row + 4 * x, &px, sizeof px);
         }
     }
+}
+
+/* The rows of the data window that chunks 0 to PREFIX - 1 (row-major) cover whole. */
+static long core_rows(const core_job *j, long prefix)
+{
+    long chunk_rows = j->storage == EXR_STORAGE_TILED ? (long)j->th : (long)j->lines;
+    long h = (long)j->dw.max.y - j->dw.min.y + 1, rows = prefix / j->ncx * chunk_rows;
+    return rows < h ? rows : h;
+}
+
+/* With progress, on the loading thread: tells the rows of the first PREFIX chunks when they
+ * are about a sixteenth of the image more than told last; FINAL: the whole image, decoded. */
+static void core_tell(core_job *j, long prefix, bool final)
+{
+    long h = (long)j->dw.max.y - j->dw.min.y + 1, rows = final ? h : core_rows(j, prefix);
+    if (!final && (rows >= h || rows - j->told < (h + 15) / 16))
+        return; /* the last rows are told once all chunks are in (a failure never tells them) */
+    j->told = rows;
+    j->pr->rows(j->pr->ctx, j->rgba, (int)((long)j->dw.max.x - j->dw.min.x + 1), (int)rows,
+                (int)h);
+}
+
+/* With progress: chunk K is decoded (by WORKER); worker 0, the loading thread, tells. */
+static void core_landed(core_job *j, long k, int worker)
+{
+    pthread_mutex_lock(&j->mu);
+    j->landed[k] = 1;
+    while (j->prefix < j->nchunks && j->landed[j->prefix])
+        j->prefix++;
+    long prefix = j->prefix;
+    pthread_mutex_unlock(&j->mu);
+    if (worker == 0)
+        core_tell(j, prefix, false);
 }
 
 /* Decodes chunk K of level 0 into the planes. */
@@ -403,7 +445,7 @@ static bool core_decode_chunk(core_worker *w, long k)
         fail(rv, "decoding pixels", w->why, sizeof w->why);
         return false;
     }
-    if (j->rgba && j->absent)
+    if (j->rgba && (j->absent | j->copy))
         core_fill_absent(j, ox, oy, ci.width, ci.height);
     for (int c = 0; c < w->dec.channel_count && !j->rgba; c++)
         for (int p = 0; p < j->nplanes; p++)
@@ -438,6 +480,8 @@ static void core_work(void *ctx, int worker)
             pthread_mutex_unlock(&j->mu);
             break;
         }
+        if (j->landed)
+            core_landed(j, k, worker);
     }
     core_thread_msg = outer;
 }
@@ -465,7 +509,7 @@ static bool core_read_chunks(core_job *j, int threads)
     if (n > j->nchunks)
         n = j->nchunks > 0 ? (int)j->nchunks : 1;
     core_worker w[HT_MAX_LOAD_THREADS];
-    bool ok = true;
+    bool ok = !j->pr || (j->landed = calloc((size_t)j->nchunks + 1, 1));
     for (int i = 0; i < n; i++) {
         w[i] = (core_worker){.j = j, .dec = EXR_DECODE_PIPELINE_INITIALIZER};
         w[i].slots = calloc((size_t)j->nplanes + 1, sizeof *w[i].slots);
@@ -474,11 +518,15 @@ static bool core_read_chunks(core_job *j, int threads)
     if (ok) {
         parallel_run(n, core_work, w);
         ok = j->fail_at == j->nchunks;
+        if (ok && j->pr)
+            core_tell(j, j->nchunks, true);
     } else {
         snprintf(j->why, j->wl, "out of memory");
     }
     for (int i = 0; i < n; i++)
         core_worker_free(&w[i]);
+    free(j->landed);
+    j->landed = NULL;
     return ok;
 }
 
@@ -527,20 +575,23 @@ bool image_openexr_decode(const uint8_t *data, size_t size, int part, int thread
 
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
                              const char *const names[4], int threads, uint16_t *out,
-                             char *why, size_t wl)
+                             const image_progress *pr, char *why, size_t wl)
 {
     exr_plane planes[4];
     int slot[4], np = 0;
-    unsigned absent = 0;
+    unsigned absent = 0, copy = 0;
     for (int k = 0; k < 4; k++)
-        if (names[k]) {
+        if ((k == 1 || k == 2) && names[k] && names[0] && !strcmp(names[k], names[0])) {
+            copy |= 1u << k;
+        } else if (names[k]) {
             planes[np] = (exr_plane){names[k], 0, 0, NULL};
             slot[np++] = k;
         } else {
             absent |= 1u << k;
         }
     core_job j = {.src = {data, size}, .part = part, .planes = planes, .nplanes = np,
-                  .rgba = out, .slot = slot, .absent = absent, .why = why, .wl = wl};
+                  .rgba = out, .slot = slot, .absent = absent, .copy = copy, .why = why,
+                  .wl = wl, .pr = pr};
     return core_run(&j, threads);
 }
 
@@ -559,8 +610,9 @@ bool image_have_openexr(void) { return false; }
 
 bool image_openexr_core_half(const uint8_t *data, size_t size, int part,
                              const char *const names[4], int threads, uint16_t *out,
-                             char *why, size_t wl)
+                             const image_progress *pr, char *why, size_t wl)
 {
+    (void)pr;
     return image_openexr_half(data, size, part, names, threads, out, why, wl);
 }
 

@@ -303,6 +303,43 @@ static bool load_gainmap(const uint8_t *d, size_t n, uint64_t limit, uhdr_meta *
     return true;
 }
 
+/* IMG from the SDR picture in DATA's first AT bytes and, when MAP is set, its gain map;
+ * CHANNELS names what was used. False with "PATH: reason". */
+static bool from_base(const char *path, const uint8_t *data, size_t at,
+                      const image_load_options *opts, const uint8_t *map, int mw, int mh,
+                      const uhdr_meta *m, const char *channels, hdr_image *img, char *err,
+                      size_t errlen)
+{
+    ldr_image b = {0};
+    if (!image_ldr_load_memory(path, data, at, image_max_pixels(opts), &b, err, errlen))
+        return false;
+    img->rgba = malloc((size_t)b.width * b.height * 4 * sizeof *img->rgba);
+    if (!img->rgba) {
+        snprintf(err, errlen, "%s: out of memory", path);
+    } else {
+        img->width = b.width;
+        img->height = b.height;
+        rendition(&b, map, mw, mh, m, img);
+        img->colour = b.colour;
+        img->data_window[2] = img->display_window[2] = b.width - 1;
+        img->data_window[3] = img->display_window[3] = b.height - 1;
+        img->white_luminance = 1.0;   /* values in cd/m^2 */
+        snprintf(img->format, sizeof img->format, "%s", b.format);
+        snprintf(img->channels, sizeof img->channels, "%s", channels);
+        snprintf(img->compression, sizeof img->compression, "%s", b.format);
+        snprintf(img->rgb_source, sizeof img->rgb_source, "R,G,B");
+    }
+    image_ldr_free(&b);
+    return img->rgba != NULL;
+}
+
+bool image_load_sdr(const char *path, const uint8_t *data, size_t size,
+                    const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
+{
+    return from_base(path, data, size, opts, NULL, 0, 0, NULL, "R,G,B (display-referred)", img,
+                     err, errlen);
+}
+
 bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
                      const image_load_options *opts, hdr_image *img, char *err, size_t errlen)
 {
@@ -311,7 +348,6 @@ bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
     uhdr_meta m;
     uint8_t *map = NULL;
     int mw = 0, mh = 0;
-    ldr_image b = {0};
     bool ok = opts->sdr_base || (mpf_second(data, size, &at, &len, why, sizeof why) &&
                                  load_gainmap(data + at, len, image_max_pixels(opts), &m, &map,
                                               &mw, &mh, why, sizeof why));
@@ -320,28 +356,9 @@ bool image_load_uhdr(const char *path, const uint8_t *data, size_t size,
                  why);
         return false;
     }
-    if (!image_ldr_load_memory(path, data, at, image_max_pixels(opts), &b, err, errlen)) {
-        stbi_image_free(map);
-        return false;
-    }
-    img->rgba = malloc((size_t)b.width * b.height * 4 * sizeof *img->rgba);
-    if (!img->rgba) {
-        snprintf(err, errlen, "%s: out of memory", path);
-    } else {
-        img->width = b.width;
-        img->height = b.height;
-        rendition(&b, map, mw, mh, &m, img);
-        img->colour = b.colour;
-        img->data_window[2] = img->display_window[2] = b.width - 1;
-        img->data_window[3] = img->display_window[3] = b.height - 1;
-        img->white_luminance = 1.0;   /* values in cd/m^2 */
-        snprintf(img->format, sizeof img->format, "JPEG");
-        snprintf(img->channels, sizeof img->channels, "R,G,B (Ultra HDR %s)",
-                 map ? "base + gain map" : "base alone");
-        snprintf(img->compression, sizeof img->compression, "JPEG");
-        snprintf(img->rgb_source, sizeof img->rgb_source, "R,G,B");
-    }
+    ok = from_base(path, data, at, opts, map, mw, mh, &m,
+                   map ? "R,G,B (Ultra HDR base + gain map)" : "R,G,B (Ultra HDR base alone)",
+                   img, err, errlen);
     stbi_image_free(map);
-    image_ldr_free(&b);
-    return img->rgba != NULL;
+    return ok;
 }

@@ -23,6 +23,7 @@ void units_of_image(const hdr_image *img, double user_scale, image_units *u)
     if (img->colour.source != IMAGE_COLOUR_DEFAULT)   /* the file's own primaries */
         image_colour_weights(&img->colour, u->weights);
     u->exposure = rad && img->exposure > 0 ? img->exposure : 1.0;
+    snprintf(u->format, sizeof u->format, "%s", img->format);
     if (user_scale > 0) {
         u->rule = HT_UNITS_USER;
         u->scale = user_scale;
@@ -50,6 +51,8 @@ void units_describe(const image_units *u, char *buf, size_t len)
         snprintf(buf, len, "%s, EXPOSURE %g divided out", rule, u->exposure);
     else if (u->rule == HT_UNITS_RADIANCE || u->rule == HT_UNITS_RELATIVE)
         snprintf(buf, len, "%s", rule);
+    else if (u->rule == HT_UNITS_WHITE_LUMINANCE && strcmp(u->format, "OpenEXR") != 0)
+        snprintf(buf, len, "%s's own units: %g cd/m^2 per unit", u->format, u->scale);
     else
         snprintf(buf, len, "%s: %g cd/m^2 per unit", rule, u->scale);
 }

@@ -22,6 +22,9 @@ typedef struct image_units {
     double weights[3];   /* the luminance weights of R, G, B: Radiance's for Radiance
                             pictures, Rec. 709's otherwise */
     double exposure;     /* a Radiance picture's EXPOSURE product (1: none, or not Radiance) */
+    char format[16];     /* the file's format (hdr_image.format): rule white_luminance is
+                            OpenEXR's attribute, or another format's own units (PQ, 203 cd/m^2
+                            white of a PNG, ...) */
 } image_units;
 
 /* The units of IMG: with USER_SCALE > 0 (--scale) that factor (rule user, the file's

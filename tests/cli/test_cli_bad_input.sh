@@ -29,12 +29,12 @@ open("absurd.exr", "wb").write(d)
 PY
 "$HT_BIN" export --backend cpu "$shared/exr-samples/2by2.exr" -o real.png ||
   err "setup: export 2by2"
-cp real.png renamed_png.exr
+head -c 60 real.png > trunc_png.exr   # a PNG (opened by content) cut inside its header
 
 cp real.png existing.png
 before=$(sha256sum existing.png)
 for f in missing.exr empty.exr random.exr random.hdr trunc_20.exr trunc_400.exr trunc_half.exr \
-         trunc_minus1.exr trunc.hdr absurd.exr renamed_png.exr; do
+         trunc_minus1.exr trunc.hdr absurd.exr trunc_png.exr; do
   for backend in cpu gpu; do
     "$HT_BIN" export --backend $backend "$f" -o existing.png 2>msg; rc=$?
     (( rc != 0 && rc < 128 )) || err "$f ($backend): exit $rc"

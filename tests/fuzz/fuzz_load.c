@@ -7,6 +7,8 @@
  * on three must give the same pixels whenever it accepts the file; two decoders, when every
  * decoder accepts it: damaged compressed data (a PIZ chunk that decompresses short, say) is
  * refused by OpenEXRCore but decoded to different garbage by the C++ library and tinyexr.
+ * The runs on three threads tell their progress (image_progress), whose contract is checked:
+ * rows growing within the image, the height told once the load succeeds and never otherwise.
  * Every build links it with tests/fuzz/driver.c for a smoke run; scripts/fuzz with libFuzzer. */
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +39,29 @@ static bool same(const hdr_image *a, const hdr_image *b)
     return true;
 }
 
+/* What a load's progress (image_progress) told last: DONE of HEIGHT rows; DONE -1 after a
+ * broken contract (rows not growing, beyond the image). */
+typedef struct told {
+    int done, height;
+} told;
+
+static void on_rows(void *ctx, const uint16_t *half, int width, int done, int height)
+{
+    told *t = ctx;
+    bool fits = half && width > 0 && done > t->done && done <= height &&
+                (!t->done || height == t->height);
+    *t = (told){fits ? done : -1, height};
+}
+
+/* Aborts unless T fits the load's outcome: the image's height told when it loaded (or nothing,
+ * by a decoder that tells none), never when it failed. */
+static void check_told(told t, bool ok, const hdr_image *img)
+{
+    if (t.done < 0 || (ok ? t.done && (t.done != img->height || t.height != img->height)
+                          : t.done && t.done == t.height))
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* A small pixel limit keeps the fuzzer on parsing, not on decoding huge honest images. */
@@ -51,9 +76,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool ok[NRUNS];
     char err[HT_ERR_MAX];
     for (int r = 0; r < NRUNS; r++) {
+        told t = {0, 0};
+        image_progress pr = {on_rows, &t};
         image_load_options opts = {.max_pixels = (uint64_t)1 << 22, .threads = runs[r].threads,
-                                   .half_only = true, .decoder = runs[r].decoder};
+                                   .half_only = true, .decoder = runs[r].decoder,
+                                   .progress = runs[r].threads > 1 ? &pr : NULL};
         ok[r] = image_load_memory("fuzz-input", data, size, &opts, &img[r], err, sizeof err);
+        check_told(t, ok[r], &img[r]);
     }
     bool all = true;
     for (int r = 0; r < NRUNS; r++)

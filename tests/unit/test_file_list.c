@@ -67,6 +67,18 @@ static void test_folder(void)
     CHECK(l.files == NULL && l.nfiles == 0 && l.neighbours == NULL, "freed");
 }
 
+/* Display-referred pictures are images too (PNG, JPEG: image_load_sdr). */
+static void test_pictures(void)
+{
+    char err[512], dir[128];
+    file_list l = {0};
+    snprintf(dir, sizeof dir, "%s/pics", root);
+    CHECK_EQ(file_list_open(&l, dir, err, sizeof err), 0);
+    static const char *const sorted[] = {"pics/p.png", "pics/q.JPEG", "pics/s.jpg", NULL};
+    CHECK(entries_are(&l, sorted), "PNG and JPEG files are listed, the text file is not");
+    file_list_free(&l);
+}
+
 static void test_one_file_and_neighbours(void)
 {
     char err[512], path[256];
@@ -159,14 +171,17 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/d/sub.exr %s/empty %s/one", root, root, root);
+    char cmd[384];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/d/sub.exr %s/empty %s/one %s/pics", root, root, root,
+             root);
     CHECK(system(cmd) == 0, "mkdir");
     const char *files[] = {"d/b.pfm", "d/a.exr", "d/B.HDR", "d/c.pic", "d/e.rgbe", "d/notes.txt",
-                           "d/exr", "d/bb.txt", "empty/readme", "one/only.exr"};
+                           "d/exr", "d/bb.txt", "empty/readme", "one/only.exr", "pics/q.JPEG",
+                           "pics/p.png", "pics/r.txt", "pics/s.jpg"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         touch(files[i]);
     test_folder();
+    test_pictures();
     test_one_file_and_neighbours();
     test_bare_names();
     test_add_remove();

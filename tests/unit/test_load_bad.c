@@ -166,13 +166,22 @@ static void test_basic_bad_files(void)
         expect_fail(write_tmp("random_magic.hdr", rnd, sizeof rnd), NULL, "HDR magic + random");
     }
 
-    /* A real PNG, named .exr: loading is by content. */
+    /* A real PNG, named .exr: loading is by content (a display-referred picture); cut
+     * short, refused as a PNG. */
     uint8_t px[4 * 4 * 3];
     for (size_t i = 0; i < sizeof px; i++)
         px[i] = (uint8_t)(i * 7);
     snprintf(path, sizeof path, "%s/picture.exr", tmpdir);
     CHECK(stbi_write_png(path, 4, 4, 3, px, 12) != 0, "cannot write test PNG");
-    expect_fail(path, "PNG", "PNG renamed .exr");
+    hdr_image img;
+    char err[HT_ERR_MAX] = "";
+    bool ok = image_load(path, NULL, &img, err, sizeof err);
+    CHECK(ok && img.width == 4 && strcmp(img.format, "PNG") == 0, "PNG renamed .exr: %s", err);
+    if (ok)
+        image_free(&img);
+    blob png = blob_read(path);
+    expect_fail(write_tmp("cut_png.exr", png.data, png.size - 20), "PNG", "PNG cut short");
+    free(png.data);
 }
 
 static void test_truncated_exr(const char *sample)
