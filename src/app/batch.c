@@ -115,8 +115,8 @@ static uint8_t *sdr_pixels(const job *j)
 }
 
 /* J's pixels as an Ultra HDR JPEG into *out (encode_ultrahdr), the tags the two renditions'. */
-static bool encode_uhdr(const batch *b, const job *j, encode_buffer *out, char *err,
-                        size_t errlen)
+static bool encode_uhdr(const batch *b, const job *j, int threads, encode_buffer *out,
+                        char *err, size_t errlen)
 {
     const ht_options *o = b->o;
     output_tags th, ts;
@@ -128,7 +128,7 @@ static bool encode_uhdr(const batch *b, const job *j, encode_buffer *out, char *
     encode_image sdr = {sdr_pixels(j), j->width, j->height, 3, 8,
                         b->sdr.tm.transfer == HT_TRANSFER_GAMMA ? b->sdr.tm.gamma : 0.0, &ts.t};
     encode_mark m = encode_mark_now();
-    ok = ok && encode_ultrahdr(&sdr, &hdr, o->quality, out, err, errlen);
+    ok = ok && encode_ultrahdr(&sdr, &hdr, o->quality, threads, out, err, errlen);
     encode_term_add(ENCODE_TERM_uhdr, m);
     output_tags_free(&th);
     output_tags_free(&ts);
@@ -312,7 +312,7 @@ static bool encode_job(const batch *b, const job *j, int threads, encode_buffer 
     char why[256];
     encode_format f = o->format == ENCODE_AUTO ? ENCODE_PNG : (encode_format)o->format;
     if (b->uhdr) {
-        bool ok = encode_uhdr(b, j, out, why, sizeof why);
+        bool ok = encode_uhdr(b, j, threads, out, why, sizeof why);
         if (!ok)
             snprintf(err, errlen, "%s: %s", j->out, why);
         return ok;

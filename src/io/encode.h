@@ -102,8 +102,8 @@ bool encode_image_to(encode_format f, int quality, const encode_image *im, encod
 bool encode_image_exposure(encode_format f, int quality, const encode_image *im,
                            double exposure, encode_buffer *out, char *err, size_t errlen);
 
-/* encode_image_exposure with PNG's stripes compressed on THREADS threads (0: one per online
- * CPU); the bytes are the same for any THREADS. */
+/* encode_image_exposure with PNG's and JPEG's stripes compressed on THREADS threads (0: one
+ * per online CPU); the bytes are the same for any THREADS. */
 bool encode_image_threads(encode_format f, int quality, const encode_image *im,
                           double exposure, int threads, encode_buffer *out, char *err,
                           size_t errlen);

@@ -21,7 +21,7 @@ bool encode_jxl(const encode_image *im, int quality, encode_buffer *out, char *e
                 size_t errlen);
 
 /* 8-bit RGB (4:4:4) or grey as baseline JPEG at QUALITY 1..100, the tags' ICC profile in
- * APP2; a frame of 256 rows or more in stripes on up to THREADS threads (< 1: one), joined
+ * APP2; a frame of 256 rows or more in stripes on up to THREADS threads (< 1: one per online CPU), joined
  * by restart markers (encode_jpeg.c), the bytes the same for any THREADS. */
 bool encode_jpeg(const encode_image *im, int quality, int threads, encode_buffer *out,
                  char *err, size_t errlen);
@@ -30,9 +30,10 @@ bool encode_jpeg(const encode_image *im, int quality, int threads, encode_buffer
  * its tags' ICC profile) exactly as encode_image_to(ENCODE_JPEG, QUALITY) encodes it; the
  * gain map, full resolution, 8-bit grey JPEG at quality 100, the log2 ratio of HDR's luminance
  * (16-bit PQ or HLG RGB of the same size and primaries: its tags' cICP, xy and ldmax) over
- * HT_HDR_REF_WHITE to that of the base as a reader decodes it. */
+ * HT_HDR_REF_WHITE to that of the base as a reader decodes it. Both JPEGs' stripes on THREADS
+ * threads (encode_jpeg's). */
 bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quality,
-                     encode_buffer *out, char *err, size_t errlen);
+                     int threads, encode_buffer *out, char *err, size_t errlen);
 
 /* One 10-bit y4m frame ("FRAME", Y, Cb, Cr) of 16-bit RGB IM (y4m_hdr.c): BT.2020's
  * matrix, narrow range, 4:2:0 with C420 (else 4:4:4). encode_y4m_header (encode.h) with

@@ -10,7 +10,6 @@
 #include "help_pool.h"
 #include "out_tags.h"
 
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,10 +30,8 @@ typedef struct jpeg_bytes {
 typedef struct jpeg_job {
     help_job help;               /* first: the pool's view of the job */
     const encode_image *im;
-    int quality, rows, pieces;   /* ROWS: pixel rows a stripe (the last one fewer) */
+    int quality, rows;           /* ROWS: pixel rows a stripe (the last one fewer) */
     jpeg_bytes *out;
-    atomic_int next;
-    atomic_bool failed;
     char why[160];               /* the first failure's reason (under failed's exchange) */
 } jpeg_job;
 
@@ -64,35 +61,18 @@ static bool compress_rows(const encode_image *im, int quality, int y0, int n, jp
     return ok;
 }
 
-/* Compresses stripes of J not yet taken, up to MAX of them. */
-static void jpeg_run(jpeg_job *j, int max)
-{
-    int k;
-    char why[sizeof j->why];
-    while (!atomic_load(&j->failed) && max-- > 0 &&
-           (k = atomic_fetch_add(&j->next, 1)) < j->pieces) {
-        int y0 = k * j->rows, n = j->im->height - y0 < j->rows ? j->im->height - y0 : j->rows;
-        if (!compress_rows(j->im, j->quality, y0, n, &j->out[k], why, sizeof why) &&
-            !atomic_exchange(&j->failed, true))
-            memcpy(j->why, why, sizeof why);
-    }
-}
-
-static void jpeg_worker(void *ctx, int worker)
-{
-    (void)worker;
-    jpeg_run(ctx, INT_MAX);
-}
-
-static bool jpeg_open(help_job *h)
+/* Compresses stripes of J not yet taken, up to MAX of them (help_job's run). */
+static void jpeg_run(help_job *h, int max)
 {
     jpeg_job *j = (jpeg_job *)h;
-    return atomic_load(&j->next) < j->pieces && !atomic_load(&j->failed);
-}
-
-static void jpeg_piece(help_job *h)
-{
-    jpeg_run((jpeg_job *)h, 1);
+    int k;
+    char why[sizeof j->why];
+    while ((k = help_pool_take(h, &max)) >= 0) {
+        int y0 = k * j->rows, n = j->im->height - y0 < j->rows ? j->im->height - y0 : j->rows;
+        if (!compress_rows(j->im, j->quality, y0, n, &j->out[k], why, sizeof why) &&
+            !atomic_exchange(&h->failed, true))
+            memcpy(j->why, why, sizeof why);
+    }
 }
 
 /* The offset of the first marker M in the header of JPEG P (before its scan), or 0. */
@@ -125,7 +105,7 @@ static bool join_pieces(jpeg_job *j, unsigned interval, encode_buffer *out)
 {
     const jpeg_bytes *p0 = &j->out[0];
     size_t sof = find_marker(p0, 0xc0), sos = find_marker(p0, 0xda), total = p0->len + 6;
-    for (int k = 1; k < j->pieces; k++)
+    for (int k = 1; k < j->help.pieces; k++)
         total += j->out[k].len + 2;
     if (!sof || !sos) {
         snprintf(j->why, sizeof j->why, "the JPEG encoder's stripe has no baseline frame or scan");
@@ -145,13 +125,13 @@ static bool join_pieces(jpeg_job *j, unsigned interval, encode_buffer *out)
     size_t at = sos + sizeof dri, seg = 2 + ((size_t)p0->buf[sos + 2] << 8 | p0->buf[sos + 3]);
     memcpy(o + at, p0->buf + sos, seg);
     at += seg;
-    for (int k = 0; k < j->pieces; k++) {
+    for (int k = 0; k < j->help.pieces; k++) {
         size_t n;
         const unsigned char *s = scan_bytes(&j->out[k], &n);
         memcpy(o + at, s, n);
         at += n;
         o[at++] = 0xff;
-        o[at++] = k + 1 < j->pieces ? (unsigned char)(0xd0 + k % 8) : 0xd9;
+        o[at++] = k + 1 < j->help.pieces ? (unsigned char)(0xd0 + k % 8) : 0xd9;
     }
     out->data = o;
     out->len = at;
@@ -173,14 +153,14 @@ static int stripe_mcu_rows(const encode_image *im)
 
 static bool encode_pieces(jpeg_job *j, int threads, unsigned interval, encode_buffer *out)
 {
-    bool ok = (j->out = calloc((size_t)j->pieces, sizeof *j->out)) != NULL;
+    bool ok = (j->out = calloc((size_t)j->help.pieces, sizeof *j->out)) != NULL;
     if (ok) {
-        help_pool_run(&j->help, threads < j->pieces ? threads : j->pieces, jpeg_worker);
-        ok = !atomic_load(&j->failed) && join_pieces(j, interval, out);
+        help_pool_run(&j->help, threads);
+        ok = !atomic_load(&j->help.failed) && join_pieces(j, interval, out);
     } else {
         snprintf(j->why, sizeof j->why, "out of memory for the JPEG's stripes");
     }
-    for (int k = 0; j->out && k < j->pieces; k++)
+    for (int k = 0; j->out && k < j->help.pieces; k++)
         free(j->out[k].buf);
     free(j->out);
     return ok;
@@ -190,13 +170,10 @@ bool encode_jpeg(const encode_image *im, int quality, int threads, encode_buffer
                  char *err, size_t errlen)
 {
     int k = stripe_mcu_rows(im);
-    jpeg_job j = {.help = {.open = jpeg_open, .piece = jpeg_piece}, .im = im,
-                  .quality = quality, .rows = k * JPEG_MCU,
-                  .pieces = k ? (im->height + k * JPEG_MCU - 1) / (k * JPEG_MCU) : 1};
-    atomic_init(&j.next, 0);
-    atomic_init(&j.failed, false);
+    jpeg_job j = {.im = im, .quality = quality, .rows = k * JPEG_MCU};
+    help_job_init(&j.help, k ? (im->height + k * JPEG_MCU - 1) / (k * JPEG_MCU) : 1, jpeg_run);
     jpeg_bytes whole = {NULL, 0};
-    bool ok = k ? encode_pieces(&j, threads < 1 ? 1 : threads,
+    bool ok = k ? encode_pieces(&j, threads,
                                 (unsigned)(k * ((im->width + JPEG_MCU - 1) / JPEG_MCU)), out)
                 : compress_rows(im, quality, 0, im->height, &whole, j.why, sizeof j.why);
     if (ok && !k) {

@@ -254,11 +254,11 @@ static bool splice(const encode_buffer *j, const uint8_t *m, size_t mlen, size_t
 
 /* The gain map JPEG of MAP (MW x MH) with its XMP and ISO 21496-1 metadata into *OUT. */
 static bool encode_gainmap(const uint8_t *map, int mw, int mh, const uhdr_meta *m, int quality,
-                           encode_buffer *out, char *err, size_t errlen)
+                           int threads, encode_buffer *out, char *err, size_t errlen)
 {
     encode_image g = {map, mw, mh, 1, 8, 0.0, NULL};
     encode_buffer j;
-    if (!encode_image_to(ENCODE_JPEG, quality, &g, &j, err, errlen))
+    if (!encode_image_threads(ENCODE_JPEG, quality, &g, 0.0, threads, &j, err, errlen))
         return false;
     char xmp[1024];
     uint8_t marks[1024 + 256], iso[128], *p = marks;
@@ -275,12 +275,12 @@ static bool encode_gainmap(const uint8_t *map, int mw, int mh, const uhdr_meta *
 /* The base JPEG (SDR's, as encode_image_to writes it) and the gain map of HDR over it,
  * computed against the base as a reader decodes it, into *BASE, *MAP (W x H) and *M. */
 static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int quality,
-                         encode_buffer *base, uint8_t **map, uhdr_meta *m, char *err,
-                         size_t errlen)
+                         int threads, encode_buffer *base, uint8_t **map, uhdr_meta *m,
+                         char *err, size_t errlen)
 {
     int w = sdr->width, h = sdr->height;
     size_t n = (size_t)w * h;
-    if (!encode_image_to(ENCODE_JPEG, quality, sdr, base, err, errlen))
+    if (!encode_image_threads(ENCODE_JPEG, quality, sdr, 0.0, threads, base, err, errlen))
         return false;
     /* One block from the pool (its pages stay mapped from frame to frame): the gains, the
      * decoded base. */
@@ -313,7 +313,7 @@ static bool base_and_map(const encode_image *sdr, const encode_image *hdr, int q
 }
 
 bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quality,
-                     encode_buffer *out, char *err, size_t errlen)
+                     int threads, encode_buffer *out, char *err, size_t errlen)
 {
     out->data = NULL;
     out->len = 0;
@@ -326,10 +326,10 @@ bool encode_ultrahdr(const encode_image *sdr, const encode_image *hdr, int quali
     encode_buffer base, gain;
     uint8_t *map;
     uhdr_meta m;
-    if (!base_and_map(sdr, hdr, quality, &base, &map, &m, err, errlen))
+    if (!base_and_map(sdr, hdr, quality, threads, &base, &map, &m, err, errlen))
         return false;
-    bool ok = encode_gainmap(map, sdr->width, sdr->height, &m, UHDR_MAP_QUALITY, &gain, err,
-                             errlen);
+    bool ok = encode_gainmap(map, sdr->width, sdr->height, &m, UHDR_MAP_QUALITY, threads, &gain,
+                             err, errlen);
     free(map);
     if (ok) {
         char xmp[2048];

@@ -2,20 +2,17 @@
  * itself) and joined into one stream. */
 #include "zlib_stripes.h"
 
-#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libdeflate.h>
 
 #include "deflate_fast.h"
 #include "encode_terms.h"
 #include "help_pool.h"
-#include "parallel.h"
 
 /* ---- Compressing the pieces ---- */
 
@@ -26,15 +23,12 @@ typedef struct piece {
 } piece;
 
 typedef struct stripes_job {
-    help_job help;              /* first: the pool's view of the job */
-    int pieces;
+    help_job help;              /* first: the pool's view of the job, its pieces */
     size_t near[2];             /* deflate_fast's near distances */
     const size_t *len;
     zlib_piece_fn fill;
     void *ctx;
     piece *out;
-    atomic_int next;
-    atomic_bool failed;
 } stripes_job;
 
 /* What a thread compresses pieces with: deflate_fast's work, room for a piece's bytes (RAW)
@@ -158,43 +152,25 @@ static bool compress_piece(stripes_job *j, kit *t, int k)
     m = encode_term_add(ENCODE_TERM_filter, m);
     p->adler = libdeflate_adler32(1, t->raw, n);
     m = encode_term_add(ENCODE_TERM_adler, m);
-    p->zlen = compress_sampled(j, t, n, k == j->pieces - 1);
+    p->zlen = compress_sampled(j, t, n, k == j->help.pieces - 1);
     m = encode_term_add(ENCODE_TERM_deflate, m);
     bool ok = (p->z = malloc(p->zlen)) && memcpy(p->z, t->out, p->zlen);
     encode_term_add(ENCODE_TERM_copy, m);
     return ok;
 }
 
-/* Compresses pieces of J not yet taken, up to MAX of them. */
-static void stripes_run(stripes_job *j, int max)
+/* Compresses pieces of J not yet taken, up to MAX of them (help_job's run). */
+static void stripes_run(help_job *h, int max)
 {
     kit *t = kit_take();
     int k;
-    while (t && !atomic_load(&j->failed) && max-- > 0 &&
-           (k = atomic_fetch_add(&j->next, 1)) < j->pieces)
-        if (!compress_piece(j, t, k))
-            atomic_store(&j->failed, true);
+    while (t && (k = help_pool_take(h, &max)) >= 0)
+        if (!compress_piece((stripes_job *)h, t, k))
+            atomic_store(&h->failed, true);
     if (!t)
-        atomic_store(&j->failed, true);
+        atomic_store(&h->failed, true);
     else
         kit_give(t);
-}
-
-static void stripes_worker(void *ctx, int worker)
-{
-    (void)worker;
-    stripes_run(ctx, INT_MAX);
-}
-
-static bool stripes_open(help_job *h)
-{
-    stripes_job *j = (stripes_job *)h;
-    return atomic_load(&j->next) < j->pieces && !atomic_load(&j->failed);
-}
-
-static void stripes_piece(help_job *h)
-{
-    stripes_run((stripes_job *)h, 1);
 }
 
 /* The Adler-32 of A's bytes followed by LEN2 bytes whose Adler-32 is B. */
@@ -208,18 +184,12 @@ static uint32_t adler32_join(uint32_t a, uint32_t b, size_t len2)
     return s2 << 16 | s1;
 }
 
-static int online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > PARALLEL_MAX_WORKERS ? PARALLEL_MAX_WORKERS : (int)n;
-}
-
 /* Joins the pieces: the zlib header, the streams, the Adler-32 (big-endian), after HEAD
  * bytes of a buffer with TAIL more after them. */
 static bool join(const stripes_job *j, size_t head, size_t tail, uint8_t **z, size_t *zlen)
 {
     size_t total = 2 + 4;
-    for (int k = 0; k < j->pieces; k++)
+    for (int k = 0; k < j->help.pieces; k++)
         total += j->out[k].zlen;
     uint8_t *p = *z = malloc(head + total + tail);
     if (!p)
@@ -227,7 +197,7 @@ static bool join(const stripes_job *j, size_t head, size_t tail, uint8_t **z, si
     p += head;
     *p++ = 0x78, *p++ = 0x01;   /* deflate, 32 KiB window, the fastest kind of compressor */
     uint32_t adler = 1;
-    for (int k = 0; k < j->pieces; k++) {
+    for (int k = 0; k < j->help.pieces; k++) {
         memcpy(p, j->out[k].z, j->out[k].zlen);
         p += j->out[k].zlen;
         adler = adler32_join(adler, j->out[k].adler, j->len[k]);
@@ -250,17 +220,15 @@ bool zlib_stripes_room(int pieces, const size_t *piece_len, zlib_piece_fn fill, 
                        size_t near0, size_t near1, int threads, size_t head, size_t tail,
                        uint8_t **z, size_t *zlen, char *err, size_t errlen)
 {
-    stripes_job j = {.help = {.open = stripes_open, .piece = stripes_piece}, .pieces = pieces,
-                     .near = {near0 ? near0 : 1, near1 ? near1 : 1},
+    stripes_job j = {.near = {near0 ? near0 : 1, near1 ? near1 : 1},
                      .len = piece_len, .fill = fill, .ctx = ctx,
                      .out = calloc((size_t)(pieces > 0 ? pieces : 1), sizeof(piece))};
-    atomic_init(&j.next, 0);
-    atomic_init(&j.failed, j.out == NULL || pieces < 1);
-    int workers = threads > 0 ? threads : online_cpus();
-    if (!atomic_load(&j.failed))
-        help_pool_run(&j.help, workers < pieces ? workers : pieces, stripes_worker);
+    help_job_init(&j.help, pieces, stripes_run);
+    atomic_store(&j.help.failed, j.out == NULL || pieces < 1);
+    if (!atomic_load(&j.help.failed))
+        help_pool_run(&j.help, threads);
     encode_mark m = encode_mark_now();
-    bool ok = !atomic_load(&j.failed) && join(&j, head, tail, z, zlen);
+    bool ok = !atomic_load(&j.help.failed) && join(&j, head, tail, z, zlen);
     encode_term_add(ENCODE_TERM_join, m);
     for (int k = 0; j.out && k < pieces; k++)
         free(j.out[k].z);

@@ -123,7 +123,7 @@ static int write_png_hdr(const char *dir, const char *name, int transfer, bool u
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = NULL;
     encode_image base = {sdr, W, H, 3, 8, 0.0, NULL};
-    bool ok = (uhdr ? encode_ultrahdr(&base, &im, 90, &out, err, sizeof err)
+    bool ok = (uhdr ? encode_ultrahdr(&base, &im, 90, 0, &out, err, sizeof err)
                     : encode_image_to(ENCODE_PNG, 0, &im, &out, err, sizeof err)) &&
               (f = fopen(path, "wb")) != NULL && fwrite(out.data, 1, out.len, f) == out.len;
     if (f)
