@@ -116,6 +116,14 @@ static bool render_due(const viewer_preview *g)
            (!g->drawn || platform_time() - g->drawn_at >= PREVIEW_EVERY_S);
 }
 
+/* N rows of HALF (the texture's width of RGBA half floats) into the preview's texture at Y. */
+static void upload_rows(viewer_preview *g, int y, int n, const uint16_t *half)
+{
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);   /* from memory, not an upload buffer */
+    glBindTexture(GL_TEXTURE_2D, g->tex.id);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, y, g->tex.width, n, GL_RGBA, GL_HALF_FLOAT, half);
+}
+
 void viewer_preview_update(viewer *v, preview_rows *p)
 {
     viewer_preview *g = &v->rnd.preview;
@@ -135,10 +143,7 @@ void viewer_preview_update(viewer *v, preview_rows *p)
         g->width = p->width;
         g->height = p->height;
     }
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);   /* from memory, not an upload buffer */
-    glBindTexture(GL_TEXTURE_2D, g->tex.id);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, g->rows, p->w, rows - g->rows, GL_RGBA, GL_HALF_FLOAT,
-                    p->half + (size_t)g->rows * (size_t)p->w * 4);
+    upload_rows(g, g->rows, rows - g->rows, p->half + (size_t)g->rows * (size_t)p->w * 4);
     g->rows = rows;
     v->dirty = v->dirty || render_due(g);
 }
@@ -197,6 +202,26 @@ static bool preview_render(viewer *v)
     g->drawn = g->rows;
     g->drawn_at = platform_time();
     return !g->failed;
+}
+
+void viewer_preview_warm(viewer *v)
+{
+    viewer_preview *g = &v->rnd.preview;
+    enum { N = 8 };
+    uint16_t px[N * N * 4];
+    if (g->pipe || g->failed || g->rows)
+        return;
+    for (int i = 0; i < N * N * 4; i++)   /* 1, 0.5 and 0.25: a range for the curve */
+        px[i] = (uint16_t)(0x3c00 - (i % 3) * 0x400);
+    gpu_tex_recreate(&g->tex, N, N, GL_RGBA16F, 1);
+    gpu_tex_recreate(&g->out, N, N, GL_RGBA8, 1);
+    upload_rows(g, 0, N, px);
+    g->rows = N;
+    preview_render(v);
+    gpu_tex_destroy(&g->tex);
+    gpu_tex_destroy(&g->out);
+    g->rows = g->drawn = 0;
+    g->drawn_at = 0;
 }
 
 bool viewer_preview_place(const viewer *v, int rect[4], int *rows)

@@ -287,8 +287,10 @@ static int run_loop(viewer *v, const ht_options *o)
             platform_wait(0.005);   /* a read-back, a load or a worker's result is on its way */
         else if (v->net || v->watching || v->rnd.latency_due)
             platform_wait(LIVE_POLL_S);
-        else
-            platform_wait(-1);              /* idle costs nothing */
+        else {
+            viewer_preview_warm(v);   /* once: the next load's first rows show sooner */
+            platform_wait(-1);        /* idle costs nothing */
+        }
         if (v->pnl.ui_frames > 0) {   /* the GUI settles a frame after a click or a key */
             v->pnl.ui_frames--;
             v->dirty = true;

@@ -309,6 +309,10 @@ void viewer_preview_update(viewer *v, preview_rows *p);
 void viewer_preview_drop(viewer *v);
 void viewer_preview_destroy(viewer *v);
 bool viewer_preview_draw(viewer *v);
+/* The preview's pipeline made and run once on a tiny picture, when there is none yet: for the
+ * idle window (llvmpipe compiles a program at its first dispatch, ~0.1 s of the cores that the
+ * next load's decoder would share with it at its first rows; BENCHMARKS.md). */
+void viewer_preview_warm(viewer *v);
 /* Where the preview lies: the whole image's rectangle in the window (x, y, w, h: framebuffer
  * pixels, top-left origin) and the image rows it shows, from the top; false when none. */
 bool viewer_preview_place(const viewer *v, int rect[4], int *rows);
