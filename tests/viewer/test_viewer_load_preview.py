@@ -64,20 +64,22 @@ def viewport(v):
 
 def partial_picture(v, tmp):
     """Grabs the window while part of the image has landed; checks the picture and the
-    background; False when no grab fell while between 3 % and 85 % of it had landed."""
+    background; False when no grab fell while 3 to 85 % of it had landed."""
     xwin.xdo("key", "--window", v.wid, "Down")
-    end, prev, last = time.time() + 60, 0, 0
+    end = time.time() + 60
     while time.time() < end:
         a, loading = preview_note(v)
         if not loading:
             return False
-        # The note is written before its frame is swapped: the window shows at least the
-        # frame before it, whose rows are at least those of the note before (PREV).
-        if a and a[0] != last:
-            prev, last = last, a[0]
-        if not 0.03 * H < prev or not last < 0.85 * H:
+        if not a or not 0.03 * H < a[0] < 0.85 * H:
             time.sleep(0.005)
             continue
+        # The note is written before its frame is swapped: once the file is written again
+        # (the next frame), the window shows at least A's rows.
+        m = os.stat(v.layout_path).st_mtime_ns
+        while time.time() < end and os.stat(v.layout_path).st_mtime_ns == m:
+            time.sleep(0.002)
+        prev = a[0]
         px = v.pixels()
         b, loading = preview_note(v)
         if not loading or not b or b[0] > 0.95 * H:
