@@ -277,6 +277,20 @@ void upload_ring_serve(upload_ring *r)
     pthread_mutex_unlock(&r->mu);
 }
 
+bool upload_ring_make_ahead(upload_ring *r)
+{
+    if (!r)
+        return false;
+    pthread_mutex_lock(&r->mu);
+    buffer_storage_fn storage = r->n > 0 && r->n < r->cap && !r->wants && !r->unsupported
+                                    ? buffer_storage() : NULL;
+    bool made = storage && make_one(r, storage, r->bytes);
+    if (made)
+        pthread_cond_broadcast(&r->made);
+    pthread_mutex_unlock(&r->mu);
+    return made;
+}
+
 bool upload_ring_bind(upload_ring *r, const void *p)
 {
     if (!r)
