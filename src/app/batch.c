@@ -60,6 +60,9 @@ typedef struct batch {
     double busy_s[BATCH_STAGE_COUNT];   /* summed over the stage's threads, under the lock */
     double gl_s[BATCH_GL_COUNT];        /* the GL thread's terms (its own; batch_gpu adds) */
     bool ring_wanted;             /* a decoder waits for the upload buffers (batch_gpu_serve) */
+    int ring_ahead;               /* buffers the GL thread may still make before they are asked
+                                     for, while it waits (-1: none asked for yet; wait_for,
+                                     decode_regime) */
     bool first_alone;             /* the first file decodes alone (decode_regime) */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
@@ -195,8 +198,12 @@ enum { DECODES_AT_ONCE = 4 };
 static void decode_regime(batch *b, const hdr_image *img)
 {
     b->first_alone = false;
-    if (img->decode_cost == IMAGE_DECODE_CHEAP)
+    if (img->decode_cost == IMAGE_DECODE_CHEAP) {
+        /* It recycles two or three buffers: the rest, made ahead, only took the GL thread's
+         * time (uncompressed -9 %: BENCHMARKS.md, "Upload buffers made ahead"). */
+        b->ring_ahead = 0;
         return;
+    }
     b->load_threads = cpus_per(b, DECODES_AT_ONCE);
     b->max_decoding = cpus_per(b, b->load_threads);
 }
@@ -588,24 +595,39 @@ static void ring_wanted(void *ctx)
     pthread_mutex_unlock(&b->mu);
 }
 
+/* The main thread, under the lock: OP on the upload buffers (the lock let go meanwhile), its
+ * time the ring's, not the wait's. Whether BATCH_RING_AHEAD made one. */
+static bool serve_ring(batch *b, batch_ring_op op)
+{
+    pthread_mutex_unlock(&b->mu);
+    double t = now_s();
+    bool made = batch_gpu_serve(b->be, op);
+    b->gl_s[BATCH_GL_ring] += now_s() - t;
+    b->gl_s[BATCH_GL_wait] -= now_s() - t;
+    pthread_mutex_lock(&b->mu);
+    return made;
+}
+
 /* The main thread, under the lock: waits for J's (frame I's) decode, and for room among the
- * pictures waiting to be encoded; makes the upload buffers when a decoder asks for them. */
+ * pictures waiting to be encoded; makes the upload buffers when a decoder asks for them, and
+ * once one has, the rest ahead while it waits (from the first frame's decode on, when this
+ * thread is idle) unless decode_regime finds the codec cheap: made only as asked, each of a
+ * PIZ batch's first frames waited ~20 ms a buffer, one after another on this thread (frames
+ * 1-4 84-114 ms on the H200 machine: BENCHMARKS.md, "Upload buffers made ahead"). */
 static void wait_for(batch *b, job *j, int i)
 {
     for (;;) {
         if (j->loaded && i - b->finished <= b->ahead + b->backlog)
             return;   /* the buffers asked for meanwhile are made before the next frame */
-        if (!b->ring_wanted) {
+        if (b->ring_wanted) {
+            b->ring_wanted = false;
+            b->ring_ahead = b->ring_ahead < 0 ? b->n : b->ring_ahead;
+            serve_ring(b, BATCH_RING_SERVE);
+        } else if (b->ring_ahead > 0) {
+            b->ring_ahead = serve_ring(b, BATCH_RING_AHEAD) ? b->ring_ahead - 1 : 0;
+        } else {
             pthread_cond_wait(&b->cv, &b->mu);
-            continue;
         }
-        b->ring_wanted = false;
-        pthread_mutex_unlock(&b->mu);
-        double t = now_s();
-        batch_gpu_serve(b->be, false);
-        b->gl_s[BATCH_GL_ring] += now_s() - t;
-        b->gl_s[BATCH_GL_wait] -= now_s() - t;
-        pthread_mutex_lock(&b->mu);
     }
 }
 
@@ -695,7 +717,7 @@ int batch_export(cmd_backend *be, const ht_options *o, const char **inputs,
 int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **inputs,
                         const char **outputs, int n, const batch_hook *hook, batch_stats *stats)
 {
-    batch b = {.n = n, .o = o, .be = be, .hook = hook};
+    batch b = {.n = n, .o = o, .be = be, .hook = hook, .ring_ahead = -1};
     b.jobs = calloc((size_t)n, sizeof *b.jobs);
     if (!b.jobs) {
         fprintf(stderr, "hdrtone export: out of memory\n");
@@ -731,7 +753,8 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     b.max_decoding = b.first_alone ? 1 : cpus_per(&b, b.load_threads);
     /* The frames a decoder may hold: those ahead of the GPU, one more being decoded, the one
      * being uploaded. */
-    if (b.to_half && (b.ring = batch_gpu_allocator(b.be, b.ahead + 2, ring_wanted, &b))) {
+    if (b.to_half && (b.ring = batch_gpu_allocator(b.be, b.ahead + 2 < n ? b.ahead + 2 : n,
+                                                   ring_wanted, &b))) {
         b.timed = (image_allocator){timed_get, timed_put, &b};
         b.half_alloc = &b.timed;
     }
@@ -748,7 +771,7 @@ int batch_export_hooked(cmd_backend *be, const ht_options *o, const char **input
     for (int i = 0; i < nthreads; i++)
         pthread_join(threads[i], NULL);
     if (b.half_alloc)
-        batch_gpu_serve(b.be, true);
+        batch_gpu_serve(b.be, BATCH_RING_STOP);
     int status = 0;
     for (int i = 0; i < n; i++)
         status |= !b.jobs[i].ok;

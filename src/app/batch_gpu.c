@@ -123,14 +123,15 @@ const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,
     return a;
 }
 
-void batch_gpu_serve(cmd_backend *be, bool stop)
+bool batch_gpu_serve(cmd_backend *be, batch_ring_op op)
 {
     char err[HT_ERR_MAX];
     pipeline *p = backend_pipeline(be, err, sizeof err);
-    if (p && stop)
+    if (p && op == BATCH_RING_STOP)
         pipeline_upload_notify(p, NULL, NULL);
-    else if (p)
+    else if (p && op == BATCH_RING_SERVE)
         pipeline_upload_serve(p);
+    return p && op == BATCH_RING_AHEAD && pipeline_upload_make_ahead(p);
 }
 
 unsigned long batch_gpu_direct_uploads(const batch_gpu *g)

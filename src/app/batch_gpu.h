@@ -47,9 +47,15 @@ bool batch_gpu_start2(batch_gpu *g, const ht_options *o, const ht_options *sdr, 
 const image_allocator *batch_gpu_allocator(cmd_backend *be, int frames,
                                            void (*notify)(void *ctx), void *ctx);
 
-/* GL thread: makes the buffers the decoders wait for (pipeline_upload_serve); STOP: no more
- * waiting, NOTIFY forgotten (before the batch's end). */
-void batch_gpu_serve(cmd_backend *be, bool stop);
+/* What batch_gpu_serve does with the upload buffers. */
+typedef enum {
+    BATCH_RING_SERVE,   /* makes those the decoders wait for (pipeline_upload_serve) */
+    BATCH_RING_AHEAD,   /* one more before it is asked for (pipeline_upload_make_ahead) */
+    BATCH_RING_STOP     /* no more waiting, NOTIFY forgotten (before the batch's end) */
+} batch_ring_op;
+
+/* GL thread: OP on BE's upload buffers; whether BATCH_RING_AHEAD made one. */
+bool batch_gpu_serve(cmd_backend *be, batch_ring_op op);
 
 /* The uploads that copied nothing so far (pipeline_direct_uploads); 0 for NULL. */
 unsigned long batch_gpu_direct_uploads(const batch_gpu *g);

@@ -241,6 +241,11 @@ void pipeline_upload_serve(pipeline *p)
     upload_ring_serve(p->ring);
 }
 
+bool pipeline_upload_make_ahead(pipeline *p)
+{
+    return upload_ring_make_ahead(p->ring);
+}
+
 unsigned long pipeline_direct_uploads(const pipeline *p)
 {
     return upload_ring_direct(p->ring);

@@ -77,6 +77,9 @@ const image_allocator *pipeline_upload_allocator(pipeline *p, int frames);
 void pipeline_upload_notify(pipeline *p, void (*notify)(void *ctx), void *ctx);
 /* GL thread: makes the buffers a waiting decoder asked for (upload_ring_serve). */
 void pipeline_upload_serve(pipeline *p);
+/* GL thread: one buffer more before it is asked for; whether it made one
+ * (upload_ring_make_ahead). */
+bool pipeline_upload_make_ahead(pipeline *p);
 
 /* The uploads so far that copied nothing (from pipeline_upload_allocator's buffers). */
 unsigned long pipeline_direct_uploads(const pipeline *p);

@@ -187,13 +187,13 @@ static buffer_storage_fn buffer_storage(void)
     return has ? (buffer_storage_fn)eglGetProcAddress("glBufferStorage") : NULL;
 }
 
-/* Makes one more slot for frames of BYTES (the ring's size, or any when it has none) with
- * STORAGE; under the lock, GL thread, R not full. False when the driver gave none. */
-static bool make_one(upload_ring *r, buffer_storage_fn storage, size_t bytes)
+/* A buffer of BYTES made with STORAGE and mapped, into *S; GL thread, no lock needed (only
+ * this thread adds or drops slots). False when the driver gave none. */
+static bool new_slot(buffer_storage_fn storage, size_t bytes, ring_slot *s)
 {
     GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT |
                        GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT;
-    ring_slot *s = &r->slots[r->n];
+    *s = (ring_slot){0};
     glGenBuffers(1, &s->pbo);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->pbo);
     storage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, flags);
@@ -202,15 +202,30 @@ static bool make_one(upload_ring *r, buffer_storage_fn storage, size_t bytes)
                                     ~GL_CLIENT_STORAGE_BIT))) {
         glDeleteBuffers(1, &s->pbo);
         *s = (ring_slot){0};
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        return false;
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    return s->map != NULL;
+}
+
+/* Adds slot S of BYTES; under the lock, R not full. */
+static void add_slot(upload_ring *r, ring_slot s, size_t bytes)
+{
+    r->slots[r->n] = s;
     /* The frames decoded before the ring existed left their buffers in the pool: the next
      * ones come from the ring, those would only hold memory (a batch's peak). */
     if (r->n++ == 0)
         image_pool_drop(bytes);
     r->bytes = bytes;
+}
+
+/* Makes one more slot for frames of BYTES (the ring's size, or any when it has none) with
+ * STORAGE; under the lock, GL thread, R not full. False when the driver gave none. */
+static bool make_one(upload_ring *r, buffer_storage_fn storage, size_t bytes)
+{
+    ring_slot s;
+    if (!new_slot(storage, bytes, &s))
+        return false;
+    add_slot(r, s, bytes);
     return true;
 }
 
@@ -275,6 +290,28 @@ void upload_ring_serve(upload_ring *r)
     r->wants = 0;
     pthread_cond_broadcast(&r->made);
     pthread_mutex_unlock(&r->mu);
+}
+
+bool upload_ring_make_ahead(upload_ring *r)
+{
+    if (!r)
+        return false;
+    pthread_mutex_lock(&r->mu);
+    bool room = r->n > 0 && r->n < r->cap && !r->wants && !r->unsupported;
+    size_t bytes = r->bytes;
+    pthread_mutex_unlock(&r->mu);
+    /* Made outside the lock (~20 ms): a decoder woken for a buffer takes it meanwhile. Held
+     * through the making, it starved the first frame's decoder 144-192 ms on the H200
+     * machine (BENCHMARKS.md, "Short PIZ batches, every round"). */
+    buffer_storage_fn storage = room ? buffer_storage() : NULL;
+    ring_slot s;
+    if (!storage || !new_slot(storage, bytes, &s))
+        return false;
+    pthread_mutex_lock(&r->mu);
+    add_slot(r, s, bytes);   /* still room: only this thread adds slots */
+    pthread_cond_broadcast(&r->made);
+    pthread_mutex_unlock(&r->mu);
+    return true;
 }
 
 bool upload_ring_bind(upload_ring *r, const void *p)

@@ -42,6 +42,12 @@ void upload_ring_set_notify(upload_ring *r, void (*notify)(void *ctx), void *ctx
  * wakes the decoders waiting for them. Accepts NULL. */
 void upload_ring_serve(upload_ring *r);
 
+/* GL thread, while it would otherwise wait: one more buffer of R's size before a decoder asks
+ * for it, when R has made some, none is asked for and it has room. Whether it made one
+ * (false: nothing to do now). Making a 4K frame's takes ~20 ms on an H200 host, on the GL
+ * thread: made one at a time as asked, a batch's first frames each waited for theirs. */
+bool upload_ring_make_ahead(upload_ring *r);
+
 /* GL thread: when P is a slot of R, binds its buffer to GL_PIXEL_UNPACK_BUFFER and returns
  * true; the caller then uploads from offset 0 and calls upload_ring_uploaded. */
 bool upload_ring_bind(upload_ring *r, const void *p);
