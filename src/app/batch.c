@@ -63,6 +63,7 @@ typedef struct batch {
     int ring_ahead;               /* buffers the GL thread may still make before they are asked
                                      for, while it waits (-1: none asked for yet; wait_for,
                                      decode_regime) */
+    double ahead_at;              /* now_s() from which it makes them while the first decodes */
     bool first_alone;             /* the first file decodes alone (decode_regime) */
     /* Frames in flight: decoded ahead of the GPU, and tone-mapped waiting for a worker to
      * encode them: about jobs + 2 frames in memory (batch_export_hooked). */
@@ -613,7 +614,11 @@ static bool serve_ring(batch *b, batch_ring_op op)
  * once one has, the rest ahead while it waits (from the first frame's decode on, when this
  * thread is idle) unless decode_regime finds the codec cheap: made only as asked, each of a
  * PIZ batch's first frames waited ~20 ms a buffer, one after another on this thread (frames
- * 1-4 84-114 ms on the H200 machine: BENCHMARKS.md, "Upload buffers made ahead"). */
+ * 1-4 84-114 ms on the H200 machine: BENCHMARKS.md, "Upload buffers made ahead"). While the
+ * first file decodes alone, not before it has run longer than a cheap decode (a 4K file's ~5
+ * ms on 16 cores; a PIZ one's ~55): a buffer begun (~20 ms) when a cheap one ends held that
+ * frame's tone-map (uncompressed -8 to -14 %). */
+enum { AHEAD_AFTER_MS = 15 };
 static void wait_for(batch *b, job *j, int i)
 {
     for (;;) {
@@ -621,8 +626,18 @@ static void wait_for(batch *b, job *j, int i)
             return;   /* the buffers asked for meanwhile are made before the next frame */
         if (b->ring_wanted) {
             b->ring_wanted = false;
-            b->ring_ahead = b->ring_ahead < 0 ? b->n : b->ring_ahead;
+            if (b->ring_ahead < 0) {
+                b->ring_ahead = b->n;
+                b->ahead_at = now_s() + AHEAD_AFTER_MS * 1e-3;
+            }
             serve_ring(b, BATCH_RING_SERVE);
+        } else if (b->ring_ahead > 0 && b->first_alone && now_s() < b->ahead_at) {
+            struct timespec t;   /* the condition variable's clock: CLOCK_REALTIME */
+            clock_gettime(CLOCK_REALTIME, &t);
+            long ns = t.tv_nsec + (long)((b->ahead_at - now_s()) * 1e9);
+            t.tv_sec += ns / 1000000000L;
+            t.tv_nsec = ns % 1000000000L;
+            pthread_cond_timedwait(&b->cv, &b->mu, &t);
         } else if (b->ring_ahead > 0) {
             b->ring_ahead = serve_ring(b, BATCH_RING_AHEAD) ? b->ring_ahead - 1 : 0;
         } else {
