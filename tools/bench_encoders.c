@@ -14,6 +14,7 @@
 
 #include "encode.h"
 #include "image.h"
+#include "tool_time.h"
 #include "tonemap.h"
 
 enum { SYNTH_W = 3840, SYNTH_H = 2160, MAX_RUNS = 101 };
@@ -23,12 +24,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void count_bytes(void *ctx, void *data, int size)

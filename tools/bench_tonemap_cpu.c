@@ -12,22 +12,10 @@
 #include <time.h>
 
 #include "image.h"
+#include "tool_time.h"
 #include "tonemap_fast.h"
 
 enum { MAX_RUNS = 101, MAX_SETS = 16 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One line: median (min..max) of the analysis, the apply and their sum (AN NULL: the apply
  * alone). */

@@ -9,27 +9,9 @@
 #include <time.h>
 
 #include "image.h"
+#include "tool_time.h"
 
 enum { MAX_RUNS = 101 };
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 /* The time of the first report since the load's start (-1: none yet), and the reports. */
 typedef struct told {
