@@ -619,6 +619,17 @@ static bool serve_ring(batch *b, batch_ring_op op)
  * ms on 16 cores; a PIZ one's ~55): a buffer begun (~20 ms) when a cheap one ends held that
  * frame's tone-map (uncompressed -8 to -14 %). */
 enum { AHEAD_AFTER_MS = 15 };
+
+/* Under the lock: waits for B's condition, or until now_s() reaches AT. */
+static void wait_until(batch *b, double at)
+{
+    struct timespec t;   /* the condition variable's clock: CLOCK_REALTIME */
+    clock_gettime(CLOCK_REALTIME, &t);
+    long ns = t.tv_nsec + (long)((at - now_s()) * 1e9);
+    t.tv_sec += ns / 1000000000L;
+    t.tv_nsec = ns % 1000000000L;
+    pthread_cond_timedwait(&b->cv, &b->mu, &t);
+}
 static void wait_for(batch *b, job *j, int i)
 {
     for (;;) {
@@ -632,12 +643,7 @@ static void wait_for(batch *b, job *j, int i)
             }
             serve_ring(b, BATCH_RING_SERVE);
         } else if (b->ring_ahead > 0 && b->first_alone && now_s() < b->ahead_at) {
-            struct timespec t;   /* the condition variable's clock: CLOCK_REALTIME */
-            clock_gettime(CLOCK_REALTIME, &t);
-            long ns = t.tv_nsec + (long)((b->ahead_at - now_s()) * 1e9);
-            t.tv_sec += ns / 1000000000L;
-            t.tv_nsec = ns % 1000000000L;
-            pthread_cond_timedwait(&b->cv, &b->mu, &t);
+            wait_until(b, b->ahead_at);
         } else if (b->ring_ahead > 0) {
             b->ring_ahead = serve_ring(b, BATCH_RING_AHEAD) ? b->ring_ahead - 1 : 0;
         } else {

@@ -148,15 +148,20 @@ void viewer_preview_update(viewer *v, preview_rows *p)
     v->dirty = v->dirty || render_due(g);
 }
 
-void viewer_preview_drop(viewer *v)
+/* G without a picture: its textures gone, its pipeline kept. */
+static void preview_clear(viewer_preview *g)
 {
-    viewer_preview *g = &v->rnd.preview;
-    if (g->rows)
-        v->dirty = true;
     gpu_tex_destroy(&g->tex);
     gpu_tex_destroy(&g->out);
     g->rows = g->drawn = 0;
     g->drawn_at = 0;
+}
+
+void viewer_preview_drop(viewer *v)
+{
+    if (v->rnd.preview.rows)
+        v->dirty = true;
+    preview_clear(&v->rnd.preview);
 }
 
 void viewer_preview_destroy(viewer *v)
@@ -218,10 +223,7 @@ void viewer_preview_warm(viewer *v)
     upload_rows(g, 0, N, px);
     g->rows = N;
     preview_render(v);
-    gpu_tex_destroy(&g->tex);
-    gpu_tex_destroy(&g->out);
-    g->rows = g->drawn = 0;
-    g->drawn_at = 0;
+    preview_clear(g);
 }
 
 bool viewer_preview_place(const viewer *v, int rect[4], int *rows)
